@@ -1,0 +1,77 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import knexFactory from 'knex';
+import type { Knex } from 'knex';
+
+// One knex instance from DATABASE_URL: `sqlite:PATH` (embedded default, better-sqlite3) or
+// `mysql://user:pass@host:port/db` (MySQL 8 / MariaDB 10.6+ through mysql2). Dialect
+// differences stay inside adapters/knex.
+
+export type Dialect = 'sqlite' | 'mysql';
+
+export const dialectOf = (knex: Knex): Dialect => (knex.client.config.client === 'mysql2' ? 'mysql' : 'sqlite');
+
+const internals = {
+
+    sqlite(path: string, pool: { max?: number }): Knex.Config {
+
+        if (path !== ':memory:') {
+            mkdirSync(dirname(path), { recursive: true });
+        }
+
+        return {
+            client: 'better-sqlite3',
+            connection: { filename: path },
+            useNullAsDefault: true,
+            pool: {
+                min: 1,
+                max: pool.max ?? 1,
+                // WAL lets the server, workers and the CLI share the file; NORMAL sync is safe
+                // under WAL and keeps per-request counter writes cheap.
+                afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+
+                    conn.pragma('journal_mode = WAL');
+                    conn.pragma('synchronous = NORMAL');
+                    conn.pragma('foreign_keys = ON');
+                    conn.pragma('busy_timeout = 10000');
+                    done(null, conn);
+                }
+            }
+        };
+    },
+
+    mysql(url: URL, pool: { max?: number }): Knex.Config {
+
+        return {
+            client: 'mysql2',
+            connection: {
+                host: url.hostname,
+                port: url.port ? Number(url.port) : 3306,
+                user: decodeURIComponent(url.username),
+                password: decodeURIComponent(url.password),
+                database: decodeURIComponent(url.pathname.replace(/^\//, '')),
+                charset: 'utf8mb4',
+                timezone: 'Z',
+                decimalNumbers: true,       // DECIMAL as JS numbers, as the API returns them
+                supportBigNumbers: true,
+                bigNumberStrings: false
+            },
+            pool: { min: 0, max: pool.max ?? 10 }
+        };
+    }
+};
+
+export const knexConfig = (databaseUrl: string, pool: { max?: number } = {}): Knex.Config => {
+
+    if (databaseUrl.startsWith('sqlite:')) {
+        return internals.sqlite(databaseUrl.slice('sqlite:'.length), pool);
+    }
+
+    if (databaseUrl.startsWith('mysql:') || databaseUrl.startsWith('mariadb:')) {
+        return internals.mysql(new URL(databaseUrl), pool);
+    }
+
+    throw new Error(`DATABASE_URL no reconocida: use sqlite:RUTA o mysql://usuario:clave@host:3306/base`);
+};
+
+export const connect = (databaseUrl: string, pool: { max?: number } = {}): Knex => knexFactory(knexConfig(databaseUrl, pool));

@@ -1,0 +1,32 @@
+import type { Knex } from 'knex';
+import { accountRepository } from './repositories/accounts.js';
+import { ccmaRepository } from './repositories/ccma.js';
+import { clientRepository } from './repositories/clients.js';
+import { invoiceRepository } from './repositories/invoices.js';
+import { notificationRepository } from './repositories/notifications.js';
+import { registryRepository } from './repositories/registry.js';
+import { sctRepository } from './repositories/sct.js';
+import { syncStateRepository } from './repositories/sync-states.js';
+import { tagRepository } from './repositories/tags.js';
+import { tokenRepository } from './repositories/tokens.js';
+import { userRepository } from './repositories/users.js';
+import { rateLimitCounter } from './rate-limit-counter.js';
+
+export { connect, dialectOf } from './connection.js';
+export { migrateLatest } from './migrations/index.js';
+
+// Every repository over one knex instance.
+export const knexRepositories = (knex: Knex) => ({
+    accounts: accountRepository(knex),
+    users: userRepository(knex),
+    tokens: tokenRepository(knex),
+    clients: clientRepository(knex),
+    tags: tagRepository(knex),
+    invoices: invoiceRepository(knex),
+    sct: sctRepository(knex),
+    ccma: ccmaRepository(knex),
+    notifications: notificationRepository(knex),
+    registry: registryRepository(knex),
+    syncStates: syncStateRepository(knex),
+    rateLimitCounter: rateLimitCounter(knex)
+});

@@ -1,0 +1,22 @@
+import type { Knex } from 'knex';
+import * as initial from './001_initial.js';
+
+// Migrations are listed here rather than found on disk, so the same list runs from the
+// TypeScript sources (tests) and from the compiled build.
+const internals = {
+    migrations: {
+        '001_initial': initial
+    } as Record<string, Knex.Migration>
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+    getMigrations: async () => Object.keys(internals.migrations),
+    getMigrationName: (name) => name,
+    getMigration: async (name) => internals.migrations[name]!
+};
+
+export const migrateLatest = async (knex: Knex): Promise<string[]> => {
+
+    const [, applied] = await knex.migrate.latest({ migrationSource }) as [number, string[]];
+    return applied;
+};

@@ -1,0 +1,54 @@
+import type { Knex } from 'knex';
+import type { RateLimitCounter } from '../../core/ports/index.js';
+import { toNumber } from './rows.js';
+
+// One row per user holds both windows. The happy path is a single conditional UPDATE that
+// increments only while both counts are under their limits, so concurrent requests from any
+// number of processes can never count past a limit.
+//
+// The SET list assigns each count before its window start: MySQL evaluates assignments left
+// to right with updated values, SQLite with the old ones; in this order both see the old start.
+export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
+
+    const tryIncrement = (userId: number, minuteStart: number, monthStart: number, perMinute: number, perMonth: number) => {
+
+        return knex('rate_limits')
+            .where('user_id', userId)
+            .andWhere((q) => q.whereNot('minute_start', minuteStart).orWhere('minute_count', '<', perMinute))
+            .andWhere((q) => q.whereNot('month_start', monthStart).orWhere('month_count', '<', perMonth))
+            .update({
+                minute_count: knex.raw('CASE WHEN minute_start = ? THEN minute_count + 1 ELSE 1 END', [minuteStart]),
+                minute_start: minuteStart,
+                month_count: knex.raw('CASE WHEN month_start = ? THEN month_count + 1 ELSE 1 END', [monthStart]),
+                month_start: monthStart
+            });
+    };
+
+    return {
+        async consume(userId, windows, limits) {
+
+            const { minuteStart, monthStart } = windows;
+            if (await tryIncrement(userId, minuteStart, monthStart, limits.perMinute, limits.perMonth) > 0) {
+                return { allowed: true };
+            }
+
+            const row = await knex('rate_limits').where('user_id', userId).first();
+            if (!row) {
+                // First request ever: create the row at zero and count through the same path.
+                await knex('rate_limits')
+                    .insert({ user_id: userId, minute_start: minuteStart, minute_count: 0, month_start: monthStart, month_count: 0 })
+                    .onConflict('user_id')
+                    .ignore();
+
+                if (await tryIncrement(userId, minuteStart, monthStart, limits.perMinute, limits.perMonth) > 0) {
+                    return { allowed: true };
+                }
+
+                return { allowed: false, exceeded: limits.perMonth < 1 ? 'month' : 'minute' };
+            }
+
+            const monthExceeded = toNumber(row.month_start) === monthStart && toNumber(row.month_count) >= limits.perMonth;
+            return { allowed: false, exceeded: monthExceeded ? 'month' : 'minute' };
+        }
+    };
+};

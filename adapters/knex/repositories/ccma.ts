@@ -1,0 +1,74 @@
+import type { Knex } from 'knex';
+import { periodFromKey, periodKey } from '../../../core/domain/ccma.js';
+import type { CcmaRepository } from '../../../core/ports/index.js';
+import { countOf, toNullableNumber, toNumber } from '../rows.js';
+import { markSynced } from './sync-states.js';
+
+export const ccmaRepository = (knex: Knex): CcmaRepository => ({
+
+    async getBalances(clientId) {
+
+        const row = await knex('ccma_balances').where({ client_id: clientId }).first();
+        return row ? { saldoDeudor: toNullableNumber(row.saldo_deudor), saldoAcreedor: toNullableNumber(row.saldo_acreedor) } : null;
+    },
+
+    // A page is a run of periods, newest first; then every movement of those periods.
+    async listMovements(clientId, page) {
+
+        const [countRow, periods] = await Promise.all([
+            knex('ccma_movements').where({ client_id: clientId }).countDistinct({ count: 'period_key' }).first(),
+            knex('ccma_movements').distinct('period_key').where({ client_id: clientId }).orderBy('period_key', 'desc').limit(page.limit).offset(page.offset)
+        ]);
+
+        const keys = periods.map((row: Record<string, unknown>) => String(row.period_key));
+        const rows = keys.length
+            ? await knex('ccma_movements').where({ client_id: clientId }).whereIn('period_key', keys).orderBy([{ column: 'period_key', order: 'desc' }, { column: 'orden' }])
+            : [];
+
+        return {
+            items: rows.map((row: Record<string, unknown>) => ({
+                orden: toNumber(row.orden),
+                periodo: periodFromKey(String(row.period_key)),
+                impuesto: String(row.impuesto),
+                concepto: String(row.concepto),
+                subconcepto: String(row.subconcepto),
+                descripcion: String(row.descripcion),
+                fechaMovimiento: new Date(toNumber(row.fecha_movimiento)).toISOString(),
+                debe: toNullableNumber(row.debe),
+                haber: toNullableNumber(row.haber),
+                saldo: toNumber(row.saldo)
+            })),
+            total: countOf(countRow)
+        };
+    },
+
+    async replace(clientId, balances, movements, syncedAt) {
+
+        await knex.transaction(async (trx) => {
+
+            await trx('ccma_balances')
+                .insert({ client_id: clientId, saldo_deudor: balances.saldoDeudor, saldo_acreedor: balances.saldoAcreedor })
+                .onConflict('client_id')
+                .merge(['saldo_deudor', 'saldo_acreedor']);
+
+            await trx('ccma_movements').where({ client_id: clientId }).delete();
+            if (movements.length) {
+                await trx.batchInsert('ccma_movements', movements.map((movement) => ({
+                    client_id: clientId,
+                    period_key: periodKey(movement.periodo),
+                    orden: movement.orden,
+                    impuesto: movement.impuesto,
+                    concepto: movement.concepto,
+                    subconcepto: movement.subconcepto,
+                    descripcion: movement.descripcion,
+                    fecha_movimiento: new Date(movement.fechaMovimiento).getTime(),
+                    debe: movement.debe,
+                    haber: movement.haber,
+                    saldo: movement.saldo
+                })), 300).transacting(trx);
+            }
+
+            await markSynced(trx, clientId, 'ccma', syncedAt);
+        });
+    }
+});

@@ -1,0 +1,96 @@
+import type { Knex } from 'knex';
+import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js';
+import type { InvoiceRepository } from '../../../core/ports/index.js';
+import { countOf, toNullableNumber, toNumber } from '../rows.js';
+import { markSynced } from './sync-states.js';
+
+const internals = {
+    kinds: { issued: 'E', received: 'R' } as const satisfies Record<InvoiceKind, string>,
+    systems: { issued: 'issued_invoices', received: 'received_invoices' } as const,
+    naturalKey: ['client_id', 'kind', 'issuer_key', 'tipo', 'punto_venta', 'numero_desde'],
+    batchSize: 400,
+    columns: [
+        'fecha', 'tipo', 'punto_venta', 'numero_desde', 'numero_hasta', 'codigo_autorizacion',
+        'counterpart_doc_type', 'counterpart_doc_number', 'counterpart_name',
+        'imp_neto_gravado', 'imp_neto_no_gravado', 'imp_op_exentas', 'otros_tributos', 'iva',
+        'tipo_cambio', 'importe_original', 'moneda_original', 'importe'
+    ],
+
+    toRecord: (row: Record<string, unknown>): InvoiceRecord => ({
+        fecha: String(row.fecha),
+        tipo: String(row.tipo),
+        puntoVenta: String(row.punto_venta),
+        numeroDesde: String(row.numero_desde),
+        numeroHasta: String(row.numero_hasta),
+        codigoAutorizacion: row.codigo_autorizacion as string | null,
+        counterpart: {
+            tipoDocumento: row.counterpart_doc_type as string | null,
+            numeroDocumento: row.counterpart_doc_number as string | null,
+            nombre: row.counterpart_name as string | null
+        },
+        impNetoGravado: toNullableNumber(row.imp_neto_gravado),
+        impNetoNoGravado: toNullableNumber(row.imp_neto_no_gravado),
+        impOpExentas: toNullableNumber(row.imp_op_exentas),
+        otrosTributos: toNullableNumber(row.otros_tributos),
+        iva: toNullableNumber(row.iva),
+        tipoCambio: toNumber(row.tipo_cambio),
+        importeOriginal: toNumber(row.importe_original),
+        monedaOriginal: String(row.moneda_original),
+        importe: toNumber(row.importe)
+    }),
+
+    toRow: (clientId: number, kind: InvoiceKind, invoice: InvoiceRecord) => ({
+        client_id: clientId,
+        kind: internals.kinds[kind],
+        // Received invoices are told apart by their issuer too; issued ones are all ours.
+        issuer_key: kind === 'received' ? (invoice.counterpart.numeroDocumento ?? '') : '',
+        fecha: invoice.fecha,
+        tipo: invoice.tipo,
+        punto_venta: invoice.puntoVenta,
+        numero_desde: invoice.numeroDesde,
+        numero_hasta: invoice.numeroHasta,
+        codigo_autorizacion: invoice.codigoAutorizacion,
+        counterpart_doc_type: invoice.counterpart.tipoDocumento,
+        counterpart_doc_number: invoice.counterpart.numeroDocumento,
+        counterpart_name: invoice.counterpart.nombre,
+        imp_neto_gravado: invoice.impNetoGravado,
+        imp_neto_no_gravado: invoice.impNetoNoGravado,
+        imp_op_exentas: invoice.impOpExentas,
+        otros_tributos: invoice.otrosTributos,
+        iva: invoice.iva,
+        tipo_cambio: invoice.tipoCambio,
+        importe_original: invoice.importeOriginal,
+        moneda_original: invoice.monedaOriginal,
+        importe: invoice.importe
+    })
+};
+
+export const invoiceRepository = (knex: Knex): InvoiceRepository => ({
+
+    async list(clientId, kind, range, page) {
+
+        const query = knex('invoices')
+            .where({ client_id: clientId, kind: internals.kinds[kind] })
+            .whereBetween('fecha', [range.fromDate, range.toDate]);
+
+        const [countRow, rows] = await Promise.all([
+            query.clone().count({ count: '*' }).first(),
+            query.clone().select(internals.columns).orderBy([{ column: 'fecha' }, { column: 'id' }]).limit(page.limit).offset(page.offset)
+        ]);
+
+        return { items: rows.map(internals.toRecord), total: countOf(countRow) };
+    },
+
+    async save(clientId, kind, invoices, syncedAt) {
+
+        await knex.transaction(async (trx) => {
+
+            for (let i = 0; i < invoices.length; i += internals.batchSize) {
+                const rows = invoices.slice(i, i + internals.batchSize).map((invoice) => internals.toRow(clientId, kind, invoice));
+                await trx('invoices').insert(rows).onConflict(internals.naturalKey).merge(internals.columns.filter((column) => !internals.naturalKey.includes(column)));
+            }
+
+            await markSynced(trx, clientId, internals.systems[kind], syncedAt);
+        });
+    }
+});

@@ -1,0 +1,58 @@
+import type { Knex } from 'knex';
+import { toIso } from '../../../core/domain/time.js';
+import type { NotificationRepository } from '../../../core/ports/index.js';
+import { countOf, toNullableNumber, toNumber } from '../rows.js';
+import { markSynced } from './sync-states.js';
+
+const internals = {
+    ms: (iso: string | null): number | null => (iso === null ? null : new Date(iso).getTime())
+};
+
+export const notificationRepository = (knex: Knex): NotificationRepository => ({
+
+    async list(clientId, page) {
+
+        const query = knex('dfe_notifications').where({ client_id: clientId });
+        const [countRow, rows] = await Promise.all([
+            query.clone().count({ count: '*' }).first(),
+            query.clone().orderBy([{ column: 'fecha_recepcion', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset)
+        ]);
+
+        return {
+            items: rows.map((row: Record<string, unknown>) => ({
+                arcaId: row.arca_id as string | null,
+                tipo: row.tipo as string | null,
+                asunto: String(row.asunto),
+                organismo: row.organismo as string | null,
+                fechaRecepcion: new Date(toNumber(row.fecha_recepcion)).toISOString(),
+                fechaNotificacion: toIso(toNullableNumber(row.fecha_notificacion)),
+                leidaAt: toIso(toNullableNumber(row.leida_at))
+            })),
+            total: countOf(countRow)
+        };
+    },
+
+    async save(clientId, notifications, syncedAt) {
+
+        await knex.transaction(async (trx) => {
+
+            for (const notification of notifications) {
+                const row = {
+                    client_id: clientId,
+                    arca_id: notification.arcaId,
+                    tipo: notification.tipo,
+                    asunto: notification.asunto,
+                    organismo: notification.organismo,
+                    fecha_recepcion: internals.ms(notification.fechaRecepcion),
+                    fecha_notificacion: internals.ms(notification.fechaNotificacion),
+                    leida_at: internals.ms(notification.leidaAt)
+                };
+
+                // leida_at belongs to the service once stored: a resync never changes it.
+                await trx('dfe_notifications').insert(row).onConflict(['client_id', 'arca_id']).merge(['tipo', 'asunto', 'organismo', 'fecha_recepcion', 'fecha_notificacion']);
+            }
+
+            await markSynced(trx, clientId, 'dfe', syncedAt);
+        });
+    }
+});

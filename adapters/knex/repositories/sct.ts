@@ -1,0 +1,108 @@
+import type { Knex } from 'knex';
+import type { SctData } from '../../../core/domain/sct.js';
+import type { SctRepository } from '../../../core/ports/index.js';
+import { toIso } from '../../../core/domain/time.js';
+import { toNullableNumber, toNumber } from '../rows.js';
+import { markSynced } from './sync-states.js';
+
+const internals = {
+    tables: ['sct_debts', 'sct_due_dates', 'sct_returns'] as const,
+    ms: (iso: string): number => new Date(iso).getTime()
+};
+
+// The three blocks are replaced whole on each sync: the authority shows the current state,
+// not a history.
+export const sctRepository = (knex: Knex): SctRepository => ({
+
+    async get(clientId) {
+
+        const [debts, dueDates, returns] = await Promise.all(internals.tables.map((table) => knex(table).where({ client_id: clientId }).orderBy('position')));
+        return {
+            deuda: debts!.map((row: Record<string, unknown>) => ({
+                establecimiento: String(row.establecimiento),
+                impuesto: String(row.impuesto),
+                concepto: String(row.concepto),
+                subconcepto: String(row.subconcepto),
+                periodo: String(row.periodo),
+                antCuota: String(row.ant_cuota),
+                vencimiento: toIso(toNullableNumber(row.vencimiento)),
+                saldo: toNumber(row.saldo),
+                intResarcitorios: toNumber(row.int_resarcitorios),
+                intPunitorios: toNumber(row.int_punitorios)
+            })),
+            vencimientos: dueDates!.map((row: Record<string, unknown>) => ({
+                impuesto: String(row.impuesto),
+                concepto: String(row.concepto),
+                subconcepto: String(row.subconcepto),
+                periodo: String(row.periodo),
+                antCuota: String(row.ant_cuota),
+                vencimiento: new Date(toNumber(row.vencimiento)).toISOString(),
+                detalle: String(row.detalle)
+            })),
+            ddjj: returns!.map((row: Record<string, unknown>) => ({
+                establecimiento: String(row.establecimiento),
+                impuesto: String(row.impuesto),
+                concepto: String(row.concepto),
+                subconcepto: String(row.subconcepto),
+                periodo: String(row.periodo),
+                antCuota: String(row.ant_cuota),
+                vencimiento: new Date(toNumber(row.vencimiento)).toISOString()
+            }))
+        };
+    },
+
+    async replace(clientId, data: SctData, syncedAt) {
+
+        await knex.transaction(async (trx) => {
+
+            for (const table of internals.tables) {
+                await trx(table).where({ client_id: clientId }).delete();
+            }
+
+            const base = (position: number) => ({ client_id: clientId, position });
+            if (data.deuda.length) {
+                await trx.batchInsert('sct_debts', data.deuda.map((item, i) => ({
+                    ...base(i),
+                    establecimiento: item.establecimiento,
+                    impuesto: item.impuesto,
+                    concepto: item.concepto,
+                    subconcepto: item.subconcepto,
+                    periodo: item.periodo,
+                    ant_cuota: item.antCuota,
+                    vencimiento: item.vencimiento === null ? null : internals.ms(item.vencimiento),
+                    saldo: item.saldo,
+                    int_resarcitorios: item.intResarcitorios,
+                    int_punitorios: item.intPunitorios
+                })), 200).transacting(trx);
+            }
+
+            if (data.vencimientos.length) {
+                await trx.batchInsert('sct_due_dates', data.vencimientos.map((item, i) => ({
+                    ...base(i),
+                    impuesto: item.impuesto,
+                    concepto: item.concepto,
+                    subconcepto: item.subconcepto,
+                    periodo: item.periodo,
+                    ant_cuota: item.antCuota,
+                    vencimiento: internals.ms(item.vencimiento),
+                    detalle: item.detalle
+                })), 200).transacting(trx);
+            }
+
+            if (data.ddjj.length) {
+                await trx.batchInsert('sct_returns', data.ddjj.map((item, i) => ({
+                    ...base(i),
+                    establecimiento: item.establecimiento,
+                    impuesto: item.impuesto,
+                    concepto: item.concepto,
+                    subconcepto: item.subconcepto,
+                    periodo: item.periodo,
+                    ant_cuota: item.antCuota,
+                    vencimiento: internals.ms(item.vencimiento)
+                })), 200).transacting(trx);
+            }
+
+            await markSynced(trx, clientId, 'sct', syncedAt);
+        });
+    }
+});

@@ -1,0 +1,24 @@
+import type { Knex } from 'knex';
+import type { SyncSystem } from '../../../core/domain/sync-system.js';
+import type { Timestamp } from '../../../core/domain/time.js';
+import type { SyncStateRepository } from '../../../core/ports/index.js';
+import { toNullableNumber } from '../rows.js';
+
+// Called inside the transaction that writes a system's data, so data and syncedAt move
+// together or not at all.
+export const markSynced = async (trx: Knex.Transaction, clientId: number, system: SyncSystem, at: Timestamp): Promise<void> => {
+
+    await trx('sync_states')
+        .insert({ client_id: clientId, system, synced_at: at, last_attempt_at: at, last_error: null })
+        .onConflict(['client_id', 'system'])
+        .merge(['synced_at', 'last_attempt_at', 'last_error']);
+};
+
+export const syncStateRepository = (knex: Knex): SyncStateRepository => ({
+
+    async syncedAt(clientId, system) {
+
+        const row = await knex('sync_states').select('synced_at').where({ client_id: clientId, system }).first();
+        return row ? toNullableNumber(row.synced_at) : null;
+    }
+});

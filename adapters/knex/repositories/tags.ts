@@ -1,0 +1,47 @@
+import type { Knex } from 'knex';
+import { sortKey } from '../../../core/domain/client.js';
+import type { TagRepository } from '../../../core/ports/index.js';
+import { isUniqueViolation } from '../errors.js';
+import { countOf, toNumber } from '../rows.js';
+
+export const tagRepository = (knex: Knex): TagRepository => ({
+
+    async create(input) {
+
+        try {
+            const [id] = await knex('tags').insert({ account_id: input.accountId, name: input.name, sort_name: sortKey(input.name), color: input.color });
+            return Number(id);
+        }
+        catch (err) {
+            if (isUniqueViolation(err)) {
+                return null;
+            }
+
+            throw err;
+        }
+    },
+
+    async assign(input) {
+
+        const tag = await knex('tags').select('id').where({ account_id: input.accountId, sort_name: sortKey(input.name) }).first();
+        if (!tag) {
+            return false;
+        }
+
+        await knex('client_tags').insert({ client_id: input.clientId, tag_id: toNumber(tag.id) }).onConflict(['client_id', 'tag_id']).ignore();
+        return true;
+    },
+
+    async list(accountId, page) {
+
+        const [countRow, rows] = await Promise.all([
+            knex('tags').where({ account_id: accountId }).count({ count: '*' }).first(),
+            knex('tags').select('name', 'color').where({ account_id: accountId }).orderBy([{ column: 'sort_name' }, { column: 'id' }]).limit(page.limit).offset(page.offset)
+        ]);
+
+        return {
+            items: rows.map((row: Record<string, unknown>) => ({ nombre: String(row.name), color: String(row.color) })),
+            total: countOf(countRow)
+        };
+    }
+});

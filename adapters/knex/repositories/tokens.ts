@@ -1,0 +1,65 @@
+import type { Knex } from 'knex';
+import type { Role, SubscriptionState } from '../../../core/domain/access.js';
+import type { TokenRecord, TokenRepository } from '../../../core/ports/index.js';
+import { toBoolean, toNullableNumber, toNumber } from '../rows.js';
+
+const internals = {
+    toRecord: (row: Record<string, unknown>): TokenRecord => ({
+        id: toNumber(row.id),
+        userId: toNumber(row.user_id),
+        name: row.name === null ? null : String(row.name),
+        hint: String(row.hint),
+        createdAt: toNumber(row.created_at),
+        revokedAt: toNullableNumber(row.revoked_at)
+    })
+};
+
+export const tokenRepository = (knex: Knex): TokenRepository => ({
+
+    async create(input) {
+
+        const [id] = await knex('tokens').insert({
+            user_id: input.userId,
+            name: input.name,
+            token_hash: input.tokenHash,
+            hint: input.hint,
+            created_at: input.createdAt
+        });
+        return Number(id);
+    },
+
+    async revoke(id, at) {
+
+        return (await knex('tokens').where({ id }).whereNull('revoked_at').update({ revoked_at: at })) > 0;
+    },
+
+    async findById(id) {
+
+        const row = await knex('tokens').select('id', 'user_id', 'name', 'hint', 'created_at', 'revoked_at').where({ id }).first();
+        return row ? internals.toRecord(row) : null;
+    },
+
+    // On every request: one indexed lookup by digest, joined to the live account flags.
+    async findPrincipal(tokenHash) {
+
+        const row = await knex('tokens as t')
+            .join('users as u', 'u.id', 't.user_id')
+            .join('accounts as a', 'a.id', 'u.account_id')
+            .select('u.id as user_id', 'u.account_id', 'u.role', 'a.writing_enabled', 'a.subscription')
+            .where('t.token_hash', tokenHash)
+            .whereNull('t.revoked_at')
+            .first();
+
+        if (!row) {
+            return null;
+        }
+
+        return {
+            userId: toNumber(row.user_id),
+            accountId: toNumber(row.account_id),
+            role: row.role as Role,
+            writingEnabled: toBoolean(row.writing_enabled),
+            subscription: row.subscription as SubscriptionState
+        };
+    }
+});

@@ -1,0 +1,52 @@
+import type { Knex } from 'knex';
+import type { Role } from '../../../core/domain/access.js';
+import type { UserRecord, UserRepository } from '../../../core/ports/index.js';
+import { toNumber } from '../rows.js';
+
+const internals = {
+    columns: ['id', 'account_id', 'email', 'role'],
+    toRecord: (row: Record<string, unknown>): UserRecord => ({
+        id: toNumber(row.id),
+        accountId: toNumber(row.account_id),
+        email: String(row.email),
+        role: row.role as Role
+    })
+};
+
+export const userRepository = (knex: Knex): UserRepository => ({
+
+    async create(input) {
+
+        const [id] = await knex('users').insert({
+            account_id: input.accountId,
+            email: input.email,
+            role: input.role,
+            password_hash: input.passwordHash,
+            created_at: input.createdAt
+        });
+        return Number(id);
+    },
+
+    async findById(id) {
+
+        const row = await knex('users').select(internals.columns).where({ id }).first();
+        return row ? internals.toRecord(row) : null;
+    },
+
+    async findByEmail(email) {
+
+        const row = await knex('users').select(internals.columns).where({ email }).first();
+        return row ? internals.toRecord(row) : null;
+    },
+
+    async listByAccount(accountId) {
+
+        const rows = await knex('users').select(internals.columns).where({ account_id: accountId }).orderBy('id');
+        return rows.map(internals.toRecord);
+    },
+
+    async assignClient(userId, clientId) {
+
+        await knex('user_clients').insert({ user_id: userId, client_id: clientId }).onConflict(['user_id', 'client_id']).ignore();
+    }
+});

@@ -1,0 +1,65 @@
+import type { RateLimits } from '../core/domain/rate-limit.js';
+import { defaultRateLimits } from '../core/domain/rate-limit.js';
+
+// DESIGN: Configuration. Everything comes from the environment, with the embedded defaults.
+
+export interface Config {
+    databaseUrl: string;
+    embedded: boolean;                 // SQLite under ./data: nothing to install
+    host: string;
+    port: number;
+    publicUrl: string;
+    authority: 'arca' | 'simulated';
+    authorityUrl: string | null;
+    logLevel: string;
+    rateLimits: RateLimits;
+    dataDir: string;
+}
+
+const internals = {
+
+    positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+
+        const raw = env[name];
+        if (raw === undefined || raw === '') {
+            return fallback;
+        }
+
+        const value = Number(raw);
+        if (!Number.isInteger(value) || value < 1) {
+            throw new Error(`${name} debe ser un entero positivo`);
+        }
+
+        return value;
+    }
+};
+
+export const defaultDatabaseUrl = 'sqlite:./data/arcasync.sqlite';
+
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
+
+    const databaseUrl = env.DATABASE_URL || defaultDatabaseUrl;
+    const host = env.HOST || '127.0.0.1';
+    const port = env.PORT === undefined || env.PORT === '' ? 8080 : internals.positiveInteger(env, 'PORT', 8080);
+    const authority = env.AUTHORITY === 'simulated' ? 'simulated' : 'arca';
+    if (env.AUTHORITY && env.AUTHORITY !== 'arca' && env.AUTHORITY !== 'simulated') {
+        throw new Error("AUTHORITY debe ser 'arca' o 'simulated'");
+    }
+
+    return {
+        databaseUrl,
+        embedded: databaseUrl === defaultDatabaseUrl,
+        host,
+        port,
+        publicUrl: (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
+        authority,
+        authorityUrl: env.AUTHORITY_URL || null,
+        logLevel: env.LOG_LEVEL || 'info',
+        // Operators may raise the limits; the defaults are the spec's.
+        rateLimits: {
+            perMinute: internals.positiveInteger(env, 'RATE_LIMIT_PER_MINUTE', defaultRateLimits.perMinute),
+            perMonth: internals.positiveInteger(env, 'RATE_LIMIT_PER_MONTH', defaultRateLimits.perMonth)
+        },
+        dataDir: './data'
+    };
+};

@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { registerServerCommands } from './commands/server.js';
+import { registerStaffCommands } from './commands/staff.js';
+
+// arcasync: the staff and operators' command line (DESIGN.md, CLI contract).
+
+const program = new Command('arcasync')
+    .description('Sincronización de datos fiscales de ARCA: API REST, MCP y herramientas de operación')
+    .option('--json', 'imprime un objeto JSON en lugar de texto')
+    .showHelpAfterError();
+
+registerServerCommands(program);
+registerStaffCommands(program);
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,39 @@
+import { forbidden } from './errors.js';
+import { messages } from './messages.js';
+
+// DESIGN: Identity and access.
+
+export const subscriptionStates = ['active', 'paused', 'ended', 'inactive'] as const;
+export type SubscriptionState = typeof subscriptionStates[number];
+
+export const roles = ['owner', 'member'] as const;
+export type Role = typeof roles[number];
+
+// Who is acting: the user behind a token, with the account flags read on every request so
+// that a subscription fixed in the dashboard takes effect on the next request.
+export interface Principal {
+    readonly userId: number;
+    readonly accountId: number;
+    readonly role: Role;
+    readonly writingEnabled: boolean;
+    readonly subscription: SubscriptionState;
+}
+
+// SPEC §7: two distinct 403 messages, on every endpoint.
+export const assertSubscriptionActive = (principal: Principal): void => {
+
+    if (principal.subscription === 'paused') {
+        throw forbidden(messages.subscriptionPaused);
+    }
+
+    if (principal.subscription !== 'active') {
+        throw forbidden(messages.subscriptionInactive);
+    }
+};
+
+export const assertWritingEnabled = (principal: Principal): void => {
+
+    if (!principal.writingEnabled) {
+        throw forbidden(messages.writingDisabled);
+    }
+};

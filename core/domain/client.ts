@@ -1,0 +1,97 @@
+import type { Cuit } from './cuit.js';
+import { formatCuit } from './cuit.js';
+import type { Timestamp } from './time.js';
+import { toIso } from './time.js';
+
+export type ClientType = 'persona-fisica' | 'persona-juridica';
+export const clientTypes: readonly ClientType[] = ['persona-fisica', 'persona-juridica'];
+
+export const categories = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K'] as const;
+export type Categoria = typeof categories[number];
+
+// A client as stored. `id` is internal (ordering, joins); `publicId` is what the API shows.
+export interface ClientRecord {
+    readonly id: number;
+    readonly publicId: string;
+    readonly accountId: number;
+    readonly cuit: Cuit;
+    readonly tipo: ClientType;
+    readonly nombre: string | null;          // physical person: first name
+    readonly apellido: string | null;        // physical person: surname
+    readonly razonSocial: string | null;     // legal entity: business name
+    readonly representativeId: number | null;
+    readonly displayName: string;
+    readonly email: string | null;
+    readonly telefono: string | null;
+    readonly monotributista: boolean | null;
+    readonly autonomo: boolean | null;
+    readonly categoria: string | null;
+}
+
+// SPEC §2.1
+export interface ClientView {
+    id: string;
+    cuit: string;
+    displayCuit: string;
+    tipo: ClientType;
+    nombre: string;
+    email: string | null;
+    telefono: string | null;
+}
+
+// SPEC §2.2
+export interface ClientListItem extends ClientView {
+    etiquetas: string[];
+    monotributista: boolean | null;
+    autonomo: boolean | null;
+    categoria: string | null;
+    sistemaRegistralSyncedAt: string | null;
+}
+
+export interface ClientListRow extends ClientRecord {
+    readonly etiquetas: readonly string[];
+    readonly registrySyncedAt: Timestamp | null;
+}
+
+// SPEC §2.1: a person is shown as "<apellido>, <nombre>", an entity by its business name.
+export const displayName = (input: { tipo: ClientType; nombre?: string | null; apellido?: string | null; razonSocial?: string | null }): string => {
+
+    if (input.tipo === 'persona-fisica') {
+        return `${input.apellido ?? ''}, ${input.nombre ?? ''}`;
+    }
+
+    return input.razonSocial ?? '';
+};
+
+// Lists are ordered by name the way a person reads it: case and accents do not split
+// "Álvarez" from "alvarez". Stored beside the name so both databases sort alike.
+export const sortKey = (name: string): string => {
+
+    return name.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().slice(0, 255);
+};
+
+export const toClientView = (client: ClientRecord): ClientView => ({
+    id: client.publicId,
+    cuit: client.cuit,
+    displayCuit: formatCuit(client.cuit),
+    tipo: client.tipo,
+    nombre: client.displayName,
+    email: client.email,
+    telefono: client.telefono
+});
+
+export const toClientListItem = (row: ClientListRow): ClientListItem => ({
+    ...toClientView(row),
+    etiquetas: [...row.etiquetas],
+    monotributista: row.monotributista,
+    autonomo: row.autonomo,
+    categoria: row.categoria,
+    sistemaRegistralSyncedAt: toIso(row.registrySyncedAt)
+});
+
+export interface ClientFilters {
+    etiquetas: string[] | null;
+    monotributista: boolean | null;
+    autonomo: boolean | null;
+    categoria: Categoria | null;
+}

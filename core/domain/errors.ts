@@ -1,0 +1,48 @@
+import { messages } from './messages.js';
+
+// One error type for every rule the core enforces; front ends map `kind` to their own
+// vocabulary (HTTP status, MCP tool error, CLI exit code) and show `message` as is.
+
+export type DomainErrorKind =
+    | 'invalid'
+    | 'unauthenticated'
+    | 'forbidden'
+    | 'not_found'
+    | 'conflict'
+    | 'rate_limited'
+    | 'unsupported_media_type';
+
+export interface RateLimitInfo {
+    readonly limit: number;
+    readonly resetAt: number;            // Unix seconds when the exceeded limit is released
+    readonly retryAfterSeconds: number;
+}
+
+export class DomainError extends Error {
+
+    readonly kind: DomainErrorKind;
+    readonly rateLimit: RateLimitInfo | undefined;
+
+    constructor(kind: DomainErrorKind, message: string, rateLimit?: RateLimitInfo) {
+
+        super(message);
+        this.name = 'DomainError';
+        this.kind = kind;
+        this.rateLimit = rateLimit;
+    }
+}
+
+export const isDomainError = (err: unknown): err is DomainError => err instanceof DomainError;
+
+// Several failing fields are joined in one message, as SPEC §7 asks.
+export const invalid = (fieldMessages: readonly string[]): DomainError => {
+
+    const unique = [...new Set(fieldMessages)];
+    return new DomainError('invalid', unique.join(' '));
+};
+
+export const notFound = (): DomainError => new DomainError('not_found', messages.notFound);
+export const unauthenticated = (): DomainError => new DomainError('unauthenticated', messages.unauthenticated);
+export const forbidden = (message: string): DomainError => new DomainError('forbidden', message);
+export const conflict = (message: string): DomainError => new DomainError('conflict', message);
+export const rateLimited = (info: RateLimitInfo): DomainError => new DomainError('rate_limited', messages.rateLimited, info);

@@ -1,0 +1,39 @@
+import type { RateLimits } from '../domain/rate-limit.js';
+import type { Clock } from './clock.js';
+import type { RateLimitCounter } from './rate-limit-counter.js';
+import type {
+    AccountRepository,
+    CcmaRepository,
+    ClientRepository,
+    InvoiceRepository,
+    NotificationRepository,
+    RegistryRepository,
+    SctRepository,
+    SyncStateRepository,
+    TagRepository,
+    TokenRepository,
+    UserRepository
+} from './repositories.js';
+
+export type * from './repositories.js';
+export type { Clock } from './clock.js';
+export type { RateLimitCounter, RateLimitOutcome } from './rate-limit-counter.js';
+export type { SecretBox } from './secret-box.js';
+
+// Everything the use cases may need; each use case names the part it uses.
+export interface Ports {
+    accounts: AccountRepository;
+    users: UserRepository;
+    tokens: TokenRepository;
+    clients: ClientRepository;
+    tags: TagRepository;
+    invoices: InvoiceRepository;
+    sct: SctRepository;
+    ccma: CcmaRepository;
+    notifications: NotificationRepository;
+    registry: RegistryRepository;
+    syncStates: SyncStateRepository;
+    rateLimitCounter: RateLimitCounter;
+    rateLimits: RateLimits;
+    clock: Clock;
+}

@@ -1,0 +1,12 @@
+import type { RateLimits, RateWindows } from '../domain/rate-limit.js';
+
+export type RateLimitOutcome =
+    | { allowed: true }
+    | { allowed: false; exceeded: 'minute' | 'month' };
+
+// Counts a user's request in both windows atomically, shared by every server process; a
+// request that would exceed either limit is not counted. When both are exceeded the month
+// is reported, since waiting a minute would not help.
+export interface RateLimitCounter {
+    consume(userId: number, windows: RateWindows, limits: RateLimits): Promise<RateLimitOutcome>;
+}

@@ -1,0 +1,135 @@
+import type { Principal, Role, SubscriptionState } from '../domain/access.js';
+import type { CcmaBalances, CcmaMovement } from '../domain/ccma.js';
+import type { ClientFilters, ClientListRow, ClientRecord, ClientType } from '../domain/client.js';
+import type { Cuit } from '../domain/cuit.js';
+import type { InvoiceKind, InvoiceRecord } from '../domain/invoice.js';
+import type { Notification } from '../domain/notification.js';
+import type { Page, PageRequest } from '../domain/pagination.js';
+import type { DateRange } from '../domain/period.js';
+import type { SctData } from '../domain/sct.js';
+import type { SyncSystem } from '../domain/sync-system.js';
+import type { Tag } from '../domain/tag.js';
+import type { Timestamp } from '../domain/time.js';
+
+export interface AccountRecord {
+    id: number;
+    name: string;
+    writingEnabled: boolean;
+    subscription: SubscriptionState;
+    createdAt: Timestamp;
+}
+
+export interface UserRecord {
+    id: number;
+    accountId: number;
+    email: string;
+    role: Role;
+}
+
+export interface AccountRepository {
+    create(input: { name: string; writingEnabled: boolean; subscription: SubscriptionState; createdAt: Timestamp }): Promise<number>;
+    update(id: number, changes: { writingEnabled?: boolean; subscription?: SubscriptionState }): Promise<boolean>;
+    findById(id: number): Promise<AccountRecord | null>;
+    countClients(id: number): Promise<number>;
+}
+
+export interface UserRepository {
+    create(input: { accountId: number; email: string; role: Role; passwordHash: string | null; createdAt: Timestamp }): Promise<number>;
+    findById(id: number): Promise<UserRecord | null>;
+    findByEmail(email: string): Promise<UserRecord | null>;
+    listByAccount(accountId: number): Promise<UserRecord[]>;
+    // A member manages the clients assigned to it; assigning twice is harmless.
+    assignClient(userId: number, clientId: number): Promise<void>;
+}
+
+export interface TokenRecord {
+    id: number;
+    userId: number;
+    name: string | null;
+    hint: string;
+    createdAt: Timestamp;
+    revokedAt: Timestamp | null;
+}
+
+export interface TokenRepository {
+    create(input: { userId: number; name: string | null; tokenHash: string; hint: string; createdAt: Timestamp }): Promise<number>;
+    revoke(id: number, at: Timestamp): Promise<boolean>;
+    findById(id: number): Promise<TokenRecord | null>;
+    // The acting user and its account flags for a live token, in one lookup.
+    findPrincipal(tokenHash: string): Promise<Principal | null>;
+}
+
+export interface NewClient {
+    publicId: string;
+    accountId: number;
+    cuit: Cuit;
+    tipo: ClientType;
+    nombre: string | null;
+    apellido: string | null;
+    razonSocial: string | null;
+    representativeId: number | null;
+    displayName: string;
+    sortName: string;
+    email: string | null;
+    telefono: string | null;
+    sealedKey: string | null;
+    createdAt: Timestamp;
+}
+
+export interface ClientRepository {
+    // null when the account already has this CUIT (decided by a unique index, so concurrent
+    // creations cannot both succeed).
+    insert(client: NewClient): Promise<ClientRecord | null>;
+    // The client with this CUIT if the principal manages it; null for absent and foreign alike.
+    findVisible(principal: Principal, cuit: Cuit): Promise<ClientRecord | null>;
+    listVisible(principal: Principal, filters: ClientFilters, page: PageRequest): Promise<Page<ClientListRow>>;
+    findInAccount(accountId: number, cuit: Cuit): Promise<ClientRecord | null>;
+}
+
+export interface TagRepository {
+    // null when the account already has a tag with that name.
+    create(input: { accountId: number; name: string; color: string }): Promise<number | null>;
+    assign(input: { accountId: number; clientId: number; name: string }): Promise<boolean>;
+    list(accountId: number, page: PageRequest): Promise<Page<Tag>>;
+}
+
+// The write methods below store one system's synchronized result and its syncedAt in one
+// transaction: either both change or neither does.
+
+export interface InvoiceRepository {
+    list(clientId: number, kind: InvoiceKind, range: DateRange, page: PageRequest): Promise<Page<InvoiceRecord>>;
+    // Upserted by natural key (kind, issuer, type, point of sale, number): reruns never duplicate.
+    save(clientId: number, kind: InvoiceKind, invoices: readonly InvoiceRecord[], syncedAt: Timestamp): Promise<void>;
+}
+
+export interface SctRepository {
+    get(clientId: number): Promise<SctData>;
+    replace(clientId: number, data: SctData, syncedAt: Timestamp): Promise<void>;
+}
+
+export interface CcmaRepository {
+    getBalances(clientId: number): Promise<CcmaBalances | null>;
+    // Pages count periods, newest first (SPEC §4.10): total is the number of periods.
+    listMovements(clientId: number, page: PageRequest): Promise<Page<CcmaMovement>>;
+    replace(clientId: number, balances: CcmaBalances, movements: readonly CcmaMovement[], syncedAt: Timestamp): Promise<void>;
+}
+
+export interface NotificationRepository {
+    list(clientId: number, page: PageRequest): Promise<Page<Notification>>;
+    // Upserted by the authority's id; a notification already stored keeps its leidaAt.
+    save(clientId: number, notifications: readonly Notification[], syncedAt: Timestamp): Promise<void>;
+}
+
+export interface RegistryClassification {
+    monotributista: boolean | null;
+    autonomo: boolean | null;
+    categoria: string | null;
+}
+
+export interface RegistryRepository {
+    save(clientId: number, classification: RegistryClassification, syncedAt: Timestamp): Promise<void>;
+}
+
+export interface SyncStateRepository {
+    syncedAt(clientId: number, system: SyncSystem): Promise<Timestamp | null>;
+}

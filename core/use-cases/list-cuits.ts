@@ -1,0 +1,40 @@
+import type { Principal } from '../domain/access.js';
+import type { Categoria, ClientFilters, ClientListItem } from '../domain/client.js';
+import { toClientListItem } from '../domain/client.js';
+import type { Pagination } from '../domain/pagination.js';
+import type { Ports } from '../ports/index.js';
+import { resolvePage } from './page-input.js';
+
+export interface ListCuitsInput {
+    limit?: number | undefined;
+    offset?: number | undefined;
+    etiquetas?: string[] | undefined;
+    monotributista?: boolean | undefined;
+    autonomo?: boolean | undefined;
+    categoria?: Categoria | undefined;
+}
+
+export interface ListCuitsResult {
+    data: ClientListItem[];
+    pagination: Pagination;
+    filters: ClientFilters;
+}
+
+// SPEC §4.2: the CUITs the principal manages, by name then internal id; tags OR, filters AND.
+export const listCuits = async (deps: Pick<Ports, 'clients'>, principal: Principal, input: ListCuitsInput): Promise<ListCuitsResult> => {
+
+    const page = resolvePage(input);
+    const filters: ClientFilters = {
+        etiquetas: input.etiquetas?.length ? [...new Set(input.etiquetas)] : null,
+        monotributista: input.monotributista ?? null,
+        autonomo: input.autonomo ?? null,
+        categoria: input.categoria ?? null
+    };
+
+    const result = await deps.clients.listVisible(principal, filters, page);
+    return {
+        data: result.items.map(toClientListItem),
+        pagination: { ...page, total: result.total },
+        filters
+    };
+};

@@ -1,0 +1,91 @@
+import type { Principal } from '../domain/access.js';
+import type { InvoiceKind, InvoiceRecord, IssuedInvoiceView, ReceivedInvoiceView } from '../domain/invoice.js';
+import type { Pagination } from '../domain/pagination.js';
+import type { DateRange } from '../domain/period.js';
+import { resolveDateRange } from '../domain/period.js';
+import type { SyncSystem } from '../domain/sync-system.js';
+import { dateToIso, toIso } from '../domain/time.js';
+import type { Ports } from '../ports/index.js';
+import { findVisibleClient } from './find-visible-client.js';
+import { resolvePage } from './page-input.js';
+
+export interface ListInvoicesInput {
+    cuit: string;
+    limit?: number | undefined;
+    offset?: number | undefined;
+    fromDate?: string | undefined;
+    toDate?: string | undefined;
+}
+
+export interface ListInvoicesResult<T> {
+    data: T[];
+    pagination: Pagination;
+    filters: DateRange;
+    syncedAt: string | null;
+}
+
+type Deps = Pick<Ports, 'clients' | 'invoices' | 'syncStates' | 'clock'>;
+
+const internals = {
+    systems: { issued: 'issued_invoices', received: 'received_invoices' } satisfies Record<InvoiceKind, SyncSystem>,
+
+    common(invoice: InvoiceRecord) {
+
+        return {
+            fecha: dateToIso(invoice.fecha),
+            puntoVenta: invoice.puntoVenta,
+            numeroDesde: invoice.numeroDesde,
+            numeroHasta: invoice.numeroHasta,
+            tipo: invoice.tipo,
+            impNetoGravado: invoice.impNetoGravado,
+            impNetoNoGravado: invoice.impNetoNoGravado,
+            impOpExentas: invoice.impOpExentas,
+            otrosTributos: invoice.otrosTributos,
+            iva: invoice.iva,
+            tipoCambio: invoice.tipoCambio,
+            importeOriginal: invoice.importeOriginal,
+            monedaOriginal: invoice.monedaOriginal,
+            importe: invoice.importe
+        };
+    },
+
+    issued(invoice: InvoiceRecord): IssuedInvoiceView {
+
+        return { ...internals.common(invoice), receptor: { ...invoice.counterpart } };
+    },
+
+    received(invoice: InvoiceRecord): ReceivedInvoiceView {
+
+        return {
+            ...internals.common(invoice),
+            emisor: { nombre: invoice.counterpart.nombre ?? '', cuit: invoice.counterpart.numeroDocumento ?? '' }
+        };
+    },
+
+    async list(deps: Deps, principal: Principal, kind: InvoiceKind, input: ListInvoicesInput) {
+
+        const page = resolvePage(input);
+        const range = resolveDateRange(input, deps.clock.now());
+        const client = await findVisibleClient(deps, principal, input.cuit);
+        const [result, syncedAt] = await Promise.all([
+            deps.invoices.list(client.id, kind, range, page),
+            deps.syncStates.syncedAt(client.id, internals.systems[kind])
+        ]);
+
+        return { items: result.items, pagination: { ...page, total: result.total }, filters: range, syncedAt: toIso(syncedAt) };
+    }
+};
+
+// SPEC §4.6: issued invoices of the period, by fecha; the current UTC month by default.
+export const listIssuedInvoices = async (deps: Deps, principal: Principal, input: ListInvoicesInput): Promise<ListInvoicesResult<IssuedInvoiceView>> => {
+
+    const { items, ...rest } = await internals.list(deps, principal, 'issued', input);
+    return { data: items.map(internals.issued), ...rest };
+};
+
+// SPEC §4.7: same rules, with the issuer instead of the receiver.
+export const listReceivedInvoices = async (deps: Deps, principal: Principal, input: ListInvoicesInput): Promise<ListInvoicesResult<ReceivedInvoiceView>> => {
+
+    const { items, ...rest } = await internals.list(deps, principal, 'received', input);
+    return { data: items.map(internals.received), ...rest };
+};

@@ -1,0 +1,26 @@
+import type { Principal } from '../domain/access.js';
+import type { Notification } from '../domain/notification.js';
+import type { Pagination } from '../domain/pagination.js';
+import { toIso } from '../domain/time.js';
+import type { Ports } from '../ports/index.js';
+import { findVisibleClient } from './find-visible-client.js';
+import { resolvePage } from './page-input.js';
+
+export interface NotificationsResult {
+    data: Notification[];
+    pagination: Pagination;
+    syncedAt: string | null;
+}
+
+// SPEC §4.11: electronic-address notifications, most recent first.
+export const listNotifications = async (deps: Pick<Ports, 'clients' | 'notifications' | 'syncStates'>, principal: Principal, input: { cuit: string; limit?: number | undefined; offset?: number | undefined }): Promise<NotificationsResult> => {
+
+    const page = resolvePage(input);
+    const client = await findVisibleClient(deps, principal, input.cuit);
+    const [result, syncedAt] = await Promise.all([
+        deps.notifications.list(client.id, page),
+        deps.syncStates.syncedAt(client.id, 'dfe')
+    ]);
+
+    return { data: result.items, pagination: { ...page, total: result.total }, syncedAt: toIso(syncedAt) };
+};

@@ -1,0 +1,18 @@
+import type { Principal } from '../domain/access.js';
+import type { Pagination } from '../domain/pagination.js';
+import type { Tag } from '../domain/tag.js';
+import type { Ports } from '../ports/index.js';
+import { resolvePage } from './page-input.js';
+
+export interface TagsResult {
+    data: Tag[];
+    pagination: Pagination;
+}
+
+// SPEC §4.12: the account's tags by name; total counts them all.
+export const listTags = async (deps: Pick<Ports, 'tags'>, principal: Principal, input: { limit?: number | undefined; offset?: number | undefined }): Promise<TagsResult> => {
+
+    const page = resolvePage(input);
+    const result = await deps.tags.list(principal.accountId, page);
+    return { data: result.items, pagination: { ...page, total: result.total } };
+};

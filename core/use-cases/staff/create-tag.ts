@@ -1,0 +1,32 @@
+import { conflict, invalid } from '../../domain/errors.js';
+import { messages } from '../../domain/messages.js';
+import type { Ports } from '../../ports/index.js';
+import { requireAccount } from './staff-input.js';
+
+const colorPattern = /^#[0-9a-fA-F]{6}$/;
+
+// Tags are managed by staff and the dashboard, never through the API (SPEC §2.3).
+export const createTag = async (deps: Pick<Ports, 'accounts' | 'tags'>, input: { accountId: number; name: string; color: string }) => {
+
+    const name = input.name.trim();
+    const failures: string[] = [];
+    if (!name) {
+        failures.push(messages.admin.invalidName);
+    }
+
+    if (!colorPattern.test(input.color)) {
+        failures.push(messages.admin.invalidColor);
+    }
+
+    if (failures.length) {
+        throw invalid(failures);
+    }
+
+    await requireAccount(deps, input.accountId);
+    const id = await deps.tags.create({ accountId: input.accountId, name, color: input.color.toLowerCase() });
+    if (id === null) {
+        throw conflict(messages.admin.tagTaken(name));
+    }
+
+    return { id, nombre: name, color: input.color.toLowerCase() };
+};

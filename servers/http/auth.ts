@@ -1,0 +1,44 @@
+import type { Server } from '@hapi/hapi';
+import type { Principal } from '../../core/domain/access.js';
+import type { Ports } from '../../core/ports/index.js';
+import { authorizeRequest } from '../../core/use-cases/authorize-request.js';
+import { toBoom } from './errors.js';
+
+// The bearer scheme (SPEC §5): token -> user -> account flags -> per-user rate limits, all
+// in the core's authorizeRequest; here only the header is read.
+
+declare module '@hapi/hapi' {
+    interface UserCredentials extends Principal {}
+}
+
+const internals = {
+    bearer(header: unknown): string | null {
+
+        const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+        return match ? match[1]! : null;
+    }
+};
+
+export const registerBearerAuth = (server: Server, deps: Ports): void => {
+
+    server.auth.scheme('arcasync-bearer', () => ({
+        async authenticate(request, h) {
+
+            try {
+                const principal = await authorizeRequest(deps, internals.bearer(request.headers.authorization));
+                return h.authenticated({ credentials: { user: principal } });
+            }
+            catch (err) {
+                throw toBoom(err);
+            }
+        }
+    }));
+
+    server.auth.strategy('bearer', 'arcasync-bearer');
+    server.auth.default('bearer');
+};
+
+// The `{cuit}` path parameter, already checked against the CUIT pattern by joi.
+export const cuitParam = (request: { params: Record<string, unknown> }): string => String(request.params.cuit);
+
+export const principalOf = (request: { auth: { credentials: { user?: Principal } } }): Principal => request.auth.credentials.user!;

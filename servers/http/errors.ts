@@ -1,0 +1,88 @@
+import Boom from '@hapi/boom';
+import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
+import type { DomainErrorKind } from '../../core/domain/errors.js';
+import { DomainError, isDomainError } from '../../core/domain/errors.js';
+import { messages } from '../../core/domain/messages.js';
+
+// Every error leaves as `{ "error": "<Spanish message>" }` (SPEC §7): the core's errors with
+// their own message and status, hapi's own (unknown route, bad JSON, wrong content type)
+// translated, anything unexpected as a 500 whose details go to the log, never to the client.
+
+const internals = {
+    statusOf: {
+        invalid: 400,
+        unauthenticated: 401,
+        forbidden: 403,
+        not_found: 404,
+        conflict: 409,
+        unsupported_media_type: 415,
+        rate_limited: 429
+    } satisfies Record<DomainErrorKind, number>,
+
+    hapiMessages: {
+        400: messages.invalidJson,
+        404: messages.routeNotFound,
+        405: messages.methodNotAllowed,
+        413: messages.payloadTooLarge,
+        415: messages.unsupportedMediaType
+    } as Record<number, string>
+};
+
+export const toBoom = (err: unknown): Boom.Boom => {
+
+    if (isDomainError(err)) {
+        return new Boom.Boom(err.message, { statusCode: internals.statusOf[err.kind], data: err });
+    }
+
+    return Boom.boomify(err instanceof Error ? err : new Error(String(err)));
+};
+
+// Handlers run use cases; their domain errors become responses, anything else a 500.
+export const handled = <T>(fn: (request: Request, h: ResponseToolkit) => Promise<T>) => async (request: Request, h: ResponseToolkit): Promise<T> => {
+
+    try {
+        return await fn(request, h);
+    }
+    catch (err) {
+        throw toBoom(err);
+    }
+};
+
+export const registerErrorResponses = (server: Server, log: (event: Record<string, unknown>) => void): void => {
+
+    server.ext('onPreResponse', (request, h) => {
+
+        const response = request.response;
+        if (!('isBoom' in response) || !response.isBoom) {
+            return h.continue;
+        }
+
+        const status = response.output.statusCode;
+        const domain = response.data instanceof DomainError ? response.data : null;
+        let message: string;
+        if (domain) {
+            message = domain.message;
+        }
+        else if (status >= 500) {
+            log({ level: 'error', msg: 'request failed', method: request.method, path: request.path, err: response.stack ?? response.message });
+            message = messages.internal;
+        }
+        else {
+            message = internals.hapiMessages[status] ?? messages.routeNotFound;
+        }
+
+        const reply = h.response({ error: message }).code(status);
+        if (status === 401) {
+            reply.header('WWW-Authenticate', 'Bearer');
+        }
+
+        if (domain?.rateLimit) {
+            reply.header('Retry-After', String(domain.rateLimit.retryAfterSeconds));
+            reply.header('X-RateLimit-Limit', String(domain.rateLimit.limit));
+            reply.header('X-RateLimit-Remaining', '0');
+            reply.header('X-RateLimit-Reset', String(domain.rateLimit.resetAt));
+        }
+
+        return reply;
+    });
+};

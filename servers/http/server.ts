@@ -1,0 +1,54 @@
+import Boom from '@hapi/boom';
+import Hapi from '@hapi/hapi';
+import type { Ports } from '../../core/ports/index.js';
+import { registerBearerAuth } from './auth.js';
+import { registerErrorResponses } from './errors.js';
+import { accountDataRoutes } from './routes/accounts-data.js';
+import { cuitRoutes } from './routes/cuits.js';
+import { healthRoutes } from './routes/health.js';
+import { invoiceRoutes } from './routes/invoices.js';
+import { tagRoutes } from './routes/tags.js';
+
+export interface HttpServerOptions {
+    host: string;
+    port: number;
+    log?: (event: Record<string, unknown>) => void;
+}
+
+const internals = {
+    log: (event: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`)
+};
+
+// The REST API of SPEC §4, not yet started: callers may add routes, then `start()`.
+export const createHttpServer = async (deps: Ports, options: HttpServerOptions): Promise<Hapi.Server> => {
+
+    const server = Hapi.server({
+        host: options.host,
+        port: options.port,
+        debug: false,
+        router: { stripTrailingSlash: true }
+    });
+
+    registerErrorResponses(server, options.log ?? internals.log);
+    registerBearerAuth(server, deps);
+
+    server.route([
+        ...healthRoutes,
+        ...cuitRoutes(deps),
+        ...invoiceRoutes(deps),
+        ...accountDataRoutes(deps),
+        ...tagRoutes(deps),
+        {
+            // Anything else is a Spanish 404, without asking for a token first.
+            method: '*',
+            path: '/{path*}',
+            options: { auth: false },
+            handler: () => {
+
+                throw Boom.notFound();
+            }
+        }
+    ]);
+
+    return server;
+};
