@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import knexFactory from 'knex';
+
+// The databases every suite runs on: SQLite always, MySQL/MariaDB when TEST_MYSQL_URL is
+// set (CI sets it). Each suite gets a database of its own, dropped afterwards.
+
+export interface TestDatabase {
+    name: 'sqlite' | 'mysql';
+    // A fresh, empty database URL; call release() when done.
+    create(): Promise<{ url: string; release(): Promise<void> }>;
+}
+
+const internals = {
+    mysqlUrl: process.env.TEST_MYSQL_URL || null,
+    warned: false
+};
+
+const sqlite: TestDatabase = {
+    name: 'sqlite',
+    async create() {
+
+        const dir = mkdtempSync(join(tmpdir(), 'arcasync-test-'));
+        return {
+            url: `sqlite:${join(dir, 'test.sqlite')}`,
+            async release() {
+
+                rmSync(dir, { recursive: true, force: true });
+            }
+        };
+    }
+};
+
+const mysql = (baseUrl: string): TestDatabase => ({
+    name: 'mysql',
+    async create() {
+
+        const name = `arcasync_test_${randomBytes(5).toString('hex')}`;
+        const base = new URL(baseUrl);
+        const admin = knexFactory({
+            client: 'mysql2',
+            connection: { host: base.hostname, port: Number(base.port || 3306), user: decodeURIComponent(base.username), password: decodeURIComponent(base.password) },
+            pool: { min: 0, max: 1 }
+        });
+
+        await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+        const url = new URL(baseUrl);
+        url.pathname = `/${name}`;
+        return {
+            url: url.toString(),
+            async release() {
+
+                await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+                await admin.destroy();
+            }
+        };
+    }
+});
+
+export const testDatabases = (): TestDatabase[] => {
+
+    if (!internals.mysqlUrl) {
+        if (!internals.warned) {
+            internals.warned = true;
+            process.stdout.write('  MySQL omitido: TEST_MYSQL_URL no está definida; las pruebas corren solo sobre SQLite.\n');
+        }
+
+        return [sqlite];
+    }
+
+    return [sqlite, mysql(internals.mysqlUrl)];
+};

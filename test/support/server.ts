@@ -1,0 +1,100 @@
+import type { Server } from '@hapi/hapi';
+import { composeApp } from '../../app/compose.js';
+import type { App } from '../../app/compose.js';
+import { loadConfig } from '../../app/config.js';
+import type { RateLimits } from '../../core/domain/rate-limit.js';
+import type { Clock } from '../../core/ports/index.js';
+import { createHttpServer } from '../../servers/http/server.js';
+import type { TestDatabase } from './databases.js';
+
+// A started REST server on a fresh database, on an ephemeral port of 127.0.0.1, with a clock
+// the test can move.
+
+export interface TestClock extends Clock {
+    set(date: Date | string): void;
+    advance(ms: number): void;
+}
+
+export const testClock = (start: Date | string = '2026-03-15T12:00:00Z'): TestClock => {
+
+    let now = new Date(start).getTime();
+    return {
+        now: () => new Date(now),
+        set(date) {
+
+            now = new Date(date).getTime();
+        },
+        advance(ms) {
+
+            now += ms;
+        }
+    };
+};
+
+export interface TestServer {
+    url: string;
+    app: App;
+    server: Server;
+    clock: TestClock;
+    request(path: string, options?: { token?: string | null; method?: string; headers?: Record<string, string>; body?: string | object }): Promise<TestResponse>;
+    stop(): Promise<void>;
+}
+
+export interface TestResponse {
+    status: number;
+    headers: Headers;
+    text: string;
+    // Parsed JSON body (undefined when the body is not JSON).
+    body: any;   // arbitrary JSON: tests assert on its shape
+}
+
+export const startTestServer = async (database: TestDatabase, options: { rateLimits?: Partial<RateLimits>; clock?: TestClock } = {}): Promise<TestServer> => {
+
+    const db = await database.create();
+    const base = loadConfig({ DATABASE_URL: db.url });
+    const config = { ...base, rateLimits: { ...base.rateLimits, ...options.rateLimits } };
+    const clock = options.clock ?? testClock();
+    const app = await composeApp(config, { clock });
+    const logs: string[] = [];
+    const server = await createHttpServer(app.ports, { host: '127.0.0.1', port: 0, log: (event) => logs.push(JSON.stringify(event)) });
+    await server.start();
+    const url = server.info.uri;
+
+    return {
+        url,
+        app,
+        server,
+        clock,
+        async request(path, requestOptions = {}) {
+
+            const headers: Record<string, string> = { ...requestOptions.headers };
+            if (requestOptions.token) {
+                headers.authorization = `Bearer ${requestOptions.token}`;
+            }
+
+            let body: string | undefined;
+            if (requestOptions.body !== undefined) {
+                body = typeof requestOptions.body === 'string' ? requestOptions.body : JSON.stringify(requestOptions.body);
+                headers['content-type'] ??= 'application/json';
+            }
+
+            const response = await fetch(`${url}${path}`, { method: requestOptions.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) });
+            const text = await response.text();
+            let parsed: unknown;
+            try {
+                parsed = text ? JSON.parse(text) : undefined;
+            }
+            catch {
+                parsed = undefined;
+            }
+
+            return { status: response.status, headers: response.headers, text, body: parsed };
+        },
+        async stop() {
+
+            await server.stop();
+            await app.close();
+            await db.release();
+        }
+    };
+};
