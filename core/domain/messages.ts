@@ -48,6 +48,32 @@ export const messages = {
         shortPassword: (min: number): string => `La contraseña debe tener al menos ${min} caracteres.`,
         ownerSeesAll: 'Los usuarios owner ya gestionan todos los CUIT de la cuenta; solo se asignan CUIT a usuarios member.'
     },
+    // Creating, editing and deleting clients (POST, PATCH, DELETE /v1/cuits): each names its field.
+    clientWrite: {
+        bodyNotObject: 'El cuerpo de la solicitud debe ser un objeto JSON.',
+        tipo: "El campo 'tipo' es obligatorio y debe ser 'persona-fisica' o 'persona-juridica'.",
+        cuit: "El campo 'cuit' es obligatorio y debe tener 11 dígitos, con o sin guiones (NN-NNNNNNNN-N).",
+        nombre: "El campo 'nombre' es obligatorio y debe ser un texto de 1 a 200 caracteres.",
+        apellido: "El campo 'apellido' es obligatorio y debe ser un texto de 1 a 200 caracteres.",
+        razon_social: "El campo 'razon_social' es obligatorio y debe ser un texto de 1 a 255 caracteres.",
+        clave_arca: "El campo 'clave_arca' es obligatorio y debe ser un texto de 1 a 200 caracteres.",
+        representante: "El campo 'representante' es obligatorio y debe ser un CUIT de 11 dígitos, con o sin guiones (NN-NNNNNNNN-N).",
+        email: "El campo 'email' debe ser una dirección de email válida (hasta 254 caracteres) o null.",
+        telefono: "El campo 'telefono' debe ser un texto de hasta 60 caracteres o null.",
+        representativeNotFound: "El campo 'representante' debe ser el CUIT de una persona física ya cargada en la cuenta.",
+        monotributista: "El campo 'monotributista' no se puede enviar: lo determina la sincronización con el sistema registral de ARCA.",
+        autonomo: "El campo 'autonomo' no se puede enviar: lo determina la sincronización con el sistema registral de ARCA.",
+        notApplicable: (name: string, tipo: string): string => `El campo '${name}' no corresponde a un cliente de tipo '${tipo}'.`,
+        notNullable: (name: string): string => `El campo '${name}' no acepta null: solo 'email' y 'telefono' se pueden borrar.`,
+        emptyPatch: 'El cuerpo de la edición no puede estar vacío: enviá al menos un campo a modificar.',
+        immutable: "El CUIT y el campo 'tipo' no se pueden modificar ('cuit', 'tipo'). Para corregir un CUIT, eliminá el cliente y crealo de nuevo.",
+        representsEntities: 'El cliente es representante de personas jurídicas de la cuenta: eliminalas o cambiales el representante primero.',
+        // Operators (CLI, configuration): the encryption key of the stored credentials.
+        secretKeyMissing: 'Falta ARCASYNC_SECRET_KEY: es obligatoria cuando DATABASE_URL no es la base embebida. Generá una clave con `openssl rand -base64 32`.',
+        secretKeyInvalid: (name: string): string => `${name} debe contener claves de 32 bytes codificadas en base64.`,
+        secretKeyUnknown: (keyId: string): string => `No se encontró la clave de cifrado ${keyId}: agregala a ARCASYNC_SECRET_KEYS.`,
+        secretCorrupt: 'Una credencial guardada no se pudo descifrar: fue alterada o no corresponde a la clave.'
+    },
     unknownParameter: (name: string): string => `El parámetro '${name}' no está permitido.`,
     unknownField: (name: string): string => `El campo '${name}' no está permitido.`
 } as const;
