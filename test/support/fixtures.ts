@@ -4,7 +4,9 @@ import { displayName, sortKey } from '../../core/domain/client.js';
 import type { Cuit } from '../../core/domain/cuit.js';
 import { parseCuit } from '../../core/domain/cuit.js';
 import type { Ports } from '../../core/ports/index.js';
+import { assignTag } from '../../core/use-cases/staff/assign-tag.js';
 import { createAccount } from '../../core/use-cases/staff/create-account.js';
+import { createTag } from '../../core/use-cases/staff/create-tag.js';
 import { createToken } from '../../core/use-cases/staff/create-token.js';
 import { createUser } from '../../core/use-cases/staff/create-user.js';
 
@@ -72,4 +74,15 @@ export const addClient = async (ports: Ports, accountId: number, input: ClientIn
     }
 
     return client;
+};
+
+// Tags the way staff manage them (the API cannot create them): create, then assign by name.
+export const tagClient = async (ports: Ports, accountId: number, cuit: string, name: string, color = '#336699'): Promise<void> => {
+
+    const page = await ports.tags.list(accountId, { limit: 100, offset: 0 });
+    if (!page.items.some((tag) => tag.nombre === name)) {
+        await createTag(ports, { accountId, name, color });
+    }
+
+    await assignTag(ports, { accountId, cuit, name });
 };

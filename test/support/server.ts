@@ -48,10 +48,29 @@ export interface TestResponse {
     body: any;   // arbitrary JSON: tests assert on its shape
 }
 
-export const startTestServer = async (database: TestDatabase, options: { rateLimits?: Partial<RateLimits>; clock?: TestClock } = {}): Promise<TestServer> => {
+export interface TestServerOptions {
+    rateLimits?: Partial<RateLimits>;
+    clock?: TestClock;
+    // Extra configuration variables, read through loadConfig as an operator would set them.
+    env?: Record<string, string>;
+}
+
+export const startTestServer = async (database: TestDatabase, options: TestServerOptions = {}): Promise<TestServer> => {
 
     const db = await database.create();
-    const base = loadConfig({ DATABASE_URL: db.url });
+    return startOn(db, options);
+};
+
+// Another server (another knex pool, as another process would have) on the database of a
+// running one; stopping it leaves the database in place.
+export const startServerOn = (first: TestServer, options: TestServerOptions = {}): Promise<TestServer> => {
+
+    return startOn({ url: first.app.config.databaseUrl, release: async () => undefined }, options);
+};
+
+const startOn = async (db: { url: string; release(): Promise<void> }, options: TestServerOptions): Promise<TestServer> => {
+
+    const base = loadConfig({ ...options.env, DATABASE_URL: db.url });
     const config = { ...base, rateLimits: { ...base.rateLimits, ...options.rateLimits } };
     const clock = options.clock ?? testClock();
     const app = await composeApp(config, { clock });
