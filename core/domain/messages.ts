@@ -74,6 +74,18 @@ export const messages = {
         secretKeyUnknown: (keyId: string): string => `No se encontró la clave de cifrado ${keyId}: agregala a ARCASYNC_SECRET_KEYS.`,
         secretCorrupt: 'Una credencial guardada no se pudo descifrar: fue alterada o no corresponde a la clave.'
     },
+    // The authority's answers as the synchronization records them (AuthorityFailure kinds).
+    authority: {
+        rejected_key: 'ARCA rechazó la clave fiscal (CUIT o clave incorrectos); no se reintenta para no bloquearla.',
+        blocked_key: 'La clave fiscal está bloqueada en ARCA.',
+        expired_key: 'La clave fiscal venció en ARCA y hay que cambiarla.',
+        captcha: 'ARCA pidió resolver un CAPTCHA para ingresar.',
+        second_factor: 'ARCA pidió un segundo factor de autenticación.',
+        not_adhered: 'El servicio de ARCA no está adherido para el CUIT.',
+        represented_unavailable: 'El representante no puede operar en ARCA en nombre del CUIT representado.',
+        unavailable: 'ARCA no está disponible (error del servidor, demora o mantenimiento).',
+        unexpected_page: 'ARCA devolvió una página o un archivo con un formato inesperado.'
+    },
     unknownParameter: (name: string): string => `El parámetro '${name}' no está permitido.`,
     unknownField: (name: string): string => `El campo '${name}' no está permitido.`
 } as const;
