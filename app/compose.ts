@@ -3,6 +3,7 @@ import { connect, knexRepositories, migrateLatest } from '../adapters/knex/index
 import type { Clock, Ports } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/clock.js';
 import type { Config } from './config.js';
+import { loadKeyring, secretBoxFor } from './secret-keys.js';
 
 // The composition root: adapters built from configuration, handed to whichever front end
 // runs (REST server, MCP server, CLI).
@@ -22,6 +23,7 @@ export interface ComposeOptions {
 
 export const composeApp = async (config: Config, options: ComposeOptions = {}): Promise<App> => {
 
+    const secretBox = secretBoxFor(loadKeyring(config));
     const knex = connect(config.databaseUrl, options.pool);
     if (options.migrate !== false) {
         await migrateLatest(knex);
@@ -30,7 +32,8 @@ export const composeApp = async (config: Config, options: ComposeOptions = {}): 
     const ports: Ports = {
         ...knexRepositories(knex),
         rateLimits: config.rateLimits,
-        clock: options.clock ?? systemClock
+        clock: options.clock ?? systemClock,
+        secretBox
     };
 
     return {

@@ -14,6 +14,8 @@ export interface Config {
     logLevel: string;
     rateLimits: RateLimits;
     dataDir: string;
+    secretKey: string | null;          // ARCASYNC_SECRET_KEY: seals stored credentials
+    previousSecretKeys: string | null; // ARCASYNC_SECRET_KEYS: previous keys, still open old values
 }
 
 const internals = {
@@ -60,6 +62,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
             perMinute: internals.positiveInteger(env, 'RATE_LIMIT_PER_MINUTE', defaultRateLimits.perMinute),
             perMonth: internals.positiveInteger(env, 'RATE_LIMIT_PER_MONTH', defaultRateLimits.perMonth)
         },
-        dataDir: './data'
+        dataDir: './data',
+        secretKey: env.ARCASYNC_SECRET_KEY || null,
+        previousSecretKeys: env.ARCASYNC_SECRET_KEYS || null
     };
 };

@@ -1,6 +1,7 @@
 import type { RateLimits } from '../domain/rate-limit.js';
 import type { Clock } from './clock.js';
 import type { RateLimitCounter } from './rate-limit-counter.js';
+import type { SecretBox } from './secret-box.js';
 import type {
     AccountRepository,
     CcmaRepository,
@@ -36,4 +37,5 @@ export interface Ports {
     rateLimitCounter: RateLimitCounter;
     rateLimits: RateLimits;
     clock: Clock;
+    secretBox: SecretBox;
 }

@@ -1,0 +1,118 @@
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Keyring } from '../adapters/crypto/secret-box.js';
+import { aesGcmSecretBox, generateKey, missingSecretBox, parseKey, parseKeys } from '../adapters/crypto/secret-box.js';
+import { messages } from '../core/domain/messages.js';
+import type { SecretBox } from '../core/ports/secret-box.js';
+import type { Config } from './config.js';
+
+// Where the key of the stored credentials comes from (DESIGN: Configuration):
+// - ARCASYNC_SECRET_KEY (base64, 32 bytes) seals; ARCASYNC_SECRET_KEYS lists previous keys
+//   that still open what they sealed, so keys rotate without downtime.
+// - On the embedded default database and without those variables, ./data/secret.key holds
+//   the keyring (one base64 key per line, the current one first), generated once, mode 0600.
+// - Otherwise the key is required, and the first use of the box says so.
+
+const internals = {
+
+    isMissing: (err: unknown): boolean => (err as { code?: unknown }).code === 'ENOENT',
+
+    serialize: (keyring: Keyring): string => `${[keyring.current, ...keyring.previous].map((key) => key.toString('base64')).join('\n')}\n`
+};
+
+export const keyFilePath = (config: Pick<Config, 'dataDir'>): string => join(config.dataDir, 'secret.key');
+
+export const readKeyFile = (path: string): Keyring | null => {
+
+    let text: string;
+    try {
+        text = readFileSync(path, 'utf8');
+    }
+    catch (err) {
+        if (internals.isMissing(err)) {
+            return null;
+        }
+
+        throw err;
+    }
+
+    const [current, ...previous] = parseKeys(text, path);
+    if (!current) {
+        throw new Error(messages.clientWrite.secretKeyInvalid(path));
+    }
+
+    return { current, previous };
+};
+
+// Replaces the key file in one step (a reader sees the old file or the new one, never half).
+export const writeKeyFile = (path: string, keyring: Keyring): void => {
+
+    mkdirSync(dirname(path), { recursive: true });
+    const temporary = `${path}.${process.pid}.tmp`;
+    writeFileSync(temporary, internals.serialize(keyring), { mode: 0o600 });
+    chmodSync(temporary, 0o600);
+    renameSync(temporary, path);
+};
+
+// The file's keyring, created with a fresh key if there is none; two processes starting at
+// once agree on one key (exclusive create).
+export const ensureKeyFile = (path: string): Keyring => {
+
+    const existing = readKeyFile(path);
+    if (existing) {
+        return existing;
+    }
+
+    mkdirSync(dirname(path), { recursive: true });
+    const keyring = { current: generateKey(), previous: [] };
+    try {
+        writeFileSync(path, internals.serialize(keyring), { mode: 0o600, flag: 'wx' });
+        return keyring;
+    }
+    catch (err) {
+        if ((err as { code?: unknown }).code === 'EEXIST') {
+            return readKeyFile(path)!;
+        }
+
+        throw err;
+    }
+};
+
+export type KeyringSource =
+    | { kind: 'env'; keyring: Keyring }
+    | { kind: 'file'; path: string; keyring: Keyring }
+    | { kind: 'missing' };
+
+export const loadKeyring = (config: Pick<Config, 'secretKey' | 'previousSecretKeys' | 'embedded' | 'dataDir'>): KeyringSource => {
+
+    if (config.secretKey) {
+        return {
+            kind: 'env',
+            keyring: {
+                current: parseKey(config.secretKey, 'ARCASYNC_SECRET_KEY'),
+                previous: parseKeys(config.previousSecretKeys ?? '', 'ARCASYNC_SECRET_KEYS')
+            }
+        };
+    }
+
+    if (config.embedded) {
+        const path = keyFilePath(config);
+        return { kind: 'file', path, keyring: ensureKeyFile(path) };
+    }
+
+    return { kind: 'missing' };
+};
+
+export const secretBoxFor = (source: KeyringSource): SecretBox => {
+
+    if (source.kind === 'missing') {
+        return missingSecretBox(messages.clientWrite.secretKeyMissing);
+    }
+
+    if (source.kind === 'file') {
+        // Another process may rotate the file: a value under a key not yet known rereads it.
+        return aesGcmSecretBox(source.keyring, { reload: () => readKeyFile(source.path) ?? source.keyring });
+    }
+
+    return aesGcmSecretBox(source.keyring);
+};
