@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { registerOpenApiCommand } from './commands/openapi.js';
 import { registerServerCommands } from './commands/server.js';
 import { registerStaffCommands } from './commands/staff.js';
 
@@ -12,5 +13,6 @@ const program = new Command('arcasync')
 
 registerServerCommands(program);
 registerStaffCommands(program);
+registerOpenApiCommand(program);
 
 await program.parseAsync(process.argv);

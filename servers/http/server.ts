@@ -5,6 +5,7 @@ import { registerBearerAuth } from './auth.js';
 import { registerErrorResponses } from './errors.js';
 import { accountDataRoutes } from './routes/accounts-data.js';
 import { cuitRoutes } from './routes/cuits.js';
+import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { invoiceRoutes } from './routes/invoices.js';
 import { tagRoutes } from './routes/tags.js';
@@ -12,6 +13,7 @@ import { tagRoutes } from './routes/tags.js';
 export interface HttpServerOptions {
     host: string;
     port: number;
+    publicUrl?: string;
     log?: (event: Record<string, unknown>) => void;
 }
 
@@ -38,6 +40,7 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
         ...invoiceRoutes(deps),
         ...accountDataRoutes(deps),
         ...tagRoutes(deps),
+        ...docsRoutes({ publicUrl: options.publicUrl }),
         {
             // Anything else is a Spanish 404, without asking for a token first.
             method: '*',

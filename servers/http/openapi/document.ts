@@ -1,0 +1,257 @@
+import type { Server } from '@hapi/hapi';
+import type Joi from 'joi';
+import joiToJson from 'joi-to-json';
+import { messages } from '../../../core/domain/messages.js';
+import type { BodySchemaName } from './schemas.js';
+import { bodySchemas, componentSchemas } from './schemas.js';
+
+// The published OpenAPI 3.1 document (SPEC §9). Parameters and request bodies are converted
+// from the joi schemas the routes validate with; responses come from ./schemas.ts. Every
+// route of the API must have an entry below, or building the document fails: the document
+// cannot silently fall behind the code.
+
+type Schema = Record<string, unknown>;
+
+const readErrors = [400, 401, 403, 404, 429, 500] as const;
+
+interface Operation {
+    summary: string;
+    description: string;
+    tag: 'Salud' | 'CUIT' | 'Comprobantes' | 'Cuentas' | 'Notificaciones' | 'Etiquetas';
+    success: { status: 200 | 201 | 204; body: BodySchemaName | 'text' | null; description: string };
+    errors: readonly number[];
+}
+
+const internals = {
+    errorDescriptions: {
+        400: 'Parámetros o cuerpo inválidos; el mensaje nombra cada campo que falla.',
+        401: `Token ausente o inválido: "${messages.unauthenticated}"`,
+        403: 'Suscripción no activa (pausada por falta de pago, o finalizada o nunca activada), o escritura por API no habilitada.',
+        404: `CUIT inexistente o de otra cuenta (respuesta idéntica): "${messages.notFound}"`,
+        409: 'Conflicto con el estado actual.',
+        415: 'El cuerpo no se envió como application/json.',
+        429: `Límite de solicitudes superado: "${messages.rateLimited}"`,
+        500: `Error interno: "${messages.internal}"`
+    } as Record<number, string>,
+
+    operations: {
+        'GET /healthcheck': {
+            summary: 'Estado del servicio',
+            description: 'Sin autenticación; no consume cuota.',
+            tag: 'Salud',
+            success: { status: 200, body: 'text', description: 'El servicio está en funcionamiento.' },
+            errors: []
+        },
+        'GET /v1/cuits': {
+            summary: 'Listar CUIT',
+            description: 'Los CUIT que gestiona el usuario del token, ordenados por nombre y, a igual nombre, por identificador interno. Los filtros se combinan con Y; varias etiquetas, con O.',
+            tag: 'CUIT',
+            success: { status: 200, body: 'cuitList', description: 'Página de CUIT.' },
+            errors: [400, 401, 403, 429, 500]
+        },
+        'POST /v1/cuits': {
+            summary: 'Crear un CUIT',
+            description: 'Crea un cliente (persona física o jurídica, según `tipo`) y dispara su primera sincronización. Requiere la escritura por API habilitada.',
+            tag: 'CUIT',
+            success: { status: 201, body: 'cuit', description: 'CUIT creado.' },
+            errors: [400, 401, 403, 409, 415, 429, 500]
+        },
+        'PATCH /v1/cuits/{cuit}': {
+            summary: 'Editar un CUIT',
+            description: 'Semántica merge-patch (RFC 7396): un campo ausente queda igual; `null` borra y solo se admite en `email` y `telefono`. Requiere la escritura por API habilitada.',
+            tag: 'CUIT',
+            success: { status: 200, body: 'cuit', description: 'CUIT actualizado.' },
+            errors: [400, 401, 403, 404, 415, 429, 500]
+        },
+        'DELETE /v1/cuits/{cuit}': {
+            summary: 'Eliminar un CUIT',
+            description: 'Elimina el CUIT y todo lo sincronizado de él; cancela sus sincronizaciones pendientes. Irreversible. Requiere la escritura por API habilitada.',
+            tag: 'CUIT',
+            success: { status: 204, body: null, description: 'Eliminado; sin cuerpo.' },
+            errors: [400, 401, 403, 404, 409, 429, 500]
+        },
+        'GET /v1/cuits/{cuit}/mis-comprobantes/emitidos': {
+            summary: 'Comprobantes emitidos',
+            description: 'Comprobantes emitidos del período, ordenados por fecha. `from_date` y `to_date` van juntos o ninguno; sin ellos, el mes en curso (UTC).',
+            tag: 'Comprobantes',
+            success: { status: 200, body: 'issuedInvoices', description: 'Página de comprobantes emitidos.' },
+            errors: readErrors
+        },
+        'GET /v1/cuits/{cuit}/mis-comprobantes/recibidos': {
+            summary: 'Comprobantes recibidos',
+            description: 'Comprobantes recibidos del período, ordenados por fecha. Mismas reglas que los emitidos.',
+            tag: 'Comprobantes',
+            success: { status: 200, body: 'receivedInvoices', description: 'Página de comprobantes recibidos.' },
+            errors: readErrors
+        },
+        'GET /v1/cuits/{cuit}/sct': {
+            summary: 'Sistema de Cuentas Tributarias',
+            description: 'Deudas, vencimientos y declaraciones juradas. `data` es null si nunca se sincronizó.',
+            tag: 'Cuentas',
+            success: { status: 200, body: 'sct', description: 'Estado de la cuenta tributaria.' },
+            errors: readErrors
+        },
+        'GET /v1/cuits/{cuit}/ccma': {
+            summary: 'Saldos de la CCMA',
+            description: 'Saldo deudor y acreedor de la cuenta corriente de monotributo y autónomos. Un saldo null significa que la autoridad no lo informó, distinto de cero.',
+            tag: 'Cuentas',
+            success: { status: 200, body: 'ccma', description: 'Saldos.' },
+            errors: readErrors
+        },
+        'GET /v1/cuits/{cuit}/ccma/movimientos': {
+            summary: 'Movimientos de la CCMA',
+            description: 'Paginados por período: `limit` y `offset` cuentan períodos, del más reciente al más antiguo; cada página trae todos los movimientos de sus períodos, por `orden`.',
+            tag: 'Cuentas',
+            success: { status: 200, body: 'ccmaMovements', description: 'Movimientos de los períodos de la página.' },
+            errors: readErrors
+        },
+        'GET /v1/cuits/{cuit}/dfe': {
+            summary: 'Notificaciones del domicilio fiscal electrónico',
+            description: 'Notificaciones, de la más reciente a la más antigua.',
+            tag: 'Notificaciones',
+            success: { status: 200, body: 'notifications', description: 'Página de notificaciones.' },
+            errors: readErrors
+        },
+        'GET /v1/tags': {
+            summary: 'Etiquetas',
+            description: 'Las etiquetas de la cuenta, ordenadas por nombre.',
+            tag: 'Etiquetas',
+            success: { status: 200, body: 'tags', description: 'Página de etiquetas.' },
+            errors: [400, 401, 403, 429, 500]
+        }
+    } as Record<string, Operation>,
+
+    tagDescriptions: {
+        Salud: 'Estado del servicio.',
+        CUIT: 'Los clientes (CUIT) de la cuenta: listado y, con la escritura por API habilitada, alta, edición y baja.',
+        Comprobantes: 'Mis Comprobantes: facturas emitidas y recibidas.',
+        Cuentas: 'Sistema de Cuentas Tributarias (SCT) y cuenta corriente de monotributo y autónomos (CCMA).',
+        Notificaciones: 'Domicilio fiscal electrónico (DFE).',
+        Etiquetas: 'Etiquetas de la cuenta.'
+    } satisfies Record<Operation['tag'], string>,
+
+    rateLimitHeaders: {
+        'Retry-After': { description: 'segundos a esperar', schema: { type: 'integer' } },
+        'X-RateLimit-Limit': { description: 'el límite superado: 100 (por minuto) o 200000 (por mes calendario UTC)', schema: { type: 'integer' } },
+        'X-RateLimit-Remaining': { description: 'siempre 0 en un 429', schema: { type: 'integer' } },
+        'X-RateLimit-Reset': { description: 'instante Unix en que se libera el límite', schema: { type: 'integer' } }
+    },
+
+    // joi-to-json is CommonJS exporting the function itself; its typings say otherwise.
+    convert: joiToJson as unknown as (schema: Joi.Schema, mode: 'open-api-3.1') => Schema,
+
+    joiSchema(schema: unknown): Schema | null {
+
+        return schema && typeof schema === 'object' && 'describe' in schema ? internals.convert(schema as Joi.Schema, 'open-api-3.1') : null;
+    },
+
+    parameters(location: 'path' | 'query', schema: Schema | null): Schema[] {
+
+        const properties = (schema?.properties ?? {}) as Record<string, Schema>;
+        const required = new Set((schema?.required ?? []) as string[]);
+        return Object.entries(properties).map(([name, property]) => ({
+            name,
+            in: location,
+            required: location === 'path' || required.has(name),
+            ...(property.type === 'array' ? { style: 'form', explode: true } : {}),
+            schema: property
+        }));
+    },
+
+    responses(operation: Operation): Schema {
+
+        const responses: Schema = {};
+        const { success } = operation;
+        if (success.body === 'text') {
+            responses[success.status] = { description: success.description, content: { 'text/plain': { schema: { type: 'string', const: 'OK' } } } };
+        }
+        else if (success.body === null) {
+            responses[success.status] = { description: success.description };
+        }
+        else {
+            responses[success.status] = { description: success.description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${internals.bodyName(success.body)}` } } } };
+        }
+
+        for (const status of operation.errors) {
+            responses[status] = {
+                description: internals.errorDescriptions[status],
+                ...(status === 429 ? { headers: internals.rateLimitHeaders } : {}),
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } }
+            };
+        }
+
+        return responses;
+    },
+
+    bodyName: (name: BodySchemaName): string => `${name[0]!.toUpperCase()}${name.slice(1)}Response`
+};
+
+export interface RouteLike {
+    method: string;
+    path: string;
+    settings: { validate?: { params?: unknown; query?: unknown; payload?: unknown } };
+}
+
+// The operations the API documents, keyed 'METHOD /path' (hapi's path syntax = OpenAPI's).
+export const documentedOperations = (): string[] => Object.keys(internals.operations);
+
+export const isDocumentedPath = (path: string): boolean => path === '/healthcheck' || path.startsWith('/v1/');
+
+export const buildOpenApiDocument = (routes: readonly RouteLike[], options: { serverUrl: string }): Schema => {
+
+    const paths: Record<string, Record<string, Schema>> = {};
+    for (const route of routes) {
+        if (!isDocumentedPath(route.path)) {
+            continue;
+        }
+
+        const key = `${route.method.toUpperCase()} ${route.path}`;
+        const operation = internals.operations[key];
+        if (!operation) {
+            throw new Error(`La ruta ${key} no está descripta en servers/http/openapi/document.ts`);
+        }
+
+        const validate = route.settings.validate ?? {};
+        const body = internals.joiSchema(validate.payload);
+        const item: Schema = {
+            operationId: key.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, ''),
+            summary: operation.summary,
+            description: operation.description,
+            tags: [operation.tag],
+            parameters: [
+                ...internals.parameters('path', internals.joiSchema(validate.params)),
+                ...internals.parameters('query', internals.joiSchema(validate.query))
+            ],
+            ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
+            responses: internals.responses(operation),
+            ...(route.path === '/healthcheck' ? { security: [] } : {})
+        };
+
+        paths[route.path] ??= {};
+        paths[route.path]![route.method.toLowerCase()] = item;
+    }
+
+    const bodies = Object.fromEntries(Object.entries(bodySchemas).map(([name, schema]) => [internals.bodyName(name as BodySchemaName), schema]));
+    return {
+        openapi: '3.1.0',
+        info: {
+            title: 'arcasync API',
+            version: '1.0.0',
+            description: 'Datos fiscales sincronizados diariamente desde ARCA para los CUIT que gestiona cada cuenta. Los mensajes de error están en castellano.',
+            license: { name: 'Propietaria', identifier: 'LicenseRef-Propietaria' }
+        },
+        servers: [{ url: options.serverUrl }],
+        security: [{ bearerAuth: [] }],
+        tags: Object.entries(internals.tagDescriptions).map(([name, description]) => ({ name, description })),
+        paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+        components: {
+            securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Token de acceso generado por el usuario.' } },
+            schemas: { ...componentSchemas, ...bodies }
+        }
+    };
+};
+
+export const openApiDocumentFor = (server: Server, serverUrl: string): Schema => {
+
+    return buildOpenApiDocument(server.table() as unknown as RouteLike[], { serverUrl });
+};

@@ -1,0 +1,150 @@
+// Response schemas of SPEC §2, written once: the OpenAPI document publishes them and the
+// contract tests validate every response against them. Objects are closed and every field
+// required, so a field added, renamed or dropped by a handler is caught.
+
+type Schema = Record<string, unknown>;
+
+const internals = {
+    nullable: (schema: Schema): Schema => ({ ...schema, type: [schema.type as string, 'null'] }),
+    object: (properties: Record<string, Schema>, description?: string): Schema => ({
+        type: 'object',
+        ...(description ? { description } : {}),
+        properties,
+        required: Object.keys(properties),
+        additionalProperties: false
+    }),
+    ref: (name: string): Schema => ({ $ref: `#/components/schemas/${name}` }),
+    string: { type: 'string' } as Schema,
+    number: { type: 'number' } as Schema,
+    dateTime: { type: 'string', format: 'date-time' } as Schema,
+    date: { type: 'string', format: 'date' } as Schema
+};
+
+const { nullable, object, ref, string, number, dateTime, date } = internals;
+
+const cuitFields = {
+    id: { type: 'string', description: 'identificador público del cliente' },
+    cuit: { type: 'string', pattern: '^\\d{11}$', description: '11 dígitos, sin guiones' },
+    displayCuit: { type: 'string', pattern: '^\\d{2}-\\d{8}-\\d$', description: 'NN-NNNNNNNN-N' },
+    tipo: { type: 'string', description: '`persona-fisica` o `persona-juridica`' },
+    nombre: { type: 'string', description: 'persona física: `<apellido>, <nombre>`; persona jurídica: la razón social' },
+    email: nullable(string),
+    telefono: nullable(string)
+};
+
+const invoiceFields = {
+    fecha: dateTime,
+    puntoVenta: string,
+    numeroDesde: string,
+    numeroHasta: string,
+    tipo: { type: 'string', description: 'código de tipo de comprobante de la autoridad, sin traducir' },
+    impNetoGravado: nullable(number),
+    impNetoNoGravado: nullable(number),
+    impOpExentas: nullable(number),
+    otrosTributos: nullable(number),
+    iva: nullable(number),
+    tipoCambio: { type: 'number', description: 'tipo de cambio; 1 para comprobantes en pesos' },
+    importeOriginal: { type: 'number', description: 'importe expresado en el comprobante' },
+    monedaOriginal: string,
+    importe: { type: 'number', description: 'importe en pesos: importeOriginal × tipoCambio' }
+};
+
+const sctCommon = {
+    impuesto: string,
+    concepto: string,
+    subconcepto: string,
+    periodo: { type: 'string', pattern: '^\\d{6}$', description: 'AAAAMM' },
+    antCuota: string
+};
+
+export const componentSchemas: Record<string, Schema> = {
+    Error: object({ error: { type: 'string', description: 'mensaje en castellano, apto para mostrar' } }),
+    Pagination: object({
+        limit: { type: 'integer' },
+        offset: { type: 'integer' },
+        total: { type: 'integer', description: 'cantidad total de registros que cumplen la consulta' }
+    }),
+    Cuit: object(cuitFields),
+    CuitListItem: object({
+        ...cuitFields,
+        etiquetas: { type: 'array', items: string },
+        monotributista: nullable({ type: 'boolean' }),
+        autonomo: nullable({ type: 'boolean' }),
+        categoria: nullable(string),
+        sistemaRegistralSyncedAt: nullable(dateTime)
+    }),
+    CuitFilters: object({
+        etiquetas: { type: ['array', 'null'], items: string },
+        monotributista: nullable({ type: 'boolean' }),
+        autonomo: nullable({ type: 'boolean' }),
+        categoria: nullable(string)
+    }),
+    Tag: object({ nombre: string, color: string }),
+    InvoiceFilters: object({ fromDate: date, toDate: date }, 'período consultado'),
+    IssuedInvoice: object({
+        ...invoiceFields,
+        receptor: object({ tipoDocumento: nullable(string), numeroDocumento: nullable(string), nombre: nullable(string) })
+    }),
+    ReceivedInvoice: object({
+        ...invoiceFields,
+        emisor: object({ nombre: string, cuit: string })
+    }),
+    SctData: object({
+        deuda: {
+            type: 'array',
+            items: object({
+                establecimiento: string,
+                ...sctCommon,
+                vencimiento: nullable(dateTime),
+                saldo: number,
+                intResarcitorios: number,
+                intPunitorios: number
+            })
+        },
+        vencimientos: { type: 'array', items: object({ ...sctCommon, vencimiento: dateTime, detalle: string }) },
+        ddjj: { type: 'array', items: object({ establecimiento: string, ...sctCommon, vencimiento: dateTime }) }
+    }),
+    CcmaBalances: object({
+        saldoDeudor: nullable(number),
+        saldoAcreedor: nullable(number)
+    }),
+    CcmaMovement: object({
+        orden: { type: 'integer' },
+        periodo: { type: 'string', pattern: '^\\d{2}/\\d{4}$', description: 'MM/AAAA' },
+        impuesto: string,
+        concepto: string,
+        subconcepto: string,
+        descripcion: string,
+        fechaMovimiento: dateTime,
+        debe: nullable(number),
+        haber: nullable(number),
+        saldo: { type: 'number', description: 'saldo luego del movimiento; negativo es deudor' }
+    }),
+    Notification: object({
+        arcaId: nullable(string),
+        tipo: nullable(string),
+        asunto: string,
+        organismo: nullable(string),
+        fechaRecepcion: dateTime,
+        fechaNotificacion: nullable(dateTime),
+        leidaAt: nullable(dateTime)
+    })
+};
+
+const syncedAt = nullable(dateTime);
+const page = (item: string) => ({ type: 'array', items: ref(item) });
+
+// The 200/201 bodies, by name.
+export const bodySchemas = {
+    cuitList: object({ data: page('CuitListItem'), pagination: ref('Pagination'), filters: ref('CuitFilters') }),
+    cuit: object({ data: ref('Cuit') }),
+    issuedInvoices: object({ data: page('IssuedInvoice'), pagination: ref('Pagination'), filters: ref('InvoiceFilters'), syncedAt }),
+    receivedInvoices: object({ data: page('ReceivedInvoice'), pagination: ref('Pagination'), filters: ref('InvoiceFilters'), syncedAt }),
+    sct: object({ data: { oneOf: [ref('SctData'), { type: 'null' }] }, syncedAt }),
+    ccma: object({ data: { oneOf: [ref('CcmaBalances'), { type: 'null' }] }, syncedAt }),
+    ccmaMovements: object({ data: page('CcmaMovement'), pagination: ref('Pagination'), syncedAt }),
+    notifications: object({ data: page('Notification'), pagination: ref('Pagination'), syncedAt }),
+    tags: object({ data: page('Tag'), pagination: ref('Pagination') })
+} satisfies Record<string, Schema>;
+
+export type BodySchemaName = keyof typeof bodySchemas;
