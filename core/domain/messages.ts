@@ -86,6 +86,16 @@ export const messages = {
         unavailable: 'ARCA no está disponible (error del servidor, demora o mantenimiento).',
         unexpected_page: 'ARCA devolvió una página o un archivo con un formato inesperado.'
     },
+    // Synchronization: what `sync status` shows per system, and the sync commands.
+    sync: {
+        noKey: 'El CUIT no tiene clave fiscal guardada.',
+        noRepresentative: 'La persona jurídica no tiene un representante con clave fiscal.',
+        unreadableKey: 'La clave fiscal guardada no se pudo descifrar.',
+        keyNotRetried: 'No se reintenta hasta que se cambie la clave.',
+        internal: 'Error interno al sincronizar; se reintentará.',
+        nothingToRun: 'Indicá qué sincronizar: --cuit CUIT, --due o --all.',
+        invalidConcurrency: 'La concurrencia debe ser un entero entre 1 y 200.'
+    },
     unknownParameter: (name: string): string => `El parámetro '${name}' no está permitido.`,
     unknownField: (name: string): string => `El campo '${name}' no está permitido.`
 } as const;

@@ -130,6 +130,17 @@ export interface RegistryRepository {
     save(clientId: number, classification: RegistryClassification, syncedAt: Timestamp): Promise<void>;
 }
 
+export interface SyncState {
+    system: SyncSystem;
+    syncedAt: Timestamp | null;
+    lastAttemptAt: Timestamp | null;
+    lastError: string | null;
+}
+
 export interface SyncStateRepository {
     syncedAt(clientId: number, system: SyncSystem): Promise<Timestamp | null>;
+    // Every system's state of the client that was ever attempted.
+    list(clientId: number): Promise<SyncState[]>;
+    // A failed attempt: the data and syncedAt stay; false when the client no longer exists.
+    recordFailure(clientId: number, system: SyncSystem, error: string, at: Timestamp): Promise<boolean>;
 }

@@ -1,11 +1,13 @@
 import type { Knex } from 'knex';
 import * as initial from './001_initial.js';
+import * as sync from './002_sync.js';
 
 // Migrations are listed here rather than found on disk, so the same list runs from the
 // TypeScript sources (tests) and from the compiled build.
 const internals = {
     migrations: {
-        '001_initial': initial
+        '001_initial': initial,
+        '002_sync': sync
     } as Record<string, Knex.Migration>
 };
 

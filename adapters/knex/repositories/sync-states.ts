@@ -20,5 +20,35 @@ export const syncStateRepository = (knex: Knex): SyncStateRepository => ({
 
         const row = await knex('sync_states').select('synced_at').where({ client_id: clientId, system }).first();
         return row ? toNullableNumber(row.synced_at) : null;
+    },
+
+    async list(clientId) {
+
+        const rows = await knex('sync_states').where({ client_id: clientId }).orderBy('system');
+        return rows.map((row: Record<string, unknown>) => ({
+            system: row.system as SyncSystem,
+            syncedAt: toNullableNumber(row.synced_at),
+            lastAttemptAt: toNullableNumber(row.last_attempt_at),
+            lastError: row.last_error as string | null
+        }));
+    },
+
+    // The client's existence is checked in the same transaction as the write (and the foreign
+    // key backs it), so a deleted client gets nothing written.
+    async recordFailure(clientId, system, error, at) {
+
+        return await knex.transaction(async (trx) => {
+
+            const client = await trx('clients').select('id').where({ id: clientId }).first();
+            if (!client) {
+                return false;
+            }
+
+            await trx('sync_states')
+                .insert({ client_id: clientId, system, synced_at: null, last_attempt_at: at, last_error: error })
+                .onConflict(['client_id', 'system'])
+                .merge(['last_attempt_at', 'last_error']);
+            return true;
+        });
     }
 });

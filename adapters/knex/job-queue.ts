@@ -1,0 +1,312 @@
+import type { Knex } from 'knex';
+import type { ClientType } from '../../core/domain/client.js';
+import type { Cuit } from '../../core/domain/cuit.js';
+import type { SyncSystem } from '../../core/domain/sync-system.js';
+import type { JobQueue, SyncJob, SyncReason, SyncTargetRepository } from '../../core/ports/job-queue.js';
+import { dialectOf } from './connection.js';
+import { isUniqueViolation } from './errors.js';
+import { countOf, toNullableNumber, toNumber } from './rows.js';
+
+// The job queue on sync_jobs (migrations 001 and 002). Claiming differs per database:
+// - MySQL/MariaDB: in a transaction, `SELECT … FOR UPDATE SKIP LOCKED` picks candidates that
+//   no other claimer holds, then the first that can be set running is taken.
+// - SQLite: one `UPDATE … WHERE id = (SELECT …)`, atomic because SQLite serializes writers.
+// On both, setting active_client_id (unique) is what guarantees one running job per client.
+
+interface ClaimQuery {
+    clientIds: readonly number[] | undefined;
+    now: number;
+}
+
+const internals = {
+    candidateLimit: 8,
+    claimRetries: 5,
+
+    toJob: (row: Record<string, unknown>): SyncJob => ({
+        id: toNumber(row.id),
+        clientId: toNumber(row.client_id),
+        reason: row.reason as SyncReason,
+        attempts: toNumber(row.attempts),
+        createdAt: toNumber(row.created_at)
+    }),
+
+    // Due pending jobs and running ones whose lease expired, of clients with no other job
+    // running.
+    candidates(knex: Knex, query: ClaimQuery): Knex.QueryBuilder {
+
+        const builder = knex('sync_jobs as j')
+            .where((where) => {
+
+                where.where((pending) => pending.where('j.status', 'pending').andWhere('j.run_after', '<=', query.now))
+                    .orWhere((expired) => expired.where('j.status', 'running').andWhere('j.lease_expires_at', '<', query.now));
+            })
+            .whereNotExists(knex('sync_jobs as r').select(knex.raw('1')).whereRaw('r.client_id = j.client_id').andWhere('r.status', 'running').andWhereRaw('r.id <> j.id'));
+
+        if (query.clientIds) {
+            builder.whereIn('j.client_id', query.clientIds.length ? [...query.clientIds] : [0]);
+        }
+
+        return builder;
+    },
+
+    isDeadlock(err: unknown): boolean {
+
+        const code = (err as { code?: unknown } | null)?.code;
+        return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT' || code === 'SQLITE_BUSY';
+    },
+
+    // A transition of a job this owner holds; false when the lease was lost meanwhile.
+    async transition(knex: Knex, job: SyncJob, owner: string, changes: Record<string, unknown>): Promise<boolean> {
+
+        const updated = await knex('sync_jobs').where({ id: job.id, lease_owner: owner, status: 'running' }).update(changes);
+        return Number(updated) === 1;
+    },
+
+    released: { active_client_id: null, lease_owner: null, lease_expires_at: null }
+};
+
+export const jobQueue = (knex: Knex): JobQueue => {
+
+    const dialect = dialectOf(knex);
+
+    const claimMysql = async (options: Parameters<JobQueue['claim']>[0]): Promise<SyncJob | null> => {
+
+        return await knex.transaction(async (trx) => {
+
+            const rows = await internals.candidates(trx, { clientIds: options.clientIds, now: options.now })
+                .select('j.id', 'j.client_id', 'j.reason', 'j.attempts', 'j.created_at')
+                .orderBy([{ column: 'j.run_after' }, { column: 'j.id' }])
+                .limit(internals.candidateLimit)
+                .forUpdate()
+                .skipLocked();
+
+            for (const row of rows) {
+                try {
+                    await trx('sync_jobs').where({ id: row.id }).update({
+                        status: 'running',
+                        active_client_id: row.client_id,
+                        lease_owner: options.owner,
+                        lease_expires_at: options.now + options.leaseMs,
+                        started_at: options.now,
+                        attempts: trx.raw('attempts + 1')
+                    });
+                }
+                catch (err) {
+                    // Another claimer set a job of this client running first.
+                    if (isUniqueViolation(err)) {
+                        continue;
+                    }
+
+                    throw err;
+                }
+
+                return internals.toJob({ ...row, attempts: toNumber(row.attempts) + 1 });
+            }
+
+            return null;
+        });
+    };
+
+    const claimSqlite = async (options: Parameters<JobQueue['claim']>[0]): Promise<SyncJob | null> => {
+
+        const pick = internals.candidates(knex, { clientIds: options.clientIds, now: options.now })
+            .select('j.id')
+            .orderBy([{ column: 'j.run_after' }, { column: 'j.id' }])
+            .limit(1);
+
+        const rows = await knex('sync_jobs')
+            .where('id', pick)
+            .update({
+                status: 'running',
+                active_client_id: knex.ref('client_id'),
+                lease_owner: options.owner,
+                lease_expires_at: options.now + options.leaseMs,
+                started_at: options.now,
+                attempts: knex.raw('attempts + 1')
+            }, ['id', 'client_id', 'reason', 'attempts', 'created_at']);
+
+        return rows.length ? internals.toJob(rows[0] as Record<string, unknown>) : null;
+    };
+
+    return {
+
+        async enqueue(clientId, reason, now) {
+
+            return await knex.transaction(async (trx) => {
+
+                const query = trx('sync_jobs').select('id', 'reason', 'run_after').where({ client_id: clientId, status: 'pending' }).orderBy('id').first();
+                const existing = dialect === 'mysql' ? await query.forUpdate() : await query;
+                if (existing) {
+                    if (reason === 'forced' && existing.reason !== 'forced') {
+                        await trx('sync_jobs').where({ id: existing.id }).update({ reason, run_after: Math.min(toNumber(existing.run_after), now) });
+                    }
+
+                    return toNumber(existing.id);
+                }
+
+                const [id] = await trx('sync_jobs').insert({ client_id: clientId, reason, status: 'pending', run_after: now, attempts: 0, created_at: now });
+                return Number(id);
+            });
+        },
+
+        async enqueueDue(cutoff, now) {
+
+            const sql = `INSERT INTO sync_jobs (client_id, reason, status, run_after, attempts, created_at)
+                SELECT c.id, 'daily', 'pending', ?, 0, ? FROM clients c
+                WHERE NOT EXISTS (SELECT 1 FROM sync_jobs j WHERE j.client_id = c.id AND (j.status IN ('pending', 'running') OR j.created_at > ?))`;
+
+            const result = await knex.raw(sql, [now, now, cutoff]);
+            if (dialect === 'mysql') {
+                return Number((result as [{ affectedRows: number }])[0].affectedRows);
+            }
+
+            return Number((result as { changes?: number }).changes ?? 0);
+        },
+
+        async claim(options) {
+
+            for (let attempt = 1; ; ++attempt) {
+                try {
+                    return dialect === 'mysql' ? await claimMysql(options) : await claimSqlite(options);
+                }
+                catch (err) {
+                    if (attempt < internals.claimRetries && (internals.isDeadlock(err) || isUniqueViolation(err))) {
+                        continue;
+                    }
+
+                    throw err;
+                }
+            }
+        },
+
+        renew(job, owner, now, leaseMs) {
+
+            return internals.transition(knex, job, owner, { lease_expires_at: now + leaseMs });
+        },
+
+        complete(job, owner, now) {
+
+            return internals.transition(knex, job, owner, { ...internals.released, status: 'done', finished_at: now, last_error: null });
+        },
+
+        retry(job, owner, error, runAfter) {
+
+            return internals.transition(knex, job, owner, { ...internals.released, status: 'pending', run_after: runAfter, last_error: error });
+        },
+
+        fail(job, owner, error, now) {
+
+            return internals.transition(knex, job, owner, { ...internals.released, status: 'failed', finished_at: now, last_error: error });
+        },
+
+        release(job, owner, now) {
+
+            return internals.transition(knex, job, owner, { ...internals.released, status: 'pending', run_after: now, attempts: knex.raw('attempts - 1') });
+        },
+
+        async counts(clientIds, now) {
+
+            const query = knex('sync_jobs')
+                .select('status')
+                .count({ count: '*' })
+                .select(knex.raw('SUM(CASE WHEN run_after <= ? THEN 1 ELSE 0 END) AS due', [now]))
+                .whereIn('status', ['pending', 'running'])
+                .groupBy('status');
+            if (clientIds) {
+                query.whereIn('client_id', clientIds.length ? [...clientIds] : [0]);
+            }
+
+            const rows = await query;
+            const counts = { pending: 0, due: 0, running: 0 };
+            for (const row of rows as Record<string, unknown>[]) {
+                if (row.status === 'pending') {
+                    counts.pending = toNumber(row.count);
+                    counts.due = toNumber(row.due);
+                }
+                else {
+                    counts.running = toNumber(row.count);
+                }
+            }
+
+            return counts;
+        }
+    };
+};
+
+export const syncTargetRepository = (knex: Knex): SyncTargetRepository => ({
+
+    async find(clientId) {
+
+        const client = await knex('clients').select('id', 'account_id', 'cuit', 'tipo', 'representative_id', 'clave_arca').where({ id: clientId }).first();
+        if (!client) {
+            return null;
+        }
+
+        // A legal entity logs in with its representative's key.
+        const representativeId = toNullableNumber(client.representative_id);
+        const login = client.tipo === 'persona-fisica'
+            ? client
+            : representativeId === null ? null : await knex('clients').select('id', 'cuit', 'clave_arca').where({ id: representativeId }).first();
+
+        const failure = login ? await knex('sync_key_failures').where({ client_id: login.id }).first() : null;
+        return {
+            id: toNumber(client.id),
+            accountId: toNumber(client.account_id),
+            cuit: String(client.cuit) as Cuit,
+            tipo: client.tipo as ClientType,
+            loginClientId: login ? toNumber(login.id) : null,
+            loginCuit: login ? String(login.cuit) as Cuit : null,
+            sealedKey: login ? (login.clave_arca as string | null) : null,
+            keyFailure: failure ? { fingerprint: String(failure.key_fingerprint), kind: String(failure.kind), at: toNumber(failure.failed_at) } : null
+        };
+    },
+
+    async findByCuit(cuit) {
+
+        const rows = await knex('clients').select('id', 'account_id').where({ cuit }).orderBy('id');
+        return rows.map((row: Record<string, unknown>) => ({ id: toNumber(row.id), accountId: toNumber(row.account_id) }));
+    },
+
+    async listIds() {
+
+        const rows = await knex('clients').select('id').orderBy('id');
+        return rows.map((row: Record<string, unknown>) => toNumber(row.id));
+    },
+
+    async summary() {
+
+        const [clients, rows] = await Promise.all([
+            knex('clients').count({ count: '*' }).first(),
+            knex('sync_states')
+                .select('system')
+                .select(knex.raw('SUM(CASE WHEN synced_at IS NULL THEN 0 ELSE 1 END) AS synced'))
+                .select(knex.raw('SUM(CASE WHEN last_error IS NULL THEN 0 ELSE 1 END) AS failing'))
+                .min({ oldest: 'synced_at' })
+                .groupBy('system')
+                .orderBy('system')
+        ]);
+
+        return {
+            clients: countOf(clients),
+            systems: (rows as Record<string, unknown>[]).map((row) => ({
+                system: row.system as SyncSystem,
+                synced: toNumber(row.synced),
+                failing: toNumber(row.failing),
+                oldestSyncedAt: toNullableNumber(row.oldest)
+            }))
+        };
+    },
+
+    async recordKeyFailure(loginClientId, fingerprint, kind, at) {
+
+        const exists = await knex('clients').select('id').where({ id: loginClientId }).first();
+        if (!exists) {
+            return;
+        }
+
+        await knex('sync_key_failures')
+            .insert({ client_id: loginClientId, key_fingerprint: fingerprint, kind, failed_at: at })
+            .onConflict('client_id')
+            .merge(['key_fingerprint', 'kind', 'failed_at']);
+    }
+});

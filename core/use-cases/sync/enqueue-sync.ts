@@ -1,0 +1,58 @@
+import { invalid, notFound } from '../../domain/errors.js';
+import { parseCuit } from '../../domain/cuit.js';
+import { messages } from '../../domain/messages.js';
+import type { QueueDeps } from './deps.js';
+import { scheduleDue } from './schedule-due.js';
+
+export interface EnqueueSyncInput {
+    cuits?: readonly string[];
+    all?: boolean;
+    due?: boolean;
+}
+
+// `arcasync sync`: what to run now. Named CUITs and --all get a 'manual' job each (unless one
+// is pending); --due enqueues the daily ones. Returns the clients whose jobs the run waits
+// for, or null for "every due job" (--due).
+export const enqueueSync = async (deps: QueueDeps, input: EnqueueSyncInput): Promise<{ clientIds: number[] | null; enqueued: number }> => {
+
+    const now = deps.clock.now().getTime();
+    if (input.all) {
+        const ids = await deps.syncTargets.listIds();
+        for (const id of ids) {
+            await deps.jobQueue.enqueue(id, 'manual', now);
+        }
+
+        return { clientIds: ids, enqueued: ids.length };
+    }
+
+    if (input.cuits?.length) {
+        const ids: number[] = [];
+        for (const raw of input.cuits) {
+            const cuit = parseCuit(raw);
+            if (!cuit) {
+                throw invalid([messages.admin.invalidCuit]);
+            }
+
+            const clients = await deps.syncTargets.findByCuit(cuit);
+            if (!clients.length) {
+                throw notFound();
+            }
+
+            ids.push(...clients.map((client) => client.id));
+        }
+
+        const unique = [...new Set(ids)];
+        for (const id of unique) {
+            await deps.jobQueue.enqueue(id, 'manual', now);
+        }
+
+        return { clientIds: unique, enqueued: unique.length };
+    }
+
+    if (input.due) {
+        const { enqueued } = await scheduleDue(deps);
+        return { clientIds: null, enqueued };
+    }
+
+    throw invalid([messages.sync.nothingToRun]);
+};

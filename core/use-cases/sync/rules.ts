@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import type { ClientType } from '../../domain/client.js';
+import type { InvoiceRecord } from '../../domain/invoice.js';
+import { pesosAmount } from '../../domain/invoice.js';
+import type { Notification } from '../../domain/notification.js';
+import type { DateRange } from '../../domain/period.js';
+import type { SyncSystem } from '../../domain/sync-system.js';
+import { formatDate } from '../../domain/time.js';
+import type { Timestamp } from '../../domain/time.js';
+import type { AuthorityFailureKind, AuthorityNotification } from '../../ports/authority-client.js';
+
+// The rules of the synchronization that do not touch a port (SPEC §1-§3, DESIGN:
+// Synchronization).
+
+export interface InvoiceWindowPolicy {
+    backfillMonths: number;
+    rollingMonths: number;
+}
+
+// A first sync (or a forced one) brings 12 months. Later ones re-read the current month and
+// the two before it: an invoice can reach Mis Comprobantes days or weeks after its date
+// (issuers authorising late or reporting contingency invoices, received invoices loaded by
+// the issuer after the fact, credit notes on earlier invoices), and the month an accountant
+// closes is the previous one, whose VAT return falls due in the middle of the next. Three
+// calendar months cover that with one query of at most ~92 days per kind. If the last
+// success is older than the window (a CUIT that failed for weeks), the window reaches back
+// to a month before it, never beyond the backfill.
+export const defaultInvoicePolicy: InvoiceWindowPolicy = { backfillMonths: 12, rollingMonths: 3 };
+
+const internals = {
+    dayMs: 24 * 60 * 60 * 1000,
+    maxQueryDays: 365,                 // Mis Comprobantes answers at most 365 days per query
+    keyKinds: ['rejected_key', 'blocked_key', 'expired_key'] as readonly AuthorityFailureKind[],
+    pesos: new Set(['PES', '$', 'ARS']),
+
+    utcDay: (ms: Timestamp): Date => {
+
+        const date = new Date(ms);
+        return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+    },
+
+    addMonths: (date: Date, months: number): Date => {
+
+        // Clamp the day: 31 March minus one month is the last day of February.
+        const target = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1));
+        const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+        target.setUTCDate(Math.min(date.getUTCDate(), lastDay));
+        return target;
+    }
+};
+
+// The registry runs for every physical person (SPEC §2.2); a legal entity has the rest.
+export const systemsFor = (tipo: ClientType): SyncSystem[] => {
+
+    const systems: SyncSystem[] = ['issued_invoices', 'received_invoices', 'sct', 'ccma', 'dfe'];
+    return tipo === 'persona-fisica' ? ['registry', ...systems] : systems;
+};
+
+// The dates to ask for, split in queries of at most 365 days, oldest first.
+export const invoiceRanges = (input: { now: Timestamp; lastSyncedAt: Timestamp | null; full: boolean; policy?: InvoiceWindowPolicy }): DateRange[] => {
+
+    const policy = input.policy ?? defaultInvoicePolicy;
+    const today = internals.utcDay(input.now);
+    const backfillStart = new Date(internals.addMonths(today, -policy.backfillMonths).getTime() + internals.dayMs);
+    let from: Date;
+    if (input.full || input.lastSyncedAt === null) {
+        from = backfillStart;
+    }
+    else {
+        from = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - (policy.rollingMonths - 1), 1));
+        const sinceLast = internals.addMonths(internals.utcDay(input.lastSyncedAt), -1);
+        if (sinceLast < from) {
+            from = sinceLast < backfillStart ? backfillStart : sinceLast;
+        }
+    }
+
+    const ranges: DateRange[] = [];
+    for (let start = from; start <= today;) {
+        const endMs = Math.min(start.getTime() + (internals.maxQueryDays - 1) * internals.dayMs, today.getTime());
+        ranges.push({ fromDate: formatDate(start), toDate: formatDate(new Date(endMs)) });
+        start = new Date(endMs + internals.dayMs);
+    }
+
+    return ranges;
+};
+
+// SPEC §2.4: importe is importeOriginal in pesos; tipoCambio is 1 for pesos.
+export const normalizeInvoice = (invoice: InvoiceRecord): InvoiceRecord => {
+
+    const tipoCambio = internals.pesos.has(invoice.monedaOriginal.trim().toUpperCase()) ? 1 : invoice.tipoCambio;
+    return { ...invoice, tipoCambio, importe: pesosAmount(invoice.importeOriginal, tipoCambio) };
+};
+
+// SPEC §2.8: on the first sync of the CUIT, what is already read at the authority enters as
+// read at its fechaRecepcion; afterwards everything new enters unread. A stored
+// notification keeps its leidaAt (the repository does not overwrite it).
+export const toNotification = (notification: AuthorityNotification, firstSync: boolean): Notification => ({
+    arcaId: notification.arcaId,
+    tipo: notification.tipo,
+    asunto: notification.asunto,
+    organismo: notification.organismo,
+    fechaRecepcion: notification.fechaRecepcion,
+    fechaNotificacion: notification.fechaNotificacion,
+    leidaAt: firstSync && notification.readAtAuthority ? notification.fechaRecepcion : null
+});
+
+// A refused key is not tried again until it changes: it is remembered by a digest of its
+// sealed form, which changes whenever a new key is stored.
+export const keyFingerprint = (sealedKey: string): string => createHash('sha256').update(sealedKey).digest('hex');
+
+export const isKeyFailure = (kind: AuthorityFailureKind): boolean => internals.keyKinds.includes(kind);
+
+// Transient failures come back with exponential backoff and jitter: 1, 2, 4, 8 minutes…
+export const retryPolicy = {
+    maxAttempts: 5,
+    delayMs(attempts: number, random: () => number = Math.random): number {
+
+        const base = Math.min(60_000 * 2 ** Math.max(0, attempts - 1), 60 * 60_000);
+        return Math.round(base * (0.5 + random() / 2));
+    }
+};
+
+export const dayMs = internals.dayMs;

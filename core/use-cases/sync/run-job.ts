@@ -1,0 +1,95 @@
+import type { SyncJob } from '../../ports/job-queue.js';
+import type { SyncDeps } from './deps.js';
+import type { InvoiceWindowPolicy } from './rules.js';
+import { retryPolicy } from './rules.js';
+import type { SyncClientResult } from './sync-client.js';
+import { syncClient } from './sync-client.js';
+
+export interface RunJobOptions {
+    owner: string;
+    leaseMs: number;
+    // True once the worker is asked to stop: the job stops before its next system and is
+    // given back.
+    stopping: () => boolean;
+    invoicePolicy?: InvoiceWindowPolicy;
+    maxAttempts?: number;
+    retryDelayMs?: (attempts: number) => number;
+}
+
+// done: finished; retry: back to pending with backoff; failed: not retried (key refused,
+// attempts exhausted, nothing to log in with); released: given back on shutdown; lost: the
+// lease was lost or the client deleted, nothing more written.
+export type JobDisposition = 'done' | 'retry' | 'failed' | 'released' | 'lost';
+
+export interface JobResult extends SyncClientResult {
+    jobId: number;
+    attempts: number;
+    disposition: JobDisposition;
+}
+
+// Run one claimed job: renew the lease while it runs, check it before every write, and
+// settle the job by what the sync achieved.
+export const runJob = async (deps: SyncDeps, job: SyncJob, options: RunJobOptions): Promise<JobResult> => {
+
+    const { owner, leaseMs } = options;
+    let held = true;
+    const renew = async (): Promise<boolean> => {
+
+        if (held) {
+            held = await deps.jobQueue.renew(job, owner, deps.clock.now().getTime(), leaseMs).catch(() => held);
+        }
+
+        return held;
+    };
+
+    const heartbeat = setInterval(() => void renew(), Math.max(50, Math.floor(leaseMs / 3)));
+    heartbeat.unref();
+
+    let result: SyncClientResult;
+    try {
+        result = await syncClient(deps, {
+            clientId: job.clientId,
+            full: job.reason === 'forced',
+            // A retry does not fetch again what an earlier attempt of this job already stored.
+            skipSyncedSince: job.attempts > 1 ? job.createdAt : null,
+            proceed: () => !options.stopping(),
+            mayWrite: renew,
+            ...(options.invoicePolicy ? { invoicePolicy: options.invoicePolicy } : {})
+        });
+    }
+    catch (err) {
+        clearInterval(heartbeat);
+        const message = err instanceof Error ? err.message : String(err);
+        const settled = await settle(deps, job, options, { retry: true, error: message.slice(0, 500) });
+        return { clientId: job.clientId, cuit: null, outcome: 'failed', retry: true, error: message, systems: [], invoices: 0, jobId: job.id, attempts: job.attempts, disposition: settled };
+    }
+
+    clearInterval(heartbeat);
+    const base = { ...result, jobId: job.id, attempts: job.attempts };
+    if (result.outcome === 'gone') {
+        return { ...base, disposition: 'lost' };
+    }
+
+    if (result.outcome === 'interrupted') {
+        const released = held && await deps.jobQueue.release(job, owner, deps.clock.now().getTime());
+        return { ...base, disposition: released ? 'released' : 'lost' };
+    }
+
+    if (result.outcome === 'synced') {
+        return { ...base, disposition: await deps.jobQueue.complete(job, owner, deps.clock.now().getTime()) ? 'done' : 'lost' };
+    }
+
+    return { ...base, disposition: await settle(deps, job, options, { retry: result.retry, error: result.error ?? '' }) };
+};
+
+const settle = async (deps: SyncDeps, job: SyncJob, options: RunJobOptions, input: { retry: boolean; error: string }): Promise<JobDisposition> => {
+
+    const now = deps.clock.now().getTime();
+    const maxAttempts = options.maxAttempts ?? retryPolicy.maxAttempts;
+    if (input.retry && job.attempts < maxAttempts) {
+        const delay = (options.retryDelayMs ?? retryPolicy.delayMs)(job.attempts);
+        return await deps.jobQueue.retry(job, options.owner, input.error, now + delay) ? 'retry' : 'lost';
+    }
+
+    return await deps.jobQueue.fail(job, options.owner, input.error, now) ? 'failed' : 'lost';
+};

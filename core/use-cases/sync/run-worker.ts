@@ -1,0 +1,112 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SyncDeps } from './deps.js';
+import type { JobResult, RunJobOptions } from './run-job.js';
+import { runJob } from './run-job.js';
+import { scheduleDue } from './schedule-due.js';
+
+export interface WorkerOptions extends Omit<RunJobOptions, 'stopping'> {
+    concurrency: number;
+    pollMs?: number;
+    // Only jobs of these clients (a one-shot `sync --cuit`).
+    clientIds?: readonly number[];
+    // One-shot: return once no job of the scope is due or running, instead of waiting for
+    // more.
+    drain?: boolean;
+    // Long-running workers also enqueue the daily jobs, this often.
+    scheduleEveryMs?: number | null;
+    onStart?: (event: { jobId: number; clientId: number; at: number }) => void;
+    onResult?: (result: JobResult & { at: number }) => void;
+}
+
+export interface Worker {
+    // Resolves when every slot has stopped (drained, or stopped and its job given back).
+    done: Promise<WorkerSummary>;
+    stop(): Promise<WorkerSummary>;
+}
+
+export interface WorkerSummary {
+    jobs: number;
+    synced: number;
+    failed: number;
+    invoices: number;
+}
+
+// A pool of `concurrency` slots, each claiming and running one job at a time. Many workers
+// may run at once, in one process or on many machines: the queue keeps each client to one.
+export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {
+
+    const pollMs = options.pollMs ?? 1000;
+    const summary: WorkerSummary = { jobs: 0, synced: 0, failed: 0, invoices: 0 };
+    let stopping = false;
+    const wake = new AbortController();
+    let idle = new AbortController();
+
+    const nap = async (ms: number) => {
+
+        await sleep(ms, undefined, { signal: AbortSignal.any([wake.signal, idle.signal]) }).catch(() => undefined);
+    };
+
+    const slot = async () => {
+
+        while (!stopping) {
+            const now = deps.clock.now().getTime();
+            const job = await deps.jobQueue.claim({ owner: options.owner, now, leaseMs: options.leaseMs, ...(options.clientIds ? { clientIds: options.clientIds } : {}) });
+            if (!job) {
+                if (options.drain) {
+                    const counts = await deps.jobQueue.counts(options.clientIds, deps.clock.now().getTime());
+                    if (counts.due === 0 && counts.running === 0) {
+                        return;
+                    }
+                }
+
+                await nap(pollMs);
+                continue;
+            }
+
+            options.onStart?.({ jobId: job.id, clientId: job.clientId, at: Date.now() });
+            const result = await runJob(deps, job, { ...options, stopping: () => stopping });
+            summary.jobs++;
+            summary.invoices += result.invoices;
+            if (result.disposition === 'done') {
+                summary.synced++;
+            }
+            else if (result.disposition === 'retry' || result.disposition === 'failed') {
+                summary.failed++;
+            }
+
+            options.onResult?.({ ...result, at: Date.now() });
+            // A finished job may let another slot's client through: wake the idle ones.
+            idle.abort();
+            idle = new AbortController();
+        }
+    };
+
+    const scheduler = async () => {
+
+        if (!options.scheduleEveryMs) {
+            return;
+        }
+
+        while (!stopping) {
+            await scheduleDue(deps).catch(() => undefined);
+            await nap(options.scheduleEveryMs);
+        }
+    };
+
+    const slots = Array.from({ length: Math.max(1, options.concurrency) }, () => slot());
+    const done = Promise.all([...slots, scheduler()]).then(() => {
+
+        stopping = true;
+        return summary;
+    });
+
+    return {
+        done,
+        async stop() {
+
+            stopping = true;
+            wake.abort();
+            return await done;
+        }
+    };
+};

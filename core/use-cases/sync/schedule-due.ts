@@ -1,0 +1,13 @@
+import type { QueueDeps } from './deps.js';
+import { dayMs } from './rules.js';
+
+// Once a day per CUIT: every client whose last run is older than a day and that has nothing
+// pending or running gets a 'daily' job. A run that failed is retried by its own job with
+// backoff; once its attempts are spent the CUIT comes back the next day, which keeps a
+// failing CUIT from hammering the authority (repeated logins bring CAPTCHAs and blocked
+// keys).
+export const scheduleDue = async (deps: Pick<QueueDeps, 'jobQueue' | 'clock'>): Promise<{ enqueued: number }> => {
+
+    const now = deps.clock.now().getTime();
+    return { enqueued: await deps.jobQueue.enqueueDue(now - dayMs, now) };
+};

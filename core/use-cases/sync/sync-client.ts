@@ -1,0 +1,274 @@
+import type { Cuit } from '../../domain/cuit.js';
+import { messages } from '../../domain/messages.js';
+import type { SyncSystem } from '../../domain/sync-system.js';
+import type { Timestamp } from '../../domain/time.js';
+import type { AuthorityFailureKind, AuthoritySession } from '../../ports/authority-client.js';
+import { AuthorityFailure } from '../../ports/authority-client.js';
+import type { SyncTarget } from '../../ports/job-queue.js';
+import type { SyncDeps } from './deps.js';
+import type { InvoiceWindowPolicy } from './rules.js';
+import { invoiceRanges, isKeyFailure, keyFingerprint, normalizeInvoice, systemsFor, toNotification } from './rules.js';
+
+export interface SyncClientInput {
+    clientId: number;
+    // A staff resync: invoices are read again over the whole backfill.
+    full?: boolean;
+    // On a retry, the systems already synchronized since this instant are not fetched again.
+    skipSyncedSince?: Timestamp | null;
+    // Asked before each system: false stops before fetching it (a worker shutting down).
+    proceed?: () => boolean;
+    // Asked after fetching, before writing: false writes nothing more (the lease was lost).
+    mayWrite?: () => Promise<boolean>;
+    invoicePolicy?: InvoiceWindowPolicy;
+}
+
+export interface SystemOutcome {
+    system: SyncSystem;
+    ok: boolean;
+    error: string | null;
+    records: number;
+}
+
+// synced: every system stored; partial: some failed; failed: nothing could be fetched;
+// key_refused: the key was refused (now or before, unchanged since); gone: the client was
+// deleted; interrupted: stopped before the end (shutdown or lost lease), nothing half-written.
+export type SyncOutcome = 'synced' | 'partial' | 'failed' | 'key_refused' | 'gone' | 'interrupted';
+
+export interface SyncClientResult {
+    clientId: number;
+    cuit: Cuit | null;
+    outcome: SyncOutcome;
+    // Worth running again soon (a transient failure of the authority or of the service).
+    retry: boolean;
+    error: string | null;
+    systems: SystemOutcome[];
+    invoices: number;
+}
+
+class Gone extends Error {}
+
+const internals = {
+    retryable: new Set<AuthorityFailureKind>(['unavailable', 'unexpected_page', 'captcha']),
+    detailMax: 200,
+
+    // What is recorded for staff: the Spanish explanation, plus the client's detail without
+    // anything secret in it.
+    describe(err: unknown, password: string | null): { message: string; retry: boolean; kind: AuthorityFailureKind | null } {
+
+        if (err instanceof AuthorityFailure) {
+            let detail = err.message ?? '';
+            if (password) {
+                detail = detail.split(password).join('***');
+            }
+
+            detail = detail.replace(/\s+/g, ' ').trim().slice(0, internals.detailMax);
+            const text = messages.authority[err.kind];
+            return { message: detail ? `${text} (${detail})` : text, retry: internals.retryable.has(err.kind), kind: err.kind };
+        }
+
+        return { message: messages.sync.internal, retry: true, kind: null };
+    },
+
+    async fetchAndStore(deps: SyncDeps, session: AuthoritySession, target: SyncTarget, system: SyncSystem, input: SyncClientInput, mayWrite: () => Promise<boolean>): Promise<number | null> {
+
+        const now = () => deps.clock.now().getTime();
+        switch (system) {
+            case 'registry': {
+                const classification = await session.registry();
+                if (!await mayWrite()) {
+                    return null;
+                }
+
+                await deps.registry.save(target.id, classification, now());
+                return 1;
+            }
+
+            case 'issued_invoices':
+            case 'received_invoices': {
+                const kind = system === 'issued_invoices' ? 'issued' : 'received';
+                const lastSyncedAt = await deps.syncStates.syncedAt(target.id, system);
+                const ranges = invoiceRanges({ now: now(), lastSyncedAt, full: input.full ?? false, ...(input.invoicePolicy ? { policy: input.invoicePolicy } : {}) });
+                const invoices = [];
+                for (const range of ranges) {
+                    for (const invoice of await session.invoices(kind, range)) {
+                        invoices.push(normalizeInvoice(invoice));
+                    }
+                }
+
+                if (!await mayWrite()) {
+                    return null;
+                }
+
+                await deps.invoices.save(target.id, kind, invoices, now());
+                return invoices.length;
+            }
+
+            case 'sct': {
+                const data = await session.sct();
+                if (!await mayWrite()) {
+                    return null;
+                }
+
+                await deps.sct.replace(target.id, data, now());
+                return data.deuda.length + data.vencimientos.length + data.ddjj.length;
+            }
+
+            case 'ccma': {
+                const { balances, movements } = await session.ccma();
+                if (!await mayWrite()) {
+                    return null;
+                }
+
+                await deps.ccma.replace(target.id, balances, movements, now());
+                return movements.length;
+            }
+
+            case 'dfe': {
+                const listed = await session.notifications();
+                const firstSync = await deps.syncStates.syncedAt(target.id, 'dfe') === null;
+                if (!await mayWrite()) {
+                    return null;
+                }
+
+                await deps.notifications.save(target.id, listed.map((notification) => toNotification(notification, firstSync)), now());
+                return listed.length;
+            }
+        }
+    },
+
+    // Every system of the run gets the same recorded error; a deleted client gets nothing.
+    async recordAll(deps: SyncDeps, clientId: number, systems: readonly SyncSystem[], error: string): Promise<SystemOutcome[]> {
+
+        const at = deps.clock.now().getTime();
+        for (const system of systems) {
+            if (!await deps.syncStates.recordFailure(clientId, system, error, at)) {
+                throw new Gone();
+            }
+        }
+
+        return systems.map((system) => ({ system, ok: false, error, records: 0 }));
+    }
+};
+
+// Synchronize one CUIT: log in (a legal entity through its representative's key), then each
+// system in turn, each stored in one transaction with its syncedAt. A failing system keeps
+// its previous data and syncedAt and records the error; a refused key is remembered and not
+// tried again until the key changes.
+export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promise<SyncClientResult> => {
+
+    const result: SyncClientResult = { clientId: input.clientId, cuit: null, outcome: 'failed', retry: false, error: null, systems: [], invoices: 0 };
+    const target = await deps.syncTargets.find(input.clientId);
+    if (!target) {
+        return { ...result, outcome: 'gone' };
+    }
+
+    result.cuit = target.cuit;
+    let systems = systemsFor(target.tipo);
+    if (input.skipSyncedSince !== undefined && input.skipSyncedSince !== null) {
+        const since = input.skipSyncedSince;
+        const done = new Set((await deps.syncStates.list(target.id)).filter((state) => state.syncedAt !== null && state.syncedAt >= since).map((state) => state.system));
+        systems = systems.filter((system) => !done.has(system));
+    }
+
+    const fail = async (error: string, outcome: SyncOutcome, retry: boolean, remaining: readonly SyncSystem[] = systems): Promise<SyncClientResult> => {
+
+        try {
+            return { ...result, outcome, retry, error, systems: [...result.systems, ...await internals.recordAll(deps, target.id, remaining, error)] };
+        }
+        catch (err) {
+            if (err instanceof Gone) {
+                return { ...result, outcome: 'gone' };
+            }
+
+            throw err;
+        }
+    };
+
+    if (!systems.length) {
+        return { ...result, outcome: 'synced' };
+    }
+
+    if (target.loginCuit === null) {
+        return await fail(messages.sync.noRepresentative, 'failed', false);
+    }
+
+    if (target.sealedKey === null || target.loginClientId === null) {
+        return await fail(messages.sync.noKey, 'failed', false);
+    }
+
+    const fingerprint = keyFingerprint(target.sealedKey);
+    if (target.keyFailure && target.keyFailure.fingerprint === fingerprint) {
+        const kind = target.keyFailure.kind as AuthorityFailureKind;
+        return await fail(`${messages.authority[kind] ?? messages.sync.internal} ${messages.sync.keyNotRetried}`, 'key_refused', false);
+    }
+
+    let password: string;
+    try {
+        password = deps.secretBox.open(target.sealedKey);
+    }
+    catch {
+        return await fail(messages.sync.unreadableKey, 'failed', false);
+    }
+
+    let session: AuthoritySession;
+    try {
+        session = await deps.authority.login({ loginCuit: target.loginCuit, password, representedCuit: target.cuit });
+    }
+    catch (err) {
+        const failure = internals.describe(err, password);
+        if (failure.kind && isKeyFailure(failure.kind)) {
+            await deps.syncTargets.recordKeyFailure(target.loginClientId, fingerprint, failure.kind, deps.clock.now().getTime());
+            return await fail(`${failure.message} ${messages.sync.keyNotRetried}`, 'key_refused', false);
+        }
+
+        return await fail(failure.message, 'failed', failure.retry);
+    }
+
+    const mayWrite = input.mayWrite ?? (async () => true);
+    try {
+        for (const system of systems) {
+            if (input.proceed && !input.proceed()) {
+                return { ...result, outcome: 'interrupted' };
+            }
+
+            try {
+                const records = await internals.fetchAndStore(deps, session, target, system, input, mayWrite);
+                if (records === null) {
+                    return { ...result, outcome: 'interrupted' };
+                }
+
+                result.systems.push({ system, ok: true, error: null, records });
+                if (system === 'issued_invoices' || system === 'received_invoices') {
+                    result.invoices += records;
+                }
+            }
+            catch (err) {
+                // A write refused because the client was deleted meanwhile: nothing more.
+                if (!(err instanceof AuthorityFailure) && !await deps.syncTargets.find(target.id)) {
+                    return { ...result, outcome: 'gone' };
+                }
+
+                const failure = internals.describe(err, password);
+                if (failure.kind && isKeyFailure(failure.kind)) {
+                    await deps.syncTargets.recordKeyFailure(target.loginClientId, fingerprint, failure.kind, deps.clock.now().getTime());
+                    return await fail(`${failure.message} ${messages.sync.keyNotRetried}`, 'key_refused', false, systems.slice(systems.indexOf(system)));
+                }
+
+                if (!await deps.syncStates.recordFailure(target.id, system, failure.message, deps.clock.now().getTime())) {
+                    return { ...result, outcome: 'gone' };
+                }
+
+                result.systems.push({ system, ok: false, error: failure.message, records: 0 });
+                result.retry ||= failure.retry;
+                result.error ??= failure.message;
+            }
+        }
+    }
+    finally {
+        await session.close().catch(() => undefined);
+    }
+
+    const failed = result.systems.filter((entry) => !entry.ok).length;
+    result.outcome = failed === 0 ? 'synced' : failed === result.systems.length ? 'failed' : 'partial';
+    return result;
+};

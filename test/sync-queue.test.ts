@@ -1,0 +1,185 @@
+import { expect } from 'chai';
+import type { App } from '../app/compose.js';
+import { composeApp } from '../app/compose.js';
+import { loadConfig } from '../app/config.js';
+import { queueDeps } from '../app/sync.js';
+import type { QueueDeps } from '../core/use-cases/sync/deps.js';
+import { scheduleDue } from '../core/use-cases/sync/schedule-due.js';
+import { forceResync } from '../core/use-cases/sync/force-resync.js';
+import { testDatabases } from './support/databases.js';
+import { addClient, seedAccount } from './support/fixtures.js';
+
+// The job queue (adapters/knex/job-queue.ts) on each database: leases, one running job per
+// client, expiry and retake, no duplicate pending jobs, the daily schedule.
+
+for (const database of testDatabases()) {
+
+    describe(`sync job queue (${database.name})`, () => {
+
+        let app: App;
+        let deps: QueueDeps;
+        let release: () => Promise<void>;
+        let accountId: number;
+        let sequence = 0;
+        const lease = 60_000;
+
+        const newClient = async () => {
+
+            sequence++;
+            const cuit = `20${String(10_000_000 + sequence).padStart(8, '0')}1`;
+            return await addClient(app.ports, accountId, { cuit });
+        };
+
+        before(async () => {
+
+            const db = await database.create();
+            release = db.release;
+            app = await composeApp(loadConfig({ DATABASE_URL: db.url }));
+            deps = queueDeps(app);
+            accountId = (await seedAccount(app.ports)).accountId;
+        });
+
+        after(async () => {
+
+            await app.close();
+            await release();
+        });
+
+        beforeEach(async () => {
+
+            await app.knex('sync_jobs').delete();
+        });
+
+        it('claims a due job once, with a lease, and never a second job of the same client', async () => {
+
+            const client = await newClient();
+            const now = Date.now();
+            const first = await deps.jobQueue.enqueue(client.id, 'first', now);
+            expect(await deps.jobQueue.enqueue(client.id, 'daily', now)).to.equal(first);        // no duplicate pending
+
+            const job = await deps.jobQueue.claim({ owner: 'w1', now, leaseMs: lease });
+            expect(job).to.include({ id: first, clientId: client.id, reason: 'first', attempts: 1 });
+            expect(await deps.jobQueue.claim({ owner: 'w2', now, leaseMs: lease })).to.equal(null);
+
+            // A new pending job while it runs is not claimable until the running one ends.
+            const second = await deps.jobQueue.enqueue(client.id, 'forced', now);
+            expect(second).to.not.equal(first);
+            expect(await deps.jobQueue.claim({ owner: 'w2', now, leaseMs: lease })).to.equal(null);
+            expect(await deps.jobQueue.complete(job!, 'w1', now)).to.equal(true);
+            const next = await deps.jobQueue.claim({ owner: 'w2', now, leaseMs: lease });
+            expect(next).to.include({ id: second, reason: 'forced' });
+        });
+
+        it('refuses a second running job of a client at the database level', async () => {
+
+            const client = await newClient();
+            const now = Date.now();
+            await deps.jobQueue.enqueue(client.id, 'first', now);
+            await deps.jobQueue.claim({ owner: 'w1', now, leaseMs: lease });
+            const [id] = await app.knex('sync_jobs').insert({ client_id: client.id, reason: 'daily', status: 'pending', run_after: now, attempts: 0, created_at: now });
+            let error: unknown = null;
+            await app.knex('sync_jobs').where({ id }).update({ status: 'running', active_client_id: client.id }).catch((err: unknown) => {
+
+                error = err;
+            });
+            expect(error).to.not.equal(null);
+        });
+
+        it('retakes a job whose lease expired; the old holder can no longer settle it', async () => {
+
+            const client = await newClient();
+            const now = Date.now();
+            await deps.jobQueue.enqueue(client.id, 'first', now);
+            const job = (await deps.jobQueue.claim({ owner: 'dead', now, leaseMs: 1000 }))!;
+            expect(await deps.jobQueue.claim({ owner: 'w2', now: now + 500, leaseMs: lease })).to.equal(null);
+
+            const retaken = (await deps.jobQueue.claim({ owner: 'w2', now: now + 1001, leaseMs: lease }))!;
+            expect(retaken).to.include({ id: job.id, attempts: 2 });
+            expect(await deps.jobQueue.renew(job, 'dead', now + 1002, lease)).to.equal(false);
+            expect(await deps.jobQueue.complete(job, 'dead', now + 1002)).to.equal(false);
+            expect(await deps.jobQueue.renew(retaken, 'w2', now + 1002, lease)).to.equal(true);
+            expect(await deps.jobQueue.complete(retaken, 'w2', now + 1003)).to.equal(true);
+            const row = await app.knex('sync_jobs').where({ id: job.id }).first();
+            expect(row).to.include({ status: 'done', active_client_id: null });
+        });
+
+        it('renews a lease so that a long sync is not retaken', async () => {
+
+            const client = await newClient();
+            const now = Date.now();
+            await deps.jobQueue.enqueue(client.id, 'first', now);
+            const job = (await deps.jobQueue.claim({ owner: 'w1', now, leaseMs: 1000 }))!;
+            expect(await deps.jobQueue.renew(job, 'w1', now + 900, 1000)).to.equal(true);
+            expect(await deps.jobQueue.claim({ owner: 'w2', now: now + 1500, leaseMs: lease })).to.equal(null);
+            expect(await deps.jobQueue.claim({ owner: 'w2', now: now + 1901, leaseMs: lease })).to.include({ id: job.id });
+        });
+
+        it('gives a job back on release without counting the attempt, and retries later', async () => {
+
+            const client = await newClient();
+            const now = Date.now();
+            await deps.jobQueue.enqueue(client.id, 'first', now);
+            const job = (await deps.jobQueue.claim({ owner: 'w1', now, leaseMs: lease }))!;
+            expect(await deps.jobQueue.release(job, 'w1', now)).to.equal(true);
+            const again = (await deps.jobQueue.claim({ owner: 'w2', now, leaseMs: lease }))!;
+            expect(again).to.include({ id: job.id, attempts: 1 });
+
+            expect(await deps.jobQueue.retry(again, 'w2', 'ARCA no está disponible', now + 60_000)).to.equal(true);
+            expect(await deps.jobQueue.claim({ owner: 'w3', now: now + 59_000, leaseMs: lease })).to.equal(null);
+            expect(await deps.jobQueue.counts([client.id], now)).to.deep.equal({ pending: 1, due: 0, running: 0 });
+            expect(await deps.jobQueue.claim({ owner: 'w3', now: now + 60_000, leaseMs: lease })).to.include({ id: job.id, attempts: 2 });
+        });
+
+        it('claims only the named clients when asked to', async () => {
+
+            const [a, b] = [await newClient(), await newClient()];
+            const now = Date.now();
+            await deps.jobQueue.enqueue(a.id, 'manual', now);
+            await deps.jobQueue.enqueue(b.id, 'manual', now + 1);
+            expect(await deps.jobQueue.claim({ owner: 'w1', now: now + 2, leaseMs: lease, clientIds: [b.id] })).to.include({ clientId: b.id });
+            expect(await deps.jobQueue.claim({ owner: 'w1', now: now + 2, leaseMs: lease, clientIds: [b.id] })).to.equal(null);
+        });
+
+        it('schedules every client not run in the last day once, and never twice', async () => {
+
+            const now = Date.now();
+            const clients = (await app.knex('clients').select('id')).map((row) => Number(row.id));
+            const recent = await newClient();
+            await app.knex('sync_jobs').insert({ client_id: recent.id, reason: 'first', status: 'done', run_after: now - 1000, attempts: 1, created_at: now - 1000 });
+
+            const clock = { now: () => new Date(now) };
+            const { enqueued } = await scheduleDue({ ...deps, clock });
+            expect(enqueued).to.equal(clients.length);
+            expect((await scheduleDue({ ...deps, clock })).enqueued).to.equal(0);
+            const pending = await app.knex('sync_jobs').where({ status: 'pending', reason: 'daily' }).pluck('client_id');
+            expect(pending.map(Number).sort((x, y) => x - y)).to.deep.equal(clients);
+
+            // A day after its last run, the recent one is due too.
+            expect((await scheduleDue({ ...deps, clock: { now: () => new Date(now + 86_400_000) } })).enqueued).to.equal(1);
+        });
+
+        it('turns a pending job into a forced one, due now, for a staff resync', async () => {
+
+            const client = await newClient();
+            const now = Date.now();
+            const id = await deps.jobQueue.enqueue(client.id, 'daily', now + 3_600_000);
+            const result = await forceResync({ ...deps, clock: { now: () => new Date(now) } }, { cuit: client.cuit });
+            expect(result.jobs).to.deep.equal([id]);
+            const row = await app.knex('sync_jobs').where({ id }).first();
+            expect(row.reason).to.equal('forced');
+            expect(Number(row.run_after)).to.equal(now);
+        });
+
+        it('loses the jobs of a deleted client with it', async () => {
+
+            const client = await newClient();
+            const now = Date.now();
+            await deps.jobQueue.enqueue(client.id, 'first', now);
+            const job = (await deps.jobQueue.claim({ owner: 'w1', now, leaseMs: lease }))!;
+            await app.knex('clients').where({ id: client.id }).delete();
+            expect(await app.knex('sync_jobs').where({ client_id: client.id })).to.have.length(0);
+            expect(await deps.jobQueue.renew(job, 'w1', now, lease)).to.equal(false);
+            expect(await deps.jobQueue.complete(job, 'w1', now)).to.equal(false);
+        });
+    });
+}
