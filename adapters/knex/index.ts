@@ -4,6 +4,7 @@ import { ccmaRepository } from './repositories/ccma.js';
 import { clientRepository } from './repositories/clients.js';
 import { invoiceRepository } from './repositories/invoices.js';
 import { notificationRepository } from './repositories/notifications.js';
+import { oauthStore, userCredentialRepository } from './repositories/oauth.js';
 import { registryRepository } from './repositories/registry.js';
 import { sctRepository } from './repositories/sct.js';
 import { syncStateRepository } from './repositories/sync-states.js';
@@ -28,5 +29,7 @@ export const knexRepositories = (knex: Knex) => ({
     notifications: notificationRepository(knex),
     registry: registryRepository(knex),
     syncStates: syncStateRepository(knex),
-    rateLimitCounter: rateLimitCounter(knex)
+    rateLimitCounter: rateLimitCounter(knex),
+    userCredentials: userCredentialRepository(knex),
+    oauthStore: oauthStore(knex)
 });

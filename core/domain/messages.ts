@@ -96,6 +96,38 @@ export const messages = {
         nothingToRun: 'Indicá qué sincronizar: --cuit CUIT, --due o --all.',
         invalidConcurrency: 'La concurrencia debe ser un entero entre 1 y 200.'
     },
+    // MCP endpoint and its OAuth 2.1 authorization pages (SPEC §4.13, §5.7).
+    mcp: {
+        postOnly: 'El endpoint MCP solo acepta POST (transporte HTTP sin estado).',
+        forbiddenHost: 'El encabezado Host u Origin de la solicitud no está permitido para este servidor.',
+        insufficientScope: "El token de acceso no incluye el alcance 'service:read' que requiere el endpoint MCP.",
+        noToken: 'Falta ARCASYNC_TOKEN: definí un token de acceso a la API para usar el servidor MCP por stdio.',
+        paramRange: (name: string, rule: string): string => `El parámetro '${name}' ${rule}.`,
+        invalidParam: (name: string): string => `El parámetro '${name}' no es válido.`
+    },
+    oauth: {
+        pageTitle: 'Autorizar acceso a arcasync',
+        heading: 'Autorizar una aplicación',
+        clientAsks: (client: string): string => `La aplicación «${client}» pide acceso a tu cuenta de arcasync.`,
+        scopeTitle: 'Podrá, en modo de solo lectura:',
+        scopeItems: [
+            'ver los CUIT que gestionás;',
+            'consultar sus comprobantes emitidos y recibidos, la cuenta corriente (SCT), la cuenta de monotributo y autónomos (CCMA) y las notificaciones del domicilio fiscal electrónico (DFE).'
+        ],
+        scopeNoWrite: 'No podrá crear, modificar ni borrar nada.',
+        redirectNote: (uri: string): string => `Al terminar, volverás a ${uri}.`,
+        signInLegend: 'Ingresá con tu email y contraseña de arcasync',
+        email: 'Email',
+        password: 'Contraseña',
+        allow: 'Permitir',
+        deny: 'Denegar',
+        invalidCredentials: 'El email o la contraseña no son correctos.',
+        denied: 'El usuario denegó el acceso.',
+        expired: 'La solicitud de autorización venció o ya fue usada. Volvé a iniciar la conexión desde la aplicación.',
+        errorTitle: 'No se pudo completar la autorización',
+        invalidTarget: 'El recurso solicitado no es válido: los tokens solo se emiten para el endpoint MCP.',
+        unknownClient: 'aplicación sin nombre'
+    },
     unknownParameter: (name: string): string => `El parámetro '${name}' no está permitido.`,
     unknownField: (name: string): string => `El campo '${name}' no está permitido.`
 } as const;

@@ -1,5 +1,6 @@
 import type { RateLimits } from '../domain/rate-limit.js';
 import type { Clock } from './clock.js';
+import type { OAuthStore, UserCredentialRepository } from './oauth.js';
 import type { RateLimitCounter } from './rate-limit-counter.js';
 import type { SecretBox } from './secret-box.js';
 import type {
@@ -18,6 +19,7 @@ import type {
 
 export type * from './repositories.js';
 export type { Clock } from './clock.js';
+export type { OAuthEntry, OAuthEntryIndex, OAuthStore, UserCredentialRepository } from './oauth.js';
 export type { RateLimitCounter, RateLimitOutcome } from './rate-limit-counter.js';
 export type { SecretBox } from './secret-box.js';
 
@@ -35,6 +37,8 @@ export interface Ports {
     registry: RegistryRepository;
     syncStates: SyncStateRepository;
     rateLimitCounter: RateLimitCounter;
+    userCredentials: UserCredentialRepository;
+    oauthStore: OAuthStore;
     rateLimits: RateLimits;
     clock: Clock;
     secretBox: SecretBox;

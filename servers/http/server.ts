@@ -3,6 +3,7 @@ import Hapi from '@hapi/hapi';
 import type { Ports } from '../../core/ports/index.js';
 import { registerBearerAuth } from './auth.js';
 import { registerErrorResponses } from './errors.js';
+import { registerMcp } from '../mcp/routes.js';
 import { accountDataRoutes } from './routes/accounts-data.js';
 import { cuitRoutes } from './routes/cuits.js';
 import { docsRoutes } from './routes/docs.js';
@@ -33,6 +34,7 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
 
     registerErrorResponses(server, options.log ?? internals.log);
     registerBearerAuth(server, deps);
+    registerMcp(server, deps, { publicUrl: options.publicUrl, log: options.log });
 
     server.route([
         ...healthRoutes,

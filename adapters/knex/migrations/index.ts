@@ -1,13 +1,15 @@
 import type { Knex } from 'knex';
 import * as initial from './001_initial.js';
 import * as sync from './002_sync.js';
+import * as oauth from './003_oauth.js';
 
 // Migrations are listed here rather than found on disk, so the same list runs from the
 // TypeScript sources (tests) and from the compiled build.
 const internals = {
     migrations: {
         '001_initial': initial,
-        '002_sync': sync
+        '002_sync': sync,
+        '003_oauth': oauth
     } as Record<string, Knex.Migration>
 };
 

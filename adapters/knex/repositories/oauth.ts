@@ -1,0 +1,73 @@
+import type { Knex } from 'knex';
+import type { OAuthEntry, OAuthStore, UserCredentialRepository } from '../../../core/ports/index.js';
+import { toNullableNumber } from '../rows.js';
+
+const internals = {
+    toEntry: (row: Record<string, unknown> | undefined): OAuthEntry | null => (row ? {
+        payload: JSON.parse(String(row.payload)) as Record<string, unknown>,
+        consumedAt: toNullableNumber(row.consumed_at)
+    } : null),
+
+    live: (query: Knex.QueryBuilder, now: number) => query.where((where) => where.whereNull('expires_at').orWhere('expires_at', '>', now))
+};
+
+export const oauthStore = (knex: Knex): OAuthStore => ({
+
+    async upsert(kind, id, payload, expiresAt, index) {
+
+        const row = {
+            kind,
+            id,
+            payload: JSON.stringify(payload),
+            grant_id: index.grantId ?? null,
+            user_code: index.userCode ?? null,
+            uid: index.uid ?? null,
+            expires_at: expiresAt
+        };
+        await knex('oauth_entries').insert({ ...row, consumed_at: null }).onConflict(['kind', 'id']).merge(['payload', 'grant_id', 'user_code', 'uid', 'expires_at']);
+    },
+
+    async find(kind, id, now) {
+
+        return internals.toEntry(await internals.live(knex('oauth_entries').select('payload', 'consumed_at').where({ kind, id }), now).first());
+    },
+
+    async findByUid(kind, uid, now) {
+
+        return internals.toEntry(await internals.live(knex('oauth_entries').select('payload', 'consumed_at').where({ kind, uid }), now).first());
+    },
+
+    async findByUserCode(kind, userCode, now) {
+
+        return internals.toEntry(await internals.live(knex('oauth_entries').select('payload', 'consumed_at').where({ kind, user_code: userCode }), now).first());
+    },
+
+    async consume(kind, id, at) {
+
+        await knex('oauth_entries').where({ kind, id }).update({ consumed_at: at });
+    },
+
+    async destroy(kind, id) {
+
+        await knex('oauth_entries').where({ kind, id }).delete();
+    },
+
+    async revokeByGrantId(grantId) {
+
+        await knex('oauth_entries').where({ grant_id: grantId }).delete();
+    }
+});
+
+export const userCredentialRepository = (knex: Knex): UserCredentialRepository => ({
+
+    async passwordHash(userId) {
+
+        const row = await knex('users').select('password_hash').where({ id: userId }).first();
+        return row?.password_hash ? String(row.password_hash) : null;
+    },
+
+    async setPasswordHash(userId, hash) {
+
+        return (await knex('users').where({ id: userId }).update({ password_hash: hash })) > 0;
+    }
+});

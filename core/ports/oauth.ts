@@ -1,0 +1,35 @@
+import type { Timestamp } from '../domain/time.js';
+
+// What the OAuth 2.1 authorization server of the MCP endpoint keeps: registered clients,
+// grants, authorization codes, access and refresh tokens, sessions and interactions, each an
+// opaque payload of the authorization server, stored by kind and id so every server process
+// shares them.
+
+export interface OAuthEntry {
+    payload: Record<string, unknown>;
+    consumedAt: Timestamp | null;
+}
+
+export interface OAuthEntryIndex {
+    grantId?: string | undefined;
+    userCode?: string | undefined;
+    uid?: string | undefined;
+}
+
+export interface OAuthStore {
+    upsert(kind: string, id: string, payload: Record<string, unknown>, expiresAt: Timestamp | null, index: OAuthEntryIndex): Promise<void>;
+    // null when absent or past its expiry.
+    find(kind: string, id: string, now: Timestamp): Promise<OAuthEntry | null>;
+    findByUid(kind: string, uid: string, now: Timestamp): Promise<OAuthEntry | null>;
+    findByUserCode(kind: string, userCode: string, now: Timestamp): Promise<OAuthEntry | null>;
+    consume(kind: string, id: string, at: Timestamp): Promise<void>;
+    destroy(kind: string, id: string): Promise<void>;
+    // Everything issued under a grant (codes, access and refresh tokens), at once.
+    revokeByGrantId(grantId: string): Promise<void>;
+}
+
+// The password people sign in with on the authorization page (never shown, only its hash).
+export interface UserCredentialRepository {
+    passwordHash(userId: number): Promise<string | null>;
+    setPasswordHash(userId: number, hash: string): Promise<boolean>;
+}

@@ -1,0 +1,17 @@
+import { invalid } from '../../domain/errors.js';
+import { messages } from '../../domain/messages.js';
+import { hashPassword, minPasswordLength } from '../../domain/password.js';
+import type { Ports } from '../../ports/index.js';
+import { requireUser } from './staff-input.js';
+
+// Staff set (or reset) the password a user signs in with to authorize MCP clients.
+export const setPassword = async (deps: Pick<Ports, 'users' | 'userCredentials'>, input: { userId: number; password: string }): Promise<{ id: number }> => {
+
+    if (input.password.length < minPasswordLength) {
+        throw invalid([messages.admin.shortPassword(minPasswordLength)]);
+    }
+
+    const user = await requireUser(deps, input.userId);
+    await deps.userCredentials.setPasswordHash(user.id, await hashPassword(input.password));
+    return { id: user.id };
+};

@@ -1,0 +1,196 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors } from 'oidc-provider';
+import { messages } from '../../core/domain/messages.js';
+import type { Ports } from '../../core/ports/index.js';
+import { oauthAdapterFor } from './oauth-adapter.js';
+import { errorPage } from './pages.js';
+
+// The OAuth 2.1 authorization server of the MCP endpoint (SPEC §4.13, §5.7), on panva's
+// oidc-provider: dynamic client registration (RFC 7591), authorization code with PKCE S256
+// only, resource indicators (RFC 8707) binding every access token to {base_url}/mcp, the
+// single scope service:read, short-lived opaque access tokens, rotating refresh tokens and
+// revocation (RFC 7009), everything stored in the service's database.
+
+export const mcpScope = 'service:read';
+
+export const oauthPaths = {
+    authorization: '/oauth/authorize',
+    token: '/oauth/token',
+    registration: '/oauth/register',
+    revocation: '/oauth/revoke',
+    jwks: '/oauth/jwks',
+    userinfo: '/oauth/userinfo',
+    end_session: '/oauth/logout',
+    interaction: '/oauth/interaction'
+} as const;
+
+export const tokenLifetimes = {
+    accessToken: 15 * 60,                   // seconds: short-lived, refreshed with the refresh token
+    refreshToken: 30 * 24 * 60 * 60,        // rotated on every use
+    authorizationCode: 60,
+    interaction: 30 * 60,
+    grant: 365 * 24 * 60 * 60,
+    session: 30 * 60
+};
+
+export type AccessCheck =
+    | { ok: true; userId: number }
+    | { ok: false; reason: 'invalid_token' | 'insufficient_scope' };
+
+export interface OAuthServer {
+    provider(): Promise<Provider>;
+    // An access token presented to /mcp: live, issued for /mcp, carrying service:read.
+    verify(token: string): Promise<AccessCheck>;
+}
+
+const internals = {
+
+    // Keys every server process shares (cookie signing, the JSON Web Key Set), created once
+    // and kept in the OAuth store.
+    async sharedSecret<T>(deps: Pick<Ports, 'oauthStore'>, id: string, create: () => T): Promise<T> {
+
+        const existing = await deps.oauthStore.find('ServerSecret', id, Date.now());
+        if (existing) {
+            return existing.payload.value as T;
+        }
+
+        await deps.oauthStore.upsert('ServerSecret', id, { value: create() }, null, {});
+        const stored = await deps.oauthStore.find('ServerSecret', id, Date.now());
+        return stored!.payload.value as T;
+    },
+
+    signingKey(): JWK {
+
+        const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+        return { ...privateKey.export({ format: 'jwk' }), use: 'sig', alg: 'ES256', kid: randomBytes(8).toString('hex') } as JWK;
+    },
+
+    configuration(deps: Ports, resource: string, keys: { cookies: string[]; jwk: JWK }): Configuration {
+
+        return {
+            adapter: oauthAdapterFor(deps.oauthStore),
+            clients: [],
+            clientDefaults: {
+                // Loopback redirect URIs (http://127.0.0.1, http://localhost) match on any port
+                // for native clients (RFC 8252 §7.3), and https redirect URIs stay allowed.
+                application_type: 'native',
+                grant_types: ['authorization_code', 'refresh_token'],
+                response_types: ['code'],
+                token_endpoint_auth_method: 'none',
+                id_token_signed_response_alg: 'ES256'
+            },
+            cookies: { keys: keys.cookies, long: { signed: true }, short: { signed: true } },
+            jwks: { keys: [keys.jwk] },
+            enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
+            findAccount: async (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
+            claims: { openid: ['sub'] },
+            scopes: ['openid', 'offline_access', mcpScope],
+            responseTypes: ['code'],
+            pkce: { required: () => true, methods: ['S256'] },
+            routes: {
+                authorization: oauthPaths.authorization,
+                token: oauthPaths.token,
+                registration: oauthPaths.registration,
+                revocation: oauthPaths.revocation,
+                jwks: oauthPaths.jwks,
+                userinfo: oauthPaths.userinfo,
+                end_session: oauthPaths.end_session
+            },
+            features: {
+                devInteractions: { enabled: false },
+                registration: { enabled: true, initialAccessToken: false },
+                revocation: { enabled: true },
+                introspection: { enabled: false },
+                userinfo: { enabled: false },
+                rpInitiatedLogout: { enabled: false },
+                resourceIndicators: {
+                    enabled: true,
+                    defaultResource: () => resource,
+                    useGrantedResource: () => true,
+                    getResourceServerInfo: (_ctx, indicator) => {
+
+                        if (indicator !== resource) {
+                            throw new errors.InvalidTarget(messages.oauth.invalidTarget);
+                        }
+
+                        return { scope: mcpScope, audience: resource, accessTokenTTL: tokenLifetimes.accessToken, accessTokenFormat: 'opaque' };
+                    }
+                }
+            },
+            // Consent is asked every time: an earlier grant is never reused silently.
+            loadExistingGrant: async () => undefined,
+            issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+            rotateRefreshToken: true,
+            clientBasedCORS: () => true,
+            ttl: {
+                AccessToken: tokenLifetimes.accessToken,
+                AuthorizationCode: tokenLifetimes.authorizationCode,
+                RefreshToken: tokenLifetimes.refreshToken,
+                Interaction: tokenLifetimes.interaction,
+                Grant: tokenLifetimes.grant,
+                Session: tokenLifetimes.session
+            },
+            interactions: { url: (_ctx, interaction) => `${oauthPaths.interaction}/${interaction.uid}` },
+            renderError: async (ctx: KoaContextWithOIDC, out) => {
+
+                ctx.type = 'html';
+                ctx.body = errorPage(out.error_description ?? out.error);
+            }
+        };
+    }
+};
+
+export const createOAuthServer = (deps: Ports, urls: { issuer: () => string; resource: () => string }, log: (event: Record<string, unknown>) => void): OAuthServer => {
+
+    let built: Promise<Provider> | null = null;
+
+    const provider = () => {
+
+        built ??= (async () => {
+
+            const cookies = await internals.sharedSecret(deps, 'cookies', () => [randomBytes(32).toString('base64url')]);
+            const jwk = await internals.sharedSecret(deps, 'jwk', internals.signingKey);
+            const instance = new Provider(urls.issuer(), internals.configuration(deps, urls.resource(), { cookies, jwk }));
+            instance.proxy = true;
+            instance.on('server_error', (_ctx: unknown, err: Error) => log({ level: 'error', msg: 'oauth server error', err: err.stack ?? err.message }));
+            return instance;
+        })();
+
+        built.catch(() => {
+
+            built = null;
+        });
+
+        return built;
+    };
+
+    return {
+        provider,
+        async verify(value) {
+
+            const oidc = await provider();
+            const token = await oidc.AccessToken.find(value);
+            if (!token || token.isExpired || !token.accountId) {
+                return { ok: false, reason: 'invalid_token' };
+            }
+
+            const audiences = Array.isArray(token.aud) ? token.aud : [token.aud];
+            if (!audiences.includes(urls.resource())) {
+                return { ok: false, reason: 'invalid_token' };
+            }
+
+            // A revoked grant takes every token issued under it along.
+            if (!token.grantId || !await oidc.Grant.find(token.grantId)) {
+                return { ok: false, reason: 'invalid_token' };
+            }
+
+            if (!String(token.scope ?? '').split(' ').includes(mcpScope)) {
+                return { ok: false, reason: 'insufficient_scope' };
+            }
+
+            const userId = Number(token.accountId);
+            return Number.isInteger(userId) ? { ok: true, userId } : { ok: false, reason: 'invalid_token' };
+        }
+    };
+};

@@ -1,0 +1,106 @@
+import type { ListCuitsResult } from '../../core/use-cases/list-cuits.js';
+import type { ListInvoicesResult } from '../../core/use-cases/list-invoices.js';
+import type { IssuedInvoiceView, ReceivedInvoiceView } from '../../core/domain/invoice.js';
+import type { SctResult } from '../../core/use-cases/get-sct.js';
+import type { CcmaBalancesResult } from '../../core/use-cases/get-ccma-balances.js';
+import type { CcmaMovementsResult } from '../../core/use-cases/list-ccma-movements.js';
+import type { NotificationsResult } from '../../core/use-cases/list-notifications.js';
+import type { Pagination } from '../../core/domain/pagination.js';
+
+// The readable side of each tool's answer: a short Spanish summary, one line per record, for
+// people and for clients that do not read structuredContent.
+
+const internals = {
+    money: (value: number | null): string => (value === null ? 's/d' : `$ ${value.toLocaleString('es-AR', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`),
+
+    day: (iso: string | null): string => (iso ? iso.slice(0, 10) : 's/d'),
+
+    page(noun: string, pagination: Pagination, shown: number): string {
+
+        if (!shown) {
+            return `Sin ${noun} (total: ${pagination.total}).`;
+        }
+
+        return `${noun[0]!.toUpperCase()}${noun.slice(1)} ${pagination.offset + 1} a ${pagination.offset + shown} de ${pagination.total}.`;
+    },
+
+    synced: (syncedAt: string | null): string => (syncedAt ? `Última sincronización con ARCA: ${syncedAt}.` : 'Todavía no se sincronizó con ARCA.'),
+
+    yesNo: (value: boolean | null): string => (value === null ? 's/d' : value ? 'sí' : 'no')
+};
+
+export const text = {
+    cuits(result: ListCuitsResult): string {
+
+        const lines = result.data.map((item) => {
+
+            const tags = item.etiquetas.length ? `; etiquetas: ${item.etiquetas.join(', ')}` : '';
+            return `- ${item.nombre} (CUIT ${item.displayCuit}, ${item.tipo}); monotributista: ${internals.yesNo(item.monotributista)}, autónomo: ${internals.yesNo(item.autonomo)}, categoría: ${item.categoria ?? 's/d'}${tags}`;
+        });
+        return [internals.page('CUIT', result.pagination, result.data.length), ...lines].join('\n');
+    },
+
+    invoices(kind: 'emitidos' | 'recibidos', result: ListInvoicesResult<IssuedInvoiceView | ReceivedInvoiceView>): string {
+
+        const lines = result.data.map((invoice) => {
+
+            const other = 'receptor' in invoice
+                ? `receptor: ${invoice.receptor.nombre ?? 's/d'} (${invoice.receptor.numeroDocumento ?? 's/d'})`
+                : `emisor: ${invoice.emisor.nombre} (${invoice.emisor.cuit})`;
+            return `- ${internals.day(invoice.fecha)} tipo ${invoice.tipo} ${invoice.puntoVenta}-${invoice.numeroDesde}: ${internals.money(invoice.importe)}; ${other}`;
+        });
+        return [
+            `Comprobantes ${kind} del ${result.filters.fromDate} al ${result.filters.toDate}. ${internals.page('comprobantes', result.pagination, result.data.length)}`,
+            internals.synced(result.syncedAt),
+            ...lines
+        ].join('\n');
+    },
+
+    sct(result: SctResult): string {
+
+        if (!result.data) {
+            return `Sin datos de la cuenta corriente (SCT). ${internals.synced(result.syncedAt)}`;
+        }
+
+        const { deuda, vencimientos, ddjj } = result.data;
+        const total = deuda.reduce((sum, item) => sum + item.saldo + item.intResarcitorios + item.intPunitorios, 0);
+        return [
+            `Cuenta corriente (SCT). ${internals.synced(result.syncedAt)}`,
+            `Deudas: ${deuda.length}, total a pagar ${internals.money(Math.round(total * 100) / 100)}.`,
+            ...deuda.map((item) => `- ${item.impuesto}, período ${item.periodo}: saldo ${internals.money(item.saldo)}, intereses ${internals.money(item.intResarcitorios + item.intPunitorios)}, vence ${internals.day(item.vencimiento)}`),
+            `Vencimientos próximos: ${vencimientos.length}.`,
+            ...vencimientos.map((item) => `- ${internals.day(item.vencimiento)} ${item.impuesto}, período ${item.periodo}: ${item.detalle}`),
+            `Declaraciones juradas: ${ddjj.length}.`,
+            ...ddjj.map((item) => `- ${item.impuesto}, período ${item.periodo}, vence ${internals.day(item.vencimiento)}`)
+        ].join('\n');
+    },
+
+    ccmaBalances(result: CcmaBalancesResult): string {
+
+        if (!result.data) {
+            return `Sin saldos de la cuenta de monotributo y autónomos (CCMA). ${internals.synced(result.syncedAt)}`;
+        }
+
+        return [
+            `Saldos de la cuenta de monotributo y autónomos (CCMA). ${internals.synced(result.syncedAt)}`,
+            `Saldo deudor: ${internals.money(result.data.saldoDeudor)}.`,
+            `Saldo acreedor: ${internals.money(result.data.saldoAcreedor)}.`
+        ].join('\n');
+    },
+
+    ccmaMovements(result: CcmaMovementsResult): string {
+
+        return [
+            `Movimientos de la CCMA; períodos ${result.pagination.offset + 1} en adelante de ${result.pagination.total}, ${result.data.length} movimientos. ${internals.synced(result.syncedAt)}`,
+            ...result.data.map((item) => `- ${item.periodo} #${item.orden} ${item.descripcion}: debe ${internals.money(item.debe)}, haber ${internals.money(item.haber)}, saldo ${internals.money(item.saldo)}`)
+        ].join('\n');
+    },
+
+    dfe(result: NotificationsResult): string {
+
+        return [
+            `${internals.page('notificaciones', result.pagination, result.data.length)} ${internals.synced(result.syncedAt)}`,
+            ...result.data.map((item) => `- ${internals.day(item.fechaRecepcion)} ${item.asunto} (${item.organismo ?? 's/d'}; ${item.leidaAt ? 'leída' : 'no leída'})`)
+        ].join('\n');
+    }
+};
