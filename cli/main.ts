@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { registerMcpCommands } from './commands/mcp.js';
 import { registerOpenApiCommand } from './commands/openapi.js';
 import { registerServerCommands } from './commands/server.js';
 import { registerStaffCommands } from './commands/staff.js';
+import { registerSyncCommands } from './commands/sync.js';
 
 // arcasync: the staff and operators' command line (DESIGN.md, CLI contract).
 
@@ -13,6 +15,8 @@ const program = new Command('arcasync')
 
 registerServerCommands(program);
 registerStaffCommands(program);
+registerSyncCommands(program);
+registerMcpCommands(program);
 registerOpenApiCommand(program);
 
 await program.parseAsync(process.argv);
