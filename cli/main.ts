@@ -4,7 +4,6 @@ import { registerMcpCommands } from './commands/mcp.js';
 import { registerOpenApiCommand } from './commands/openapi.js';
 import { registerServerCommands } from './commands/server.js';
 import { registerStaffCommands } from './commands/staff.js';
-import { registerSyncCommands } from './commands/sync.js';
 
 // arcasync: the staff and operators' command line (DESIGN.md, CLI contract).
 
@@ -15,7 +14,6 @@ const program = new Command('arcasync')
 
 registerServerCommands(program);
 registerStaffCommands(program);
-registerSyncCommands(program);
 registerMcpCommands(program);
 registerOpenApiCommand(program);
 
