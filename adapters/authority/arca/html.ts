@@ -1,0 +1,95 @@
+// Just enough HTML reading for the authority's pages: forms with their inputs (JSF pages
+// carry javax.faces.ViewState, which must be posted back), tables as rows of cell text, and
+// the visible text to recognise messages.
+
+export interface HtmlForm {
+    id: string | null;
+    action: string | null;
+    method: string;
+    fields: Record<string, string>;       // every named input with its value (hidden ones too)
+}
+
+const internals = {
+    entities: { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' } as Record<string, string>,
+
+    attributes(tag: string): Record<string, string> {
+
+        const result: Record<string, string> = {};
+        const pattern = /([\w:.-]+)\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/g;
+        for (const match of tag.matchAll(pattern)) {
+            result[match[1]!.toLowerCase()] = decodeEntities(match[3] ?? match[4] ?? match[5] ?? '');
+        }
+
+        return result;
+    }
+};
+
+export const decodeEntities = (text: string): string => {
+
+    return text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (whole, code: string) => {
+
+        if (code[0] === '#') {
+            const value = code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : Number(code.slice(1));
+            return String.fromCodePoint(value);
+        }
+
+        return internals.entities[code.toLowerCase()] ?? whole;
+    });
+};
+
+export const pageText = (html: string): string => {
+
+    return decodeEntities(html
+        .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+        .replace(/<[^>]+>/g, ' '))
+        .replace(/\s+/g, ' ')
+        .trim();
+};
+
+export const parseForms = (html: string): HtmlForm[] => {
+
+    const forms: HtmlForm[] = [];
+    for (const match of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/gi)) {
+        const attributes = internals.attributes(match[1]!);
+        const fields: Record<string, string> = {};
+        for (const input of match[2]!.matchAll(/<input\b([^>]*)>/gi)) {
+            const inputAttributes = internals.attributes(input[1]!);
+            const type = (inputAttributes.type ?? 'text').toLowerCase();
+            if (inputAttributes.name && type !== 'submit' && type !== 'button' && type !== 'image') {
+                fields[inputAttributes.name] = inputAttributes.value ?? '';
+            }
+        }
+
+        forms.push({ id: attributes.id ?? attributes.name ?? null, action: attributes.action ?? null, method: (attributes.method ?? 'get').toLowerCase(), fields });
+    }
+
+    return forms;
+};
+
+export const findForm = (html: string, id: string): HtmlForm | null => {
+
+    return parseForms(html).find((form) => form.id === id) ?? null;
+};
+
+// Rows of cell texts of the table with this id (or the first table), header row included.
+export const parseTable = (html: string, id?: string): string[][] | null => {
+
+    const tables = [...html.matchAll(/<table\b([^>]*)>([\s\S]*?)<\/table>/gi)];
+    const table = id === undefined ? tables[0] : tables.find((candidate) => internals.attributes(candidate[1]!).id === id);
+    if (!table) {
+        return null;
+    }
+
+    const rows: string[][] = [];
+    for (const row of table[2]!.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/gi)) {
+        const cells = [...row[1]!.matchAll(/<t[hd]\b[^>]*>([\s\S]*?)<\/t[hd]>/gi)].map((cell) => pageText(cell[1]!));
+        if (cells.length) {
+            rows.push(cells);
+        }
+    }
+
+    return rows;
+};
+
+// Links and options carrying a value, e.g. Mis Comprobantes' taxpayer choice.
+export const findAll = (html: string, pattern: RegExp): RegExpMatchArray[] => [...html.matchAll(pattern)];

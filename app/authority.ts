@@ -1,0 +1,80 @@
+import type { ArcaClient, ArcaClientOptions } from '../adapters/authority/arca/index.js';
+import { createArcaClient } from '../adapters/authority/arca/index.js';
+import type { SimulatedAuthority } from '../adapters/authority/simulated/index.js';
+import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
+import type { AuthoritySession } from '../core/ports/authority-client.js';
+import type { Config } from './config.js';
+
+// The authority client from configuration (DESIGN: Configuration). Always the `arca` scraper:
+// AUTHORITY=arca talks to the real hosts (or to AUTHORITY_URL when set); AUTHORITY=simulated
+// talks to the simulated authority at AUTHORITY_URL, or to one started in this process on an
+// ephemeral port at the first login (it does not keep the process alive; close() stops it).
+
+export interface ConfiguredAuthority extends ArcaClient {
+    close(): Promise<void>;
+    simulated(): Promise<SimulatedAuthority | null>;      // the in-process one, started on demand
+}
+
+const internals = {
+    // The simulated authority answers at once and does not mind bursts: short waits, a high
+    // per-host cap. The real one gets the polite defaults.
+    simulatedTuning: {
+        perHost: { intervalCap: 10_000, interval: 1_000 },
+        pollIntervalMs: 20,
+        backoffMs: 100,
+        maxBackoffMs: 1_000,
+        timeoutMs: 10_000
+    } satisfies ArcaClientOptions
+};
+
+export const createAuthorityClient = (config: Pick<Config, 'authority' | 'authorityUrl'>, overrides: ArcaClientOptions = {}): ConfiguredAuthority => {
+
+    if (config.authority === 'arca' || config.authorityUrl) {
+        const tuning = config.authority === 'simulated' ? internals.simulatedTuning : {};
+        const client = createArcaClient({ ...tuning, ...overrides, baseUrl: config.authorityUrl });
+        return { ...client, close: () => Promise.resolve(), simulated: () => Promise.resolve(null) };
+    }
+
+    let started: Promise<{ authority: SimulatedAuthority; client: ArcaClient }> | null = null;
+    const start = () => {
+
+        started ??= startSimulatedAuthority({ port: 0, unref: true }).then((authority) => ({
+            authority,
+            client: createArcaClient({ ...internals.simulatedTuning, ...overrides, baseUrl: authority.url })
+        }));
+        return started;
+    };
+
+    let transport: ArcaClient['transport'] | null = null;
+    return {
+        get transport() {
+
+            if (!transport) {
+                throw new Error('the in-process simulated authority starts at the first login');
+            }
+
+            return transport;
+        },
+
+        async login(credentials): Promise<AuthoritySession> {
+
+            const { client } = await start();
+            transport = client.transport;
+            return client.login(credentials);
+        },
+
+        async simulated() {
+
+            return (await start()).authority;
+        },
+
+        async close() {
+
+            if (started) {
+                const { authority } = await started;
+                started = null;
+                await authority.stop();
+            }
+        }
+    };
+};
