@@ -118,8 +118,13 @@ const internals = {
                     }
                 }
             },
-            // Consent is asked every time: an earlier grant is never reused silently.
-            loadExistingGrant: async () => undefined,
+            // Consent is asked every time: only the grant the user just gave on the consent
+            // page is used, never one remembered by the session.
+            loadExistingGrant: async (ctx) => {
+
+                const grantId = ctx.oidc.result?.consent?.grantId;
+                return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+            },
             issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
             rotateRefreshToken: true,
             clientBasedCORS: () => true,
@@ -129,7 +134,8 @@ const internals = {
                 RefreshToken: tokenLifetimes.refreshToken,
                 Interaction: tokenLifetimes.interaction,
                 Grant: tokenLifetimes.grant,
-                Session: tokenLifetimes.session
+                Session: tokenLifetimes.session,
+                IdToken: tokenLifetimes.accessToken
             },
             interactions: { url: (_ctx, interaction) => `${oauthPaths.interaction}/${interaction.uid}` },
             renderError: async (ctx: KoaContextWithOIDC, out) => {

@@ -226,6 +226,12 @@ const internals = {
 
             const provider = await oauth.provider();
             const { req, res } = request.raw;
+            if (request.path === oauthPaths.registration) {
+                // oidc-provider leaves registration without CORS; browser clients register too
+                // (hapi answers the preflight from the route's cors settings).
+                res.setHeader('Access-Control-Allow-Origin', '*');
+            }
+
             if (rewrite) {
                 req.url = rewrite + (req.url?.includes('?') ? req.url.slice(req.url.indexOf('?')) : '');
             }
@@ -246,6 +252,8 @@ const internals = {
         const options = { auth: false as const, payload: { parse: false, output: 'stream' as const } };
         return [
             { method: '*', path: '/oauth/{path*}', options, handler: internals.passthrough(oauth) },
+            // Browser clients: hapi answers the CORS preflights of the endpoints they call.
+            ...[oauthPaths.registration, oauthPaths.token, oauthPaths.revocation].map((path): ServerRoute => ({ method: 'POST', path, options: { ...options, cors: { origin: ['*'] } }, handler: internals.passthrough(oauth) })),
             { method: '*', path: '/.well-known/openid-configuration', options, handler: internals.passthrough(oauth) },
             // RFC 8414: the same document oidc-provider publishes as OpenID discovery.
             { method: '*', path: '/.well-known/oauth-authorization-server', options, handler: internals.passthrough(oauth, '/.well-known/openid-configuration') }
@@ -284,25 +292,25 @@ const internals = {
         return consentPage({ action: `${oauthPaths.interaction}/${found.details.uid}`, clientName: name, redirectUri, ...extra });
     },
 
-    async grant(provider: Provider, details: InteractionDetails, accountId: string): Promise<string> {
+    // What the user consents to: the scopes the client asked for among those this server
+    // knows, service:read only for the /mcp resource (the provider refuses any other).
+    async grant(provider: Provider, details: InteractionDetails, accountId: string, resource: string): Promise<string> {
 
         const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
-        const prompt = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
-        if (prompt.missingOIDCScope?.length) {
-            grant.addOIDCScope(prompt.missingOIDCScope.join(' '));
+        const requested = new Set(String(details.params.scope ?? '').split(' ').filter(Boolean));
+        const oidc = ['openid', 'offline_access', mcpScope].filter((scope) => requested.has(scope));
+        if (oidc.length) {
+            grant.addOIDCScope(oidc.join(' '));
         }
 
-        for (const [indicator, scopes] of Object.entries(prompt.missingResourceScopes ?? {})) {
-            const allowed = scopes.filter((scope) => scope === mcpScope);
-            if (allowed.length) {
-                grant.addResourceScope(indicator, allowed.join(' '));
-            }
+        if (requested.has(mcpScope)) {
+            grant.addResourceScope(resource, mcpScope);
         }
 
         return grant.save();
     },
 
-    interactionRoutes(deps: Ports, oauth: OAuthServer): ServerRoute[] {
+    interactionRoutes(deps: Ports, oauth: OAuthServer, urls: Urls): ServerRoute[] {
 
         const path = `${oauthPaths.interaction}/{uid}`;
         return [
@@ -342,7 +350,7 @@ const internals = {
                         }
 
                         const accountId = String(user.id);
-                        result = { login: { accountId }, consent: { grantId: await internals.grant(provider, details, accountId) } };
+                        result = { login: { accountId }, consent: { grantId: await internals.grant(provider, details, accountId, urls.resource()) } };
                     }
 
                     const returnTo = await provider.interactionResult(request.raw.req, request.raw.res, result, { mergeWithLastSubmission: false });
@@ -362,6 +370,6 @@ export const registerMcp = (server: Server, deps: Ports, options: McpRouteOption
         ...internals.mcpRoutes(deps, oauth, urls, log),
         ...internals.metadataRoutes(urls),
         ...internals.providerRoutes(oauth),
-        ...internals.interactionRoutes(deps, oauth)
+        ...internals.interactionRoutes(deps, oauth, urls)
     ]);
 };
