@@ -76,10 +76,47 @@ export interface NewClient {
     createdAt: Timestamp;
 }
 
+// What an edit changes; absent keys stay as they are.
+export interface ClientChanges {
+    nombre?: string;
+    apellido?: string;
+    razonSocial?: string;
+    representativeId?: number;
+    displayName?: string;
+    sortName?: string;
+    email?: string | null;
+    telefono?: string | null;
+    sealedKey?: string;
+}
+
+// 'representative_gone': the representative was deleted between the check and the write
+// (the foreign key noticed).
+export type CreateClientOutcome = { status: 'created'; client: ClientRecord } | { status: 'duplicate' } | { status: 'representative_gone' };
+export type UpdateClientOutcome = { status: 'updated'; client: ClientRecord } | { status: 'absent' } | { status: 'representative_gone' };
+export type DeleteClientOutcome = 'deleted' | 'absent' | 'represents';
+
+export interface SealedKeyRow {
+    id: number;
+    sealedKey: string;
+}
+
 export interface ClientRepository {
     // null when the account already has this CUIT (decided by a unique index, so concurrent
     // creations cannot both succeed).
     insert(client: NewClient): Promise<ClientRecord | null>;
+    // A client created by a user: in one transaction the row, its first synchronization job
+    // (sync_jobs: reason 'first', pending, due at createdAt) and, for a member, the assignment
+    // that lets it see the client. 'duplicate' comes from the unique index.
+    create(client: NewClient, options: { managerUserId: number | null }): Promise<CreateClientOutcome>;
+    update(id: number, changes: ClientChanges, at: Timestamp): Promise<UpdateClientOutcome>;
+    // In one transaction the client and everything synchronized or kept for it (invoices,
+    // notifications, SCT, CCMA, sync states and jobs, tags, assignments, the stored key) go;
+    // nothing goes while it represents a legal entity.
+    delete(id: number): Promise<DeleteClientOutcome>;
+    // Stored keys in id order after `afterId`, for re-sealing under a new key.
+    listSealedKeys(afterId: number, limit: number): Promise<SealedKeyRow[]>;
+    // Compare-and-set: false when the stored key changed (or the client went) meanwhile.
+    replaceSealedKey(id: number, expected: string, next: string): Promise<boolean>;
     // The client with this CUIT if the principal manages it; null for absent and foreign alike.
     findVisible(principal: Principal, cuit: Cuit): Promise<ClientRecord | null>;
     listVisible(principal: Principal, filters: ClientFilters, page: PageRequest): Promise<Page<ClientListRow>>;

@@ -6,6 +6,7 @@ import { registerErrorResponses } from './errors.js';
 import { registerMcp } from '../mcp/routes.js';
 import { accountDataRoutes } from './routes/accounts-data.js';
 import { cuitRoutes } from './routes/cuits.js';
+import { cuitWriteRoutes } from './routes/cuits-write.js';
 import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { invoiceRoutes } from './routes/invoices.js';
@@ -39,6 +40,7 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
     server.route([
         ...healthRoutes,
         ...cuitRoutes(deps),
+        ...cuitWriteRoutes(deps),
         ...invoiceRoutes(deps),
         ...accountDataRoutes(deps),
         ...tagRoutes(deps),

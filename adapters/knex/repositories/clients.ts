@@ -3,8 +3,9 @@ import type { Principal } from '../../../core/domain/access.js';
 import type { ClientListRow, ClientRecord, ClientType } from '../../../core/domain/client.js';
 import { sortKey } from '../../../core/domain/client.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
-import type { ClientRepository } from '../../../core/ports/index.js';
-import { isUniqueViolation } from '../errors.js';
+import type { ClientChanges, ClientRepository, CreateClientOutcome, NewClient } from '../../../core/ports/index.js';
+import { dialectOf } from '../connection.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../errors.js';
 import { countOf, toNullableBoolean, toNullableNumber, toNumber } from '../rows.js';
 
 const internals = {
@@ -31,6 +32,47 @@ const internals = {
         categoria: row.categoria as string | null
     }),
 
+    toRow: (client: NewClient): Record<string, unknown> => ({
+        public_id: client.publicId,
+        account_id: client.accountId,
+        cuit: client.cuit,
+        tipo: client.tipo,
+        nombre: client.nombre,
+        apellido: client.apellido,
+        razon_social: client.razonSocial,
+        representative_id: client.representativeId,
+        display_name: client.displayName,
+        sort_name: client.sortName,
+        email: client.email,
+        telefono: client.telefono,
+        clave_arca: client.sealedKey,
+        created_at: client.createdAt,
+        updated_at: client.createdAt
+    }),
+
+    changedColumns: {
+        nombre: 'nombre',
+        apellido: 'apellido',
+        razonSocial: 'razon_social',
+        representativeId: 'representative_id',
+        displayName: 'display_name',
+        sortName: 'sort_name',
+        email: 'email',
+        telefono: 'telefono',
+        sealedKey: 'clave_arca'
+    } satisfies Record<keyof ClientChanges, string>,
+
+    // Everything kept for a client besides its row, deleted explicitly with it (the foreign
+    // keys cascade too, as a backstop).
+    clientTables: [
+        'invoices', 'dfe_notifications', 'sct_debts', 'sct_due_dates', 'sct_returns', 'ccma_balances', 'ccma_movements',
+        'sync_states', 'sync_jobs', 'client_tags', 'user_clients'
+    ],
+    // Tables of later migrations that may not exist in every database yet.
+    optionalClientTables: ['sync_key_failures'],
+
+    isDeadlock: (err: unknown): boolean => (err as { code?: unknown } | null)?.code === 'ER_LOCK_DEADLOCK',
+
     // Owners manage the whole account; members only what is assigned to them.
     visibleTo(knex: Knex, principal: Principal): Knex.QueryBuilder {
 
@@ -48,23 +90,7 @@ export const clientRepository = (knex: Knex): ClientRepository => ({
     async insert(client) {
 
         try {
-            const [id] = await knex('clients').insert({
-                public_id: client.publicId,
-                account_id: client.accountId,
-                cuit: client.cuit,
-                tipo: client.tipo,
-                nombre: client.nombre,
-                apellido: client.apellido,
-                razon_social: client.razonSocial,
-                representative_id: client.representativeId,
-                display_name: client.displayName,
-                sort_name: client.sortName,
-                email: client.email,
-                telefono: client.telefono,
-                clave_arca: client.sealedKey,
-                created_at: client.createdAt,
-                updated_at: client.createdAt
-            });
+            const [id] = await knex('clients').insert(internals.toRow(client));
 
             const row = await knex('clients as c').select(internals.columns).where('c.id', Number(id)).first();
             return internals.toRecord(row);
@@ -76,6 +102,123 @@ export const clientRepository = (knex: Knex): ClientRepository => ({
 
             throw err;
         }
+    },
+
+    async create(client, options) {
+
+        const attempt = (): Promise<CreateClientOutcome> => knex.transaction(async (trx) => {
+
+            const [inserted] = await trx('clients').insert(internals.toRow(client));
+            const id = Number(inserted);
+            await trx('sync_jobs').insert({ client_id: id, reason: 'first', status: 'pending', run_after: client.createdAt, attempts: 0, created_at: client.createdAt });
+            if (options.managerUserId !== null) {
+                await trx('user_clients').insert({ user_id: options.managerUserId, client_id: id });
+            }
+
+            const row = await trx('clients as c').select(internals.columns).where('c.id', id).first();
+            return { status: 'created', client: internals.toRecord(row) };
+        });
+
+        // InnoDB may pick a waiting insert of the same CUIT as a deadlock victim; trying again
+        // then meets the committed row and answers 'duplicate'.
+        for (let tries = 1; ; tries++) {
+            try {
+                return await attempt();
+            }
+            catch (err) {
+                if (isUniqueViolation(err)) {
+                    return { status: 'duplicate' };
+                }
+
+                if (isForeignKeyViolation(err)) {
+                    return { status: 'representative_gone' };
+                }
+
+                if (!internals.isDeadlock(err) || tries >= 5) {
+                    throw err;
+                }
+            }
+        }
+    },
+
+    async update(id, changes, at) {
+
+        const row: Record<string, unknown> = { updated_at: at };
+        for (const [key, column] of Object.entries(internals.changedColumns)) {
+            const value = changes[key as keyof ClientChanges];
+            if (value !== undefined) {
+                row[column] = value;
+            }
+        }
+
+        try {
+            const count = await knex('clients').where({ id }).update(row);
+            const updated = Number(count) ? await knex('clients as c').select(internals.columns).where('c.id', id).first() : null;
+            return updated ? { status: 'updated', client: internals.toRecord(updated) } : { status: 'absent' };
+        }
+        catch (err) {
+            if (isForeignKeyViolation(err)) {
+                return { status: 'representative_gone' };
+            }
+
+            throw err;
+        }
+    },
+
+    async delete(id) {
+
+        const optional: string[] = [];
+        for (const table of internals.optionalClientTables) {
+            if (await knex.schema.hasTable(table)) {
+                optional.push(table);
+            }
+        }
+
+        try {
+            return await knex.transaction(async (trx) => {
+
+                const lookup = trx('clients').select('id').where({ id });
+                if (dialectOf(knex) === 'mysql') {
+                    lookup.forUpdate();
+                }
+
+                if (!await lookup.first()) {
+                    return 'absent';
+                }
+
+                const represented = await trx('clients').where({ representative_id: id }).count({ count: '*' }).first();
+                if (countOf(represented) > 0) {
+                    return 'represents';
+                }
+
+                for (const table of [...internals.clientTables, ...optional]) {
+                    await trx(table).where({ client_id: id }).del();
+                }
+
+                await trx('clients').where({ id }).del();
+                return 'deleted';
+            });
+        }
+        catch (err) {
+            // A legal entity naming it as representative was created meanwhile.
+            if (isForeignKeyViolation(err)) {
+                return 'represents';
+            }
+
+            throw err;
+        }
+    },
+
+    async listSealedKeys(afterId, limit) {
+
+        const rows = await knex('clients').select('id', 'clave_arca').where('id', '>', afterId).whereNotNull('clave_arca').orderBy('id').limit(limit);
+        return rows.map((row: Record<string, unknown>) => ({ id: toNumber(row.id), sealedKey: String(row.clave_arca) }));
+    },
+
+    async replaceSealedKey(id, expected, next) {
+
+        const count = await knex('clients').where({ id, clave_arca: expected }).update({ clave_arca: next });
+        return Number(count) === 1;
     },
 
     async findVisible(principal, cuit) {

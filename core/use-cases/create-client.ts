@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../domain/access.js';
+import { assertWritingEnabled } from '../domain/access.js';
+import type { ClientView } from '../domain/client.js';
+import { displayName, sortKey, toClientView } from '../domain/client.js';
+import { parseNewClient } from '../domain/client-body.js';
+import { conflict, invalid } from '../domain/errors.js';
+import { messages } from '../domain/messages.js';
+import type { Ports } from '../ports/index.js';
+import { findRepresentative } from './find-representative.js';
+
+type Deps = Pick<Ports, 'clients' | 'secretBox' | 'clock'>;
+
+// SPEC §4.3: a new client of the principal's account, its key sealed, its first
+// synchronization requested in the same transaction; a member who creates it manages it.
+// Order of refusals: writing not enabled (403), body (400), representative (400), CUIT
+// already in the account (409, decided by the unique index, so concurrent creations of one
+// CUIT give one success).
+export const createClient = async (deps: Deps, principal: Principal, body: unknown): Promise<ClientView> => {
+
+    assertWritingEnabled(principal);
+    const { input, failures } = parseNewClient(body);
+    if (!input) {
+        throw invalid(failures);
+    }
+
+    const representative = input.tipo === 'persona-juridica' ? await findRepresentative(deps, principal, input.representante) : null;
+    const names = input.tipo === 'persona-fisica'
+        ? { nombre: input.nombre, apellido: input.apellido, razonSocial: null }
+        : { nombre: null, apellido: null, razonSocial: input.razonSocial };
+    const name = displayName({ tipo: input.tipo, ...names });
+
+    const outcome = await deps.clients.create({
+        publicId: randomUUID(),
+        accountId: principal.accountId,
+        cuit: input.cuit,
+        tipo: input.tipo,
+        ...names,
+        representativeId: representative?.id ?? null,
+        displayName: name,
+        sortName: sortKey(name),
+        email: input.email,
+        telefono: input.telefono,
+        sealedKey: input.tipo === 'persona-fisica' ? deps.secretBox.seal(input.claveArca) : null,
+        createdAt: deps.clock.now().getTime()
+    }, { managerUserId: principal.role === 'owner' ? null : principal.userId });
+
+    if (outcome.status === 'duplicate') {
+        throw conflict(messages.cuitTaken);
+    }
+
+    if (outcome.status === 'representative_gone') {
+        throw invalid([messages.clientWrite.representativeNotFound]);
+    }
+
+    return toClientView(outcome.client);
+};

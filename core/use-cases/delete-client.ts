@@ -1,0 +1,25 @@
+import type { Principal } from '../domain/access.js';
+import { assertWritingEnabled } from '../domain/access.js';
+import { conflict, notFound } from '../domain/errors.js';
+import { messages } from '../domain/messages.js';
+import type { Ports } from '../ports/index.js';
+import { findVisibleClient } from './find-visible-client.js';
+
+// SPEC §4.5 and §3: the client and everything synchronized for it go in one transaction,
+// pending synchronizations with them; refused (409, nothing deleted) while it represents a
+// legal entity of the account. Irreversible.
+export const deleteClient = async (deps: Pick<Ports, 'clients'>, principal: Principal, cuitInput: string): Promise<{ cuit: string }> => {
+
+    assertWritingEnabled(principal);
+    const client = await findVisibleClient(deps, principal, cuitInput);
+    const outcome = await deps.clients.delete(client.id);
+    if (outcome === 'represents') {
+        throw conflict(messages.clientWrite.representsEntities);
+    }
+
+    if (outcome === 'absent') {
+        throw notFound();
+    }
+
+    return { cuit: client.cuit };
+};

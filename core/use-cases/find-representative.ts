@@ -1,0 +1,18 @@
+import type { Principal } from '../domain/access.js';
+import type { ClientRecord } from '../domain/client.js';
+import type { Cuit } from '../domain/cuit.js';
+import { invalid } from '../domain/errors.js';
+import { messages } from '../domain/messages.js';
+import type { Ports } from '../ports/index.js';
+
+// SPEC §2.11: a legal entity's representative is a physical person already loaded in the
+// same account; absent, foreign and legal entities alike answer 400.
+export const findRepresentative = async (deps: Pick<Ports, 'clients'>, principal: Principal, cuit: Cuit): Promise<ClientRecord> => {
+
+    const representative = await deps.clients.findInAccount(principal.accountId, cuit);
+    if (!representative || representative.tipo !== 'persona-fisica') {
+        throw invalid([messages.clientWrite.representativeNotFound]);
+    }
+
+    return representative;
+};
