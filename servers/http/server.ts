@@ -1,9 +1,12 @@
 import Boom from '@hapi/boom';
 import Hapi from '@hapi/hapi';
+import pino from 'pino';
+import type { Logger } from 'pino';
 import type { Ports } from '../../core/ports/index.js';
 import { registerBearerAuth } from './auth.js';
 import { registerErrorResponses } from './errors.js';
 import { registerMcp } from '../mcp/routes.js';
+import { registerLogging } from './logging.js';
 import { accountDataRoutes } from './routes/accounts-data.js';
 import { cuitRoutes } from './routes/cuits.js';
 import { cuitWriteRoutes } from './routes/cuits-write.js';
@@ -16,12 +19,11 @@ export interface HttpServerOptions {
     host: string;
     port: number;
     publicUrl?: string;
+    // Request logs and errors (pino); silent when not given.
+    logger?: Logger;
+    // Where unexpected errors are reported besides the request log; the logger by default.
     log?: (event: Record<string, unknown>) => void;
 }
-
-const internals = {
-    log: (event: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`)
-};
 
 // The REST API of SPEC §4, not yet started: callers may add routes, then `start()`.
 export const createHttpServer = async (deps: Ports, options: HttpServerOptions): Promise<Hapi.Server> => {
@@ -33,7 +35,9 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
         router: { stripTrailingSlash: true }
     });
 
-    registerErrorResponses(server, options.log ?? internals.log);
+    const logger = options.logger ?? pino({ level: 'silent' });
+    registerErrorResponses(server, options.log ?? ((event) => logger.error(event, String(event.msg ?? 'error'))));
+    await registerLogging(server, logger);
     registerBearerAuth(server, deps);
     registerMcp(server, deps, { publicUrl: options.publicUrl, log: options.log });
 

@@ -1,4 +1,5 @@
 import { contractSummary, takeViolations } from './contract.js';
+import { runLogLeaks, runLogLineCount, runLogPath } from './run-log.js';
 
 // Root hooks (see .mocharc.json): the test during which a response broke the OpenAPI
 // contract fails, and the run ends with what the suite checked.
@@ -12,6 +13,14 @@ export const mochaHooks = {
     },
 
     afterAll() {
+
+        // A full run's logs must hold no token, key or Authorization value.
+        const leaks = runLogLeaks();
+        if (leaks.length) {
+            throw new Error(`Secretos en los logs de la corrida (${runLogPath}):\n  ${leaks.slice(0, 20).join('\n  ')}`);
+        }
+
+        process.stdout.write(`\n  Logs de la corrida: ${runLogLineCount()} líneas en ${runLogPath}, sin tokens, claves ni valores de Authorization.\n`);
 
         const { checked, unexercised } = contractSummary();
         if (checked) {

@@ -6,6 +6,7 @@ import type { RateLimits } from '../../core/domain/rate-limit.js';
 import type { Clock } from '../../core/ports/index.js';
 import { createHttpServer } from '../../servers/http/server.js';
 import { watchContract } from './contract.js';
+import { runLogger } from './run-log.js';
 import type { TestDatabase } from './databases.js';
 
 // A started REST server on a fresh database, on an ephemeral port of 127.0.0.1, with a clock
@@ -76,7 +77,12 @@ const startOn = async (db: { url: string; release(): Promise<void> }, options: T
     const clock = options.clock ?? testClock();
     const app = await composeApp(config, { clock });
     const logs: string[] = [];
-    const server = await createHttpServer(app.ports, { host: '127.0.0.1', port: 0, log: (event) => logs.push(JSON.stringify(event)) });
+    const logger = runLogger();
+    const server = await createHttpServer(app.ports, { host: '127.0.0.1', port: 0, logger, log: (event) => {
+
+        logs.push(JSON.stringify(event));
+        logger.error(event, 'request failed');
+    } });
     watchContract(server);
     await server.start();
     const url = server.info.uri;

@@ -1,0 +1,107 @@
+import { Writable } from 'node:stream';
+import { expect } from 'chai';
+import { createLogger } from '../app/logger.js';
+import { composeApp } from '../app/compose.js';
+import { loadConfig } from '../app/config.js';
+import { createHttpServer } from '../servers/http/server.js';
+import { testDatabases } from './support/databases.js';
+import { seedAccount } from './support/fixtures.js';
+
+// Operability: one JSON log line per request with its request id, which the response
+// carries too; secrets never reach the log.
+
+const [database] = testDatabases();
+
+describe('request logs and request ids', () => {
+
+    const lines: Record<string, unknown>[] = [];
+    let url: string;
+    let stop: () => Promise<void>;
+    let token: string;
+
+    before(async () => {
+
+        const db = await database!.create();
+        const app = await composeApp(loadConfig({ DATABASE_URL: db.url }));
+        const sink = new Writable({
+            write(chunk: Buffer, _encoding, done) {
+
+                for (const line of chunk.toString().split('\n').filter(Boolean)) {
+                    lines.push(JSON.parse(line) as Record<string, unknown>);
+                }
+
+                done();
+            }
+        });
+
+        const server = await createHttpServer(app.ports, { host: '127.0.0.1', port: 0, logger: createLogger({ level: 'info', destination: sink }) });
+        await server.start();
+        url = server.info.uri;
+        token = (await seedAccount(app.ports)).token;
+        stop = async () => {
+
+            await server.stop();
+            await app.close();
+            await db.release();
+        };
+    });
+
+    after(async () => {
+
+        await stop();
+    });
+
+    const lineFor = (requestId: string) => lines.find((line) => line.requestId === requestId);
+
+    it('gives every response a request id and logs the request under it', async () => {
+
+        const res = await fetch(`${url}/v1/cuits`, { headers: { authorization: `Bearer ${token}` } });
+        const id = res.headers.get('x-request-id');
+        expect(id).to.match(/^[0-9a-f-]{36}$/);
+        const line = lineFor(id!);
+        expect(line, 'log line').to.not.equal(undefined);
+        expect(line).to.include({ level: 30, service: 'arcasync' });
+        expect(String(line!.msg)).to.include('/v1/cuits').and.include('200');
+    });
+
+    it('keeps the caller\'s X-Request-Id, on errors too', async () => {
+
+        const ok = await fetch(`${url}/v1/tags`, { headers: { authorization: `Bearer ${token}`, 'x-request-id': 'erp-42.a' } });
+        expect(ok.headers.get('x-request-id')).to.equal('erp-42.a');
+        const denied = await fetch(`${url}/v1/tags`, { headers: { 'x-request-id': 'erp-43' } });
+        expect(denied.status).to.equal(401);
+        expect(denied.headers.get('x-request-id')).to.equal('erp-43');
+        expect(lineFor('erp-43')).to.not.equal(undefined);
+    });
+
+    it('replaces a request id that is not a sane token', async () => {
+
+        const res = await fetch(`${url}/healthcheck`, { headers: { 'x-request-id': 'a b<script>' } });
+        expect(res.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+    });
+
+    it('never logs the Authorization value or the token', async () => {
+
+        await fetch(`${url}/v1/cuits?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+        await fetch(`${url}/v1/cuits`, { headers: { authorization: 'Bearer asy_not-a-real-token-at-all' } });
+        const text = lines.map((line) => JSON.stringify(line)).join('\n');
+        expect(text).to.not.include(token);
+        expect(text).to.not.include('asy_not-a-real-token-at-all');
+        expect(text.toLowerCase()).to.not.include('authorization');
+    });
+
+    it('redacts credential fields wherever a log call carries them', () => {
+
+        const captured: string[] = [];
+        const logger = createLogger({ level: 'info', destination: new Writable({ write(chunk: Buffer, _e, done) {
+
+            captured.push(chunk.toString());
+            done();
+        } }) });
+
+        logger.info({ clave_arca: 'secreta-123', body: { token: 'asy_abc', password: 'hunter22' }, req: { headers: { authorization: 'Bearer x' } } }, 'prueba');
+        const text = captured.join('');
+        expect(text).to.not.include('secreta-123').and.not.include('asy_abc').and.not.include('hunter22').and.not.include('Bearer x');
+        expect(text).to.include('[oculto]');
+    });
+});
