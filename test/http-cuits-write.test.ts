@@ -4,7 +4,7 @@ import { messages } from '../core/domain/messages.js';
 import { testDatabases } from './support/databases.js';
 import { noRateLimits, perCuitEndpoints } from './support/endpoints.js';
 import type { SeededUser } from './support/fixtures.js';
-import { addClient, seedAccount, seedUser, tagClient } from './support/fixtures.js';
+import { seedAccount, seedUser, tagClient } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
 
