@@ -1,54 +1,60 @@
-import { randomUUID } from 'node:crypto';
-import type { ClientType } from '../core/domain/client.js';
-import { displayName, sortKey } from '../core/domain/client.js';
-import type { Cuit } from '../core/domain/cuit.js';
+import { formatDate } from '../core/domain/time.js';
 import type { Ports } from '../core/ports/index.js';
+import { createClient } from '../core/use-cases/create-client.js';
+import { principalOfUser } from '../core/use-cases/principal-of-user.js';
 import { createAccount } from '../core/use-cases/staff/create-account.js';
 import { createToken } from '../core/use-cases/staff/create-token.js';
 import { createUser } from '../core/use-cases/staff/create-user.js';
 
-// The embedded demo: one account with API writing, its owner, a fresh token each start (a
-// token is only ever shown once) and a small portfolio.
+// The embedded demo (DESIGN.md: `npm start`): one account with API writing, its owner, a fresh
+// token each start (a token is only ever shown once) and a small portfolio created the way
+// the API creates clients: keys sealed, first synchronization enqueued. The simulated
+// authority accepts these keys.
 
 const internals = {
     email: 'demo@arcasync.local',
     clients: [
-        { cuit: '20123456786', tipo: 'persona-fisica', nombre: 'María', apellido: 'González' },
-        { cuit: '27234567891', tipo: 'persona-fisica', nombre: 'Juan', apellido: 'Pérez' },
-        { cuit: '30712345671', tipo: 'persona-juridica', razonSocial: 'Panadería La Espiga SRL' }
-    ] as const satisfies readonly { cuit: string; tipo: ClientType; nombre?: string; apellido?: string; razonSocial?: string }[]
+        { tipo: 'persona-fisica', cuit: '20-12345678-6', nombre: 'María', apellido: 'González', clave_arca: 'demo-clave-maria', email: 'maria@example.com' },
+        { tipo: 'persona-fisica', cuit: '27-23456789-1', nombre: 'Juan', apellido: 'Pérez', clave_arca: 'demo-clave-juan' },
+        { tipo: 'persona-fisica', cuit: '20-34567890-3', nombre: 'Lucía', apellido: 'Fernández', clave_arca: 'demo-clave-lucia' },
+        { tipo: 'persona-juridica', cuit: '30-71234567-1', razon_social: 'Panadería La Espiga SRL', representante: '20-12345678-6' }
+    ]
 };
 
-export const seedDemo = async (ports: Ports): Promise<{ accountId: number; email: string; token: string }> => {
+export interface DemoSeed {
+    accountId: number;
+    email: string;
+    token: string;
+    cuits: string[];
+    created: boolean;
+    from: string;                      // the last twelve months, for the curl examples
+    to: string;
+}
+
+export const seedDemo = async (ports: Ports): Promise<DemoSeed> => {
 
     let user = await ports.users.findByEmail(internals.email);
+    const created = !user;
     if (!user) {
         const account = await createAccount(ports, { name: 'Estudio de demostración', writingEnabled: true });
         await createUser(ports, { accountId: account.id, email: internals.email, role: 'owner' });
         user = (await ports.users.findByEmail(internals.email))!;
-        const now = ports.clock.now().getTime();
+        const principal = (await principalOfUser(ports, user.id))!;
         for (const client of internals.clients) {
-            const names = { nombre: null, apellido: null, razonSocial: null, ...client };
-            const name = displayName(names);
-            await ports.clients.insert({
-                publicId: randomUUID(),
-                accountId: account.id,
-                cuit: client.cuit as Cuit,
-                tipo: client.tipo,
-                nombre: names.nombre,
-                apellido: names.apellido,
-                razonSocial: names.razonSocial,
-                representativeId: null,
-                displayName: name,
-                sortName: sortKey(name),
-                email: null,
-                telefono: null,
-                sealedKey: null,
-                createdAt: now
-            });
+            await createClient(ports, principal, client);
         }
     }
 
     const { token } = await createToken(ports, { userId: user.id, name: 'demo' });
-    return { accountId: user.accountId, email: internals.email, token };
+    const now = ports.clock.now();
+    const from = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth(), now.getUTCDate() + 1));
+    return {
+        accountId: user.accountId,
+        email: internals.email,
+        token,
+        cuits: internals.clients.map((client) => client.cuit.replace(/-/g, '')),
+        created,
+        from: formatDate(from),
+        to: formatDate(now)
+    };
 };

@@ -4,6 +4,7 @@ import { registerMcpCommands } from './commands/mcp.js';
 import { registerOpenApiCommand } from './commands/openapi.js';
 import { registerServerCommands } from './commands/server.js';
 import { registerStaffCommands } from './commands/staff.js';
+import { registerSyncCommands } from './commands/sync.js';
 
 // arcasync: the staff and operators' command line (DESIGN.md, CLI contract).
 
@@ -14,6 +15,7 @@ const program = new Command('arcasync')
 
 registerServerCommands(program);
 registerStaffCommands(program);
+registerSyncCommands(program);
 registerMcpCommands(program);
 registerOpenApiCommand(program);
 

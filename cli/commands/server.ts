@@ -7,10 +7,11 @@ import { seedDemo } from '../../app/demo.js';
 import { connect, migrateLatest } from '../../adapters/knex/index.js';
 import { createHttpServer } from '../../servers/http/server.js';
 import { fail, outputFor } from '../run.js';
+import { startSyncWorker, syncNow } from './sync.js';
 
 const internals = {
 
-    async serve(app: App, options: { host?: string; port?: string }) {
+    async serve(app: App, options: { host?: string; port?: string }, beforeStop?: () => Promise<unknown>) {
 
         const host = options.host ?? app.config.host;
         const port = options.port === undefined ? app.config.port : Number(options.port);
@@ -20,6 +21,7 @@ const internals = {
         // Finish in-flight requests, then release the database.
         const stop = async () => {
 
+            await beforeStop?.();
             await server.stop({ timeout: 10_000 });
             await app.close();
             process.exit(0);
@@ -58,11 +60,14 @@ export const registerServerCommands = (program: Command): void => {
         .description('sirve la API REST')
         .option('--host <host>', 'dirección donde escuchar')
         .option('--port <port>', 'puerto')
-        .action(async (options: { host?: string; port?: string }, command: Command) => {
+        .option('--worker', 'también sincroniza: un trabajador de la cola en este proceso')
+        .option('--concurrency <n>', 'con --worker: CUIT a la vez', '8')
+        .action(async (options: { host?: string; port?: string; worker?: boolean; concurrency: string }, command: Command) => {
 
             try {
                 const app = await composeApp(loadConfig());
-                const uri = await internals.serve(app, options);
+                const worker = options.worker ? startSyncWorker(app, { concurrency: Number(options.concurrency) || 8 }) : null;
+                const uri = await internals.serve(app, options, async () => await worker?.stop());
                 outputFor(command).print(`arcasync escuchando en ${uri}`, { url: uri });
             }
             catch (err) {
@@ -77,17 +82,23 @@ export const registerServerCommands = (program: Command): void => {
         .action(async (options: { host?: string; port?: string }, command: Command) => {
 
             try {
-                const app = await composeApp(loadConfig());
+                // The authority is the simulated one, in this process unless AUTHORITY_URL names one.
+                const app = await composeApp(loadConfig({ ...process.env, AUTHORITY: 'simulated' }));
+                const output = outputFor(command);
                 const demo = await seedDemo(app.ports);
-                const uri = await internals.serve(app, options);
-                outputFor(command).print([
+                const first = await syncNow(app, output, { clientIds: null, concurrency: 4 });
+                const worker = startSyncWorker(app, { concurrency: 4 });
+                const uri = await internals.serve(app, options, async () => await worker.stop());
+                output.print([
                     `arcasync escuchando en ${uri}`,
+                    `Autoridad simulada; primera sincronización: ${first.synced} CUIT sincronizados, ${first.failed} con fallas, ${first.invoices} comprobantes.`,
                     `Cuenta de demostración ${demo.accountId}, usuario ${demo.email}.`,
                     'Token de acceso (se muestra una sola vez):',
                     `  ${demo.token}`,
                     'Probalo:',
-                    `  curl -H "Authorization: Bearer ${demo.token}" ${uri}/v1/cuits`
-                ].join('\n'), { url: uri, accountId: demo.accountId, token: demo.token });
+                    `  curl -H "Authorization: Bearer ${demo.token}" ${uri}/v1/cuits`,
+                    `  curl -H "Authorization: Bearer ${demo.token}" "${uri}/v1/cuits/${demo.cuits[0]}/mis-comprobantes/emitidos?from_date=${demo.from}&to_date=${demo.to}"`
+                ].join('\n'), { url: uri, accountId: demo.accountId, token: demo.token, cuits: demo.cuits, sync: first });
             }
             catch (err) {
                 fail(err);

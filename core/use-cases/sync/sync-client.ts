@@ -1,4 +1,5 @@
 import type { Cuit } from '../../domain/cuit.js';
+import type { InvoiceRecord } from '../../domain/invoice.js';
 import { messages } from '../../domain/messages.js';
 import type { SyncSystem } from '../../domain/sync-system.js';
 import type { Timestamp } from '../../domain/time.js';
@@ -66,8 +67,31 @@ const internals = {
             return { message: detail ? `${text} (${detail})` : text, retry: internals.retryable.has(err.kind), kind: err.kind };
         }
 
-        return { message: messages.sync.internal, retry: true, kind: null };
+        // Only the error's code (e.g. ER_LOCK_DEADLOCK): a database message can quote values.
+        const code = (err as { code?: unknown } | null)?.code;
+        return { message: typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? `${messages.sync.internal} (${code})` : messages.sync.internal, retry: true, kind: null };
     },
+
+    // Each write is one idempotent, all-or-nothing transaction (an upsert or a replace), so a
+    // failed one is simply tried again: concurrent syncs can deadlock on MySQL's gap locks, and
+    // the database resolves that by aborting one of them.
+    async write(store: () => Promise<void>): Promise<void> {
+
+        for (let attempt = 1; ; ++attempt) {
+            try {
+                return await store();
+            }
+            catch (err) {
+                if (attempt >= internals.writeAttempts) {
+                    throw err;
+                }
+
+                await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 30));
+            }
+        }
+    },
+
+    writeAttempts: 3,
 
     async fetchAndStore(deps: SyncDeps, session: AuthoritySession, target: SyncTarget, system: SyncSystem, input: SyncClientInput, mayWrite: () => Promise<boolean>): Promise<number | null> {
 
@@ -79,7 +103,7 @@ const internals = {
                     return null;
                 }
 
-                await deps.registry.save(target.id, classification, now());
+                await internals.write(() => deps.registry.save(target.id, classification, now()));
                 return 1;
             }
 
@@ -88,7 +112,7 @@ const internals = {
                 const kind = system === 'issued_invoices' ? 'issued' : 'received';
                 const lastSyncedAt = await deps.syncStates.syncedAt(target.id, system);
                 const ranges = invoiceRanges({ now: now(), lastSyncedAt, full: input.full ?? false, ...(input.invoicePolicy ? { policy: input.invoicePolicy } : {}) });
-                const invoices = [];
+                const invoices: InvoiceRecord[] = [];
                 for (const range of ranges) {
                     for (const invoice of await session.invoices(kind, range)) {
                         invoices.push(normalizeInvoice(invoice));
@@ -99,7 +123,7 @@ const internals = {
                     return null;
                 }
 
-                await deps.invoices.save(target.id, kind, invoices, now());
+                await internals.write(() => deps.invoices.save(target.id, kind, invoices, now()));
                 return invoices.length;
             }
 
@@ -109,7 +133,7 @@ const internals = {
                     return null;
                 }
 
-                await deps.sct.replace(target.id, data, now());
+                await internals.write(() => deps.sct.replace(target.id, data, now()));
                 return data.deuda.length + data.vencimientos.length + data.ddjj.length;
             }
 
@@ -119,7 +143,7 @@ const internals = {
                     return null;
                 }
 
-                await deps.ccma.replace(target.id, balances, movements, now());
+                await internals.write(() => deps.ccma.replace(target.id, balances, movements, now()));
                 return movements.length;
             }
 
@@ -130,7 +154,7 @@ const internals = {
                     return null;
                 }
 
-                await deps.notifications.save(target.id, listed.map((notification) => toNotification(notification, firstSync)), now());
+                await internals.write(() => deps.notifications.save(target.id, listed.map((notification) => toNotification(notification, firstSync)), now()));
                 return listed.length;
             }
         }
