@@ -215,6 +215,24 @@ describe('arca adapter against the simulated authority', () => {
         }
     });
 
+    it('keeps to the global concurrency across sessions', async () => {
+
+        const slow = await startSimulatedAuthority({ today: internals.today, latencyMs: 15 });
+        try {
+            const client = internals.client(slow, { concurrency: 2 });
+            await Promise.all([internals.person, internals.monotributista, internals.autonomo, internals.otherPerson].map(async (cuit) => {
+
+                const session = await client.login({ loginCuit: cuit, password: 'x', representedCuit: cuit });
+                await Promise.all([session.sct(), session.notifications(), session.registry()]);
+                await session.close();
+            }));
+            expect(slow.stats().peakInFlight).to.equal(2);
+        }
+        finally {
+            await slow.stop();
+        }
+    });
+
     it('keeps one session per login CUIT at a time', async () => {
 
         const client = internals.client(sim);

@@ -77,7 +77,9 @@ export const createCookieJar = (): CookieJar => {
         store(url, headers) {
 
             const now = Date.now();
-            for (const header of headers) {
+            // Some stacks fold several Set-Cookie headers into one, comma separated; an
+            // Expires date's comma is never followed by "name=".
+            for (const header of headers.flatMap((value) => value.split(/,(?=\s*[^;,=\s]+=)/))) {
                 const cookie = internals.parse(url, header, now);
                 if (!cookie) {
                     continue;

@@ -2,7 +2,7 @@ import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js
 import { pesosAmount } from '../../../core/domain/invoice.js';
 import { failure } from './failures.js';
 import { detectDelimiter, headerKey, parseCsv } from './csv.js';
-import { blankToNull, parseAmount, parseCurrency, parseInvoiceType, requireAmount, requireDate } from './values.js';
+import { blankToNull, parseAmount, parseCurrency, parseDigits, parseInvoiceType, requireAmount, requireDate } from './values.js';
 
 // Mis Comprobantes' CSV export in its three generations (AUTHORITY.md), chosen by the header
 // row: (1) before Oct 2023, comma separated, all quoted, 16 columns, "1 - Factura A" types,
@@ -112,13 +112,13 @@ export const parseInvoicesCsv = (text: string, kind: InvoiceKind): InvoiceRecord
         const moneda = parseCurrency(cell(row, columns.moneda));
         const importeOriginal = requireAmount(cell(row, columns.total), 'Imp. Total');
         const tipoCambio = moneda === 'PES' ? 1 : requireAmount(cell(row, columns.tipoCambio), 'Tipo Cambio');
-        const numeroDesde = cell(row, columns.numeroDesde);
+        const numeroDesde = parseDigits(cell(row, columns.numeroDesde));
         return {
             fecha: requireDate(cell(row, columns.fecha), 'Fecha'),
             tipo: parseInvoiceType(cell(row, columns.tipo)),
-            puntoVenta: cell(row, columns.puntoVenta),
+            puntoVenta: parseDigits(cell(row, columns.puntoVenta)),
             numeroDesde,
-            numeroHasta: cell(row, columns.numeroHasta) || numeroDesde,
+            numeroHasta: parseDigits(cell(row, columns.numeroHasta)) || numeroDesde,
             codigoAutorizacion: blankToNull(cell(row, columns.codigo)),
             counterpart: {
                 tipoDocumento: blankToNull(cell(row, columns.docTipo)),

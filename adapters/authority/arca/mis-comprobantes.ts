@@ -10,7 +10,7 @@ import type { HttpSession } from './http.js';
 import { parseInvoicesCsv } from './invoices-csv.js';
 import type { Landing } from './services.js';
 import { openService } from './services.js';
-import { blankToNull, parseAmount, parseCurrency, parseInvoiceType, requireAmount, requireDate } from './values.js';
+import { blankToNull, parseAmount, parseCurrency, parseDigits, parseInvoiceType, requireAmount, requireDate } from './values.js';
 
 // Mis Comprobantes (service mcmp, AUTHORITY.md): pick the taxpayer with
 // setearContribuyente.do, then per query of at most 365 days: generarConsulta ->
@@ -91,13 +91,13 @@ const internals = {
         const moneda = parseCurrency(at(columns.moneda));
         const importeOriginal = requireAmount(at(columns.total), 'total');
         const tipoCambio = moneda === 'PES' ? 1 : requireAmount(at(columns.tipoCambio), 'tipo de cambio');
-        const numeroDesde = at(columns.desde);
+        const numeroDesde = parseDigits(at(columns.desde));
         return {
             fecha: requireDate(at(columns.fecha), 'fecha'),
             tipo: parseInvoiceType(at(columns.tipo)),
-            puntoVenta: at(columns.puntoVenta),
+            puntoVenta: parseDigits(at(columns.puntoVenta)),
             numeroDesde,
-            numeroHasta: at(columns.hasta) || numeroDesde,
+            numeroHasta: parseDigits(at(columns.hasta)) || numeroDesde,
             codigoAutorizacion: blankToNull(at(columns.codigo)),
             counterpart: {
                 tipoDocumento: blankToNull(at(columns.docTipo)),

@@ -76,10 +76,14 @@ export const requireDate = (raw: string | null | undefined, what: string): strin
     return value;
 };
 
-// 'YYYYMM' from 202405, 2024-05, 2024/05, 05/2024 or 05-2024.
+// 'YYYYMM' from 202405, 2024-05, 2024/05, 05/2024 or 05-2024; a year alone is YYYY00.
 export const parsePeriod = (raw: string, what = 'período'): string => {
 
     const text = raw.trim();
+    if (/^\d{4}$/.test(text)) {
+        return `${text}00`;                      // a yearly period, as the authority writes it: YYYY00
+    }
+
     let match = /^(\d{4})[-/]?(\d{2})$/.exec(text);
     if (match) {
         return `${match[1]}${match[2]}`;
@@ -128,4 +132,11 @@ export const blankToNull = (raw: string | null | undefined): string | null => {
 
     const text = (raw ?? '').trim();
     return text === '' ? null : text;
+};
+
+// Point of sale and invoice numbers: "00004" and "4" are the same number in every export.
+export const parseDigits = (raw: string): string => {
+
+    const text = raw.trim();
+    return /^\d+$/.test(text) ? text.replace(/^0+(?=\d)/, '') : text;
 };

@@ -70,7 +70,7 @@ export interface SimulatedAuthority {
     url: string;
     port: number;
     expected(cuit: string): ExpectedData;
-    stats(): { requests: number; logins: number; detailsOpened: number; serviceSessions: number };
+    stats(): { requests: number; logins: number; detailsOpened: number; serviceSessions: number; peakInFlight: number };
     detailsOpened(cuit: string): string[];          // DFE ids whose detail was requested
     setFailures(failures: SimulatedFailures): void;
     stop(): Promise<void>;
@@ -184,7 +184,8 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
     const consultas = new Map<number, Consulta>();
     const opened = new Map<string, Set<string>>();             // CUIT -> DFE ids opened
     let nextConsulta = 1000;
-    const stats = { requests: 0, logins: 0, detailsOpened: 0 };
+    const stats = { requests: 0, logins: 0, detailsOpened: 0, peakInFlight: 0 };
+    let inFlight = 0;
     const held = new Set<ServerResponse>();
 
     const sign = (token: string) => createHmac('sha256', secret).update(token).digest('base64');
@@ -612,6 +613,12 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
 
     const server = createServer((req, res) => {
 
+        inFlight++;
+        stats.peakInFlight = Math.max(stats.peakInFlight, inFlight);
+        res.once('close', () => {
+
+            inFlight--;
+        });
         handle(req, res).catch(() => {
 
             if (!res.headersSent) {
