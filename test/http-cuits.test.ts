@@ -418,6 +418,25 @@ for (const database of testDatabases()) {
                     }
                 }
             });
+
+            it('names a malformed {cuit} and every failing query parameter in one error', async () => {
+
+                const owner = await seedAccount(server.app.ports);
+                const cases: [string, string][] = [
+                    ['/v1/cuits/123/dfe?limit=0', `${messages.field.cuitPath} ${messages.field.limit}`],
+                    ['/v1/cuits/123/ccma/movimientos?limit=101&offset=-1', `${messages.field.cuitPath} ${messages.field.limit} ${messages.field.offset}`],
+                    ['/v1/cuits/123/mis-comprobantes/emitidos?from_date=2025-02-30&to_date=2025-03-01', `${messages.field.cuitPath} ${messages.field.from_date}`],
+                    ['/v1/cuits/123/mis-comprobantes/recibidos?to_date=2025-03-01', `${messages.field.cuitPath} ${messages.dateRangeIncomplete}`],
+                    ['/v1/cuits/123/sct?desde=1', `${messages.field.cuitPath} ${messages.unknownParameter('desde')}`],
+                    ['/v1/cuits/123/ccma?limit=5', `${messages.field.cuitPath} ${messages.unknownParameter('limit')}`]
+                ];
+
+                for (const [path, error] of cases) {
+                    const res = await server.request(path, { token: owner.token });
+                    expect(res.status, path).to.equal(400);
+                    expect(res.body, path).to.deep.equal({ error });
+                }
+            });
         });
     });
 }

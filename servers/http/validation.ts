@@ -31,12 +31,21 @@ const internals = {
     }
 };
 
-// hapi hands over the joi error, boomified with the failing source.
-export const failAction = (_request: Request, _h: ResponseToolkit, err?: Error): never => {
+// hapi hands over the joi error, boomified with the failing source. hapi checks the path
+// before the query and stops at the first failing source, so a failing path also reports the
+// query's failures: every failing field lands in the one `error` (SPEC §7).
+export const failAction = (request: Request, _h: ResponseToolkit, err?: Error): never => {
 
     const error = err as (Joi.ValidationError & { output?: { payload?: { validation?: { source?: string } } } }) | undefined;
     const source = error?.output?.payload?.validation?.source ?? 'query';
-    throw toBoom(invalid((error?.details ?? []).map((detail) => internals.messageFor(detail, source))));
+    const failures = (error?.details ?? []).map((detail) => internals.messageFor(detail, source));
+    const querySchema = request.route.settings.validate?.query;
+    if (source === 'params' && Joi.isSchema(querySchema)) {
+        const query = querySchema.validate(request.query, validationOptions);
+        failures.push(...(query.error?.details ?? []).map((detail) => internals.messageFor(detail, 'query')));
+    }
+
+    throw toBoom(invalid(failures));
 };
 
 export const validationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: false } } } as const;
