@@ -239,7 +239,7 @@ export const registerSyncCommands = (program: Command): void => {
                     leaseMs: internals.positiveMs(options.leaseSeconds, internals.defaultLeaseMs),
                     pollMs: internals.positiveMs(options.pollSeconds, 1000),
                     onStart: (start) => event({ event: 'start', ...start }),
-                    onResult: (result) => event({ event: 'end', jobId: result.jobId, clientId: result.clientId, cuit: result.cuit, outcome: result.outcome, disposition: result.disposition, invoices: result.invoices, at: result.at })
+                    onResult: (result) => event({ event: 'end', jobId: result.jobId, clientId: result.clientId, cuit: result.cuit, outcome: result.outcome, disposition: result.disposition, invoices: result.invoices, at: result.endedAt })
                 });
 
                 if (output.json) {

@@ -25,6 +25,9 @@ export interface JobResult extends SyncClientResult {
     jobId: number;
     attempts: number;
     disposition: JobDisposition;
+    // When the sync itself ended (wall clock), before the job was settled and its client
+    // became claimable again.
+    endedAt: number;
 }
 
 // Run one claimed job: renew the lease while it runs, check it before every write, and
@@ -59,13 +62,14 @@ export const runJob = async (deps: SyncDeps, job: SyncJob, options: RunJobOption
     }
     catch (err) {
         clearInterval(heartbeat);
+        const endedAt = Date.now();
         const message = err instanceof Error ? err.message : String(err);
         const settled = await settle(deps, job, options, { retry: true, error: message.slice(0, 500) });
-        return { clientId: job.clientId, cuit: null, outcome: 'failed', retry: true, error: message, systems: [], invoices: 0, jobId: job.id, attempts: job.attempts, disposition: settled };
+        return { clientId: job.clientId, cuit: null, outcome: 'failed', retry: true, error: message, systems: [], invoices: 0, jobId: job.id, attempts: job.attempts, disposition: settled, endedAt };
     }
 
     clearInterval(heartbeat);
-    const base = { ...result, jobId: job.id, attempts: job.attempts };
+    const base = { ...result, jobId: job.id, attempts: job.attempts, endedAt: Date.now() };
     if (result.outcome === 'gone') {
         return { ...base, disposition: 'lost' };
     }

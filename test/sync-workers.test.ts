@@ -1,0 +1,267 @@
+import { expect } from 'chai';
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import type { App } from '../app/compose.js';
+import { composeApp } from '../app/compose.js';
+import { loadConfig } from '../app/config.js';
+import { createAuthorityClient } from '../app/authority.js';
+import { syncDeps } from '../app/sync.js';
+import type { SimulatedAuthority } from '../adapters/authority/simulated/index.js';
+import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
+import { displayName, sortKey } from '../core/domain/client.js';
+import type { Cuit } from '../core/domain/cuit.js';
+import type { DateRange } from '../core/domain/period.js';
+import { runJob } from '../core/use-cases/sync/run-job.js';
+import { invoiceRanges } from '../core/use-cases/sync/rules.js';
+import type { TestDatabase } from './support/databases.js';
+import { testDatabases } from './support/databases.js';
+import { seedAccount } from './support/fixtures.js';
+
+// Workers as separate processes (`arcasync sync worker --json`), the way operators run them:
+// a worker killed mid-sync leaves no half-written system and its CUIT is retaken once the
+// lease expires; SIGTERM gives the job back; two workers on MariaDB never sync one CUIT at
+// the same time.
+
+interface WorkerEvent {
+    event: 'ready' | 'start' | 'end' | 'stopped';
+    jobId?: number;
+    clientId?: number;
+    at?: number;
+    disposition?: string;
+}
+
+const internals = {
+    root: fileURLToPath(new URL('..', import.meta.url)),
+    secretKey: randomBytes(32).toString('base64'),
+
+    spawnWorker(databaseUrl: string, authorityUrl: string, args: string[]): { child: ChildProcess; events: WorkerEvent[]; exited: Promise<number | null>; stderr: () => string } {
+
+        const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'sync', 'worker', '--json', ...args], {
+            cwd: internals.root,
+            env: { ...process.env, DATABASE_URL: databaseUrl, ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authorityUrl, LOG_LEVEL: 'silent' },
+            stdio: ['ignore', 'pipe', 'pipe']
+        });
+
+        const events: WorkerEvent[] = [];
+        let buffer = '';
+        let errors = '';
+        child.stdout!.on('data', (chunk: Buffer) => {
+
+            buffer += chunk.toString();
+            const lines = buffer.split('\n');
+            buffer = lines.pop()!;
+            for (const line of lines.filter(Boolean)) {
+                events.push(JSON.parse(line) as WorkerEvent);
+            }
+        });
+        child.stderr!.on('data', (chunk: Buffer) => {
+
+            errors += chunk.toString();
+        });
+
+        const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+        return { child, events, exited, stderr: () => errors };
+    },
+
+    async until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
+
+        const deadline = Date.now() + timeoutMs;
+        while (!await check()) {
+            if (Date.now() > deadline) {
+                throw new Error(`timed out waiting for ${what}`);
+            }
+
+            await sleep(20);
+        }
+    },
+
+    async setup(database: TestDatabase) {
+
+        const db = await database.create();
+        const app = await composeApp(loadConfig({ DATABASE_URL: db.url, ARCASYNC_SECRET_KEY: internals.secretKey }));
+        const { accountId } = await seedAccount(app.ports);
+        return { db, app, accountId };
+    },
+
+    async addPerson(app: App, accountId: number, cuit: string): Promise<number> {
+
+        const names = { nombre: 'Ana', apellido: `Prueba ${cuit}`, razonSocial: null };
+        const name = displayName({ tipo: 'persona-fisica', ...names });
+        const client = await app.ports.clients.insert({
+            publicId: randomUUID(), accountId, cuit: cuit as Cuit, tipo: 'persona-fisica', ...names, representativeId: null,
+            displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: app.ports.secretBox.seal('clave'), createdAt: Date.now()
+        });
+        return client!.id;
+    },
+
+    // The dates the first sync asked for (one query: twelve months).
+    backfillOf: (job: { started_at: unknown }): DateRange => invoiceRanges({ now: Number(job.started_at), lastSyncedAt: null, full: false })[0]!,
+
+    async pendingJob(app: App, clientId: number): Promise<void> {
+
+        const now = Date.now();
+        await app.knex('sync_jobs').insert({ client_id: clientId, reason: 'first', status: 'pending', run_after: now, attempts: 0, created_at: now });
+    }
+};
+
+for (const database of testDatabases()) {
+
+    describe(`sync workers as processes (${database.name})`, function () {
+
+        this.timeout(60_000);
+        let authority: SimulatedAuthority;
+        let setup: Awaited<ReturnType<typeof internals.setup>>;
+
+        before(async () => {
+
+            // Slow enough that a sync takes a few seconds and can be interrupted in the middle.
+            authority = await startSimulatedAuthority({ port: 0, latencyMs: 25 });
+            setup = await internals.setup(database);
+        });
+
+        after(async () => {
+
+            await setup.app.close();
+            await setup.db.release();
+            await authority.stop();
+        });
+
+        it('a worker killed mid-sync leaves each system whole or untouched, and its CUIT is retaken after the lease', async () => {
+
+            const { app, accountId } = setup;
+            const clientId = await internals.addPerson(app, accountId, '20301112223');
+            await internals.pendingJob(app, clientId);
+            const worker = internals.spawnWorker(app.config.databaseUrl, authority.url, ['--concurrency', '1', '--lease-seconds', '3']);
+            const synced = async () => Number((await app.knex('sync_states').where({ client_id: clientId }).whereNotNull('synced_at').count({ n: '*' }).first())!.n);
+            await internals.until(async () => await synced() >= 2, 30_000, `two systems synced (${worker.stderr()})`);
+            worker.child.kill('SIGKILL');
+            await worker.exited;
+
+            const done = await synced();
+            expect(done, 'killed before the end').to.be.lessThan(6);
+            const job = await app.knex('sync_jobs').where({ client_id: clientId }).first();
+            expect(job).to.include({ status: 'running', attempts: 1 });
+
+            // Whatever was written is whole; the rest untouched.
+            const expected = authority.expected('20301112223');
+            const states = new Map((await app.knex('sync_states').where({ client_id: clientId })).map((row) => [row.system, row]));
+            const count = async (table: string, where: Record<string, unknown> = {}) => Number((await app.knex(table).where({ client_id: clientId, ...where }).count({ n: '*' }).first())!.n);
+            const checks: Record<string, [() => Promise<number>, number]> = {
+                issued_invoices: [() => count('invoices', { kind: 'E' }), expected.invoicesIn('issued', internals.backfillOf(job)).length],
+                received_invoices: [() => count('invoices', { kind: 'R' }), expected.invoicesIn('received', internals.backfillOf(job)).length],
+                sct: [() => count('sct_debts'), expected.sct.deuda.length],
+                ccma: [() => count('ccma_movements'), expected.ccma.movements.length],
+                dfe: [() => count('dfe_notifications'), expected.notifications.length]
+            };
+            for (const [system, [actual, whole]] of Object.entries(checks)) {
+                const state = states.get(system);
+                expect(await actual(), system).to.equal(state?.synced_at ? whole : 0);
+            }
+
+            // The lease still holds: nobody takes the job; once it expires, it is retaken.
+            const deps = syncDeps(app, createAuthorityClient({ authority: 'simulated', authorityUrl: authority.url }));
+            expect(await deps.jobQueue.claim({ owner: 'second', now: Date.now(), leaseMs: 60_000 })).to.equal(null);
+            await internals.until(async () => Number(job.lease_expires_at) < Date.now(), 10_000, 'lease expiry');
+            const retaken = (await deps.jobQueue.claim({ owner: 'second', now: Date.now(), leaseMs: 60_000 }))!;
+            expect(retaken).to.include({ id: Number(job.id), attempts: 2 });
+            const result = await runJob(deps, retaken, { owner: 'second', leaseMs: 60_000, stopping: () => false });
+            expect(result.disposition).to.equal('done');
+            expect(await synced()).to.equal(6);
+            for (const [system, [actual, whole]] of Object.entries(checks)) {
+                expect(await actual(), system).to.equal(whole);
+            }
+        });
+
+        it('SIGTERM stops a worker gracefully: its job is given back, no lease left behind', async () => {
+
+            const { app, accountId } = setup;
+            const clientId = await internals.addPerson(app, accountId, '20301112231');
+            await internals.pendingJob(app, clientId);
+            const worker = internals.spawnWorker(app.config.databaseUrl, authority.url, ['--concurrency', '1']);
+            await internals.until(() => worker.events.some((event) => event.event === 'start' && event.clientId === clientId), 30_000, `the worker to start (${worker.stderr()})`);
+            worker.child.kill('SIGTERM');
+            expect(await worker.exited).to.equal(0);
+
+            const job = await app.knex('sync_jobs').where({ client_id: clientId }).first();
+            expect(job.lease_owner).to.equal(null);
+            expect(job.active_client_id).to.equal(null);
+            expect(['pending', 'done']).to.include(job.status);
+            if (job.status === 'pending') {
+                expect(job.attempts).to.equal(0);
+            }
+
+            expect(worker.events.at(-1)).to.include({ event: 'stopped' });
+        });
+    });
+}
+
+describe('two sync workers on MariaDB at once', function () {
+
+    this.timeout(120_000);
+    const mysql = testDatabases().find((database) => database.name === 'mysql');
+
+    before(function () {
+
+        if (!mysql) {
+            process.stdout.write('    MariaDB omitido: TEST_MYSQL_URL no está definida; la prueba de dos trabajadores necesita MySQL/MariaDB.\n');
+            this.skip();
+        }
+    });
+
+    it('never syncs one CUIT twice at the same time', async () => {
+
+        const authority = await startSimulatedAuthority({ port: 0, latencyMs: 3 });
+        const { db, app, accountId } = await internals.setup(mysql!);
+        try {
+            const clients: number[] = [];
+            for (let i = 0; i < 10; i++) {
+                clients.push(await internals.addPerson(app, accountId, `2040000${String(i).padStart(3, '0')}1`));
+            }
+
+            // Three jobs per client, all due: every worker wants every client.
+            for (let round = 0; round < 3; round++) {
+                for (const id of clients) {
+                    await internals.pendingJob(app, id);
+                }
+            }
+
+            const workers = [0, 1].map(() => internals.spawnWorker(app.config.databaseUrl, authority.url, ['--concurrency', '4', '--poll-seconds', '0.05']));
+            const remaining = async () => Number((await app.knex('sync_jobs').whereIn('status', ['pending', 'running']).count({ n: '*' }).first())!.n);
+            await internals.until(async () => await remaining() === 0, 100_000, 'all jobs done');
+            for (const worker of workers) {
+                worker.child.kill('SIGTERM');
+                expect(await worker.exited).to.equal(0);
+            }
+
+            const runs = new Map<number, { start: number; end: number; worker: number }[]>();
+            workers.forEach((worker, index) => {
+
+                const starts = new Map(worker.events.filter((event) => event.event === 'start').map((event) => [event.jobId!, event.at!]));
+                for (const end of worker.events.filter((event) => event.event === 'end')) {
+                    const list = runs.get(end.clientId!) ?? [];
+                    list.push({ start: starts.get(end.jobId!)!, end: end.at!, worker: index });
+                    runs.set(end.clientId!, list);
+                }
+            });
+
+            expect([...runs.values()].reduce((sum, list) => sum + list.length, 0)).to.equal(30);
+            for (const [clientId, list] of runs) {
+                const sorted = [...list].sort((a, b) => a.start - b.start);
+                for (let i = 1; i < sorted.length; i++) {
+                    expect(sorted[i]!.start, `client ${clientId}: run ${i} began before run ${i - 1} ended`).to.be.at.least(sorted[i - 1]!.end);
+                }
+            }
+
+            // Both workers took part.
+            expect(new Set([...runs.values()].flat().map((run) => run.worker)).size).to.equal(2);
+        }
+        finally {
+            await app.close();
+            await db.release();
+            await authority.stop();
+        }
+    });
+});
