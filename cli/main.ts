@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { registerAuthorityCommands } from './commands/authority.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerOpenApiCommand } from './commands/openapi.js';
 import { registerServerCommands } from './commands/server.js';
@@ -18,5 +19,6 @@ registerStaffCommands(program);
 registerSyncCommands(program);
 registerMcpCommands(program);
 registerOpenApiCommand(program);
+registerAuthorityCommands(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,105 @@
+import type { Command } from 'commander';
+import type { SimulatedFailures } from '../../adapters/authority/simulated/index.js';
+import { startSimulatedAuthority } from '../../adapters/authority/simulated/index.js';
+import { fail, outputFor } from '../run.js';
+
+// arcasync authority simulate: the simulated authority alone, for AUTHORITY_URL of servers and
+// workers run apart (DESIGN.md, CLI contract). Runs until interrupted.
+
+const internals = {
+    share(name: string, value: string | undefined): number | undefined {
+
+        if (value === undefined) {
+            return undefined;
+        }
+
+        const share = Number(value);
+        if (!Number.isFinite(share) || share < 0 || share > 1) {
+            return fail(new Error(`${name} debe ser una proporción entre 0 y 1`));
+        }
+
+        return share;
+    },
+
+    integer(name: string, value: string | undefined, min: number): number | undefined {
+
+        if (value === undefined) {
+            return undefined;
+        }
+
+        const number = Number(value);
+        if (!Number.isInteger(number) || number < min || number > 65_535) {
+            return fail(new Error(`${name} debe ser un entero entre ${min} y 65535`));
+        }
+
+        return number;
+    }
+};
+
+interface SimulateOptions {
+    port?: string;
+    latency?: string;
+    fail5xx?: string;
+    failTimeout?: string;
+    failMalformed?: string;
+    csvGeneration?: string;
+}
+
+export const registerAuthorityCommands = (program: Command): void => {
+
+    const authority = program.command('authority').description('la autoridad fiscal (ARCA)');
+
+    authority.command('simulate')
+        .description('sirve la autoridad simulada en 127.0.0.1 (apuntá AUTHORITY_URL a la dirección que imprime)')
+        .option('--port <port>', 'puerto (0: uno libre)', '0')
+        .option('--latency <ms>', 'demora agregada a cada respuesta, en milisegundos')
+        .option('--fail-5xx <share>', 'proporción de respuestas 500/503')
+        .option('--fail-timeout <share>', 'proporción de pedidos que no se responden')
+        .option('--fail-malformed <share>', 'proporción de datos ilegibles')
+        .option('--csv-generation <n>', 'generación del CSV de Mis Comprobantes (1, 2 o 3)')
+        .action(async (options: SimulateOptions, command: Command) => {
+
+            const output = outputFor(command);
+            const failures: SimulatedFailures = {};
+            const serverError = internals.share('--fail-5xx', options.fail5xx);
+            const timeout = internals.share('--fail-timeout', options.failTimeout);
+            const malformed = internals.share('--fail-malformed', options.failMalformed);
+            if (serverError !== undefined) {
+                failures.serverError = serverError;
+            }
+
+            if (timeout !== undefined) {
+                failures.timeout = timeout;
+            }
+
+            if (malformed !== undefined) {
+                failures.malformed = malformed;
+            }
+
+            const generation = options.csvGeneration === undefined ? 3 : Number(options.csvGeneration);
+            if (generation !== 1 && generation !== 2 && generation !== 3) {
+                return fail(new Error('--csv-generation debe ser 1, 2 o 3'));
+            }
+
+            try {
+                const simulated = await startSimulatedAuthority({
+                    port: internals.integer('--port', options.port, 0) ?? 0,
+                    latencyMs: internals.integer('--latency', options.latency, 0) ?? 0,
+                    failures,
+                    csvGeneration: generation
+                });
+                output.print(`Autoridad simulada en ${simulated.url}\nUsala con AUTHORITY=simulated AUTHORITY_URL=${simulated.url}`, { url: simulated.url, port: simulated.port });
+                const stop = async () => {
+
+                    await simulated.stop();
+                    process.exit(0);
+                };
+
+                process.once('SIGTERM', stop);
+                process.once('SIGINT', stop);
+            }
+            catch (err) {
+                fail(err);
+            }
+        });
+};
