@@ -217,10 +217,28 @@ describe('arca adapter on recorded pages (nock)', () => {
             expect(await internals.failureOf(internals.client({ retries: 1, timeoutMs: 50 }).login(internals.credentials()))).to.equal('unavailable');
         });
 
-        it('treats an unknown page after the password as unexpected', async () => {
+        it('treats an unknown page after the password as unexpected, without posting the password again', async () => {
 
-            internals.passwordPost(internals.loginSteps()).times(2).reply(200, '<html><body><p>Hola</p></body></html>', internals.html);
-            expect(await internals.failureOf(internals.client({ retries: 1 }).login(internals.credentials()))).to.equal('unexpected_page');
+            const counter = { posts: 0 };
+            internals.passwordPost(internals.loginSteps(), counter).times(2).reply(200, '<html><body><p>Hola</p></body></html>', internals.html);
+            expect(await internals.failureOf(internals.client({ retries: 3 }).login(internals.credentials()))).to.equal('unexpected_page');
+            expect(counter.posts).to.equal(1);
+        });
+
+        it('posts the password again after a 5xx answer, never after a timeout', async () => {
+
+            const counter = { posts: 0 };
+            const steps = internals.loginSteps();
+            internals.passwordPost(steps, counter).reply(503, internals.fixture('login/maintenance.html'), internals.html);
+            internals.passwordPost(steps, counter).reply(302, '', { location: 'https://portalcf.cloud.afip.gob.ar/portal/app/' });
+            nock(internals.portal).get('/portal/app/').reply(200, internals.fixture('login/portal.html'), internals.html);
+            await (await internals.client({ retries: 3 }).login(internals.credentials())).close();
+            expect(counter.posts).to.equal(2);
+
+            counter.posts = 0;
+            internals.passwordPost(internals.loginSteps(), counter).times(2).delay(300).reply(200, internals.fixture('login/wrong-password.html'), internals.html);
+            expect(await internals.failureOf(internals.client({ retries: 3, timeoutMs: 100 }).login(internals.credentials()))).to.equal('unavailable');
+            expect(counter.posts).to.equal(1);
         });
     });
 

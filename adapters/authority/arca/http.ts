@@ -48,6 +48,10 @@ export interface RequestSpec {
     form?: Record<string, string>;
     accept?: string;
     referer?: URL;
+    // 'transient' (default): retry every transient failure. 'server_error': retry only when the
+    // server answered 5xx/429 — for the password POST, where a timeout, a reset or an unknown
+    // page may hide an evaluated password and a retry could count against the key.
+    retry?: 'transient' | 'server_error';
 }
 
 export interface HttpSession {
@@ -64,6 +68,7 @@ export interface Transport {
 
 const internals = {
     maxRedirects: 10,
+    serverErrors: new WeakSet<Error>(),
 
     delay(ms: number): Promise<void> {
 
@@ -190,7 +195,9 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
             }
 
             if (response.status >= 500 || response.status === 429) {
-                throw failure('unavailable', `HTTP ${response.status} en ${url.host}${url.pathname}`);
+                const error = failure('unavailable', `HTTP ${response.status} en ${url.host}${url.pathname}`);
+                internals.serverErrors.add(error);
+                throw error;
             }
 
             return await read(response);
@@ -216,7 +223,8 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
                             return await attempt(jar, spec, read);
                         }
                         catch (err) {
-                            if (!isAuthorityFailure(err) || !err.transient || tries >= options.retries) {
+                            const retryable = isAuthorityFailure(err) && err.transient && (spec.retry !== 'server_error' || internals.serverErrors.has(err));
+                            if (!retryable || tries >= options.retries) {
                                 throw err;
                             }
 

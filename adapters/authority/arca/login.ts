@@ -7,7 +7,8 @@ import type { HttpResponse, HttpSession } from './http.js';
 // The two-step login at auth.afip.gob.ar (AUTHORITY.md: Login): the CUIT on login.xhtml, the
 // password on loginClave.xhtml, both JSF forms whose hidden fields (javax.faces.ViewState
 // among them) are posted back; success lands on the portal. Every known failure page is told
-// apart; none of them is retried (a rejected password retried can block the key).
+// apart; none of them is retried (a rejected password retried can block the key), and the
+// password is posted again only after a 5xx answer, never after a timeout or an unknown page.
 
 // A form ready to be posted back: where to, with which fields, and the page it came from.
 interface HttpForm {
@@ -91,6 +92,7 @@ export const login = async (http: HttpSession, credentials: AuthorityCredentials
         method: 'POST',
         url: passwordForm.action,
         referer: passwordForm.page,
+        retry: 'server_error',
         form: { ...passwordForm.fields, 'F1:password': credentials.password, 'F1:btnIngresar': 'Ingresar' }
     }, (response) => {
 
