@@ -16,6 +16,7 @@ export interface WorkerOptions extends Omit<RunJobOptions, 'stopping'> {
     scheduleEveryMs?: number | null;
     onStart?: (event: { jobId: number; clientId: number; at: number }) => void;
     onResult?: (result: JobResult & { at: number }) => void;
+    onError?: (err: unknown) => void;
 }
 
 export interface Worker {
@@ -50,21 +51,39 @@ export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {
 
         while (!stopping) {
             const now = deps.clock.now().getTime();
-            const job = await deps.jobQueue.claim({ owner: options.owner, now, leaseMs: options.leaseMs, ...(options.clientIds ? { clientIds: options.clientIds } : {}) });
-            if (!job) {
-                if (options.drain) {
+            let job;
+            try {
+                job = await deps.jobQueue.claim({ owner: options.owner, now, leaseMs: options.leaseMs, ...(options.clientIds ? { clientIds: options.clientIds } : {}) });
+                if (!job && options.drain) {
                     const counts = await deps.jobQueue.counts(options.clientIds, deps.clock.now().getTime());
                     if (counts.due === 0 && counts.running === 0) {
                         return;
                     }
                 }
+            }
+            catch (err) {
+                // The database went away for a moment: try again after a pause; an unsettled
+                // job's lease expires and the job is retaken.
+                options.onError?.(err);
+                job = null;
+            }
 
+            if (!job) {
                 await nap(pollMs);
                 continue;
             }
 
             options.onStart?.({ jobId: job.id, clientId: job.clientId, at: Date.now() });
-            const result = await runJob(deps, job, { ...options, stopping: () => stopping });
+            let result: JobResult;
+            try {
+                result = await runJob(deps, job, { ...options, stopping: () => stopping });
+            }
+            catch (err) {
+                options.onError?.(err);
+                await nap(pollMs);
+                continue;
+            }
+
             summary.jobs++;
             summary.invoices += result.invoices;
             if (result.disposition === 'done') {

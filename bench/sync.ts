@@ -1,0 +1,205 @@
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import knexFactory from 'knex';
+import { createAuthorityClient } from '../app/authority.js';
+import { composeApp } from '../app/compose.js';
+import { loadConfig } from '../app/config.js';
+import { syncDeps } from '../app/sync.js';
+import { defaultTransportOptions } from '../adapters/authority/arca/http.js';
+import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
+import { displayName, sortKey } from '../core/domain/client.js';
+import type { Cuit } from '../core/domain/cuit.js';
+import { startWorker } from '../core/use-cases/sync/run-worker.js';
+
+// npm run bench:sync
+//
+// The first synchronization of N CUITs (500) against the simulated authority answering each
+// request after LATENCY ms (20), through the real arca adapter with its global concurrency C
+// (the adapter's default unless BENCH_CONCURRENCY is set). The simulated authority runs in a
+// child process, so the RSS measured is the worker's alone.
+//
+// Prints the wall time; the ideal bound, requests × latency / C (the adapter can have at most
+// C requests in flight, each taking at least the latency); their ratio; invoices stored per
+// second, end to end and while storing (invoices / time during which at least one invoice
+// write was in progress); and the worker's peak RSS.
+//
+// DATABASE_URL=mysql://root@127.0.0.1:3306/ (any database name: a fresh one is created beside
+// it and dropped) or sqlite:PATH (default: a temporary SQLite file).
+
+const internals = {
+    targets: { ratio: 1.3, invoicesPerSecond: 20_000, rssMb: 300 },
+    cuits: Number(process.env.BENCH_CUITS ?? 500),
+    latencyMs: Number(process.env.BENCH_LATENCY_MS ?? 20),
+    concurrency: Number(process.env.BENCH_CONCURRENCY ?? defaultTransportOptions.concurrency),
+    entitiesShare: 0.1,
+
+    // The simulated authority alone, in this child process: prints its URL, serves until killed.
+    async serveAuthority(latencyMs: number): Promise<void> {
+
+        const authority = await startSimulatedAuthority({ port: 0, latencyMs });
+        process.stdout.write(`${JSON.stringify({ url: authority.url })}\n`);
+        process.once('SIGTERM', () => void authority.stop().then(() => process.exit(0)));
+    },
+
+    async startAuthority(): Promise<{ url: string; stop(): void }> {
+
+        const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve-authority', String(internals.latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const line = await new Promise<string>((resolve, reject) => {
+
+            createInterface({ input: child.stdout! }).once('line', resolve);
+            child.once('exit', (code) => reject(new Error(`simulated authority exited (${code})`)));
+        });
+
+        return { url: (JSON.parse(line) as { url: string }).url, stop: () => child.kill('SIGTERM') };
+    },
+
+    // A fresh database: a new schema beside DATABASE_URL's on MySQL, a temporary SQLite file
+    // otherwise.
+    async database(): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+
+        const given = process.env.DATABASE_URL;
+        if (given && /^(mysql|mariadb):/.test(given)) {
+            const base = new URL(given);
+            const name = `arcasync_bench_sync_${randomBytes(4).toString('hex')}`;
+            const admin = knexFactory({ client: 'mysql2', connection: { host: base.hostname, port: Number(base.port || 3306), user: decodeURIComponent(base.username), password: decodeURIComponent(base.password) }, pool: { min: 0, max: 1 } });
+            await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+            base.pathname = `/${name}`;
+            return {
+                url: base.toString(),
+                name: 'MariaDB/MySQL',
+                async drop() {
+
+                    await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+                    await admin.destroy();
+                }
+            };
+        }
+
+        if (given && given.startsWith('sqlite:')) {
+            return { url: given, name: 'SQLite', drop: async () => undefined };
+        }
+
+        const dir = mkdtempSync(join(tmpdir(), 'arcasync-bench-sync-'));
+        return { url: `sqlite:${join(dir, 'bench.sqlite')}`, name: 'SQLite', drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+
+    // Time during which at least one call was in progress.
+    busyTimer() {
+
+        let active = 0;
+        let since = 0;
+        let busy = 0;
+        return {
+            async time<T>(fn: () => Promise<T>): Promise<T> {
+
+                if (active++ === 0) {
+                    since = performance.now();
+                }
+
+                try {
+                    return await fn();
+                }
+                finally {
+                    if (--active === 0) {
+                        busy += performance.now() - since;
+                    }
+                }
+            },
+            get ms() {
+
+                return busy;
+            }
+        };
+    },
+
+    mb: (bytes: number): number => Math.round(bytes / 1024 / 1024)
+};
+
+const main = async (): Promise<void> => {
+
+    const authorityProcess = await internals.startAuthority();
+    const db = await internals.database();
+    const app = await composeApp(loadConfig({ ...process.env, DATABASE_URL: db.url, ARCASYNC_SECRET_KEY: randomBytes(32).toString('base64') }), db.name === 'SQLite' ? {} : { pool: { max: 10 } });
+    try {
+        // The portfolio: physical persons with keys, and legal entities each represented by
+        // one of them. Created with their first job, as POST /v1/cuits does.
+        const accountId = await app.ports.accounts.create({ name: 'Bench', writingEnabled: true, subscription: 'active', createdAt: Date.now() });
+        const entities = Math.round(internals.cuits * internals.entitiesShare);
+        const people: number[] = [];
+        const sealed = app.ports.secretBox.seal('clave-bench');
+        for (let i = 0; i < internals.cuits; i++) {
+            const entity = i >= internals.cuits - entities;
+            const cuit = `${entity ? '30' : '20'}${String(10_000_000 + i).padStart(8, '0')}${i % 10}` as Cuit;
+            const names = entity ? { nombre: null, apellido: null, razonSocial: `Empresa ${i} SA` } : { nombre: 'Ana', apellido: `Bench ${i}`, razonSocial: null };
+            const name = displayName({ tipo: entity ? 'persona-juridica' : 'persona-fisica', ...names });
+            const client = (await app.ports.clients.insert({
+                publicId: randomUUID(), accountId, cuit, tipo: entity ? 'persona-juridica' : 'persona-fisica', ...names,
+                representativeId: entity ? people[i % people.length]! : null,
+                displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: entity ? null : sealed, createdAt: Date.now()
+            }))!;
+            if (!entity) {
+                people.push(client.id);
+            }
+        }
+
+        const authority = createAuthorityClient({ authority: 'simulated', authorityUrl: authorityProcess.url }, { concurrency: internals.concurrency });
+        const deps = syncDeps(app, authority);
+        const saving = internals.busyTimer();
+        const save = deps.invoices.save.bind(deps.invoices);
+        deps.invoices = { ...deps.invoices, save: (...args) => saving.time(() => save(...args)) };
+        for (const id of (await app.knex('clients').pluck('id')).map(Number)) {
+            await deps.jobQueue.enqueue(id, 'first', Date.now());
+        }
+
+        let peakRss = process.memoryUsage().rss;
+        const sampler = setInterval(() => {
+
+            peakRss = Math.max(peakRss, process.memoryUsage().rss);
+        }, 50);
+
+        // Enough CUITs in flight that the adapter's C slots never wait for the database.
+        const workerConcurrency = Number(process.env.BENCH_WORKER_CONCURRENCY ?? internals.concurrency * 4);
+        const started = performance.now();
+        const summary = await startWorker(deps, { owner: 'bench', concurrency: workerConcurrency, leaseMs: 10 * 60_000, drain: true, pollMs: 20 }).done;
+        const wallMs = performance.now() - started;
+        clearInterval(sampler);
+        peakRss = Math.max(peakRss, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
+
+        const requests = authority.transport.requests;
+        const idealMs = requests * internals.latencyMs / internals.concurrency;
+        const stored = Number((await app.knex('invoices').count({ n: '*' }).first())!.n);
+        const ratio = wallMs / idealMs;
+        const storingRate = stored / (saving.ms / 1000);
+        const rssMb = internals.mb(peakRss);
+        const check = (ok: boolean) => (ok ? 'ok' : 'NOT MET');
+        const lines = [
+            `bench:sync on ${db.name}, ${cpus().length} CPUs: ${internals.cuits} CUITs (${entities} legal entities), latency ${internals.latencyMs} ms per request, adapter concurrency C = ${internals.concurrency}, worker concurrency ${workerConcurrency}`,
+            `  jobs ${summary.jobs}, synced ${summary.synced}, failed ${summary.failed}`,
+            `  requests to the authority      ${requests}`,
+            `  wall time                      ${(wallMs / 1000).toFixed(2)} s`,
+            `  ideal bound (req × lat / C)    ${(idealMs / 1000).toFixed(2)} s`,
+            `  ratio                          ${ratio.toFixed(3)}  (target ≤ ${internals.targets.ratio}: ${check(ratio <= internals.targets.ratio)})`,
+            `  invoices stored                ${stored}`,
+            `  invoices/s end to end          ${Math.round(stored / (wallMs / 1000))}`,
+            `  invoices/s while storing       ${Math.round(storingRate)}  (${(saving.ms / 1000).toFixed(2)} s writing; target ≥ ${internals.targets.invoicesPerSecond}: ${check(storingRate >= internals.targets.invoicesPerSecond)})`,
+            `  worker peak RSS                ${rssMb} MB  (target < ${internals.targets.rssMb}: ${check(rssMb < internals.targets.rssMb)})`
+        ];
+        process.stdout.write(`${lines.join('\n')}\n`);
+    }
+    finally {
+        await app.close();
+        await db.drop();
+        authorityProcess.stop();
+    }
+};
+
+if (process.argv[2] === '--serve-authority') {
+    await internals.serveAuthority(Number(process.argv[3] ?? 20));
+}
+else {
+    await main();
+}
