@@ -12,6 +12,7 @@ export interface Config {
     authority: 'arca' | 'simulated';
     authorityUrl: string | null;
     logLevel: string;
+    metricsPort: number | null;        // Prometheus /metrics on its own listener; off when unset
     rateLimits: RateLimits;
     dataDir: string;
     secretKey: string | null;          // ARCASYNC_SECRET_KEY: seals stored credentials
@@ -57,6 +58,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
         authority,
         authorityUrl: env.AUTHORITY_URL || null,
         logLevel: env.LOG_LEVEL || 'info',
+        metricsPort: env.METRICS_PORT ? internals.positiveInteger(env, 'METRICS_PORT', 9464) : null,
         // Operators may raise the limits; the defaults are the spec's.
         rateLimits: {
             perMinute: internals.positiveInteger(env, 'RATE_LIMIT_PER_MINUTE', defaultRateLimits.perMinute),

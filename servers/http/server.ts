@@ -2,11 +2,13 @@ import Boom from '@hapi/boom';
 import Hapi from '@hapi/hapi';
 import pino from 'pino';
 import type { Logger } from 'pino';
+import type { ServiceMetrics } from '../../adapters/metrics/prometheus.js';
 import type { Ports } from '../../core/ports/index.js';
 import { registerBearerAuth } from './auth.js';
 import { registerErrorResponses } from './errors.js';
 import { registerMcp } from '../mcp/routes.js';
 import { registerLogging } from './logging.js';
+import { registerHttpMetrics } from './metrics.js';
 import { accountDataRoutes } from './routes/accounts-data.js';
 import { cuitRoutes } from './routes/cuits.js';
 import { cuitWriteRoutes } from './routes/cuits-write.js';
@@ -23,6 +25,8 @@ export interface HttpServerOptions {
     logger?: Logger;
     // Where unexpected errors are reported besides the request log; the logger by default.
     log?: (event: Record<string, unknown>) => void;
+    // Prometheus counters of requests by route and status; none when not given.
+    metrics?: ServiceMetrics;
 }
 
 // The REST API of SPEC §4, not yet started: callers may add routes, then `start()`.
@@ -38,6 +42,10 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
     const logger = options.logger ?? pino({ level: 'silent' });
     registerErrorResponses(server, options.log ?? ((event) => logger.error(event, String(event.msg ?? 'error'))));
     await registerLogging(server, logger);
+    if (options.metrics) {
+        registerHttpMetrics(server, options.metrics);
+    }
+
     registerBearerAuth(server, deps);
     registerMcp(server, deps, { publicUrl: options.publicUrl, log: options.log });
 

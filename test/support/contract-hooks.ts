@@ -20,7 +20,10 @@ export const mochaHooks = {
             throw new Error(`Secretos en los logs de la corrida (${runLogPath}):\n  ${leaks.slice(0, 20).join('\n  ')}`);
         }
 
-        process.stdout.write(`\n  Logs de la corrida: ${runLogLineCount()} líneas en ${runLogPath}, sin tokens, claves ni valores de Authorization.\n`);
+        const lines = runLogLineCount();
+        if (lines) {
+            process.stdout.write(`\n  Logs de la corrida: ${lines} líneas en ${runLogPath}, sin tokens, claves ni valores de Authorization.\n`);
+        }
 
         const { checked, unexercised } = contractSummary();
         if (checked) {

@@ -1,0 +1,65 @@
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { createServiceMetrics, startMetricsListener } from '../adapters/metrics/prometheus.js';
+import { composeApp } from '../app/compose.js';
+import { loadConfig } from '../app/config.js';
+import { createHttpServer } from '../servers/http/server.js';
+import { testDatabases } from './support/databases.js';
+import { seedAccount } from './support/fixtures.js';
+
+// Prometheus metrics on a listener of their own: requests by route and status, 429s by
+// limit, sync jobs by outcome and failures by system.
+
+const [database] = testDatabases();
+
+describe('Prometheus metrics', () => {
+
+    it('counts requests by route template and status, and 429s by limit, on a separate listener', async () => {
+
+        const db = await database!.create();
+        const config = loadConfig({ DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '2' });
+        const app = await composeApp(config);
+        const metrics = createServiceMetrics({ defaults: false });
+        const server = await createHttpServer(app.ports, { host: '127.0.0.1', port: 0, metrics });
+        await server.start();
+        const listener = await startMetricsListener(metrics, { host: '127.0.0.1', port: 0 });
+        try {
+            const { token } = await seedAccount(app.ports);
+            const get = (path: string) => fetch(`${server.info.uri}${path}`, { headers: { authorization: `Bearer ${token}` } });
+            expect((await get('/v1/cuits')).status).to.equal(200);
+            expect((await get('/v1/cuits/20123456786/sct')).status).to.equal(404);
+            expect((await get('/v1/cuits')).status).to.equal(429);
+
+            const metricsUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+            const text = await (await fetch(`${metricsUrl}/metrics`)).text();
+            expect(text).to.include('arcasync_http_requests_total{method="GET",route="/v1/cuits",status="200"} 1');
+            expect(text).to.include('arcasync_http_requests_total{method="GET",route="/v1/cuits/{cuit}/sct",status="404"} 1');
+            expect(text).to.include('arcasync_http_requests_total{method="GET",route="/v1/cuits",status="429"} 1');
+            expect(text).to.include('arcasync_rate_limit_rejections_total{limit="2"} 1');
+            expect(text).to.match(/arcasync_http_request_duration_seconds_count\{method="GET",route="\/v1\/cuits",status="200"\} 1/);
+            expect(text).to.not.include('20123456786');
+
+            expect((await fetch(`${metricsUrl}/v1/cuits`)).status).to.equal(404);
+            expect((await fetch(`${server.info.uri}/metrics`)).status).to.equal(404);
+        }
+        finally {
+            listener.close();
+            await server.stop();
+            await app.close();
+            await db.release();
+        }
+    });
+
+    it('counts sync jobs by outcome and failed systems by system', async () => {
+
+        const metrics = createServiceMetrics({ defaults: false });
+        metrics.syncJobFinished({ outcome: 'synced', failedSystems: [] });
+        metrics.syncJobFinished({ outcome: 'partial', failedSystems: ['sct', 'dfe'] });
+        metrics.syncJobFinished({ outcome: 'partial', failedSystems: ['sct'] });
+        const text = await metrics.registry.metrics();
+        expect(text).to.include('arcasync_sync_jobs_total{outcome="synced"} 1');
+        expect(text).to.include('arcasync_sync_jobs_total{outcome="partial"} 2');
+        expect(text).to.include('arcasync_sync_failures_total{system="sct"} 2');
+        expect(text).to.include('arcasync_sync_failures_total{system="dfe"} 1');
+    });
+});
