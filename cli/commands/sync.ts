@@ -191,7 +191,7 @@ export const registerSyncCommands = (program: Command): void => {
         .option('--cuit <cuit>', 'un CUIT a sincronizar (repetible)', internals.collect)
         .option('--due', 'los CUIT cuya última sincronización tiene más de un día')
         .option('--all', 'todos los CUIT')
-        .option('--concurrency <n>', 'CUIT a la vez', String(internals.defaultConcurrency))
+        .option('--concurrency <n>', `CUIT a la vez (${internals.defaultConcurrency})`)
         .action(async (options: { cuit?: string[]; due?: boolean; all?: boolean; concurrency?: string }, command: Command) => {
 
             const output = outputFor(command);
@@ -217,7 +217,7 @@ export const registerSyncCommands = (program: Command): void => {
 
     sync.command('worker')
         .description('trabajador de larga duración: toma trabajos de la cola hasta recibir SIGTERM (pueden correr muchos a la vez)')
-        .option('--concurrency <n>', 'CUIT a la vez', String(internals.defaultConcurrency))
+        .option('--concurrency <n>', `CUIT a la vez (${internals.defaultConcurrency})`)
         .option('--lease-seconds <s>', 'duración de la reserva de un trabajo, renovada mientras corre', String(internals.defaultLeaseMs / 1000))
         .option('--poll-seconds <s>', 'espera entre consultas a la cola vacía', '1')
         .action(async (options: { concurrency?: string; leaseSeconds?: string; pollSeconds?: string }, command: Command) => {
@@ -226,7 +226,8 @@ export const registerSyncCommands = (program: Command): void => {
             let app: App | null = null;
             try {
                 app = await composeApp(loadConfig());
-                const concurrency = internals.concurrency(options.concurrency);
+                // `sync worker --concurrency N` may land on the parent's option (see status).
+                const concurrency = internals.concurrency(options.concurrency ?? (command.parent?.opts() as { concurrency?: string } | undefined)?.concurrency);
                 const event = (data: object) => {
 
                     if (output.json) {
@@ -272,7 +273,10 @@ export const registerSyncCommands = (program: Command): void => {
         .option('--cuit <cuit>', 'un CUIT')
         .action(async (options: { cuit?: string }, command: Command) => {
 
-            const result = await withApp((app) => syncStatus({ ...queueDeps(app), syncStates: app.ports.syncStates }, { cuit: options.cuit }));
+            // Commander hands `sync status --cuit C` to the parent's --cuit when the program's
+            // options are not positional: take it from there.
+            const cuit = options.cuit ?? (command.parent?.opts() as { cuit?: string[] } | undefined)?.cuit?.at(-1);
+            const result = await withApp((app) => syncStatus({ ...queueDeps(app), syncStates: app.ports.syncStates }, { cuit }));
             outputFor(command).print(internals.describeStatus(result), result);
         });
 

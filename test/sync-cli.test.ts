@@ -1,0 +1,139 @@
+import { expect } from 'chai';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { SimulatedAuthority } from '../adapters/authority/simulated/index.js';
+import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
+import { displayName, sortKey } from '../core/domain/client.js';
+import type { Cuit } from '../core/domain/cuit.js';
+import { messages } from '../core/domain/messages.js';
+import type { CliResult } from './support/cli.js';
+import { runCli } from './support/cli.js';
+import { testDatabases } from './support/databases.js';
+import { seedAccount } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
+import { startTestServer } from './support/server.js';
+
+// The sync commands of the CLI contract as operators run them (child processes on the
+// database): `sync`, `sync status`, `resync`, with their --json shapes, exit codes and
+// Spanish one-line errors; their effect seen through the REST API.
+
+const internals = {
+    secretKey: randomBytes(32).toString('base64'),
+
+    json(result: CliResult): any {
+
+        expect(result.code, result.stderr).to.equal(0);
+        const lines = result.stdout.trim().split('\n');
+        expect(lines, result.stdout).to.have.length(1);
+        return JSON.parse(lines[0]!);
+    }
+};
+
+for (const database of testDatabases()) {
+
+    describe(`sync CLI (${database.name})`, function () {
+
+        this.timeout(120_000);
+        let server: TestServer;
+        let authority: SimulatedAuthority;
+        let token: string;
+        let cli: (...args: string[]) => Promise<CliResult>;
+        const people = ['20301234561', '27301234562'];
+        const refused = '20301234563';
+
+        before(async () => {
+
+            authority = await startSimulatedAuthority({ port: 0 });
+            server = await startTestServer(database, { env: { ARCASYNC_SECRET_KEY: internals.secretKey } });
+            const user = await seedAccount(server.app.ports);
+            token = user.token;
+            for (const [cuit, password] of [[people[0]!, 'clave-1'], [people[1]!, 'clave-2'], [refused, 'mala-clave']] as const) {
+                const names = { nombre: 'Ana', apellido: cuit, razonSocial: null };
+                const name = displayName({ tipo: 'persona-fisica', ...names });
+                await server.app.ports.clients.insert({
+                    publicId: randomUUID(), accountId: user.accountId, cuit: cuit as Cuit, tipo: 'persona-fisica', ...names, representativeId: null,
+                    displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: server.app.ports.secretBox.seal(password), createdAt: Date.now()
+                });
+            }
+
+            cli = (...args) => runCli(server.app.config.databaseUrl, args, { ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authority.url });
+        });
+
+        after(async () => {
+
+            await server.stop();
+            await authority.stop();
+        });
+
+        it('sync --cuit runs the named CUITs now and reports them; the API then serves their data', async () => {
+
+            const result = internals.json(await cli('sync', '--cuit', '20-30123456-1', '--json'));
+            expect(result).to.include({ jobs: 1, synced: 1, failed: 0 });
+            expect(result.invoices).to.be.greaterThan(0);
+            const list = await server.request('/v1/cuits', { token });
+            const synced = list.body.data.filter((item: { sistemaRegistralSyncedAt: string | null }) => item.sistemaRegistralSyncedAt !== null).map((item: { cuit: string }) => item.cuit);
+            expect(synced).to.deep.equal([people[0]]);
+        });
+
+        it('sync --all runs every CUIT and lists the failures without showing any key', async () => {
+
+            const run = await cli('sync', '--all', '--json');
+            const result = internals.json(run);
+            expect(result).to.include({ jobs: 3, synced: 2, failed: 1 });
+            expect(result.failures).to.have.length(1);
+            expect(result.failures[0].cuit).to.equal(refused);
+            expect(result.failures[0].error).to.include(messages.authority.rejected_key);
+            expect(run.stdout + run.stderr).to.not.include('mala-clave');
+        });
+
+        it('sync status shows the last success and error per system, for one CUIT and overall', async () => {
+
+            const one = internals.json(await cli("sync", "status", "--cuit", refused, "--json"));
+            expect(one.clients).to.have.length(1);
+            expect(one.clients[0].systems.map((system: { system: string }) => system.system)).to.deep.equal(['registry', 'issued_invoices', 'received_invoices', 'sct', 'ccma', 'dfe']);
+            for (const system of one.clients[0].systems) {
+                expect(system.syncedAt).to.equal(null);
+                expect(system.lastError).to.include(messages.sync.keyNotRetried);
+            }
+
+            const ok = internals.json(await cli('sync', 'status', '--cuit', people[1]!, '--json'));
+            expect(ok.clients[0].systems.every((system: { syncedAt: string | null; lastError: string | null }) => system.syncedAt !== null && system.lastError === null)).to.equal(true);
+
+            const all = internals.json(await cli('sync', 'status', '--json'));
+            expect(all.summary.clients).to.equal(3);
+            expect(all.summary.systems.find((entry: { system: string }) => entry.system === 'sct')).to.include({ synced: 2, failing: 1 });
+
+            const text = await cli('sync', 'status', '--cuit', people[1]!);
+            expect(text.code).to.equal(0);
+            expect(text.stdout).to.match(/último éxito \d{4}-/);
+        });
+
+        it('resync enqueues a forced full resync; sync --due picks it up', async () => {
+
+            const queued = internals.json(await cli('resync', people[1]!, '--json'));
+            expect(queued.cuit).to.equal(people[1]);
+            expect(queued.jobs).to.have.length(1);
+            const job = await server.app.knex('sync_jobs').where({ id: queued.jobs[0] }).first();
+            expect(job).to.include({ reason: 'forced', status: 'pending' });
+
+            const due = internals.json(await cli('sync', '--due', '--json'));
+            expect(due).to.include({ jobs: 1, synced: 1 });
+            expect((await server.app.knex('sync_jobs').where({ id: queued.jobs[0] }).first()).status).to.equal('done');
+        });
+
+        it('fails with one Spanish line and a non-zero exit', async () => {
+
+            for (const [args, message] of [
+                [['sync'], messages.sync.nothingToRun],
+                [['sync', '--cuit', '123'], messages.admin.invalidCuit],
+                [['sync', '--cuit', '20-99999999-9'], messages.notFound],
+                [['resync', '20-99999999-9'], messages.notFound],
+                [['sync', '--all', '--concurrency', '0'], messages.sync.invalidConcurrency]
+            ] as const) {
+                const result = await cli(...args);
+                expect(result.code, args.join(' ')).to.equal(1);
+                expect(result.stdout).to.equal('');
+                expect(result.stderr.trimEnd().split('\n')).to.deep.equal([`error: ${message}`]);
+            }
+        });
+    });
+}
