@@ -53,6 +53,26 @@ describe('GET /openapi.json and the response contract', () => {
         }
     });
 
+    it('describes the write side: the two creation shapes as a oneOf by tipo, the merge patch, the 204', () => {
+
+        const post = document.paths['/v1/cuits'].post;
+        expect(Object.keys(post.responses).map(Number)).to.deep.equal([201, 400, 401, 403, 409, 415, 429, 500]);
+        const body = post.requestBody.content['application/json'].schema;
+        expect(body.oneOf).to.deep.equal([{ $ref: '#/components/schemas/NewPhysicalPerson' }, { $ref: '#/components/schemas/NewLegalEntity' }]);
+        expect(body.discriminator.propertyName).to.equal('tipo');
+        expect(document.components.schemas.NewPhysicalPerson.required).to.deep.equal(['tipo', 'cuit', 'nombre', 'apellido', 'clave_arca']);
+        expect(document.components.schemas.NewLegalEntity.properties).to.not.have.property('clave_arca');
+
+        const patch = document.paths['/v1/cuits/{cuit}'].patch;
+        expect(Object.keys(patch.responses).map(Number)).to.deep.equal([200, 400, 401, 403, 404, 415, 429, 500]);
+        expect(patch.requestBody.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/CuitPatch' });
+        expect(patch.parameters[0]).to.include({ name: 'cuit', in: 'path', required: true });
+
+        const remove = document.paths['/v1/cuits/{cuit}'].delete;
+        expect(Object.keys(remove.responses).map(Number)).to.deep.equal([204, 400, 401, 403, 404, 409, 429, 500]);
+        expect(remove.responses[204]).to.not.have.property('content');
+    });
+
     it('derives parameters from the validators: limits, the CUIT pattern, repeated etiquetas', () => {
 
         const parameters = document.paths['/v1/cuits'].get.parameters;

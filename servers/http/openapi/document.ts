@@ -3,7 +3,8 @@ import type Joi from 'joi';
 import joiToJson from 'joi-to-json';
 import { messages } from '../../../core/domain/messages.js';
 import type { BodySchemaName } from './schemas.js';
-import { bodySchemas, componentSchemas } from './schemas.js';
+import { cuitParams } from '../validation.js';
+import { bodySchemas, componentSchemas, newCuitBody, requestSchemas } from './schemas.js';
 
 // The published OpenAPI 3.1 document (SPEC §9). Parameters and request bodies are converted
 // from the joi schemas the routes validate with; responses come from ./schemas.ts. Every
@@ -15,6 +16,8 @@ type Schema = Record<string, unknown>;
 const readErrors = [400, 401, 403, 404, 429, 500] as const;
 
 interface Operation {
+    // For bodies the core validates (the write side), the schema stated in ./schemas.ts.
+    requestBody?: Schema;
     summary: string;
     description: string;
     tag: 'Salud' | 'CUIT' | 'Comprobantes' | 'Cuentas' | 'Notificaciones' | 'Etiquetas';
@@ -52,6 +55,7 @@ const internals = {
         'POST /v1/cuits': {
             summary: 'Crear un CUIT',
             description: 'Crea un cliente (persona física o jurídica, según `tipo`) y dispara su primera sincronización. Requiere la escritura por API habilitada.',
+            requestBody: newCuitBody,
             tag: 'CUIT',
             success: { status: 201, body: 'cuit', description: 'CUIT creado.' },
             errors: [400, 401, 403, 409, 415, 429, 500]
@@ -59,6 +63,7 @@ const internals = {
         'PATCH /v1/cuits/{cuit}': {
             summary: 'Editar un CUIT',
             description: 'Semántica merge-patch (RFC 7396): un campo ausente queda igual; `null` borra y solo se admite en `email` y `telefono`. Requiere la escritura por API habilitada.',
+            requestBody: { $ref: '#/components/schemas/CuitPatch' },
             tag: 'CUIT',
             success: { status: 200, body: 'cuit', description: 'CUIT actualizado.' },
             errors: [400, 401, 403, 404, 415, 429, 500]
@@ -183,6 +188,11 @@ const internals = {
         return responses;
     },
 
+    // PATCH also takes RFC 7396's own media type.
+    bodyContent: (key: string, schema: Schema): Schema => (key.startsWith('PATCH ')
+        ? { 'application/json': { schema }, 'application/merge-patch+json': { schema } }
+        : { 'application/json': { schema } }),
+
     bodyName: (name: BodySchemaName): string => `${name[0]!.toUpperCase()}${name.slice(1)}Response`
 };
 
@@ -212,17 +222,19 @@ export const buildOpenApiDocument = (routes: readonly RouteLike[], options: { se
         }
 
         const validate = route.settings.validate ?? {};
-        const body = internals.joiSchema(validate.payload);
+        const body = internals.joiSchema(validate.payload) ?? operation.requestBody ?? null;
+        // A {cuit} the route checks itself is described like the ones joi checks.
+        const params = internals.joiSchema(validate.params) ?? (route.path.includes('{cuit}') ? internals.joiSchema(cuitParams) : null);
         const item: Schema = {
             operationId: key.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, ''),
             summary: operation.summary,
             description: operation.description,
             tags: [operation.tag],
             parameters: [
-                ...internals.parameters('path', internals.joiSchema(validate.params)),
+                ...internals.parameters('path', params),
                 ...internals.parameters('query', internals.joiSchema(validate.query))
             ],
-            ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
+            ...(body ? { requestBody: { required: true, content: internals.bodyContent(key, body) } } : {}),
             responses: internals.responses(operation),
             ...(route.path === '/healthcheck' ? { security: [] } : {})
         };
@@ -246,7 +258,7 @@ export const buildOpenApiDocument = (routes: readonly RouteLike[], options: { se
         paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
         components: {
             securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Token de acceso generado por el usuario.' } },
-            schemas: { ...componentSchemas, ...bodies }
+            schemas: { ...componentSchemas, ...requestSchemas, ...bodies }
         }
     };
 };

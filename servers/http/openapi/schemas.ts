@@ -131,6 +131,44 @@ export const componentSchemas: Record<string, Schema> = {
     })
 };
 
+// SPEC §2.11: request bodies of the write side. Their rules are enforced by the core's
+// create and update use cases (which every front end shares), so they are stated here.
+const cuitInput = { type: 'string', pattern: '^\\d{2}-?\\d{8}-?\\d$', description: 'CUIT, con o sin guiones' };
+const text = { type: 'string', minLength: 1 };
+const optionalContact = {
+    email: { type: ['string', 'null'], format: 'email' },
+    telefono: { type: ['string', 'null'] }
+};
+
+export const requestSchemas: Record<string, Schema> = {
+    NewPhysicalPerson: {
+        type: 'object',
+        description: 'Persona física. `monotributista` y `autonomo` no se aceptan: los determina la sincronización.',
+        properties: { tipo: { const: 'persona-fisica' }, cuit: cuitInput, nombre: text, apellido: text, clave_arca: { ...text, description: 'clave fiscal; se guarda cifrada y nunca se devuelve', writeOnly: true }, ...optionalContact },
+        required: ['tipo', 'cuit', 'nombre', 'apellido', 'clave_arca'],
+        additionalProperties: false
+    },
+    NewLegalEntity: {
+        type: 'object',
+        description: 'Persona jurídica: se consulta a la autoridad con la clave de su representante, una persona física ya cargada en la cuenta.',
+        properties: { tipo: { const: 'persona-juridica' }, cuit: cuitInput, razon_social: text, representante: { ...cuitInput, description: 'CUIT de una persona física de la misma cuenta' }, ...optionalContact },
+        required: ['tipo', 'cuit', 'razon_social', 'representante'],
+        additionalProperties: false
+    },
+    CuitPatch: {
+        type: 'object',
+        description: 'Merge patch (RFC 7396). Persona física: nombre, apellido, clave_arca, email, telefono. Persona jurídica: razon_social, representante, email, telefono. Solo email y telefono aceptan null. Un objeto vacío, `cuit`, `tipo`, `monotributista` o `autonomo` se rechazan con 400.',
+        properties: { nombre: text, apellido: text, razon_social: text, representante: cuitInput, clave_arca: { ...text, writeOnly: true }, ...optionalContact },
+        minProperties: 1,
+        additionalProperties: false
+    }
+};
+
+export const newCuitBody: Schema = {
+    oneOf: [ref('NewPhysicalPerson'), ref('NewLegalEntity')],
+    discriminator: { propertyName: 'tipo', mapping: { 'persona-fisica': '#/components/schemas/NewPhysicalPerson', 'persona-juridica': '#/components/schemas/NewLegalEntity' } }
+};
+
 const syncedAt = nullable(dateTime);
 const page = (item: string) => ({ type: 'array', items: ref(item) });
 
