@@ -1,0 +1,162 @@
+import { expect } from 'chai';
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import type { SimulatedAuthority } from '../adapters/authority/simulated/index.js';
+import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
+import { displayName, sortKey } from '../core/domain/client.js';
+import type { Cuit } from '../core/domain/cuit.js';
+import { testDatabases } from './support/databases.js';
+import { seedAccount } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
+import { startTestServer } from './support/server.js';
+
+// `arcasync serve --worker` (the API and a sync worker in one process) and `arcasync demo`
+// (what `npm start` runs): each in its own process, through their public surface.
+
+const internals = {
+    root: fileURLToPath(new URL('..', import.meta.url)),
+    tsx: import.meta.resolve('tsx'),
+
+    // Starts the CLI; resolves with its first JSON line on stdout.
+    start(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ child: ChildProcess; first: any; exited: Promise<number | null> }> {
+
+        const child = spawn(process.execPath, ['--import', internals.tsx, join(internals.root, 'cli/main.ts'), ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+        return new Promise((resolve, reject) => {
+
+            let stdout = '';
+            let stderr = '';
+            child.stderr!.on('data', (chunk: Buffer) => {
+
+                stderr += chunk.toString();
+            });
+            child.stdout!.on('data', (chunk: Buffer) => {
+
+                stdout += chunk.toString();
+                const line = stdout.split('\n').find((candidate) => candidate.startsWith('{'));
+                if (line) {
+                    resolve({ child, first: JSON.parse(line), exited });
+                }
+            });
+            child.once('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+        });
+    },
+
+    env(extra: Record<string, string>): NodeJS.ProcessEnv {
+
+        const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...extra };
+        delete env.TEST_MYSQL_URL;
+        delete env.DATABASE_URL;
+        delete env.AUTHORITY;
+        delete env.AUTHORITY_URL;
+        Object.assign(env, extra);
+        return env;
+    }
+};
+
+for (const database of testDatabases()) {
+
+    describe(`arcasync serve --worker (${database.name})`, function () {
+
+        this.timeout(60_000);
+        let server: TestServer;
+        let authority: SimulatedAuthority;
+        const secretKey = randomBytes(32).toString('base64');
+
+        before(async () => {
+
+            authority = await startSimulatedAuthority({ port: 0 });
+            server = await startTestServer(database, { env: { ARCASYNC_SECRET_KEY: secretKey } });
+        });
+
+        after(async () => {
+
+            await server.stop();
+            await authority.stop();
+        });
+
+        it('serves the API and synchronizes pending CUITs in the same process; SIGTERM stops both', async () => {
+
+            const user = await seedAccount(server.app.ports);
+            const names = { nombre: 'Ana', apellido: 'Serve', razonSocial: null };
+            const name = displayName({ tipo: 'persona-fisica', ...names });
+            const client = (await server.app.ports.clients.insert({
+                publicId: randomUUID(), accountId: user.accountId, cuit: '20301239991' as Cuit, tipo: 'persona-fisica', ...names, representativeId: null,
+                displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: server.app.ports.secretBox.seal('clave'), createdAt: Date.now()
+            }))!;
+            await server.app.knex('sync_jobs').insert({ client_id: client.id, reason: 'first', status: 'pending', run_after: Date.now(), attempts: 0, created_at: Date.now() });
+
+            const serve = await internals.start(['serve', '--worker', '--host', '127.0.0.1', '--port', '0', '--json'], {
+                cwd: internals.root,
+                env: internals.env({ DATABASE_URL: server.app.config.databaseUrl, ARCASYNC_SECRET_KEY: secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authority.url })
+            });
+
+            try {
+                let item: any = null;
+                for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(100)) {
+                    const res = await fetch(`${serve.first.url}/v1/cuits`, { headers: { authorization: `Bearer ${user.token}` } });
+                    item = (await res.json() as { data: any[] }).data[0];
+                    if (item.sistemaRegistralSyncedAt) {
+                        break;
+                    }
+                }
+
+                expect(item.sistemaRegistralSyncedAt).to.be.a('string');
+                expect(item).to.include(authority.expected('20301239991').registry);
+            }
+            finally {
+                serve.child.kill('SIGTERM');
+                expect(await serve.exited).to.equal(0);
+            }
+
+            const running = await server.app.knex('sync_jobs').where({ status: 'running' });
+            expect(running).to.deep.equal([]);
+        });
+    });
+}
+
+describe('arcasync demo (npm start)', function () {
+
+    this.timeout(90_000);
+
+    it('seeds the demo account on the embedded database, synchronizes it from the in-process simulated authority and serves it', async () => {
+
+        const cwd = mkdtempSync(join(tmpdir(), 'arcasync-demo-'));
+        try {
+            const demo = await internals.start(['demo', '--host', '127.0.0.1', '--port', '0', '--json'], { cwd, env: internals.env({}) });
+            try {
+                const { url, token, sync } = demo.first;
+                expect(token).to.match(/^\S+$/);
+                expect(sync).to.include({ synced: 4, failed: 0 });
+                const res = await fetch(`${url}/v1/cuits`, { headers: { authorization: `Bearer ${token}` } });
+                const list = await res.json() as { data: { tipo: string; sistemaRegistralSyncedAt: string | null; monotributista: boolean | null }[] };
+                expect(list.data).to.have.length(4);
+                for (const item of list.data) {
+                    if (item.tipo === 'persona-fisica') {
+                        expect(item.sistemaRegistralSyncedAt).to.be.a('string');
+                        expect(item.monotributista).to.be.a('boolean');
+                    }
+                }
+
+                const cuit = demo.first.cuits[0];
+                const invoices = await fetch(`${url}/v1/cuits/${cuit}/mis-comprobantes/emitidos?from_date=2000-01-01&to_date=2100-12-31&limit=5`, { headers: { authorization: `Bearer ${token}` } });
+                const body = await invoices.json() as { data: unknown[]; syncedAt: string | null; pagination: { total: number } };
+                expect(body.syncedAt).to.be.a('string');
+                expect(body.pagination.total).to.be.greaterThan(0);
+            }
+            finally {
+                demo.child.kill('SIGTERM');
+                expect(await demo.exited).to.equal(0);
+            }
+        }
+        finally {
+            rmSync(cwd, { recursive: true, force: true });
+        }
+    });
+});
