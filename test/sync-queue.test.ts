@@ -158,6 +158,16 @@ for (const database of testDatabases()) {
             expect((await scheduleDue({ ...deps, clock: { now: () => new Date(now + 86_400_000) } })).enqueued).to.equal(1);
         });
 
+        it('never enqueues a client twice when several workers schedule at once', async () => {
+
+            const clock = { now: () => new Date() };
+            const results = await Promise.all(Array.from({ length: 6 }, () => scheduleDue({ ...deps, clock })));
+            const clients = (await app.knex('clients').pluck('id')).length;
+            expect(results.reduce((sum, result) => sum + result.enqueued, 0)).to.equal(clients);
+            const pending = await app.knex('sync_jobs').where({ status: 'pending' }).pluck('client_id');
+            expect(new Set(pending).size).to.equal(pending.length);
+        });
+
         it('turns a pending job into a forced one, due now, for a staff resync', async () => {
 
             const client = await newClient();

@@ -155,12 +155,33 @@ export const jobQueue = (knex: Knex): JobQueue => {
                 SELECT c.id, 'daily', 'pending', ?, 0, ? FROM clients c
                 WHERE NOT EXISTS (SELECT 1 FROM sync_jobs j WHERE j.client_id = c.id AND (j.status IN ('pending', 'running') OR j.created_at > ?))`;
 
-            const result = await knex.raw(sql, [now, now, cutoff]);
-            if (dialect === 'mysql') {
-                return Number((result as [{ affectedRows: number }])[0].affectedRows);
+            if (dialect === 'sqlite') {
+                // One statement: atomic, SQLite serializes writers.
+                const result = await knex.raw(sql, [now, now, cutoff]);
+                return Number((result as { changes?: number }).changes ?? 0);
             }
 
-            return Number((result as { changes?: number }).changes ?? 0);
+            // Every worker schedules; on MySQL a named lock lets one at a time do it, held on
+            // one connection around the (autocommitted) insert, so two schedulers cannot both
+            // see a client as due and enqueue it twice.
+            const connection = await knex.client.acquireConnection();
+            try {
+                const [[lock]] = await knex.raw("SELECT GET_LOCK('arcasync_sync_schedule', 5) AS acquired").connection(connection) as [[{ acquired: number | null }]];
+                if (Number(lock.acquired) !== 1) {
+                    return 0;
+                }
+
+                try {
+                    const result = await knex.raw(sql, [now, now, cutoff]).connection(connection);
+                    return Number((result as [{ affectedRows: number }])[0].affectedRows);
+                }
+                finally {
+                    await knex.raw("SELECT RELEASE_LOCK('arcasync_sync_schedule')").connection(connection);
+                }
+            }
+            finally {
+                await knex.client.releaseConnection(connection);
+            }
         },
 
         async claim(options) {
