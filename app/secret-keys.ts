@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Keyring } from '../adapters/crypto/secret-box.js';
-import { aesGcmSecretBox, generateKey, missingSecretBox, parseKey, parseKeys } from '../adapters/crypto/secret-box.js';
+import { aesGcmSecretBox, generateKey, keyIdOf, missingSecretBox, parseKey, parseKeys } from '../adapters/crypto/secret-box.js';
 import { messages } from '../core/domain/messages.js';
 import type { SecretBox } from '../core/ports/secret-box.js';
 import type { Config } from './config.js';
@@ -115,4 +115,43 @@ export const secretBoxFor = (source: KeyringSource): SecretBox => {
     }
 
     return aesGcmSecretBox(source.keyring);
+};
+
+// `arcasync secret rotate`: the keyring that re-seals everything. The new key is
+// ARCASYNC_NEW_SECRET_KEY when given; otherwise, on the key file, a fresh one (written to the
+// file, the old keys kept after it so every process can still open what they sealed), and
+// with ARCASYNC_SECRET_KEY the current key (finishing a rotation already deployed: current =
+// new key, ARCASYNC_SECRET_KEYS = the old ones).
+export interface RotationPlan {
+    keyring: Keyring;
+    source: 'env' | 'file';
+    path: string | null;
+    generated: boolean;
+    previousKeyIds: string[];
+}
+
+export const planRotation = (config: Pick<Config, 'secretKey' | 'previousSecretKeys' | 'embedded' | 'dataDir'>, newKeyText: string | undefined): RotationPlan => {
+
+    const source = loadKeyring(config);
+    if (source.kind === 'missing') {
+        throw new Error(messages.clientWrite.secretKeyMissing);
+    }
+
+    const given = newKeyText ? parseKey(newKeyText, 'ARCASYNC_NEW_SECRET_KEY') : null;
+    const generated = !given && source.kind === 'file';
+    const target = given ?? (generated ? generateKey() : source.keyring.current);
+    const previous = new Map<string, Buffer>();
+    for (const key of [source.keyring.current, ...source.keyring.previous]) {
+        if (keyIdOf(key) !== keyIdOf(target)) {
+            previous.set(keyIdOf(key), key);
+        }
+    }
+
+    return {
+        keyring: { current: target, previous: [...previous.values()] },
+        source: source.kind,
+        path: source.kind === 'file' ? source.path : null,
+        generated,
+        previousKeyIds: [...previous.keys()]
+    };
 };

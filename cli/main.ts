@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { registerAuthorityCommands } from './commands/authority.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerOpenApiCommand } from './commands/openapi.js';
+import { registerSecretCommands } from './commands/secret.js';
 import { registerServerCommands } from './commands/server.js';
 import { registerStaffCommands } from './commands/staff.js';
 import { registerSyncCommands } from './commands/sync.js';
@@ -20,5 +21,6 @@ registerSyncCommands(program);
 registerMcpCommands(program);
 registerOpenApiCommand(program);
 registerAuthorityCommands(program);
+registerSecretCommands(program);
 
 await program.parseAsync(process.argv);

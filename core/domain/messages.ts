@@ -73,7 +73,8 @@ export const messages = {
         secretKeyMissing: 'Falta ARCASYNC_SECRET_KEY: es obligatoria cuando DATABASE_URL no es la base embebida. Generá una clave con `openssl rand -base64 32`.',
         secretKeyInvalid: (name: string): string => `${name} debe contener claves de 32 bytes codificadas en base64.`,
         secretKeyUnknown: (keyId: string): string => `No se encontró la clave de cifrado ${keyId}: agregala a ARCASYNC_SECRET_KEYS.`,
-        secretCorrupt: 'Una credencial guardada no se pudo descifrar: fue alterada o no corresponde a la clave.'
+        secretCorrupt: 'Una credencial guardada no se pudo descifrar: fue alterada o no corresponde a la clave.',
+        secretUnreadable: (count: number, ids: string): string => `${count} credenciales guardadas no se pudieron descifrar (clientes ${ids}): agregá la clave con que se cifraron a ARCASYNC_SECRET_KEYS y volvé a ejecutar el comando.`
     },
     // The authority's answers as the synchronization records them (AuthorityFailure kinds).
     authority: {

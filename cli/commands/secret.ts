@@ -1,0 +1,74 @@
+import type { Command } from 'commander';
+import { aesGcmSecretBox } from '../../adapters/crypto/secret-box.js';
+import { loadConfig } from '../../app/config.js';
+import { planRotation, writeKeyFile } from '../../app/secret-keys.js';
+import { messages } from '../../core/domain/messages.js';
+import { countSealedKeys } from '../../core/use-cases/count-sealed-keys.js';
+import { resealStoredKeys } from '../../core/use-cases/reseal-stored-keys.js';
+import { fail, outputFor, withApp } from '../run.js';
+
+// The key of the stored credentials (clave_arca): rotate it without stopping the service,
+// and see which keys still seal something. Only key ids (8 hex digits of sha256) are ever
+// printed, never a key nor a credential.
+//
+// Rotation without downtime, with ARCASYNC_SECRET_KEY:
+//   1. Deploy every process with ARCASYNC_SECRET_KEY=<new> and ARCASYNC_SECRET_KEYS=<old>
+//      (if processes of both configurations will overlap during the rollout, first add
+//      <new> to ARCASYNC_SECRET_KEYS everywhere, so old processes open what new ones seal).
+//   2. Run `arcasync secret rotate` with that same configuration: every value still under
+//      <old> is sealed again under <new>; API, sync and edits keep working meanwhile.
+//   3. `arcasync secret status` shows nothing left under <old>: drop it from ARCASYNC_SECRET_KEYS.
+// Alternatively ARCASYNC_NEW_SECRET_KEY=<new> re-seals under <new> before the deploy (every
+// running process must already hold <new> in ARCASYNC_SECRET_KEYS).
+// On the embedded default (./data/secret.key) `secret rotate` generates the new key itself,
+// writes it first in the file with the old keys after it, then re-seals; running processes
+// re-read the file when they meet the new key.
+
+export const registerSecretCommands = (program: Command): void => {
+
+    const secret = program.command('secret').description('clave de cifrado de las credenciales guardadas (clave_arca)');
+
+    secret.command('rotate')
+        .description('re-cifra todas las credenciales guardadas con la clave nueva (ARCASYNC_NEW_SECRET_KEY, una generada en ./data/secret.key, o la actual ARCASYNC_SECRET_KEY)')
+        .action(async (_options: object, command: Command) => {
+
+            const output = outputFor(command);
+            const config = loadConfig();
+            let plan: ReturnType<typeof planRotation>;
+            try {
+                plan = planRotation(config, process.env.ARCASYNC_NEW_SECRET_KEY);
+                if (plan.path) {
+                    writeKeyFile(plan.path, plan.keyring);
+                }
+            }
+            catch (err) {
+                return fail(err);
+            }
+
+            const report = await withApp((app) => resealStoredKeys({ clients: app.ports.clients, secretBox: aesGcmSecretBox(plan.keyring) }));
+            const data = { ...report, previousKeyIds: plan.previousKeyIds, generated: plan.generated, keyFile: plan.path };
+            const lines = [
+                `Credenciales cifradas con la clave ${report.keyId}: ${report.resealed} re-cifradas, ${report.alreadyCurrent} ya lo estaban (de ${report.total} guardadas).`
+            ];
+            if (plan.generated) {
+                lines.push(`Se generó la clave ${report.keyId} en ${plan.path}; las anteriores (${plan.previousKeyIds.join(', ') || 'ninguna'}) quedan en el archivo para abrir lo que se cifró con ellas.`);
+            }
+            else if (plan.source === 'env' && process.env.ARCASYNC_NEW_SECRET_KEY) {
+                lines.push(`Configurá ARCASYNC_SECRET_KEY con la clave nueva (${report.keyId}) y pasá la anterior a ARCASYNC_SECRET_KEYS en todos los procesos.`);
+            }
+
+            output.print(lines.join('\n'), data);
+            if (report.unreadable) {
+                fail(new Error(messages.clientWrite.secretUnreadable(report.unreadable, report.unreadableClientIds.slice(0, 20).join(', '))));
+            }
+        });
+
+    secret.command('status')
+        .description('cuántas credenciales cifró cada clave; una clave anterior sin credenciales se puede quitar de ARCASYNC_SECRET_KEYS')
+        .action(async (_options: object, command: Command) => {
+
+            const result = await withApp((app) => countSealedKeys(app.ports));
+            const lines = [`Clave actual: ${result.keyId}`, ...result.keys.map((key) => `  ${key.keyId ?? '(sin formato)'}: ${key.count} credenciales${key.current ? ' (actual)' : ''}`)];
+            outputFor(command).print(lines.join('\n'), result);
+        });
+};
