@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { RateLimitCounter } from '../../core/ports/index.js';
 import { toNumber } from './rows.js';
+import { statements } from './statements.js';
 
 // One row per user holds both windows. The happy path is a single conditional UPDATE that
 // increments only while both counts are under their limits, so concurrent requests from any
@@ -8,20 +9,20 @@ import { toNumber } from './rows.js';
 //
 // The SET list assigns each count before its window start: MySQL evaluates assignments left
 // to right with updated values, SQLite with the old ones; in this order both see the old start.
+const internals = {
+    increment: 'update rate_limits set ' +
+        'minute_count = CASE WHEN minute_start = ? THEN minute_count + 1 ELSE 1 END, minute_start = ?, ' +
+        'month_count = CASE WHEN month_start = ? THEN month_count + 1 ELSE 1 END, month_start = ? ' +
+        'where user_id = ? and (not minute_start = ? or minute_count < ?) and (not month_start = ? or month_count < ?)'
+};
+
 export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
 
+    // Fixed SQL on every request (see statements.ts); the same statement knex would build.
+    const sql = statements(knex);
     const tryIncrement = (userId: number, minuteStart: number, monthStart: number, perMinute: number, perMonth: number) => {
 
-        return knex('rate_limits')
-            .where('user_id', userId)
-            .andWhere((q) => q.whereNot('minute_start', minuteStart).orWhere('minute_count', '<', perMinute))
-            .andWhere((q) => q.whereNot('month_start', monthStart).orWhere('month_count', '<', perMonth))
-            .update({
-                minute_count: knex.raw('CASE WHEN minute_start = ? THEN minute_count + 1 ELSE 1 END', [minuteStart]),
-                minute_start: minuteStart,
-                month_count: knex.raw('CASE WHEN month_start = ? THEN month_count + 1 ELSE 1 END', [monthStart]),
-                month_start: monthStart
-            });
+        return sql.run(internals.increment, [minuteStart, minuteStart, monthStart, monthStart, userId, minuteStart, perMinute, monthStart, perMonth]);
     };
 
     return {

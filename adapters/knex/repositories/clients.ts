@@ -7,6 +7,8 @@ import type { ClientChanges, ClientRepository, CreateClientOutcome, NewClient } 
 import { dialectOf } from '../connection.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../errors.js';
 import { countOf, toNullableBoolean, toNullableNumber, toNumber } from '../rows.js';
+import type { Binding } from '../statements.js';
+import { statements } from '../statements.js';
 
 const internals = {
     columns: [
@@ -73,19 +75,26 @@ const internals = {
 
     isDeadlock: (err: unknown): boolean => (err as { code?: unknown } | null)?.code === 'ER_LOCK_DEADLOCK',
 
-    // Owners manage the whole account; members only what is assigned to them.
-    visibleTo(knex: Knex, principal: Principal): Knex.QueryBuilder {
+    // Owners manage the whole account; members only what is assigned to them. The reads of
+    // every request use fixed SQL (see statements.ts), so visibility is a WHERE fragment.
+    visibleTo(principal: Principal): { where: string; bindings: Binding[] } {
 
-        const query = knex('clients as c').where('c.account_id', principal.accountId);
-        if (principal.role !== 'owner') {
-            query.whereExists(knex('user_clients as uc').select(knex.raw('1')).whereRaw('uc.client_id = c.id').andWhere('uc.user_id', principal.userId));
+        if (principal.role === 'owner') {
+            return { where: 'c.account_id = ?', bindings: [principal.accountId] };
         }
 
-        return query;
-    }
+        return {
+            where: 'c.account_id = ? and exists (select 1 from user_clients uc where uc.client_id = c.id and uc.user_id = ?)',
+            bindings: [principal.accountId, principal.userId]
+        };
+    },
+
+    placeholders: (count: number): string => new Array(count).fill('?').join(', '),
+
+    flag: (value: boolean): number => (value ? 1 : 0)
 };
 
-export const clientRepository = (knex: Knex): ClientRepository => ({
+export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepository => ({
 
     async insert(client) {
 
@@ -223,7 +232,8 @@ export const clientRepository = (knex: Knex): ClientRepository => ({
 
     async findVisible(principal, cuit) {
 
-        const row = await internals.visibleTo(knex, principal).select(internals.columns).where('c.cuit', cuit).first();
+        const visible = internals.visibleTo(principal);
+        const row = await sql.first(`select ${internals.columns.join(', ')} from clients c where ${visible.where} and c.cuit = ? limit 1`, [...visible.bindings, cuit]);
         return row ? internals.toRecord(row) : null;
     },
 
@@ -235,48 +245,44 @@ export const clientRepository = (knex: Knex): ClientRepository => ({
 
     async listVisible(principal, filters, page) {
 
-        const query = internals.visibleTo(knex, principal);
+        const visible = internals.visibleTo(principal);
+        const where = [visible.where];
+        const bindings = [...visible.bindings];
         if (filters.monotributista !== null) {
-            query.where('c.monotributista', filters.monotributista);
+            where.push('c.monotributista = ?');
+            bindings.push(internals.flag(filters.monotributista));
         }
 
         if (filters.autonomo !== null) {
-            query.where('c.autonomo', filters.autonomo);
+            where.push('c.autonomo = ?');
+            bindings.push(internals.flag(filters.autonomo));
         }
 
         if (filters.categoria !== null) {
-            query.where('c.categoria', filters.categoria);
+            where.push('c.categoria = ?');
+            bindings.push(filters.categoria);
         }
 
         if (filters.etiquetas !== null) {
             // Several tags combine with OR; names match ignoring case and accents.
             const keys = filters.etiquetas.map(sortKey);
-            query.whereExists(knex('client_tags as ct')
-                .join('tags as t', 't.id', 'ct.tag_id')
-                .select(knex.raw('1'))
-                .whereRaw('ct.client_id = c.id')
-                .whereIn('t.sort_name', keys));
+            where.push(`exists (select 1 from client_tags ct inner join tags t on t.id = ct.tag_id where ct.client_id = c.id and t.sort_name in (${internals.placeholders(keys.length)}))`);
+            bindings.push(...keys);
         }
 
+        const condition = where.join(' and ');
         const [countRow, rows] = await Promise.all([
-            query.clone().count({ count: '*' }).first(),
-            query.clone()
-                .select(internals.columns)
-                .select('s.synced_at as registry_synced_at')
-                .leftJoin('sync_states as s', (join) => join.on('s.client_id', 'c.id').andOnVal('s.system', 'registry'))
-                .orderBy([{ column: 'c.sort_name' }, { column: 'c.id' }])
-                .limit(page.limit)
-                .offset(page.offset)
+            sql.first(`select count(*) as count from clients c where ${condition}`, bindings),
+            sql.all(`select ${internals.columns.join(', ')}, s.synced_at as registry_synced_at from clients c ` +
+                `left join sync_states s on s.client_id = c.id and s.system = 'registry' where ${condition} ` +
+                'order by c.sort_name asc, c.id asc limit ? offset ?', [...bindings, page.limit, page.offset])
         ]);
 
         const ids = rows.map((row: Record<string, unknown>) => toNumber(row.id));
         const tags = new Map<number, string[]>();
         if (ids.length) {
-            const tagRows = await knex('client_tags as ct')
-                .join('tags as t', 't.id', 'ct.tag_id')
-                .select('ct.client_id', 't.name')
-                .whereIn('ct.client_id', ids)
-                .orderBy([{ column: 't.sort_name' }, { column: 't.id' }]);
+            const tagRows = await sql.all('select ct.client_id, t.name from client_tags ct inner join tags t on t.id = ct.tag_id ' +
+                `where ct.client_id in (${internals.placeholders(ids.length)}) order by t.sort_name asc, t.id asc`, ids);
 
             for (const row of tagRows) {
                 const list = tags.get(toNumber(row.client_id)) ?? [];

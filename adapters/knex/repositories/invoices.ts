@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js';
 import type { InvoiceRepository } from '../../../core/ports/index.js';
 import { countOf, toNullableNumber, toNumber } from '../rows.js';
+import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
 
 const internals = {
@@ -15,6 +16,8 @@ const internals = {
         'imp_neto_gravado', 'imp_neto_no_gravado', 'imp_op_exentas', 'otros_tributos', 'iva',
         'tipo_cambio', 'importe_original', 'moneda_original', 'importe'
     ],
+
+    listWhere: 'client_id = ? and kind = ? and fecha between ? and ?',
 
     toRecord: (row: Record<string, unknown>): InvoiceRecord => ({
         fecha: String(row.fecha),
@@ -65,17 +68,15 @@ const internals = {
     })
 };
 
-export const invoiceRepository = (knex: Knex): InvoiceRepository => ({
+export const invoiceRepository = (knex: Knex, sql = statements(knex)): InvoiceRepository => ({
 
+    // Fixed SQL on the read path (see statements.ts); both use the invoices_list index.
     async list(clientId, kind, range, page) {
 
-        const query = knex('invoices')
-            .where({ client_id: clientId, kind: internals.kinds[kind] })
-            .whereBetween('fecha', [range.fromDate, range.toDate]);
-
+        const bindings = [clientId, internals.kinds[kind], range.fromDate, range.toDate];
         const [countRow, rows] = await Promise.all([
-            query.clone().count({ count: '*' }).first(),
-            query.clone().select(internals.columns).orderBy([{ column: 'fecha' }, { column: 'id' }]).limit(page.limit).offset(page.offset)
+            sql.first(`select count(*) as count from invoices where ${internals.listWhere}`, bindings),
+            sql.all(`select ${internals.columns.join(', ')} from invoices where ${internals.listWhere} order by fecha asc, id asc limit ? offset ?`, [...bindings, page.limit, page.offset])
         ]);
 
         return { items: rows.map(internals.toRecord), total: countOf(countRow) };

@@ -3,6 +3,7 @@ import type { SctData } from '../../../core/domain/sct.js';
 import type { SctRepository } from '../../../core/ports/index.js';
 import { toIso } from '../../../core/domain/time.js';
 import { toNullableNumber, toNumber } from '../rows.js';
+import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
 
 const internals = {
@@ -12,11 +13,11 @@ const internals = {
 
 // The three blocks are replaced whole on each sync: the authority shows the current state,
 // not a history.
-export const sctRepository = (knex: Knex): SctRepository => ({
+export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository => ({
 
     async get(clientId) {
 
-        const [debts, dueDates, returns] = await Promise.all(internals.tables.map((table) => knex(table).where({ client_id: clientId }).orderBy('position')));
+        const [debts, dueDates, returns] = await Promise.all(internals.tables.map((table) => sql.all(`select * from ${table} where client_id = ? order by position asc`, [clientId])));
         return {
             deuda: debts!.map((row: Record<string, unknown>) => ({
                 establecimiento: String(row.establecimiento),

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Role, SubscriptionState } from '../../../core/domain/access.js';
 import type { TokenRecord, TokenRepository } from '../../../core/ports/index.js';
 import { toBoolean, toNullableNumber, toNumber } from '../rows.js';
+import { statements } from '../statements.js';
 
 const internals = {
     toRecord: (row: Record<string, unknown>): TokenRecord => ({
@@ -11,10 +12,14 @@ const internals = {
         hint: String(row.hint),
         createdAt: toNumber(row.created_at),
         revokedAt: toNullableNumber(row.revoked_at)
-    })
+    }),
+
+    principal: 'select u.id as user_id, u.account_id, u.role, a.writing_enabled, a.subscription from tokens t ' +
+        'inner join users u on u.id = t.user_id inner join accounts a on a.id = u.account_id ' +
+        'where t.token_hash = ? and t.revoked_at is null limit 1'
 };
 
-export const tokenRepository = (knex: Knex): TokenRepository => ({
+export const tokenRepository = (knex: Knex, sql = statements(knex)): TokenRepository => ({
 
     async create(input) {
 
@@ -39,16 +44,11 @@ export const tokenRepository = (knex: Knex): TokenRepository => ({
         return row ? internals.toRecord(row) : null;
     },
 
-    // On every request: one indexed lookup by digest, joined to the live account flags.
+    // On every request: one indexed lookup by digest, joined to the live account flags (fixed
+    // SQL, see statements.ts).
     async findPrincipal(tokenHash) {
 
-        const row = await knex('tokens as t')
-            .join('users as u', 'u.id', 't.user_id')
-            .join('accounts as a', 'a.id', 'u.account_id')
-            .select('u.id as user_id', 'u.account_id', 'u.role', 'a.writing_enabled', 'a.subscription')
-            .where('t.token_hash', tokenHash)
-            .whereNull('t.revoked_at')
-            .first();
+        const row = await sql.first(internals.principal, [tokenHash]);
 
         if (!row) {
             return null;

@@ -1,0 +1,99 @@
+import type { Knex } from 'knex';
+import { dialectOf } from './connection.js';
+
+// Fixed SQL for the queries every request runs (token -> principal, the rate-limit UPDATE,
+// the visible client, the list pages), sent straight to the driver on a connection taken
+// from knex's own pool: no query building or compiling per request, and on SQLite each
+// statement is prepared once per connection. Going through the pool keeps knex's rules (a
+// transaction holding SQLite's connection is waited for, never joined). The SQL must be
+// valid on both databases: plain identifiers, `?` placeholders, numbers and strings only.
+
+export type Binding = string | number | null;
+export type Row = Record<string, unknown>;
+
+export interface Statements {
+    all(sql: string, bindings: readonly Binding[]): Promise<Row[]>;
+    first(sql: string, bindings: readonly Binding[]): Promise<Row | undefined>;
+    run(sql: string, bindings: readonly Binding[]): Promise<number>;     // rows affected
+}
+
+interface SqliteStatement {
+    all(...bindings: readonly Binding[]): Row[];
+    get(...bindings: readonly Binding[]): Row | undefined;
+    run(...bindings: readonly Binding[]): { changes: number };
+}
+
+interface SqliteConnection {
+    prepare(sql: string): SqliteStatement;
+}
+
+interface MysqlConnection {
+    query(sql: string, bindings: readonly Binding[], callback: (err: Error | null, result: unknown) => void): void;
+}
+
+interface PoolClient {
+    acquireConnection(): Promise<unknown>;
+    releaseConnection(connection: unknown): Promise<unknown>;
+}
+
+const internals = {
+
+    sqlite(client: PoolClient): Statements {
+
+        const prepared = new WeakMap<SqliteConnection, Map<string, SqliteStatement>>();
+        const use = async <T>(sql: string, fn: (statement: SqliteStatement) => T): Promise<T> => {
+
+            const connection = await client.acquireConnection() as SqliteConnection;
+            try {
+                let cache = prepared.get(connection);
+                if (!cache) {
+                    cache = new Map();
+                    prepared.set(connection, cache);
+                }
+
+                let statement = cache.get(sql);
+                if (!statement) {
+                    statement = connection.prepare(sql);
+                    cache.set(sql, statement);
+                }
+
+                return fn(statement);
+            }
+            finally {
+                await client.releaseConnection(connection);
+            }
+        };
+
+        return {
+            all: (sql, bindings) => use(sql, (statement) => statement.all(...bindings)),
+            first: (sql, bindings) => use(sql, (statement) => statement.get(...bindings)),
+            run: (sql, bindings) => use(sql, (statement) => statement.run(...bindings).changes)
+        };
+    },
+
+    mysql(client: PoolClient): Statements {
+
+        const query = async (sql: string, bindings: readonly Binding[]): Promise<unknown> => {
+
+            const connection = await client.acquireConnection() as MysqlConnection;
+            try {
+                return await new Promise((resolve, reject) => connection.query(sql, bindings, (err, result) => (err ? reject(err) : resolve(result))));
+            }
+            finally {
+                await client.releaseConnection(connection);
+            }
+        };
+
+        return {
+            all: async (sql, bindings) => await query(sql, bindings) as Row[],
+            first: async (sql, bindings) => (await query(sql, bindings) as Row[])[0],
+            run: async (sql, bindings) => (await query(sql, bindings) as { affectedRows: number }).affectedRows
+        };
+    }
+};
+
+export const statements = (knex: Knex): Statements => {
+
+    const client = knex.client as unknown as PoolClient;
+    return dialectOf(knex) === 'sqlite' ? internals.sqlite(client) : internals.mysql(client);
+};
