@@ -121,6 +121,10 @@ class MemoryOAuthProvider implements OAuthClientProvider {
     }
 }
 
+// Debian's chromium is newer than the one playwright-core pins, and closing a page or the
+// browser sometimes never settles: give it a moment, then move on.
+const settle = (work: Promise<unknown>): Promise<unknown> => Promise.race([work.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2000))]);
+
 const textOf = (result: CallToolResult): string => result.content.map((item) => (item.type === 'text' ? item.text : '')).join('\n');
 
 for (const database of testDatabases()) {
@@ -163,7 +167,7 @@ for (const database of testDatabases()) {
 
         after(async () => {
 
-            await browser?.close();
+            await settle(browser?.close() ?? Promise.resolve());
             await callback?.close();
             await server?.stop();
             if (profile) {
@@ -201,7 +205,7 @@ for (const database of testDatabases()) {
             expect(redirect.searchParams.get('error')).to.equal(null);
             const code = redirect.searchParams.get('code')!;
             expect(code).to.be.a('string');
-            await page.close();
+            await settle(page.close());
 
             const exchange = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
             await exchange.finishAuth(code);
@@ -259,7 +263,7 @@ for (const database of testDatabases()) {
             const redirect = await arrived;
             expect(redirect.searchParams.get('error')).to.equal('access_denied');
             expect(redirect.searchParams.get('code')).to.equal(null);
-            await page.close();
+            await settle(page.close());
         });
     });
 }
