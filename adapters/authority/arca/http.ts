@@ -129,7 +129,7 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
 
         let queue = hosts.get(host);
         if (!queue) {
-            queue = new PQueue({ intervalCap: options.perHost.intervalCap, interval: options.perHost.interval });
+            queue = new PQueue({ intervalCap: options.perHost.intervalCap, interval: options.perHost.interval, strict: true });
             hosts.set(host, queue);
         }
 
