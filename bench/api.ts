@@ -36,6 +36,7 @@ interface Options {
     duration: number;
     connections: number;
     warmup: number;
+    nodeOptions: string;
 }
 
 interface RunResult {
@@ -57,7 +58,9 @@ const internals = {
                 db: { type: 'string', default: 'both' },
                 duration: { type: 'string', default: '10' },
                 connections: { type: 'string', default: '32' },
-                warmup: { type: 'string', default: '2' }
+                warmup: { type: 'string', default: '2' },
+                // Extra NODE_OPTIONS for the server process only (e.g. V8 heap limits).
+                'node-options': { type: 'string', default: '' }
             }
         });
 
@@ -69,7 +72,8 @@ const internals = {
             dbs: values.db === 'both' ? ['sqlite', 'mysql'] : [values.db as Db],
             duration: Number(values.duration),
             connections: Number(values.connections),
-            warmup: Number(values.warmup)
+            warmup: Number(values.warmup),
+            nodeOptions: values['node-options']!
         };
     },
 
@@ -135,11 +139,11 @@ const internals = {
     // it would in production, not through this process.
     logFile: join(tmpdir(), 'arcasync-bench-server.log'),
 
-    start(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
+    start(databaseUrl: string, nodeOptions: string): Promise<{ child: ChildProcess; url: string }> {
 
         const log = openSync(internals.logFile, 'w');
         const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'server.ts')], {
-            env: internals.env(databaseUrl),
+            env: { ...internals.env(databaseUrl), NODE_OPTIONS: [process.env.NODE_OPTIONS, nodeOptions].filter(Boolean).join(' ') },
             stdio: ['ignore', 'pipe', log]
         });
         closeSync(log);
@@ -225,7 +229,7 @@ const internals = {
                 { name: 'GET …/sct', path: `/v1/cuits/${data.cuit}/sct`, auth: true }
             ];
 
-            const { child, url } = await internals.start(databaseUrl);
+            const { child, url } = await internals.start(databaseUrl, options.nodeOptions);
             const samples: number[] = [];
             let peak = { rss: 0, hwm: 0 };
             const sampler = setInterval(() => {
@@ -302,4 +306,5 @@ for (const db of options.dbs) {
     tables.push(internals.table(await internals.run(db, options), options));
 }
 
-process.stdout.write(`\n${tables.join('\n')}\nTargets: every authenticated endpoint ≥ ${internals.targets.ratio} of the ceiling, p99 < ${internals.targets.p99} ms; server RSS < ${internals.targets.rssMb} MB. Node ${process.versions.node}.\n`);
+const flags = options.nodeOptions ? ` Server NODE_OPTIONS: ${options.nodeOptions}.` : '';
+process.stdout.write(`\n${tables.join('\n')}\nTargets: every authenticated endpoint ≥ ${internals.targets.ratio} of the ceiling, p99 < ${internals.targets.p99} ms; server RSS < ${internals.targets.rssMb} MB. Node ${process.versions.node}.${flags}\n`);

@@ -1,5 +1,6 @@
 import { composeApp } from '../app/compose.js';
 import { loadConfig } from '../app/config.js';
+import { createLogger } from '../app/logger.js';
 import { createHttpServer } from '../servers/http/server.js';
 
 // The bench's own server process: the app composed exactly like `arcasync serve`, plus one
@@ -7,7 +8,7 @@ import { createHttpServer } from '../servers/http/server.js';
 // one JSON line on stdout, then serves until SIGTERM.
 
 const app = await composeApp(loadConfig());
-const server = await createHttpServer(app.ports, { host: '127.0.0.1', port: 0 });
+const server = await createHttpServer(app.ports, { host: '127.0.0.1', port: 0, publicUrl: app.config.publicUrl, logger: createLogger({ level: app.config.logLevel }) });
 server.route({
     method: 'GET',
     path: '/bench/bare',
