@@ -40,10 +40,12 @@ const internals = {
             const value = rest.join('=').trim();
             if (key === 'domain' && value) {
                 const domain = value.replace(/^\./, '').toLowerCase();
-                if (url.hostname === domain || url.hostname.endsWith(`.${domain}`)) {
-                    cookie.domain = domain;
-                    cookie.hostOnly = false;
+                if (url.hostname !== domain && !url.hostname.endsWith(`.${domain}`)) {
+                    return null;                     // another site's cookie: refused (RFC 6265)
                 }
+
+                cookie.domain = domain;
+                cookie.hostOnly = false;
             }
             else if (key === 'path' && value.startsWith('/')) {
                 cookie.path = value;
