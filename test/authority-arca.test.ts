@@ -155,6 +155,7 @@ describe('arca adapter on recorded pages (nock)', () => {
 
         for (const [label, answer, kind] of [
             ['the wrong-password page', (scope: nock.Interceptor) => scope.reply(200, internals.fixture('login/wrong-password.html'), internals.html), 'rejected_key'],
+            ['the wrong-password page whose help text mentions blocked keys', (scope: nock.Interceptor) => scope.reply(200, internals.fixture('login/wrong-password-with-help.html'), internals.html), 'rejected_key'],
             ['the blocked-key page', (scope: nock.Interceptor) => scope.reply(200, internals.fixture('login/blocked-key.html'), internals.html), 'blocked_key'],
             ['the expired-key page', (scope: nock.Interceptor) => scope.reply(302, '', { location: '/contribuyente_/cambioClave.xhtml' }), 'expired_key'],
             ['the CAPTCHA page', (scope: nock.Interceptor) => scope.reply(302, '', { location: '/contribuyente_/loginCaptchaAfip.xhtml' }), 'captcha'],

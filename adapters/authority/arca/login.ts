@@ -35,14 +35,28 @@ const internals = {
             return null;
         }
 
-        const text = pageText(response.text());
-        for (const page of internals.pages) {
-            if (page.path.test(response.url.pathname) || page.text.test(text)) {
+        const html = response.text();
+        const byPath = internals.pages.find((page) => page.path.test(response.url.pathname));
+        if (byPath) {
+            return failure(byPath.kind, `login: ${response.url.pathname}`);
+        }
+
+        // The page's own message first (help text elsewhere may mention blocked keys, etc.).
+        for (const text of [internals.messages(html), pageText(html)]) {
+            const page = internals.pages.find((candidate) => candidate.text.test(text));
+            if (page) {
                 return failure(page.kind, `login: ${response.url.pathname}`);
             }
         }
 
         return null;
+    },
+
+    // Text of the elements that carry the page's message (alerts, errors, JSF messages).
+    messages(html: string): string {
+
+        const pattern = /<(div|span|p|li|h\d)\b[^>]*\b(?:class|id)="[^"]*(?:alert|error|msg|mensaje)[^"]*"[^>]*>([\s\S]*?)<\/\1>/gi;
+        return [...html.matchAll(pattern)].map((match) => pageText(match[2]!)).join(' ');
     },
 
     form(response: HttpResponse, field: string): HttpForm {

@@ -11,10 +11,6 @@ import type { RegistryClassification } from '../../../core/ports/repositories.js
 // the CUIT's digits and the reference day, so every run (and every test) sees the same data.
 // The server renders it in the authority's formats; `expected()` hands it to tests as is.
 
-export interface SimulatedInvoice extends InvoiceRecord {
-    kind: InvoiceKind;
-}
-
 export interface SimulatedTaxpayer {
     cuit: string;
     entity: boolean;                   // legal entity (CUIT 30/33/34): logs in only through a representative
