@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { createServiceMetrics, startMetricsListener } from '../adapters/metrics/prometheus.js';
@@ -5,6 +6,7 @@ import { composeApp } from '../app/compose.js';
 import { loadConfig } from '../app/config.js';
 import { createHttpServer } from '../servers/http/server.js';
 import { testDatabases } from './support/databases.js';
+import { startServeProcess } from './support/cli.js';
 import { seedAccount } from './support/fixtures.js';
 
 // Prometheus metrics on a listener of their own: requests by route and status, 429s by
@@ -48,6 +50,30 @@ describe('Prometheus metrics', () => {
             await app.close();
             await db.release();
         }
+    });
+
+    it('is served by `arcasync serve` on METRICS_PORT, apart from the API, and the process stops cleanly on SIGTERM', async function () {
+
+        this.timeout(60_000);
+        const db = await database!.create();
+        const probe = createServer();
+        await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+        const port = (probe.address() as AddressInfo).port;
+        await new Promise((resolve) => probe.close(resolve));
+        const serve = await startServeProcess(db.url, { METRICS_PORT: String(port), LOG_LEVEL: 'silent' });
+        try {
+            expect((await fetch(`${serve.url}/healthcheck`)).status).to.equal(200);
+            expect((await fetch(`${serve.url}/v1/tags`)).status).to.equal(401);
+            const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+            expect(text).to.include('arcasync_http_requests_total{method="GET",route="/v1/tags",status="401"} 1');
+            expect(text).to.include('arcasync_process_resident_memory_bytes');
+        }
+        finally {
+            await serve.stop();
+            await db.release();
+        }
+
+        expect(serve.child.exitCode).to.equal(0);
     });
 
     it('counts sync jobs by outcome and failed systems by system', async () => {

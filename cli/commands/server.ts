@@ -4,25 +4,54 @@ import { composeApp } from '../../app/compose.js';
 import type { App } from '../../app/compose.js';
 import { loadConfig } from '../../app/config.js';
 import { seedDemo } from '../../app/demo.js';
+import { createLogger } from '../../app/logger.js';
 import { connect, migrateLatest } from '../../adapters/knex/index.js';
+import type { ServiceMetrics } from '../../adapters/metrics/prometheus.js';
+import { createServiceMetrics, startMetricsListener } from '../../adapters/metrics/prometheus.js';
+import type { JobResult } from '../../core/use-cases/sync/run-job.js';
 import { createHttpServer } from '../../servers/http/server.js';
 import { fail, outputFor } from '../run.js';
 import { startSyncWorker, syncNow } from './sync.js';
 
 const internals = {
 
-    async serve(app: App, options: { host?: string; port?: string }, beforeStop?: () => Promise<unknown>) {
+    // Prometheus metrics when METRICS_PORT is set, on their own listener (HOST:METRICS_PORT).
+    async metrics(app: App): Promise<{ metrics: ServiceMetrics; close(): void } | null> {
+
+        if (app.config.metricsPort === null) {
+            return null;
+        }
+
+        const metrics = createServiceMetrics();
+        const listener = await startMetricsListener(metrics, { host: app.config.host, port: app.config.metricsPort });
+        return { metrics, close: () => listener.close() };
+    },
+
+    // What the worker's results add to the metrics.
+    observeJobs: (metrics: ServiceMetrics | undefined) => (metrics
+        ? { onResult: (result: JobResult) => metrics.syncJobFinished({ outcome: result.outcome, failedSystems: result.systems.filter((system) => !system.ok).map((system) => system.system) }) }
+        : {}),
+
+    async serve(app: App, options: { host?: string; port?: string }, beforeStop?: () => Promise<unknown>, metrics?: { metrics: ServiceMetrics; close(): void } | null) {
 
         const host = options.host ?? app.config.host;
         const port = options.port === undefined ? app.config.port : Number(options.port);
-        const server = await createHttpServer(app.ports, { host, port });
+        const server = await createHttpServer(app.ports, {
+            host,
+            port,
+            publicUrl: app.config.publicUrl,
+            logger: createLogger({ level: app.config.logLevel }),
+            ...(metrics ? { metrics: metrics.metrics } : {})
+        });
         await server.start();
 
-        // Finish in-flight requests, then release the database.
+        // On SIGTERM: stop taking jobs and give back their leases, finish in-flight requests,
+        // then release the database.
         const stop = async () => {
 
             await beforeStop?.();
             await server.stop({ timeout: 10_000 });
+            metrics?.close();
             await app.close();
             process.exit(0);
         };
@@ -66,8 +95,9 @@ export const registerServerCommands = (program: Command): void => {
 
             try {
                 const app = await composeApp(loadConfig());
-                const worker = options.worker ? startSyncWorker(app, { concurrency: Number(options.concurrency) || 8 }) : null;
-                const uri = await internals.serve(app, options, async () => await worker?.stop());
+                const metrics = await internals.metrics(app);
+                const worker = options.worker ? startSyncWorker(app, { concurrency: Number(options.concurrency) || 8, ...internals.observeJobs(metrics?.metrics) }) : null;
+                const uri = await internals.serve(app, options, async () => await worker?.stop(), metrics);
                 outputFor(command).print(`arcasync escuchando en ${uri}`, { url: uri });
             }
             catch (err) {
