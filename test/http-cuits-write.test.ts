@@ -66,6 +66,59 @@ for (const database of testDatabases()) {
             }
         };
 
+        describe('access checks on every write endpoint', () => {
+
+            const writes = (cuit: string): [string, string, string | undefined][] => [
+                ['POST', '/v1/cuits', JSON.stringify(person(cuit))],
+                ['PATCH', `/v1/cuits/${cuit}`, JSON.stringify({ nombre: 'Ana' })],
+                ['DELETE', `/v1/cuits/${cuit}`, undefined]
+            ];
+
+            it('answers 401 without a valid token and the subscription 403s, before writing, content type or body', async () => {
+
+                const cuit = nextCuit();
+                await created(owner, person(cuit));
+                const paused = await seedAccount(server.app.ports, { writing: true, subscription: 'paused' });
+                const ended = await seedAccount(server.app.ports, { writing: true, subscription: 'ended' });
+                for (const [method, path, body] of writes(cuit)) {
+                    const missing = await server.request(path, { method, ...(body === undefined ? {} : { body }), headers: { 'content-type': 'text/plain' } });
+                    expect(missing.status, `${method} ${path}`).to.equal(401);
+                    expect(missing.body).to.deep.equal({ error: messages.unauthenticated });
+                    const wrong = await server.request(path, { method, token: 'asy_no-existe', ...(body === undefined ? {} : { body }) });
+                    expect(wrong.status).to.equal(401);
+                    for (const [user, message] of [[paused, messages.subscriptionPaused], [ended, messages.subscriptionInactive]] as const) {
+                        const res = await server.request(path, { method, token: user.token, ...(body === undefined ? {} : { body: '{ roto' }), headers: { 'content-type': 'text/plain' } });
+                        expect(res.status, `${method} ${path}`).to.equal(403);
+                        expect(res.body).to.deep.equal({ error: message });
+                    }
+                }
+            });
+
+            it('answers 429 with the rate-limit headers once the user is over its limit', async () => {
+
+                const limited = await startTestServer(database, { rateLimits: { perMinute: 2, perMonth: 1000 }, env: writeServerEnv });
+                try {
+                    const user = await seedAccount(limited.app.ports, { writing: true });
+                    const cuit = nextCuit();
+                    expect((await limited.request('/v1/cuits', { token: user.token, method: 'POST', body: person(cuit) })).status).to.equal(201);
+                    expect((await limited.request('/v1/cuits', { token: user.token })).status).to.equal(200);
+                    for (const [method, path, body] of writes(cuit)) {
+                        const res = await limited.request(path, { method, token: user.token, ...(body === undefined ? {} : { body }) });
+                        expect(res.status, `${method} ${path}`).to.equal(429);
+                        expect(res.body).to.deep.equal({ error: messages.rateLimited });
+                        expect(res.headers.get('x-ratelimit-limit')).to.equal('2');
+                        expect(res.headers.get('x-ratelimit-remaining')).to.equal('0');
+                        expect(Number(res.headers.get('retry-after'))).to.be.greaterThan(0);
+                    }
+
+                    expect(await limited.app.knex('clients').where({ cuit })).to.have.length(1);
+                }
+                finally {
+                    await limited.stop();
+                }
+            });
+        });
+
         describe('POST /v1/cuits', () => {
 
             it('creates a physical person: 201 {data: CUIT}, nombre as "<apellido>, <nombre>", registry fields null', async () => {
