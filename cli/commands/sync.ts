@@ -63,7 +63,8 @@ const internals = {
     // Progress on a terminal only; nothing on stdout besides the final result.
     progress(output: Output, total: () => number) {
 
-        const enabled = Boolean(process.stderr.isTTY) && !output.json;
+        // A terminal of zero columns (some pseudo-terminals) would make ora redraw endlessly.
+        const enabled = Boolean(process.stderr.isTTY) && (process.stderr.columns ?? 0) > 0 && !output.json;
         const spinner = ora({ text: 'Sincronizando…', isEnabled: enabled, isSilent: !enabled }).start();
         const state = { done: 0, failed: 0 };
         const render = () => {
