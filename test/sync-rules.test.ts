@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import { invoiceRanges, isKeyFailure, keyFingerprint, normalizeInvoice, retryPolicy, systemsFor, toNotification } from '../core/use-cases/sync/rules.js';
+import { invoice } from './support/data.js';
+
+// The synchronization's pure rules (core/use-cases/sync/rules.ts).
+
+describe('sync rules', () => {
+
+    const at = (iso: string) => Date.parse(iso);
+
+    it('runs the registry for physical persons only', () => {
+
+        expect(systemsFor('persona-fisica')).to.deep.equal(['registry', 'issued_invoices', 'received_invoices', 'sct', 'ccma', 'dfe']);
+        expect(systemsFor('persona-juridica')).to.deep.equal(['issued_invoices', 'received_invoices', 'sct', 'ccma', 'dfe']);
+    });
+
+    it('backfills twelve months in one query of at most 365 days, first or forced', () => {
+
+        expect(invoiceRanges({ now: at('2026-03-15T12:00:00Z'), lastSyncedAt: null, full: false })).to.deep.equal([{ fromDate: '2025-03-16', toDate: '2026-03-15' }]);
+        expect(invoiceRanges({ now: at('2026-03-15T12:00:00Z'), lastSyncedAt: at('2026-03-14T12:00:00Z'), full: true })).to.deep.equal([{ fromDate: '2025-03-16', toDate: '2026-03-15' }]);
+        // Twelve months across a 29 February are 366 days: a second, one-day query.
+        expect(invoiceRanges({ now: at('2024-02-29T00:00:00Z'), lastSyncedAt: null, full: false })).to.deep.equal([{ fromDate: '2023-03-01', toDate: '2024-02-28' }, { fromDate: '2024-02-29', toDate: '2024-02-29' }]);
+    });
+
+    it('splits a longer backfill in queries of at most 365 days', () => {
+
+        const ranges = invoiceRanges({ now: at('2026-03-15T00:00:00Z'), lastSyncedAt: null, full: false, policy: { backfillMonths: 24, rollingMonths: 3 } });
+        expect(ranges).to.deep.equal([{ fromDate: '2024-03-16', toDate: '2025-03-15' }, { fromDate: '2025-03-16', toDate: '2026-03-15' }]);
+    });
+
+    it('then reads the current month and the two before it, reaching back when the last success is older', () => {
+
+        expect(invoiceRanges({ now: at('2026-03-15T12:00:00Z'), lastSyncedAt: at('2026-03-14T12:00:00Z'), full: false })).to.deep.equal([{ fromDate: '2026-01-01', toDate: '2026-03-15' }]);
+        expect(invoiceRanges({ now: at('2026-03-31T12:00:00Z'), lastSyncedAt: at('2026-03-30T12:00:00Z'), full: false })).to.deep.equal([{ fromDate: '2026-01-01', toDate: '2026-03-31' }]);
+        // Last success on 10 December: from 10 November.
+        expect(invoiceRanges({ now: at('2026-03-15T12:00:00Z'), lastSyncedAt: at('2025-12-10T08:00:00Z'), full: false })).to.deep.equal([{ fromDate: '2025-11-10', toDate: '2026-03-15' }]);
+        // Never beyond the backfill.
+        expect(invoiceRanges({ now: at('2026-03-15T12:00:00Z'), lastSyncedAt: at('2024-01-01T00:00:00Z'), full: false })).to.deep.equal([{ fromDate: '2025-03-16', toDate: '2026-03-15' }]);
+    });
+
+    it('converts amounts to pesos; tipoCambio 1 for pesos whatever the authority wrote', () => {
+
+        expect(normalizeInvoice(invoice({ monedaOriginal: 'DOL', tipoCambio: 1234.567, importeOriginal: 10.01, importe: 0 }))).to.include({ tipoCambio: 1234.567, importe: 12358.02 });
+        expect(normalizeInvoice(invoice({ monedaOriginal: '$', tipoCambio: 0, importeOriginal: 99.99, importe: 0 }))).to.include({ tipoCambio: 1, importe: 99.99 });
+        expect(normalizeInvoice(invoice({ monedaOriginal: 'PES', tipoCambio: 1.5, importeOriginal: 10, importe: 0 }))).to.include({ tipoCambio: 1, importe: 10 });
+    });
+
+    it('enters read-at-the-authority notifications as read only on the first sync', () => {
+
+        const listed = { arcaId: '1', tipo: null, asunto: 'A', organismo: null, fechaRecepcion: '2026-01-05T13:00:00.000Z', fechaNotificacion: null, readAtAuthority: true };
+        expect(toNotification(listed, true).leidaAt).to.equal('2026-01-05T13:00:00.000Z');
+        expect(toNotification(listed, false).leidaAt).to.equal(null);
+        expect(toNotification({ ...listed, readAtAuthority: false }, true).leidaAt).to.equal(null);
+    });
+
+    it('tells refused keys apart, remembers them by a digest of the sealed key, and backs off with jitter', () => {
+
+        expect(['rejected_key', 'blocked_key', 'expired_key'].every((kind) => isKeyFailure(kind as never))).to.equal(true);
+        expect(['unavailable', 'captcha', 'second_factor', 'not_adhered'].some((kind) => isKeyFailure(kind as never))).to.equal(false);
+        expect(keyFingerprint('v1:abc')).to.match(/^[0-9a-f]{64}$/).and.not.equal(keyFingerprint('v1:abd'));
+        expect(retryPolicy.delayMs(1, () => 0)).to.equal(30_000);
+        expect(retryPolicy.delayMs(1, () => 1)).to.equal(60_000);
+        expect(retryPolicy.delayMs(3, () => 1)).to.equal(240_000);
+        expect(retryPolicy.delayMs(20, () => 1)).to.equal(3_600_000);
+    });
+});
