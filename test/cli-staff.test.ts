@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { messages } from '../core/domain/messages.js';
+import { createAccount } from '../core/use-cases/staff/create-account.js';
+import { createUser } from '../core/use-cases/staff/create-user.js';
 import type { CliResult } from './support/cli.js';
 import { runCli } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
@@ -144,7 +146,7 @@ for (const database of testDatabases()) {
 
         it('shows a new token once in text output and never in account show', async () => {
 
-            const { id: accountId } = internals.json(await cli('account', 'create', '--name', 'Estudio Oeste', '--json'));
+            const { id: accountId } = await createAccount(server.app.ports, { name: 'Estudio Oeste' });
             const { id: userId } = internals.json(await cli('user', 'create', '--account', String(accountId), '--email', 'oeste@estudio.com', '--password', 'una clave larga', '--json'));
             const created = await cli('token', 'create', '--user', String(userId));
             expect(created.code).to.equal(0);
@@ -165,8 +167,9 @@ for (const database of testDatabases()) {
 
         it('fails with one line on stderr and a non-zero exit', async () => {
 
-            const { id: accountId } = internals.json(await cli('account', 'create', '--name', 'Estudio Este', '--json'));
-            const { id: ownerId } = internals.json(await cli('user', 'create', '--account', String(accountId), '--email', 'este@estudio.com', '--json'));
+            // Set up in-process: only the failing commands need a process of their own.
+            const { id: accountId } = await createAccount(server.app.ports, { name: 'Estudio Este' });
+            const { id: ownerId } = await createUser(server.app.ports, { accountId, email: 'este@estudio.com' });
             await addClient(server.app.ports, accountId, { cuit: '20123456786' });
 
             const cases: [string[], string][] = [
