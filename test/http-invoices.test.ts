@@ -250,8 +250,12 @@ for (const database of testDatabases()) {
                 }
             }
 
-            // Leap years are real dates.
+            // Leap years are real dates, and so is every four-digit year.
             expect((await server.request(`/v1/cuits/${cuit}/mis-comprobantes/emitidos?from_date=2024-02-29&to_date=2024-02-29`, { token: user.token })).status).to.equal(200);
+            const wide = await server.request(`/v1/cuits/${cuit}/mis-comprobantes/emitidos?from_date=0001-01-01&to_date=9999-12-31`, { token: user.token });
+            expect(wide.status, wide.text).to.equal(200);
+            expect(wide.body.filters).to.deep.equal({ fromDate: '0001-01-01', toDate: '9999-12-31' });
+            expect((await server.request(`/v1/cuits/${cuit}/mis-comprobantes/emitidos?from_date=0099-02-29&to_date=0100-01-01`, { token: user.token })).body).to.deep.equal({ error: messages.field.from_date });
         });
 
         it('answers 400 for a period whose start is after its end', async () => {
