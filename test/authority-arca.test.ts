@@ -198,9 +198,9 @@ describe('arca adapter on recorded pages (nock)', () => {
             nock(internals.auth)
                 .get('/contribuyente_/login.xhtml').reply(502, 'Bad Gateway')
                 .get('/contribuyente_/login.xhtml').replyWithError({ code: 'ECONNRESET', message: 'socket hang up' })
-                .get('/contribuyente_/login.xhtml').delay(300).reply(200, 'too late');
+                .get('/contribuyente_/login.xhtml').delay(2_000).reply(200, 'too late');
             internals.login();
-            const session = await internals.client({ retries: 3, timeoutMs: 100 }).login(internals.credentials());
+            const session = await internals.client({ retries: 3, timeoutMs: 400 }).login(internals.credentials());
             await session.close();
         });
 
@@ -237,8 +237,8 @@ describe('arca adapter on recorded pages (nock)', () => {
             expect(counter.posts).to.equal(2);
 
             counter.posts = 0;
-            internals.passwordPost(internals.loginSteps(), counter).times(2).delay(300).reply(200, internals.fixture('login/wrong-password.html'), internals.html);
-            expect(await internals.failureOf(internals.client({ retries: 3, timeoutMs: 100 }).login(internals.credentials()))).to.equal('unavailable');
+            internals.passwordPost(internals.loginSteps(), counter).times(2).delay(2_000).reply(200, internals.fixture('login/wrong-password.html'), internals.html);
+            expect(await internals.failureOf(internals.client({ retries: 3, timeoutMs: 400 }).login(internals.credentials()))).to.equal('unavailable');
             expect(counter.posts).to.equal(1);
         });
     });

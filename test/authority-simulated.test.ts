@@ -187,7 +187,7 @@ describe('arca adapter against the simulated authority', () => {
 
         const flaky = await startSimulatedAuthority({ today: internals.today, failures: { serverError: 0.15, malformed: 0.15, timeout: 0.03 }, failureSeed: 7, timeoutHoldMs: 5_000 });
         try {
-            const client = internals.client(flaky, { retries: 8, timeoutMs: 300 });
+            const client = internals.client(flaky, { retries: 8, timeoutMs: 1_000 });
             const session = await client.login({ loginCuit: internals.person, password: 'x', representedCuit: internals.person });
             const expected = flaky.expected(internals.person);
             expect(await session.invoices('received', internals.range)).to.deep.equal(expected.invoicesIn('received', internals.range));
