@@ -9,6 +9,7 @@ export interface Config {
     host: string;
     port: number;
     publicUrl: string;
+    publicUrlSet: boolean;             // PUBLIC_URL given; otherwise servers use where they listen
     authority: 'arca' | 'simulated';
     authorityUrl: string | null;
     logLevel: string;
@@ -55,6 +56,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
         host,
         port,
         publicUrl: (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
+        publicUrlSet: Boolean(env.PUBLIC_URL),
         authority,
         authorityUrl: env.AUTHORITY_URL || null,
         logLevel: env.LOG_LEVEL || 'info',

@@ -39,7 +39,8 @@ const internals = {
         const server = await createHttpServer(app.ports, {
             host,
             port,
-            publicUrl: app.config.publicUrl,
+            // Without PUBLIC_URL the server advertises the address it listens on (--port included).
+            ...(app.config.publicUrlSet ? { publicUrl: app.config.publicUrl } : {}),
             logger: createLogger({ level: app.config.logLevel }),
             ...(metrics ? { metrics: metrics.metrics } : {})
         });
