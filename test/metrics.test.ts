@@ -52,7 +52,7 @@ describe('Prometheus metrics', () => {
         }
     });
 
-    it('is served by `arcasync serve` on METRICS_PORT, apart from the API, and the process stops cleanly on SIGTERM', async function () {
+    it('is served by `arcasync serve` on METRICS_PORT, apart from the API; serve advertises where it listens; SIGTERM stops it cleanly', async function () {
 
         this.timeout(60_000);
         const db = await database!.create();
@@ -67,6 +67,10 @@ describe('Prometheus metrics', () => {
             const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
             expect(text).to.include('arcasync_http_requests_total{method="GET",route="/v1/tags",status="401"} 1');
             expect(text).to.include('arcasync_process_resident_memory_bytes');
+
+            // Without PUBLIC_URL the MCP resource is where the server listens (--port 0 here).
+            const resource = await (await fetch(`${serve.url}/.well-known/oauth-protected-resource`)).json() as { resource: string };
+            expect(resource.resource).to.equal(`${serve.url}/mcp`);
         }
         finally {
             await serve.stop();
