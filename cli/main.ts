@@ -12,8 +12,8 @@ import { registerSyncCommands } from './commands/sync.js';
 
 const program = new Command('arcasync')
     .description('Sincronización de datos fiscales de ARCA: API REST, MCP y herramientas de operación')
-    .option('--json', 'imprime un objeto JSON en lugar de texto')
-    .showHelpAfterError();
+    // No help dump after a usage error: the contract is one line on stderr (see --help).
+    .option('--json', 'imprime un objeto JSON en lugar de texto');
 
 registerServerCommands(program);
 registerStaffCommands(program);

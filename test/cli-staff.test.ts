@@ -179,7 +179,10 @@ for (const database of testDatabases()) {
                 [['user', 'assign', '--user', String(ownerId), '--cuit', '20123456786'], messages.admin.ownerSeesAll],
                 [['token', 'revoke', '999999', '--json'], messages.admin.tokenNotFound(999999)],
                 [['tag', 'create', '--account', String(accountId), '--name', 'IVA', '--color', 'rojo'], messages.admin.invalidColor],
-                [['tag', 'assign', '--account', String(accountId), '--cuit', '20999999999', '--name', 'IVA', '--json'], messages.admin.clientNotInAccount('20999999999')]
+                [['tag', 'assign', '--account', String(accountId), '--cuit', '20999999999', '--name', 'IVA', '--json'], messages.admin.clientNotInAccount('20999999999')],
+                // Usage errors too: one line, no help dump.
+                [['account', 'create', '--json'], '--name'],
+                [['account', 'borrar', '1'], 'borrar']
             ];
 
             for (let i = 0; i < cases.length; i += 2) {
