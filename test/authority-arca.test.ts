@@ -256,6 +256,25 @@ describe('arca adapter on recorded pages (nock)', () => {
             await session.close();
         });
 
+        it('reports a session sent back to the login form as unavailable, without retrying', async () => {
+
+            const session = await internals.session(internals.person, { retries: 3 });
+            internals.service('constancia-inscripcion', internals.person, internals.seti, '/padron-puc-constancia-internet/login.do', '/padron-puc-constancia-internet/index.do', '<html><body></body></html>');
+            let asked = 0;
+            nock(internals.seti).get('/padron-puc-constancia-internet/api/constancia').query(true).times(4)
+                .reply(() => {
+
+                    asked++;
+                    return [302, '', { location: 'https://auth.afip.gob.ar/contribuyente_/login.xhtml' }];
+                });
+            nock(internals.auth).get('/contribuyente_/login.xhtml').times(4).reply(200, internals.fixture('login/login.xhtml.html'), internals.html);
+            const error = await session.registry().catch((err: unknown) => err);
+            expect(error).to.be.instanceOf(AuthorityFailure).with.property('kind', 'unavailable');
+            expect((error as Error).message).to.match(/sesión vencida/);
+            expect(asked).to.equal(1);
+            await session.close();
+        });
+
         it('refuses a represented CUIT the service does not offer', async () => {
 
             const session = await internals.session('30999999997' as Cuit);

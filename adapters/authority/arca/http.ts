@@ -1,6 +1,6 @@
 import PQueue from 'p-queue';
 import type { Router } from '../hosts.js';
-import { createRouter } from '../hosts.js';
+import { arcaHosts, createRouter } from '../hosts.js';
 import type { CookieJar } from './cookies.js';
 import { createCookieJar } from './cookies.js';
 import { failure, isAuthorityFailure } from './failures.js';
@@ -69,6 +69,7 @@ export interface Transport {
 const internals = {
     maxRedirects: 10,
     serverErrors: new WeakSet<Error>(),
+    sessionLost: new WeakSet<Error>(),            // retrying within this session cannot help
 
     delay(ms: number): Promise<void> {
 
@@ -194,6 +195,13 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
                 continue;
             }
 
+            // A service that sends us back to the login form: the session expired or was closed.
+            if (url.host === arcaHosts.auth && spec.url.host !== url.host && /\/login(Clave)?\.xhtml$/.test(url.pathname)) {
+                const error = failure('unavailable', `sesión vencida en ${spec.url.host}`);
+                internals.sessionLost.add(error);
+                throw error;
+            }
+
             if (response.status >= 500 || response.status === 429) {
                 const error = failure('unavailable', `HTTP ${response.status} en ${url.host}${url.pathname}`);
                 internals.serverErrors.add(error);
@@ -223,7 +231,7 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
                             return await attempt(jar, spec, read);
                         }
                         catch (err) {
-                            const retryable = isAuthorityFailure(err) && err.transient && (spec.retry !== 'server_error' || internals.serverErrors.has(err));
+                            const retryable = isAuthorityFailure(err) && err.transient && !internals.sessionLost.has(err) && (spec.retry !== 'server_error' || internals.serverErrors.has(err));
                             if (!retryable || tries >= options.retries) {
                                 throw err;
                             }
