@@ -6,7 +6,8 @@ import { dialectOf } from './connection.js';
 // from knex's own pool: no query building or compiling per request, and on SQLite each
 // statement is prepared once per connection. Going through the pool keeps knex's rules (a
 // transaction holding SQLite's connection is waited for, never joined). The SQL must be
-// valid on both databases: plain identifiers, `?` placeholders, numbers and strings only.
+// valid on both databases: plain identifiers (columns qualified by their table's alias where
+// a name is reserved in MySQL 8, like `system`), `?` placeholders, numbers and strings only.
 
 export type Binding = string | number | null;
 export type Row = Record<string, unknown>;

@@ -17,7 +17,7 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository
 
     async get(clientId) {
 
-        const [debts, dueDates, returns] = await Promise.all(internals.tables.map((table) => sql.all(`select * from ${table} where client_id = ? order by position asc`, [clientId])));
+        const [debts, dueDates, returns] = await Promise.all(internals.tables.map((table) => sql.all(`select t.* from ${table} t where t.client_id = ? order by t.position asc`, [clientId])));
         return {
             deuda: debts!.map((row: Record<string, unknown>) => ({
                 establecimiento: String(row.establecimiento),

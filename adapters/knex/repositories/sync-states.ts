@@ -3,6 +3,7 @@ import type { SyncSystem } from '../../../core/domain/sync-system.js';
 import type { Timestamp } from '../../../core/domain/time.js';
 import type { SyncStateRepository } from '../../../core/ports/index.js';
 import { toNullableNumber } from '../rows.js';
+import { statements } from '../statements.js';
 
 // Called inside the transaction that writes a system's data, so data and syncedAt move
 // together or not at all.
@@ -14,11 +15,12 @@ export const markSynced = async (trx: Knex.Transaction, clientId: number, system
         .merge(['synced_at', 'last_attempt_at', 'last_error']);
 };
 
-export const syncStateRepository = (knex: Knex): SyncStateRepository => ({
+export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncStateRepository => ({
 
+    // On every per-CUIT read: fixed SQL (see statements.ts).
     async syncedAt(clientId, system) {
 
-        const row = await knex('sync_states').select('synced_at').where({ client_id: clientId, system }).first();
+        const row = await sql.first('select s.synced_at from sync_states s where s.client_id = ? and s.system = ? limit 1', [clientId, system]);
         return row ? toNullableNumber(row.synced_at) : null;
     },
 
