@@ -8,6 +8,7 @@ import { ensureKeyFile, planRotation, readKeyFile, writeKeyFile } from '../app/s
 import { messages } from '../core/domain/messages.js';
 import type { ClientRepository } from '../core/ports/index.js';
 import { resealStoredKeys } from '../core/use-cases/reseal-stored-keys.js';
+import { keyFingerprint } from '../core/use-cases/sync/rules.js';
 import type { CliResult } from './support/cli.js';
 import { runCli } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
@@ -62,6 +63,10 @@ for (const database of testDatabases()) {
 
         it('re-seals every stored key under ARCASYNC_NEW_SECRET_KEY, printing key ids only', async () => {
 
+            // The authority refused the first client's key: that must survive the re-sealing.
+            const refused = await server.app.knex('clients').where({ cuit: '20100000000', account_id: owner.accountId }).first();
+            await server.app.knex('sync_key_failures').insert({ client_id: refused.id, key_fingerprint: keyFingerprint(refused.clave_arca), kind: 'rejected_key', failed_at: 1 });
+
             const result = await runCli(server.app.config.databaseUrl, ['secret', 'rotate', '--json'], { ARCASYNC_SECRET_KEY: b64(oldKey), ARCASYNC_NEW_SECRET_KEY: b64(newKey) });
             const report = internals.json(result);
             expect(report).to.include({ keyId: keyIdOf(newKey), total: 3, resealed: 3, alreadyCurrent: 0, unreadable: 0, generated: false });
@@ -72,6 +77,8 @@ for (const database of testDatabases()) {
             const values = await stored();
             expect(values.map((sealed) => box.keyIdOf(sealed))).to.deep.equal([keyIdOf(newKey), keyIdOf(newKey), keyIdOf(newKey)]);
             expect(values.map((sealed) => box.open(sealed))).to.deep.equal(credentials);
+            const failure = await server.app.knex('sync_key_failures').where({ client_id: refused.id }).first();
+            expect(failure.key_fingerprint).to.equal(keyFingerprint(values[0]!));
 
             const text = await runCli(server.app.config.databaseUrl, ['secret', 'rotate'], { ARCASYNC_SECRET_KEY: b64(newKey), ARCASYNC_SECRET_KEYS: b64(oldKey) });
             expect(text.code, text.stderr).to.equal(0);

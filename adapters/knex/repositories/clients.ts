@@ -4,6 +4,7 @@ import type { ClientListRow, ClientRecord, ClientType } from '../../../core/doma
 import { sortKey } from '../../../core/domain/client.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
 import type { ClientChanges, ClientRepository, CreateClientOutcome, NewClient } from '../../../core/ports/index.js';
+import { keyFingerprint } from '../../../core/use-cases/sync/rules.js';
 import { dialectOf } from '../connection.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../errors.js';
 import { countOf, toNullableBoolean, toNullableNumber, toNumber } from '../rows.js';
@@ -226,8 +227,22 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
 
     async replaceSealedKey(id, expected, next) {
 
-        const count = await knex('clients').where({ id, clave_arca: expected }).update({ clave_arca: next });
-        return Number(count) === 1;
+        const remembersFailures = await knex.schema.hasTable('sync_key_failures');
+        return await knex.transaction(async (trx) => {
+
+            const count = await trx('clients').where({ id, clave_arca: expected }).update({ clave_arca: next });
+            if (Number(count) !== 1) {
+                return false;
+            }
+
+            // A key the authority refused is remembered by a fingerprint of its sealed value;
+            // the same key sealed anew must stay remembered, or the sync would try it again.
+            if (remembersFailures) {
+                await trx('sync_key_failures').where({ client_id: id, key_fingerprint: keyFingerprint(expected) }).update({ key_fingerprint: keyFingerprint(next) });
+            }
+
+            return true;
+        });
     },
 
     async findVisible(principal, cuit) {
