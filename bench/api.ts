@@ -13,6 +13,9 @@ import { seedBench } from './seed.js';
 import type { BenchData } from './seed.js';
 
 // npm run bench:api -- [--db sqlite|mysql|both] [--duration 10] [--connections 32]
+//                      [--warmup 2] ["--node-options=--max-semi-space-size=4 ..."]
+// (BENCH_MYSQL_URL=mysql://root@127.0.0.1:3306/ names the MariaDB server; the bench creates
+// and drops its own database, arcasync_bench.)
 //
 // Seeds a database, starts bench/server.ts (the app composed like `arcasync serve`, plus a
 // bare route) as a child process, drives each endpoint with autocannon and samples the
@@ -306,5 +309,6 @@ for (const db of options.dbs) {
     tables.push(internals.table(await internals.run(db, options), options));
 }
 
+rmSync(internals.logFile, { force: true });     // kept only when a run fails
 const flags = options.nodeOptions ? ` Server NODE_OPTIONS: ${options.nodeOptions}.` : '';
 process.stdout.write(`\n${tables.join('\n')}\nTargets: every authenticated endpoint ≥ ${internals.targets.ratio} of the ceiling, p99 < ${internals.targets.p99} ms; server RSS < ${internals.targets.rssMb} MB. Node ${process.versions.node}.${flags}\n`);
