@@ -29,27 +29,32 @@ export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
         async consume(userId, windows, limits) {
 
             const { minuteStart, monthStart } = windows;
-            if (await tryIncrement(userId, minuteStart, monthStart, limits.perMinute, limits.perMonth) > 0) {
-                return { allowed: true };
-            }
-
-            const row = await knex('rate_limits').where('user_id', userId).first();
-            if (!row) {
-                // First request ever: create the row at zero and count through the same path.
-                await knex('rate_limits')
-                    .insert({ user_id: userId, minute_start: minuteStart, minute_count: 0, month_start: monthStart, month_count: 0 })
-                    .onConflict('user_id')
-                    .ignore();
-
+            // A refused UPDATE means a full window, or a row that did not exist yet (or was
+            // created by a concurrent first request meanwhile): look, then try again.
+            for (let attempt = 0; attempt < 3; attempt++) {
                 if (await tryIncrement(userId, minuteStart, monthStart, limits.perMinute, limits.perMonth) > 0) {
                     return { allowed: true };
                 }
 
-                return { allowed: false, exceeded: limits.perMonth < 1 ? 'month' : 'minute' };
+                const row = await knex('rate_limits').where('user_id', userId).first();
+                if (!row) {
+                    await knex('rate_limits')
+                        .insert({ user_id: userId, minute_start: minuteStart, minute_count: 0, month_start: monthStart, month_count: 0 })
+                        .onConflict('user_id')
+                        .ignore();
+                    continue;
+                }
+
+                if (toNumber(row.month_start) === monthStart && toNumber(row.month_count) >= limits.perMonth) {
+                    return { allowed: false, exceeded: 'month' };
+                }
+
+                if (toNumber(row.minute_start) === minuteStart && toNumber(row.minute_count) >= limits.perMinute) {
+                    return { allowed: false, exceeded: 'minute' };
+                }
             }
 
-            const monthExceeded = toNumber(row.month_start) === monthStart && toNumber(row.month_count) >= limits.perMonth;
-            return { allowed: false, exceeded: monthExceeded ? 'month' : 'minute' };
+            return { allowed: false, exceeded: 'minute' };
         }
     };
 };
