@@ -155,3 +155,12 @@ export const planRotation = (config: Pick<Config, 'secretKey' | 'previousSecretK
         previousKeyIds: [...previous.keys()]
     };
 };
+
+// Long-running processes check at start what a first seal or open would find out late: off
+// the embedded default there is no key unless the operator gives one.
+export const assertSecretKeyConfigured = (config: Pick<Config, 'secretKey' | 'embedded'>): void => {
+
+    if (!config.embedded && !config.secretKey) {
+        throw new Error(messages.clientWrite.secretKeyMissing);
+    }
+};

@@ -6,7 +6,7 @@ import { composeApp } from '../app/compose.js';
 import { loadConfig } from '../app/config.js';
 import { createHttpServer } from '../servers/http/server.js';
 import { testDatabases } from './support/databases.js';
-import { startServeProcess } from './support/cli.js';
+import { runCli, startServeProcess } from './support/cli.js';
 import { seedAccount } from './support/fixtures.js';
 
 // Prometheus metrics on a listener of their own: requests by route and status, 429s by
@@ -78,6 +78,21 @@ describe('Prometheus metrics', () => {
         }
 
         expect(serve.child.exitCode).to.equal(0);
+    });
+
+    it('serve refuses to start off the embedded database without ARCASYNC_SECRET_KEY, with a Spanish one-line error', async function () {
+
+        this.timeout(30_000);
+        const db = await database!.create();
+        try {
+            const result = await runCli(db.url, ['serve', '--port', '0'], { ARCASYNC_SECRET_KEY: '' });
+            expect(result.code).to.equal(1);
+            expect(result.stderr.trim().split('\n')).to.have.length(1);
+            expect(result.stderr).to.match(/^error: Falta ARCASYNC_SECRET_KEY/);
+        }
+        finally {
+            await db.release();
+        }
     });
 
     it('counts sync jobs by outcome and failed systems by system', async () => {

@@ -5,6 +5,7 @@ import type { App } from '../../app/compose.js';
 import { loadConfig } from '../../app/config.js';
 import { seedDemo } from '../../app/demo.js';
 import { createLogger } from '../../app/logger.js';
+import { assertSecretKeyConfigured } from '../../app/secret-keys.js';
 import { connect, migrateLatest } from '../../adapters/knex/index.js';
 import type { ServiceMetrics } from '../../adapters/metrics/prometheus.js';
 import { createServiceMetrics, startMetricsListener } from '../../adapters/metrics/prometheus.js';
@@ -95,7 +96,9 @@ export const registerServerCommands = (program: Command): void => {
         .action(async (options: { host?: string; port?: string; worker?: boolean; concurrency: string }, command: Command) => {
 
             try {
-                const app = await composeApp(loadConfig());
+                const config = loadConfig();
+                assertSecretKeyConfigured(config);
+                const app = await composeApp(config);
                 const metrics = await internals.metrics(app);
                 const worker = options.worker ? startSyncWorker(app, { concurrency: Number(options.concurrency) || 8, ...internals.observeJobs(metrics?.metrics) }) : null;
                 const uri = await internals.serve(app, options, async () => await worker?.stop(), metrics);

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -6,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 const internals = {
     root: fileURLToPath(new URL('../..', import.meta.url)),
+    // Test databases are not the embedded default, where `serve` requires a key.
+    serveKey: randomBytes(32).toString('base64'),
 
     env(databaseUrl: string, extra: Record<string, string>): NodeJS.ProcessEnv {
 
@@ -52,7 +55,7 @@ export const startServeProcess = (databaseUrl: string, env: Record<string, strin
 
     return new Promise((resolve, reject) => {
 
-        const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'serve', '--host', '127.0.0.1', '--port', '0', '--json'], { cwd: internals.root, env: internals.env(databaseUrl, env), stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'serve', '--host', '127.0.0.1', '--port', '0', '--json'], { cwd: internals.root, env: internals.env(databaseUrl, { ARCASYNC_SECRET_KEY: internals.serveKey, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
         let stdout = '';
         let stderr = '';
         const exited = new Promise<void>((done) => child.once('exit', () => done()));
