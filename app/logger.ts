@@ -8,9 +8,9 @@ export const redactedPaths = [
     'req.headers.authorization',
     'req.headers.cookie',
     'res.headers["set-cookie"]',
-    'clave_arca', '*.clave_arca', '*.*.clave_arca',
-    'password', '*.password', '*.*.password',
-    'token', '*.token', '*.*.token',
+    'clave_arca', '*.clave_arca',
+    'password', '*.password',
+    'token', '*.token',
     'access_token', '*.access_token',
     'refresh_token', '*.refresh_token'
 ];

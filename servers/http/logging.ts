@@ -30,8 +30,12 @@ export const registerLogging = async (server: Server, logger: Logger): Promise<v
             // Query strings of this API carry no secrets, but bodies may (clave_arca): never log them.
             logPayload: false,
             getChildBindings: (request) => ({ requestId: request.info.id }),
+            // Only what an operator needs; no headers, so no credential can ride along.
+            // (unwrapped: pino's full standard serialization is not computed first).
+            wrapSerializers: false,
             serializers: {
-                req: (req: { method?: string; url?: string }) => ({ method: req.method, url: req.url })
+                req: (request: { method?: string; path?: string }) => ({ method: request.method, path: request.path }),
+                res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode })
             }
         }
     });
