@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../app/config.js';
 import type { Ports } from '../../core/ports/index.js';
@@ -29,6 +30,7 @@ export const registerOpenApiCommand = (program: Command): void => {
                 const server = await createHttpServer(internals.noPorts, { host: config.host, port: config.port });
                 const text = `${JSON.stringify(openApiDocumentFor(server, config.publicUrl), null, 2)}\n`;
                 if (options.out) {
+                    mkdirSync(dirname(options.out), { recursive: true });
                     writeFileSync(options.out, text);
                 }
                 else {
