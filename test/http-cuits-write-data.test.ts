@@ -1,3 +1,4 @@
+import type { Server } from '@hapi/hapi';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import pino from 'pino';
@@ -159,12 +160,13 @@ for (const database of testDatabases()) {
             const lines: string[] = [];
             const logger = pino({ level: 'trace' }, { write: (line: string) => lines.push(line) });
             const apps = [];
+            const servers: Server[] = [];
             try {
                 const withKey = await composeApp({ ...loadConfig({ ...env, DATABASE_URL: db.url }), rateLimits: noRateLimits }, { clock: testClock() });
                 // The same database without a key: sealing fails, as on a misconfigured server.
                 const withoutKey = await composeApp({ ...loadConfig({ DATABASE_URL: db.url }), rateLimits: noRateLimits }, { clock: testClock(), migrate: false });
                 apps.push(withKey, withoutKey);
-                const servers = await Promise.all(apps.map((app) => createHttpServer(app.ports, { host: '127.0.0.1', port: 0, logger, log: (event) => lines.push(JSON.stringify(event)) })));
+                servers.push(...await Promise.all(apps.map((app) => createHttpServer(app.ports, { host: '127.0.0.1', port: 0, logger, log: (event) => lines.push(JSON.stringify(event)) }))));
                 await Promise.all(servers.map((one) => one.start()));
                 const user = await seedAccount(withKey.ports, { writing: true });
                 const texts: string[] = [];
@@ -201,6 +203,11 @@ for (const database of testDatabases()) {
                 }
             }
             finally {
+                // Listening servers would keep the test run from ever exiting.
+                for (const server of servers) {
+                    await server.stop();
+                }
+
                 for (const app of apps) {
                     await app.close();
                 }
