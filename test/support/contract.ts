@@ -26,12 +26,21 @@ export interface CheckedResponse {
     body: unknown;                     // parsed JSON, a string, or null for no body
 }
 
+// What the run has checked lives on the process, not on this module: test files may load
+// the module twice (ESM and CommonJS), and the root hooks must see every server's responses.
+interface RunState {
+    violations: string[];
+    exercised: Set<string>;
+    documented: Set<string>;
+    checked: number;
+}
+
+const processState = globalThis as typeof globalThis & { arcasyncContract?: RunState };
+processState.arcasyncContract ??= { violations: [], exercised: new Set(), documented: new Set(), checked: 0 };
+
 const internals = {
     addFormats: addFormatsModule as unknown as (ajv: Ajv2020) => void,
-    violations: [] as string[],
-    exercised: new Set<string>(),
-    documented: new Set<string>(),
-    checked: 0,
+    run: processState.arcasyncContract,
     contracts: new WeakMap<object, Contract>(),
 
     // Response schemas point at '#/components/...' of the document; inside ajv they live
@@ -55,7 +64,7 @@ export const contractFromDocument = (document: Schema): Contract => {
         for (const [method, operation] of Object.entries(item)) {
             operations.push({ method: method.toUpperCase(), template, pattern, responses: operation.responses as Operation['responses'] });
             for (const status of Object.keys(operation.responses as Schema)) {
-                internals.documented.add(`${method.toUpperCase()} ${template} ${status}`);
+                internals.run.documented.add(`${method.toUpperCase()} ${template} ${status}`);
             }
         }
     }
@@ -83,8 +92,8 @@ export const contractFromDocument = (document: Schema): Contract => {
             }
 
             const where = `${response.method} ${response.path} -> ${response.status}`;
-            internals.exercised.add(`${operation.method} ${operation.template} ${response.status}`);
-            internals.checked++;
+            internals.run.exercised.add(`${operation.method} ${operation.template} ${response.status}`);
+            internals.run.checked++;
             const declared = operation.responses[String(response.status)];
             if (!declared) {
                 return [`${where}: estado no descripto por el documento OpenAPI`];
@@ -142,7 +151,7 @@ export const watchContract = (server: Server): void => {
         }
 
         const contentType = String(response.headers['content-type'] ?? '') || (typeof response.source === 'string' ? 'text/html' : response.source === null ? null : 'application/json');
-        internals.violations.push(...contract.check({
+        internals.run.violations.push(...contract.check({
             method: request.method.toUpperCase(),
             path: request.path,
             status: response.statusCode,
@@ -153,9 +162,9 @@ export const watchContract = (server: Server): void => {
     });
 };
 
-export const takeViolations = (): string[] => internals.violations.splice(0);
+export const takeViolations = (): string[] => internals.run.violations.splice(0);
 
 export const contractSummary = (): { checked: number; unexercised: string[] } => ({
-    checked: internals.checked,
-    unexercised: [...internals.documented].filter((key) => !internals.exercised.has(key)).sort()
+    checked: internals.run.checked,
+    unexercised: [...internals.run.documented].filter((key) => !internals.run.exercised.has(key)).sort()
 });

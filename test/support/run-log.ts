@@ -8,8 +8,14 @@ import { createLogger } from '../../app/logger.js';
 
 export const runLogPath = 'test-artifacts/test-run.log';
 
+// Test files may load this module twice (through ESM and through CommonJS): the logger lives
+// on the process, not on the module, so the file is truncated once and every server writes
+// to the same log.
+const processState = globalThis as typeof globalThis & { arcasyncRunLog?: { logger: Logger | null } };
+processState.arcasyncRunLog ??= { logger: null };
+
 const internals = {
-    logger: null as Logger | null,
+    state: processState.arcasyncRunLog,
 
     // What a leaked secret looks like: an API token, any bearer value, an unredacted
     // credential field.
@@ -24,18 +30,18 @@ const internals = {
 
 export const runLogger = (): Logger => {
 
-    if (!internals.logger) {
+    if (!internals.state.logger) {
         mkdirSync('test-artifacts', { recursive: true });
         writeFileSync(runLogPath, '');
-        internals.logger = createLogger({ level: 'debug', destination: pino.destination({ dest: runLogPath, sync: true, append: true }) });
+        internals.state.logger = createLogger({ level: 'debug', destination: pino.destination({ dest: runLogPath, sync: true, append: true }) });
     }
 
-    return internals.logger;
+    return internals.state.logger;
 };
 
 export const runLogLeaks = (): string[] => {
 
-    if (!internals.logger) {
+    if (!internals.state.logger) {
         return [];
     }
 
@@ -52,4 +58,4 @@ export const runLogLeaks = (): string[] => {
     return found;
 };
 
-export const runLogLineCount = (): number => (internals.logger ? readFileSync(runLogPath, 'utf8').split('\n').filter(Boolean).length : 0);
+export const runLogLineCount = (): number => (internals.state.logger ? readFileSync(runLogPath, 'utf8').split('\n').filter(Boolean).length : 0);
