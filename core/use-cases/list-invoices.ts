@@ -51,15 +51,13 @@ const internals = {
 
     issued(invoice: InvoiceRecord): IssuedInvoiceView {
 
-        return { ...internals.common(invoice), receptor: { ...invoice.counterpart } };
+        // Object.assign, not a spread: see toClientListItem.
+        return Object.assign(internals.common(invoice), { receptor: { tipoDocumento: invoice.counterpart.tipoDocumento, numeroDocumento: invoice.counterpart.numeroDocumento, nombre: invoice.counterpart.nombre } });
     },
 
     received(invoice: InvoiceRecord): ReceivedInvoiceView {
 
-        return {
-            ...internals.common(invoice),
-            emisor: { nombre: invoice.counterpart.nombre ?? '', cuit: invoice.counterpart.numeroDocumento ?? '' }
-        };
+        return Object.assign(internals.common(invoice), { emisor: { nombre: invoice.counterpart.nombre ?? '', cuit: invoice.counterpart.numeroDocumento ?? '' } });
     },
 
     async list(deps: Deps, principal: Principal, kind: InvoiceKind, input: ListInvoicesInput) {

@@ -306,8 +306,8 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
             }
         }
 
-        const items: ClientListRow[] = rows.map((row: Record<string, unknown>) => ({
-            ...internals.toRecord(row),
+        // Object.assign, not a spread: V8's spread of this many fields is slow per row.
+        const items: ClientListRow[] = rows.map((row: Record<string, unknown>) => Object.assign(internals.toRecord(row), {
             etiquetas: tags.get(toNumber(row.id)) ?? [],
             registrySyncedAt: toNullableNumber(row.registry_synced_at)
         }));
