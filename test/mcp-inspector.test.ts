@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { messages } from '../core/domain/messages.js';
 import { invoice, movement, notification, sctData } from './support/data.js';
+import type { CliResult } from './support/cli.js';
+import { runProcess } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
 import type { SeededUser } from './support/fixtures.js';
 import { addClient, seedAccount } from './support/fixtures.js';
@@ -23,26 +25,11 @@ const internals = {
     testKey: Buffer.alloc(32, 7).toString('base64')
 };
 
-const inspect = (args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> => {
+const inspect = (args: string[], env: Record<string, string> = {}): Promise<CliResult> => {
 
-    return new Promise((resolve, reject) => {
-
-        const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
-        delete childEnv.TEST_MYSQL_URL;
-        const child = spawn(process.execPath, [internals.inspector, '--cli', ...args], { cwd: internals.inspectorDir, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-
-            stdout += chunk.toString();
-        });
-        child.stderr.on('data', (chunk: Buffer) => {
-
-            stderr += chunk.toString();
-        });
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+    delete childEnv.TEST_MYSQL_URL;
+    return runProcess([internals.inspector, '--cli', ...args], { cwd: internals.inspectorDir, env: childEnv });
 };
 
 const calls: [string, string[]][] = [

@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { messages } from '../core/domain/messages.js';
 import { signIn } from '../core/use-cases/sign-in.js';
@@ -13,31 +11,9 @@ import { startTestServer } from './support/server.js';
 // `arcasync user set-password` (from stdin or --password), stored as a scrypt hash, checked by
 // the signIn use case.
 
-const internals = {
-    root: fileURLToPath(new URL('..', import.meta.url))
-};
+const setPasswordFromStdin = (databaseUrl: string, userId: number, password: string) => {
 
-const setPasswordFromStdin = (databaseUrl: string, userId: number, password: string): Promise<{ code: number | null; stdout: string; stderr: string }> => {
-
-    return new Promise((resolve, reject) => {
-
-        const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl };
-        delete env.TEST_MYSQL_URL;
-        const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'user', 'set-password', '--user', String(userId), '--json'], { cwd: internals.root, env, stdio: ['pipe', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-
-            stdout += chunk.toString();
-        });
-        child.stderr.on('data', (chunk: Buffer) => {
-
-            stderr += chunk.toString();
-        });
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-        child.stdin.end(`${password}\n`);
-    });
+    return runCli(databaseUrl, ['user', 'set-password', '--user', String(userId), '--json'], {}, `${password}\n`);
 };
 
 for (const database of testDatabases()) {

@@ -24,24 +24,33 @@ export interface CliResult {
     stderr: string;
 }
 
-export const runCli = (databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> => {
+// A Node process run to its end: its exit code and what it printed; `input` goes to its stdin.
+export const runProcess = (args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; input?: string }): Promise<CliResult> => {
 
     return new Promise((resolve, reject) => {
 
-        const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...args], { cwd: internals.root, env: internals.env(databaseUrl, env), stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
         let stdout = '';
         let stderr = '';
-        child.stdout.on('data', (chunk: Buffer) => {
+        child.stdout!.on('data', (chunk: Buffer) => {
 
             stdout += chunk.toString();
         });
-        child.stderr.on('data', (chunk: Buffer) => {
+        child.stderr!.on('data', (chunk: Buffer) => {
 
             stderr += chunk.toString();
         });
         child.on('error', reject);
         child.on('close', (code) => resolve({ code, stdout, stderr }));
+        if (options.input !== undefined) {
+            child.stdin!.end(options.input);
+        }
     });
+};
+
+export const runCli = (databaseUrl: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<CliResult> => {
+
+    return runProcess(['--import', 'tsx', 'cli/main.ts', ...args], { cwd: internals.root, env: internals.env(databaseUrl, env), ...(input === undefined ? {} : { input }) });
 };
 
 export interface ServeProcess {
