@@ -1,7 +1,7 @@
-import { invalid, notFound } from '../../domain/errors.js';
-import { parseCuit } from '../../domain/cuit.js';
+import { invalid } from '../../domain/errors.js';
 import { messages } from '../../domain/messages.js';
 import type { QueueDeps } from './deps.js';
+import { findSyncTargets } from './find-sync-targets.js';
 import { scheduleDue } from './schedule-due.js';
 
 export interface EnqueueSyncInput {
@@ -28,15 +28,7 @@ export const enqueueSync = async (deps: QueueDeps, input: EnqueueSyncInput): Pro
     if (input.cuits?.length) {
         const ids: number[] = [];
         for (const raw of input.cuits) {
-            const cuit = parseCuit(raw);
-            if (!cuit) {
-                throw invalid([messages.admin.invalidCuit]);
-            }
-
-            const clients = await deps.syncTargets.findByCuit(cuit);
-            if (!clients.length) {
-                throw notFound();
-            }
+            const { clients } = await findSyncTargets(deps, raw);
 
             ids.push(...clients.map((client) => client.id));
         }

@@ -1,11 +1,9 @@
-import { invalid, notFound } from '../../domain/errors.js';
-import { parseCuit } from '../../domain/cuit.js';
-import { messages } from '../../domain/messages.js';
 import type { SyncSystem } from '../../domain/sync-system.js';
 import { toIso } from '../../domain/time.js';
 import type { Ports } from '../../ports/index.js';
 import type { JobCounts, SyncSummary } from '../../ports/job-queue.js';
 import type { QueueDeps } from './deps.js';
+import { findSyncTargets } from './find-sync-targets.js';
 import { systemsFor } from './rules.js';
 
 export interface SystemStatus {
@@ -37,15 +35,7 @@ export const syncStatus = async (deps: QueueDeps & Pick<Ports, 'syncStates'>, in
         return { summary: { ...summary, systems: summary.systems.map((entry) => ({ ...entry, oldestSyncedAtIso: toIso(entry.oldestSyncedAt) })) }, jobs };
     }
 
-    const cuit = parseCuit(input.cuit);
-    if (!cuit) {
-        throw invalid([messages.admin.invalidCuit]);
-    }
-
-    const clients = await deps.syncTargets.findByCuit(cuit);
-    if (!clients.length) {
-        throw notFound();
-    }
+    const { cuit, clients } = await findSyncTargets(deps, input.cuit);
 
     const result: ClientSyncStatus[] = [];
     for (const client of clients) {
