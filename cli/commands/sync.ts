@@ -13,7 +13,7 @@ import { messages } from '../../core/domain/messages.js';
 import { enqueueSync } from '../../core/use-cases/sync/enqueue-sync.js';
 import { forceResync } from '../../core/use-cases/sync/force-resync.js';
 import type { JobResult } from '../../core/use-cases/sync/run-job.js';
-import type { Worker, WorkerSummary } from '../../core/use-cases/sync/run-worker.js';
+import type { Worker, WorkerOptions, WorkerSummary } from '../../core/use-cases/sync/run-worker.js';
 import { startWorker } from '../../core/use-cases/sync/run-worker.js';
 import { syncStatus } from '../../core/use-cases/sync/sync-status.js';
 import type { Output } from '../run.js';
@@ -22,16 +22,8 @@ import { fail, outputFor, withApp } from '../run.js';
 // The synchronization commands of the CLI contract (DESIGN.md): `sync` (cron), `sync worker`
 // (long-running), `sync status`, `resync`; `serve --worker` uses startSyncWorker.
 
-export interface SyncWorkerOptions {
-    concurrency?: number;
-    leaseMs?: number;
-    pollMs?: number;
-    clientIds?: readonly number[];
-    drain?: boolean;
-    scheduleEveryMs?: number | null;
-    onStart?: (event: { jobId: number; clientId: number; at: number }) => void;
-    onResult?: (result: JobResult & { at: number }) => void;
-}
+// The worker's own options, each optional here: the CLI fills in its defaults.
+export type SyncWorkerOptions = Partial<Pick<WorkerOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'clientIds' | 'drain' | 'scheduleEveryMs' | 'onStart' | 'onResult'>>;
 
 const internals = {
     defaultConcurrency: 8,
