@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { connect, knexRepositories, migrateLatest } from '../adapters/knex/index.js';
+import { memoryReadCache } from '../adapters/memory/read-cache.js';
 import type { Clock, Ports } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/clock.js';
 import type { Config } from './config.js';
@@ -32,6 +33,7 @@ export const composeApp = async (config: Config, options: ComposeOptions = {}): 
     const ports: Ports = {
         ...knexRepositories(knex),
         rateLimits: config.rateLimits,
+        readCache: memoryReadCache({ maxBytes: config.readCacheBytes }),
         clock: options.clock ?? systemClock,
         secretBox
     };

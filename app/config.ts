@@ -15,6 +15,7 @@ export interface Config {
     logLevel: string;
     metricsPort: number | null;        // Prometheus /metrics on its own listener; off when unset
     rateLimits: RateLimits;
+    readCacheBytes: number;            // READ_CACHE_MB: answers kept in memory per process; 0 = none
     dataDir: string;
     secretKey: string | null;          // ARCASYNC_SECRET_KEY: seals stored credentials
     previousSecretKeys: string | null; // ARCASYNC_SECRET_KEYS: previous keys, still open old values
@@ -22,7 +23,8 @@ export interface Config {
 
 const internals = {
 
-    positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+    // A whole number of at least `min` (1: positive, 0: may turn a feature off).
+    integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: 0 | 1 = 1): number {
 
         const raw = env[name];
         if (raw === undefined || raw === '') {
@@ -30,8 +32,8 @@ const internals = {
         }
 
         const value = Number(raw);
-        if (!Number.isInteger(value) || value < 1) {
-            throw new Error(`${name} debe ser un entero positivo`);
+        if (!Number.isInteger(value) || value < min) {
+            throw new Error(min === 1 ? `${name} debe ser un entero positivo` : `${name} debe ser un entero mayor o igual a 0`);
         }
 
         return value;
@@ -44,7 +46,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
 
     const databaseUrl = env.DATABASE_URL || defaultDatabaseUrl;
     const host = env.HOST || '127.0.0.1';
-    const port = env.PORT === undefined || env.PORT === '' ? 8080 : internals.positiveInteger(env, 'PORT', 8080);
+    const port = env.PORT === undefined || env.PORT === '' ? 8080 : internals.integer(env, 'PORT', 8080);
     const authority = env.AUTHORITY === 'simulated' ? 'simulated' : 'arca';
     if (env.AUTHORITY && env.AUTHORITY !== 'arca' && env.AUTHORITY !== 'simulated') {
         throw new Error("AUTHORITY debe ser 'arca' o 'simulated'");
@@ -60,12 +62,13 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
         authority,
         authorityUrl: env.AUTHORITY_URL || null,
         logLevel: env.LOG_LEVEL || 'info',
-        metricsPort: env.METRICS_PORT ? internals.positiveInteger(env, 'METRICS_PORT', 9464) : null,
+        metricsPort: env.METRICS_PORT ? internals.integer(env, 'METRICS_PORT', 9464) : null,
         // Operators may raise the limits; the defaults are the spec's.
         rateLimits: {
-            perMinute: internals.positiveInteger(env, 'RATE_LIMIT_PER_MINUTE', defaultRateLimits.perMinute),
-            perMonth: internals.positiveInteger(env, 'RATE_LIMIT_PER_MONTH', defaultRateLimits.perMonth)
+            perMinute: internals.integer(env, 'RATE_LIMIT_PER_MINUTE', defaultRateLimits.perMinute),
+            perMonth: internals.integer(env, 'RATE_LIMIT_PER_MONTH', defaultRateLimits.perMonth)
         },
+        readCacheBytes: internals.integer(env, 'READ_CACHE_MB', 32, 0) * 1024 * 1024,
         dataDir: './data',
         secretKey: env.ARCASYNC_SECRET_KEY || null,
         previousSecretKeys: env.ARCASYNC_SECRET_KEYS || null

@@ -6,12 +6,10 @@ import { noRateLimits, perCuitEndpoints } from './support/endpoints.js';
 import type { SeededUser } from './support/fixtures.js';
 import { seedAccount, seedUser, tagClient } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
-import { startTestServer } from './support/server.js';
+import { startTestServer, writeServerEnv } from './support/server.js';
 
 // SPEC §2.11, §3, §4.3 to §4.5 and §7: POST, PATCH and DELETE /v1/cuits over HTTP.
 
-const testKey = Buffer.alloc(32, 7).toString('base64');
-export const writeServerEnv = { ARCASYNC_SECRET_KEY: testKey };
 
 const person = (cuit: string, extra: Record<string, unknown> = {}) => ({ tipo: 'persona-fisica', cuit, nombre: 'María', apellido: 'González', clave_arca: 'Clave-Secreta-1', ...extra });
 const entity = (cuit: string, representante: string, extra: Record<string, unknown> = {}) => ({ tipo: 'persona-juridica', cuit, razon_social: 'Panadería La Espiga SRL', representante, ...extra });

@@ -17,6 +17,9 @@ export interface Principal {
     readonly role: Role;
     readonly writingEnabled: boolean;
     readonly subscription: SubscriptionState;
+    // The account's data version (adapters/knex/data-versions.ts): what lists its CUITs is
+    // kept between requests only while it is unchanged.
+    readonly dataVersion: number;
 }
 
 // SPEC §7: two distinct 403 messages, on every endpoint.

@@ -26,6 +26,8 @@ export interface ClientRecord {
     readonly monotributista: boolean | null;
     readonly autonomo: boolean | null;
     readonly categoria: string | null;
+    // Raised with every change its endpoints show; see Principal.dataVersion.
+    readonly dataVersion: number;
 }
 
 // SPEC §2.1

@@ -2,6 +2,7 @@ import type { RateLimits } from '../domain/rate-limit.js';
 import type { Clock } from './clock.js';
 import type { OAuthStore, UserCredentialRepository } from './oauth.js';
 import type { RateLimitCounter } from './rate-limit-counter.js';
+import type { ReadCache } from './read-cache.js';
 import type { SecretBox } from './secret-box.js';
 import type {
     AccountRepository,
@@ -21,6 +22,7 @@ export type * from './repositories.js';
 export type { Clock } from './clock.js';
 export type { OAuthEntry, OAuthEntryIndex, OAuthStore, UserCredentialRepository } from './oauth.js';
 export type { RateLimitCounter, RateLimitOutcome } from './rate-limit-counter.js';
+export type { ReadCache } from './read-cache.js';
 export type { SecretBox } from './secret-box.js';
 
 // Everything the use cases may need; each use case names the part it uses.
@@ -37,6 +39,7 @@ export interface Ports {
     registry: RegistryRepository;
     syncStates: SyncStateRepository;
     rateLimitCounter: RateLimitCounter;
+    readCache: ReadCache;
     userCredentials: UserCredentialRepository;
     oauthStore: OAuthStore;
     rateLimits: RateLimits;

@@ -38,6 +38,8 @@ export interface UserRepository {
     findById(id: number): Promise<UserRecord | null>;
     findByEmail(email: string): Promise<UserRecord | null>;
     listByAccount(accountId: number): Promise<UserRecord[]>;
+    // The user with its account's live flags (an OAuth grant names its user); null when gone.
+    findPrincipal(id: number): Promise<Principal | null>;
     // A member manages the clients assigned to it; assigning twice is harmless.
     assignClient(userId: number, clientId: number): Promise<void>;
 }

@@ -2,6 +2,7 @@ import type { Principal } from '../domain/access.js';
 import type { CcmaBalances } from '../domain/ccma.js';
 import { toIso } from '../domain/time.js';
 import type { Ports } from '../ports/index.js';
+import { cachedRead } from './cached-read.js';
 import { findVisibleClient } from './find-visible-client.js';
 
 export interface CcmaBalancesResult {
@@ -11,14 +12,17 @@ export interface CcmaBalancesResult {
 
 // SPEC §4.9: data is null until the system was synchronized once; a null balance inside it
 // means the authority did not report it.
-export const getCcmaBalances = async (deps: Pick<Ports, 'clients' | 'ccma' | 'syncStates'>, principal: Principal, input: { cuit: string }): Promise<CcmaBalancesResult> => {
+export const getCcmaBalances = async (deps: Pick<Ports, 'clients' | 'ccma' | 'syncStates' | 'readCache'>, principal: Principal, input: { cuit: string }): Promise<CcmaBalancesResult> => {
 
     const client = await findVisibleClient(deps, principal, input.cuit);
-    const syncedAt = await deps.syncStates.syncedAt(client.id, 'ccma');
-    if (syncedAt === null) {
-        return { data: null, syncedAt: null };
-    }
+    return cachedRead(deps.readCache, `ccma:${client.id}`, client.dataVersion, async () => {
 
-    const balances = await deps.ccma.getBalances(client.id);
-    return { data: balances ?? { saldoDeudor: null, saldoAcreedor: null }, syncedAt: toIso(syncedAt) };
+        const syncedAt = await deps.syncStates.syncedAt(client.id, 'ccma');
+        if (syncedAt === null) {
+            return { data: null, syncedAt: null };
+        }
+
+        const balances = await deps.ccma.getBalances(client.id);
+        return { data: balances ?? { saldoDeudor: null, saldoAcreedor: null }, syncedAt: toIso(syncedAt) };
+    });
 };

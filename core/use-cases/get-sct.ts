@@ -2,6 +2,7 @@ import type { Principal } from '../domain/access.js';
 import type { SctData } from '../domain/sct.js';
 import { toIso } from '../domain/time.js';
 import type { Ports } from '../ports/index.js';
+import { cachedRead } from './cached-read.js';
 import { findVisibleClient } from './find-visible-client.js';
 
 export interface SctResult {
@@ -10,13 +11,16 @@ export interface SctResult {
 }
 
 // SPEC §4.8: data is null until the system was synchronized once.
-export const getSct = async (deps: Pick<Ports, 'clients' | 'sct' | 'syncStates'>, principal: Principal, input: { cuit: string }): Promise<SctResult> => {
+export const getSct = async (deps: Pick<Ports, 'clients' | 'sct' | 'syncStates' | 'readCache'>, principal: Principal, input: { cuit: string }): Promise<SctResult> => {
 
     const client = await findVisibleClient(deps, principal, input.cuit);
-    const syncedAt = await deps.syncStates.syncedAt(client.id, 'sct');
-    if (syncedAt === null) {
-        return { data: null, syncedAt: null };
-    }
+    return cachedRead(deps.readCache, `sct:${client.id}`, client.dataVersion, async () => {
 
-    return { data: await deps.sct.get(client.id), syncedAt: toIso(syncedAt) };
+        const syncedAt = await deps.syncStates.syncedAt(client.id, 'sct');
+        if (syncedAt === null) {
+            return { data: null, syncedAt: null };
+        }
+
+        return { data: await deps.sct.get(client.id), syncedAt: toIso(syncedAt) };
+    });
 };

@@ -3,6 +3,7 @@ import type { CcmaMovement } from '../domain/ccma.js';
 import type { Pagination } from '../domain/pagination.js';
 import { toIso } from '../domain/time.js';
 import type { Ports } from '../ports/index.js';
+import { cachedRead } from './cached-read.js';
 import { findVisibleClient } from './find-visible-client.js';
 import { resolvePage } from './page-input.js';
 
@@ -14,14 +15,17 @@ export interface CcmaMovementsResult {
 
 // SPEC §4.10: limit and offset count periods, newest first; every movement of a page's
 // periods is returned, by orden within its period.
-export const listCcmaMovements = async (deps: Pick<Ports, 'clients' | 'ccma' | 'syncStates'>, principal: Principal, input: { cuit: string; limit?: number | undefined; offset?: number | undefined }): Promise<CcmaMovementsResult> => {
+export const listCcmaMovements = async (deps: Pick<Ports, 'clients' | 'ccma' | 'syncStates' | 'readCache'>, principal: Principal, input: { cuit: string; limit?: number | undefined; offset?: number | undefined }): Promise<CcmaMovementsResult> => {
 
     const page = resolvePage(input);
     const client = await findVisibleClient(deps, principal, input.cuit);
-    const [result, syncedAt] = await Promise.all([
-        deps.ccma.listMovements(client.id, page),
-        deps.syncStates.syncedAt(client.id, 'ccma')
-    ]);
+    return cachedRead(deps.readCache, `ccma-movements:${client.id}:${page.limit}:${page.offset}`, client.dataVersion, async () => {
 
-    return { data: result.items, pagination: { ...page, total: result.total }, syncedAt: toIso(syncedAt) };
+        const [result, syncedAt] = await Promise.all([
+            deps.ccma.listMovements(client.id, page),
+            deps.syncStates.syncedAt(client.id, 'ccma')
+        ]);
+
+        return { data: result.items, pagination: { ...page, total: result.total }, syncedAt: toIso(syncedAt) };
+    });
 };

@@ -3,6 +3,7 @@ import type { Categoria, ClientFilters, ClientListItem } from '../domain/client.
 import { toClientListItem } from '../domain/client.js';
 import type { Pagination } from '../domain/pagination.js';
 import type { Ports } from '../ports/index.js';
+import { cachedRead } from './cached-read.js';
 import { resolvePage } from './page-input.js';
 
 export interface ListCuitsInput {
@@ -21,7 +22,7 @@ export interface ListCuitsResult {
 }
 
 // SPEC §4.2: the CUITs the principal manages, by name then internal id; tags OR, filters AND.
-export const listCuits = async (deps: Pick<Ports, 'clients'>, principal: Principal, input: ListCuitsInput): Promise<ListCuitsResult> => {
+export const listCuits = async (deps: Pick<Ports, 'clients' | 'readCache'>, principal: Principal, input: ListCuitsInput): Promise<ListCuitsResult> => {
 
     const page = resolvePage(input);
     const filters: ClientFilters = {
@@ -31,10 +32,16 @@ export const listCuits = async (deps: Pick<Ports, 'clients'>, principal: Princip
         categoria: input.categoria ?? null
     };
 
-    const result = await deps.clients.listVisible(principal, filters, page);
-    return {
-        data: result.items.map(toClientListItem),
-        pagination: { ...page, total: result.total },
-        filters
-    };
+    // Owners see the whole account, so they share answers; a member's depend on its assignments.
+    const viewer = principal.role === 'owner' ? 'owner' : `user-${principal.userId}`;
+    const key = `cuits:${principal.accountId}:${viewer}:${page.limit}:${page.offset}:${JSON.stringify(filters)}`;
+    return cachedRead(deps.readCache, key, principal.dataVersion, async () => {
+
+        const result = await deps.clients.listVisible(principal, filters, page);
+        return {
+            data: result.items.map(toClientListItem),
+            pagination: { ...page, total: result.total },
+            filters
+        };
+    });
 };

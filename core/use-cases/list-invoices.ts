@@ -7,6 +7,7 @@ import type { SyncSystem } from '../domain/sync-system.js';
 import { dateToIso, toIso } from '../domain/time.js';
 import type { Ports } from '../ports/index.js';
 import { findVisibleClient } from './find-visible-client.js';
+import { cachedRead } from './cached-read.js';
 import { resolvePage } from './page-input.js';
 
 export interface ListInvoicesInput {
@@ -24,7 +25,7 @@ export interface ListInvoicesResult<T> {
     syncedAt: string | null;
 }
 
-type Deps = Pick<Ports, 'clients' | 'invoices' | 'syncStates' | 'clock'>;
+type Deps = Pick<Ports, 'clients' | 'invoices' | 'syncStates' | 'clock' | 'readCache'>;
 
 const internals = {
     systems: { issued: 'issued_invoices', received: 'received_invoices' } satisfies Record<InvoiceKind, SyncSystem>,
@@ -60,30 +61,26 @@ const internals = {
         return Object.assign(internals.common(invoice), { emisor: { nombre: invoice.counterpart.nombre ?? '', cuit: invoice.counterpart.numeroDocumento ?? '' } });
     },
 
-    async list(deps: Deps, principal: Principal, kind: InvoiceKind, input: ListInvoicesInput) {
+    async list<T>(deps: Deps, principal: Principal, kind: InvoiceKind, input: ListInvoicesInput, view: (invoice: InvoiceRecord) => T): Promise<ListInvoicesResult<T>> {
 
         const page = resolvePage(input);
         const range = resolveDateRange(input, deps.clock.now());
         const client = await findVisibleClient(deps, principal, input.cuit);
-        const [result, syncedAt] = await Promise.all([
-            deps.invoices.list(client.id, kind, range, page),
-            deps.syncStates.syncedAt(client.id, internals.systems[kind])
-        ]);
+        const key = `invoices:${client.id}:${kind}:${range.fromDate}:${range.toDate}:${page.limit}:${page.offset}`;
+        return cachedRead(deps.readCache, key, client.dataVersion, async () => {
 
-        return { items: result.items, pagination: { ...page, total: result.total }, filters: range, syncedAt: toIso(syncedAt) };
+            const [result, syncedAt] = await Promise.all([
+                deps.invoices.list(client.id, kind, range, page),
+                deps.syncStates.syncedAt(client.id, internals.systems[kind])
+            ]);
+
+            return { data: result.items.map(view), pagination: { ...page, total: result.total }, filters: range, syncedAt: toIso(syncedAt) };
+        });
     }
 };
 
 // SPEC §4.6: issued invoices of the period, by fecha; the current UTC month by default.
-export const listIssuedInvoices = async (deps: Deps, principal: Principal, input: ListInvoicesInput): Promise<ListInvoicesResult<IssuedInvoiceView>> => {
-
-    const { items, ...rest } = await internals.list(deps, principal, 'issued', input);
-    return { data: items.map(internals.issued), ...rest };
-};
+export const listIssuedInvoices = (deps: Deps, principal: Principal, input: ListInvoicesInput): Promise<ListInvoicesResult<IssuedInvoiceView>> => internals.list(deps, principal, 'issued', input, internals.issued);
 
 // SPEC §4.7: same rules, with the issuer instead of the receiver.
-export const listReceivedInvoices = async (deps: Deps, principal: Principal, input: ListInvoicesInput): Promise<ListInvoicesResult<ReceivedInvoiceView>> => {
-
-    const { items, ...rest } = await internals.list(deps, principal, 'received', input);
-    return { data: items.map(internals.received), ...rest };
-};
+export const listReceivedInvoices = (deps: Deps, principal: Principal, input: ListInvoicesInput): Promise<ListInvoicesResult<ReceivedInvoiceView>> => internals.list(deps, principal, 'received', input, internals.received);

@@ -3,6 +3,7 @@ import type { Notification } from '../domain/notification.js';
 import type { Pagination } from '../domain/pagination.js';
 import { toIso } from '../domain/time.js';
 import type { Ports } from '../ports/index.js';
+import { cachedRead } from './cached-read.js';
 import { findVisibleClient } from './find-visible-client.js';
 import { resolvePage } from './page-input.js';
 
@@ -13,14 +14,17 @@ export interface NotificationsResult {
 }
 
 // SPEC §4.11: electronic-address notifications, most recent first.
-export const listNotifications = async (deps: Pick<Ports, 'clients' | 'notifications' | 'syncStates'>, principal: Principal, input: { cuit: string; limit?: number | undefined; offset?: number | undefined }): Promise<NotificationsResult> => {
+export const listNotifications = async (deps: Pick<Ports, 'clients' | 'notifications' | 'syncStates' | 'readCache'>, principal: Principal, input: { cuit: string; limit?: number | undefined; offset?: number | undefined }): Promise<NotificationsResult> => {
 
     const page = resolvePage(input);
     const client = await findVisibleClient(deps, principal, input.cuit);
-    const [result, syncedAt] = await Promise.all([
-        deps.notifications.list(client.id, page),
-        deps.syncStates.syncedAt(client.id, 'dfe')
-    ]);
+    return cachedRead(deps.readCache, `dfe:${client.id}:${page.limit}:${page.offset}`, client.dataVersion, async () => {
 
-    return { data: result.items, pagination: { ...page, total: result.total }, syncedAt: toIso(syncedAt) };
+        const [result, syncedAt] = await Promise.all([
+            deps.notifications.list(client.id, page),
+            deps.syncStates.syncedAt(client.id, 'dfe')
+        ]);
+
+        return { data: result.items, pagination: { ...page, total: result.total }, syncedAt: toIso(syncedAt) };
+    });
 };

@@ -2,6 +2,7 @@ import type { Principal } from '../domain/access.js';
 import type { Pagination } from '../domain/pagination.js';
 import type { Tag } from '../domain/tag.js';
 import type { Ports } from '../ports/index.js';
+import { cachedRead } from './cached-read.js';
 import { resolvePage } from './page-input.js';
 
 export interface TagsResult {
@@ -10,9 +11,12 @@ export interface TagsResult {
 }
 
 // SPEC §4.12: the account's tags by name; total counts them all.
-export const listTags = async (deps: Pick<Ports, 'tags'>, principal: Principal, input: { limit?: number | undefined; offset?: number | undefined }): Promise<TagsResult> => {
+export const listTags = async (deps: Pick<Ports, 'tags' | 'readCache'>, principal: Principal, input: { limit?: number | undefined; offset?: number | undefined }): Promise<TagsResult> => {
 
     const page = resolvePage(input);
-    const result = await deps.tags.list(principal.accountId, page);
-    return { data: result.items, pagination: { ...page, total: result.total } };
+    return cachedRead(deps.readCache, `tags:${principal.accountId}:${page.limit}:${page.offset}`, principal.dataVersion, async () => {
+
+        const result = await deps.tags.list(principal.accountId, page);
+        return { data: result.items, pagination: { ...page, total: result.total } };
+    });
 };

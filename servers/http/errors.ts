@@ -1,5 +1,5 @@
 import Boom from '@hapi/boom';
-import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
+import type { Request, ResponseObject, ResponseToolkit, Server } from '@hapi/hapi';
 import type { DomainErrorKind } from '../../core/domain/errors.js';
 import { DomainError, isDomainError } from '../../core/domain/errors.js';
 import { messages } from '../../core/domain/messages.js';
@@ -25,7 +25,26 @@ const internals = {
         405: messages.methodNotAllowed,
         413: messages.payloadTooLarge,
         415: messages.unsupportedMediaType
-    } as Record<number, string>
+    } as Record<number, string>,
+
+    // Answers kept by the read cache (core/ports/read-cache.ts) are frozen and shared between
+    // requests, so each is turned into JSON once.
+    serialized: new WeakMap<object, string>(),
+
+    reply<T>(h: ResponseToolkit, value: T): T | ResponseObject {
+
+        if (value === null || typeof value !== 'object' || !Object.isFrozen(value)) {
+            return value;
+        }
+
+        let json = internals.serialized.get(value);
+        if (json === undefined) {
+            json = JSON.stringify(value);
+            internals.serialized.set(value, json);
+        }
+
+        return h.response(json).type('application/json');
+    }
 };
 
 export const toBoom = (err: unknown): Boom.Boom => {
@@ -38,10 +57,10 @@ export const toBoom = (err: unknown): Boom.Boom => {
 };
 
 // Handlers run use cases; their domain errors become responses, anything else a 500.
-export const handled = <T>(fn: (request: Request, h: ResponseToolkit) => Promise<T>) => async (request: Request, h: ResponseToolkit): Promise<T> => {
+export const handled = <T>(fn: (request: Request, h: ResponseToolkit) => Promise<T>) => async (request: Request, h: ResponseToolkit): Promise<T | ResponseObject> => {
 
     try {
-        return await fn(request, h);
+        return internals.reply(h, await fn(request, h));
     }
     catch (err) {
         throw toBoom(err);

@@ -157,7 +157,9 @@ export const watchContract = (server: Server): void => {
             status: response.statusCode,
             headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), value])),
             contentType,
-            body: response.source ?? null
+            // A JSON answer may leave as text already serialized (the read cache's, see
+            // servers/http/errors.ts): what is checked is what goes on the wire.
+            body: typeof response.source === 'string' && /json/.test(contentType ?? '') ? JSON.parse(response.source) : response.source ?? null
         }));
     });
 };

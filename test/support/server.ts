@@ -57,6 +57,9 @@ export interface TestServerOptions {
     env?: Record<string, string>;
 }
 
+// A server that can seal `clave_arca` off the embedded database (the write endpoints).
+export const writeServerEnv = { ARCASYNC_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') };
+
 export const startTestServer = async (database: TestDatabase, options: TestServerOptions = {}): Promise<TestServer> => {
 
     const db = await database.create();

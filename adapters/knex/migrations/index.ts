@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as initial from './001_initial.js';
 import * as sync from './002_sync.js';
 import * as oauth from './003_oauth.js';
+import * as dataVersions from './004_data_versions.js';
 
 // Migrations are listed here rather than found on disk, so the same list runs from the
 // TypeScript sources (tests) and from the compiled build.
@@ -9,7 +10,8 @@ const internals = {
     migrations: {
         '001_initial': initial,
         '002_sync': sync,
-        '003_oauth': oauth
+        '003_oauth': oauth,
+        '004_data_versions': dataVersions
     } as Record<string, Knex.Migration>
 };
 

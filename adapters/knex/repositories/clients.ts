@@ -6,6 +6,7 @@ import type { Cuit } from '../../../core/domain/cuit.js';
 import type { ClientChanges, ClientRepository, CreateClientOutcome, NewClient } from '../../../core/ports/index.js';
 import { keyFingerprint } from '../../../core/use-cases/sync/rules.js';
 import { dialectOf } from '../connection.js';
+import { touchAccount } from '../data-versions.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../errors.js';
 import { countOf, toNullableBoolean, toNullableNumber, toNumber } from '../rows.js';
 import type { Binding } from '../statements.js';
@@ -14,7 +15,8 @@ import { statements } from '../statements.js';
 const internals = {
     columns: [
         'c.id', 'c.public_id', 'c.account_id', 'c.cuit', 'c.tipo', 'c.nombre', 'c.apellido', 'c.razon_social',
-        'c.representative_id', 'c.display_name', 'c.email', 'c.telefono', 'c.monotributista', 'c.autonomo', 'c.categoria'
+        'c.representative_id', 'c.display_name', 'c.email', 'c.telefono', 'c.monotributista', 'c.autonomo', 'c.categoria',
+        'c.data_version'
     ],
 
     toRecord: (row: Record<string, unknown>): ClientRecord => ({
@@ -32,7 +34,8 @@ const internals = {
         telefono: row.telefono as string | null,
         monotributista: toNullableBoolean(row.monotributista),
         autonomo: toNullableBoolean(row.autonomo),
-        categoria: row.categoria as string | null
+        categoria: row.categoria as string | null,
+        dataVersion: toNumber(row.data_version)
     }),
 
     toRow: (client: NewClient): Record<string, unknown> => ({
@@ -100,10 +103,13 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
     async insert(client) {
 
         try {
-            const [id] = await knex('clients').insert(internals.toRow(client));
+            return await knex.transaction(async (trx) => {
 
-            const row = await knex('clients as c').select(internals.columns).where('c.id', Number(id)).first();
-            return internals.toRecord(row);
+                const [id] = await trx('clients').insert(internals.toRow(client));
+                await touchAccount(trx, client.accountId);
+                const row = await trx('clients as c').select(internals.columns).where('c.id', Number(id)).first();
+                return internals.toRecord(row);
+            });
         }
         catch (err) {
             if (isUniqueViolation(err)) {
@@ -125,6 +131,7 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
                 await trx('user_clients').insert({ user_id: options.managerUserId, client_id: id });
             }
 
+            await touchAccount(trx, client.accountId);
             const row = await trx('clients as c').select(internals.columns).where('c.id', id).first();
             return { status: 'created', client: internals.toRecord(row) };
         });
@@ -153,7 +160,7 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
 
     async update(id, changes, at) {
 
-        const row: Record<string, unknown> = { updated_at: at };
+        const row: Record<string, unknown> = { updated_at: at, data_version: knex.raw('data_version + 1') };
         for (const [key, column] of Object.entries(internals.changedColumns)) {
             const value = changes[key as keyof ClientChanges];
             if (value !== undefined) {
@@ -162,9 +169,18 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
         }
 
         try {
-            const count = await knex('clients').where({ id }).update(row);
-            const updated = Number(count) ? await knex('clients as c').select(internals.columns).where('c.id', id).first() : null;
-            return updated ? { status: 'updated', client: internals.toRecord(updated) } : { status: 'absent' };
+            return await knex.transaction(async (trx) => {
+
+                const count = await trx('clients').where({ id }).update(row);
+                const updated = Number(count) ? await trx('clients as c').select(internals.columns).where('c.id', id).first() : null;
+                if (!updated) {
+                    return { status: 'absent' };
+                }
+
+                const client = internals.toRecord(updated);
+                await touchAccount(trx, client.accountId);
+                return { status: 'updated', client };
+            });
         }
         catch (err) {
             if (isForeignKeyViolation(err)) {
@@ -187,12 +203,13 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
         try {
             return await knex.transaction(async (trx) => {
 
-                const lookup = trx('clients').select('id').where({ id });
+                const lookup = trx('clients').select('id', 'account_id').where({ id });
                 if (dialectOf(knex) === 'mysql') {
                     lookup.forUpdate();
                 }
 
-                if (!await lookup.first()) {
+                const found = await lookup.first();
+                if (!found) {
                     return 'absent';
                 }
 
@@ -206,6 +223,7 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
                 }
 
                 await trx('clients').where({ id }).del();
+                await touchAccount(trx, toNumber(found.account_id));
                 return 'deleted';
             });
         }

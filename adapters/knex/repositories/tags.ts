@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { sortKey } from '../../../core/domain/client.js';
 import type { TagRepository } from '../../../core/ports/index.js';
+import { touchAccount } from '../data-versions.js';
 import { isUniqueViolation } from '../errors.js';
 import { countOf, toNumber } from '../rows.js';
 
@@ -9,8 +10,12 @@ export const tagRepository = (knex: Knex): TagRepository => ({
     async create(input) {
 
         try {
-            const [id] = await knex('tags').insert({ account_id: input.accountId, name: input.name, sort_name: sortKey(input.name), color: input.color });
-            return Number(id);
+            return await knex.transaction(async (trx) => {
+
+                const [id] = await trx('tags').insert({ account_id: input.accountId, name: input.name, sort_name: sortKey(input.name), color: input.color });
+                await touchAccount(trx, input.accountId);
+                return Number(id);
+            });
         }
         catch (err) {
             if (isUniqueViolation(err)) {
@@ -28,7 +33,11 @@ export const tagRepository = (knex: Knex): TagRepository => ({
             return false;
         }
 
-        await knex('client_tags').insert({ client_id: input.clientId, tag_id: toNumber(tag.id) }).onConflict(['client_id', 'tag_id']).ignore();
+        await knex.transaction(async (trx) => {
+
+            await trx('client_tags').insert({ client_id: input.clientId, tag_id: toNumber(tag.id) }).onConflict(['client_id', 'tag_id']).ignore();
+            await touchAccount(trx, input.accountId);
+        });
         return true;
     },
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { Role, SubscriptionState } from '../../../core/domain/access.js';
 import type { TokenRecord, TokenRepository } from '../../../core/ports/index.js';
-import { toBoolean, toNullableNumber, toNumber } from '../rows.js';
+import { principalSelect, toPrincipal } from '../principal.js';
+import { toNullableNumber, toNumber } from '../rows.js';
 import { statements } from '../statements.js';
 
 const internals = {
@@ -14,9 +14,7 @@ const internals = {
         revokedAt: toNullableNumber(row.revoked_at)
     }),
 
-    principal: 'select u.id as user_id, u.account_id, u.role, a.writing_enabled, a.subscription from tokens t ' +
-        'inner join users u on u.id = t.user_id inner join accounts a on a.id = u.account_id ' +
-        'where t.token_hash = ? and t.revoked_at is null limit 1'
+    principal: `${principalSelect} inner join tokens t on t.user_id = u.id where t.token_hash = ? and t.revoked_at is null limit 1`
 };
 
 export const tokenRepository = (knex: Knex, sql = statements(knex)): TokenRepository => ({
@@ -49,17 +47,6 @@ export const tokenRepository = (knex: Knex, sql = statements(knex)): TokenReposi
     async findPrincipal(tokenHash) {
 
         const row = await sql.first(internals.principal, [tokenHash]);
-
-        if (!row) {
-            return null;
-        }
-
-        return {
-            userId: toNumber(row.user_id),
-            accountId: toNumber(row.account_id),
-            role: row.role as Role,
-            writingEnabled: toBoolean(row.writing_enabled),
-            subscription: row.subscription as SubscriptionState
-        };
+        return row ? toPrincipal(row) : null;
     }
 });

@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 import type { Role } from '../../../core/domain/access.js';
+import { touchAccount } from '../data-versions.js';
+import { principalSelect, toPrincipal } from '../principal.js';
 import type { UserRecord, UserRepository } from '../../../core/ports/index.js';
 import { toNumber } from '../rows.js';
+import { statements } from '../statements.js';
 
 const internals = {
     columns: ['id', 'account_id', 'email', 'role'],
@@ -13,7 +16,7 @@ const internals = {
     })
 };
 
-export const userRepository = (knex: Knex): UserRepository => ({
+export const userRepository = (knex: Knex, sql = statements(knex)): UserRepository => ({
 
     async create(input) {
 
@@ -45,8 +48,22 @@ export const userRepository = (knex: Knex): UserRepository => ({
         return rows.map(internals.toRecord);
     },
 
+    async findPrincipal(id) {
+
+        const row = await sql.first(`${principalSelect} where u.id = ? limit 1`, [id]);
+        return row ? toPrincipal(row) : null;
+    },
+
+    // What a member sees changes, so does the account's data version.
     async assignClient(userId, clientId) {
 
-        await knex('user_clients').insert({ user_id: userId, client_id: clientId }).onConflict(['user_id', 'client_id']).ignore();
+        await knex.transaction(async (trx) => {
+
+            await trx('user_clients').insert({ user_id: userId, client_id: clientId }).onConflict(['user_id', 'client_id']).ignore();
+            const user = await trx('users').select('account_id').where({ id: userId }).first();
+            if (user) {
+                await touchAccount(trx, toNumber(user.account_id));
+            }
+        });
     }
 });

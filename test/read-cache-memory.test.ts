@@ -1,0 +1,86 @@
+import { expect } from 'chai';
+import { memoryReadCache } from '../adapters/memory/read-cache.js';
+import { loadConfig } from '../app/config.js';
+import { cachedRead } from '../core/use-cases/cached-read.js';
+
+// The in-memory read cache's own rules: an answer only for the version it was read at, never
+// replaced by an older one, frozen, and bounded by its byte budget.
+
+describe('memoryReadCache', () => {
+
+    it('answers only a request that reads the same data version', () => {
+
+        const cache = memoryReadCache({ maxBytes: 1_000_000 });
+        const value = { data: [1, 2, 3] };
+        cache.set('k', 4, value);
+        expect(cache.get('k', 4)).to.equal(value);
+        expect(cache.get('k', 5)).to.equal(undefined);
+        expect(cache.get('other', 4)).to.equal(undefined);
+    });
+
+    it('keeps a newer answer when a slower request stores one read at an older version', () => {
+
+        const cache = memoryReadCache({ maxBytes: 1_000_000 });
+        cache.set('k', 7, { n: 'new' });
+        cache.set('k', 6, { n: 'old' });
+        expect(cache.get('k', 7)).to.deep.equal({ n: 'new' });
+        expect(cache.get('k', 6)).to.equal(undefined);
+    });
+
+    it('freezes what it keeps, nested objects included, since requests share it', () => {
+
+        const cache = memoryReadCache({ maxBytes: 1_000_000 });
+        const value = cache.set('k', 1, { data: [{ nombre: 'Ana' }], pagination: { total: 1 } });
+        expect(Object.isFrozen(value)).to.equal(true);
+        expect(Object.isFrozen(value.data[0])).to.equal(true);
+        expect(Object.isFrozen(value.pagination)).to.equal(true);
+    });
+
+    it('drops the least recently used answers past its byte budget, and never keeps one too big', () => {
+
+        // About 4 bytes per JSON character: 1,000 characters take about 4,000 bytes.
+        const cache = memoryReadCache({ maxBytes: 40_000 });
+        const answer = (i: number) => ({ i, text: 'x'.repeat(980) });
+        for (let i = 0; i < 9; i++) {
+            cache.set(`k${i}`, 1, answer(i));
+        }
+
+        expect(cache.get('k0', 1)).to.deep.equal(answer(0));           // read: now the most recent
+        cache.set('k9', 1, answer(9));
+        cache.set('k10', 1, answer(10));
+        expect(cache.get('k0', 1)).to.deep.equal(answer(0));
+        expect(cache.get('k1', 1)).to.equal(undefined);                  // least recently used
+        expect(cache.get('k10', 1)).to.deep.equal(answer(10));
+
+        cache.set('huge', 1, { text: 'x'.repeat(5_000) });               // over a tenth of the budget
+        expect(cache.get('huge', 1)).to.equal(undefined);
+    });
+
+    it('keeps nothing with a budget of 0, and still hands the value back', () => {
+
+        const cache = memoryReadCache({ maxBytes: 0 });
+        const value = { a: 1 };
+        expect(cache.set('k', 1, value)).to.equal(value);
+        expect(cache.get('k', 1)).to.equal(undefined);
+        expect(Object.isFrozen(value)).to.equal(false);
+    });
+
+    it('cachedRead reads the data once per version', async () => {
+
+        const cache = memoryReadCache({ maxBytes: 1_000_000 });
+        let reads = 0;
+        const read = async () => ({ reads: ++reads });
+        expect(await cachedRead(cache, 'k', 1, read)).to.deep.equal({ reads: 1 });
+        expect(await cachedRead(cache, 'k', 1, read)).to.deep.equal({ reads: 1 });
+        expect(await cachedRead(cache, 'k', 2, read)).to.deep.equal({ reads: 2 });
+    });
+
+    it('takes its budget from READ_CACHE_MB: 32 MB unless set, 0 to turn it off, a clear error otherwise', () => {
+
+        expect(loadConfig({}).readCacheBytes).to.equal(32 * 1024 * 1024);
+        expect(loadConfig({ READ_CACHE_MB: '8' }).readCacheBytes).to.equal(8 * 1024 * 1024);
+        expect(loadConfig({ READ_CACHE_MB: '0' }).readCacheBytes).to.equal(0);
+        expect(() => loadConfig({ READ_CACHE_MB: '-1' })).to.throw('READ_CACHE_MB debe ser un entero mayor o igual a 0');
+        expect(() => loadConfig({ READ_CACHE_MB: 'mucho' })).to.throw('READ_CACHE_MB debe ser un entero mayor o igual a 0');
+    });
+});
