@@ -4,22 +4,28 @@ import type { Knex } from 'knex';
 // it: the client's for its own endpoints (invoices, SCT, CCMA, DFE, sync dates), the
 // account's for what lists the account's CUITs (names, registry fields, tags, who sees what).
 // Reads kept in memory are served only while the version they were read at is current, so a
-// change committed by any process shows on the next request. Each raise is the transaction's
-// last statement, so the account row is locked only for the commit.
-
-export const touchClient = async (trx: Knex.Transaction, clientId: number): Promise<void> => {
-
-    await trx('clients').where({ id: clientId }).increment('data_version', 1);
-};
+// change committed by any process shows on the next request.
+//
+// On MySQL each version is raised FIRST in its transaction, the account's before the
+// client's: inserting a row that references a parent takes a shared lock on the parent's row
+// (foreign key check), and a writer turning its shared lock into the raise's exclusive one
+// while another waits deadlocks. Taken first and in one order, writers just queue.
 
 export const touchAccount = async (trx: Knex.Transaction, accountId: number): Promise<void> => {
 
     await trx('accounts').where({ id: accountId }).increment('data_version', 1);
 };
 
-// A change to a client that the account's CUIT list shows too.
-export const touchClientAndAccount = async (trx: Knex.Transaction, clientId: number): Promise<void> => {
+// The account of a client, read without locking (a client never changes account), then raised.
+export const touchAccountOfClient = async (trx: Knex.Transaction, clientId: number): Promise<void> => {
 
-    await touchClient(trx, clientId);
-    await trx('accounts').whereIn('id', trx('clients').select('account_id').where({ id: clientId })).increment('data_version', 1);
+    const client = await trx('clients').select('account_id').where({ id: clientId }).first();
+    if (client) {
+        await touchAccount(trx, Number(client.account_id));
+    }
+};
+
+export const touchClient = async (trx: Knex.Transaction, clientId: number): Promise<void> => {
+
+    await trx('clients').where({ id: clientId }).increment('data_version', 1);
 };

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { periodFromKey, periodKey } from '../../../core/domain/ccma.js';
 import type { CcmaRepository } from '../../../core/ports/index.js';
+import { touchClient } from '../data-versions.js';
 import { countOf, toNullableNumber, toNumber } from '../rows.js';
 import { markSynced } from './sync-states.js';
 
@@ -46,6 +47,7 @@ export const ccmaRepository = (knex: Knex): CcmaRepository => ({
 
         await knex.transaction(async (trx) => {
 
+            await touchClient(trx, clientId);
             await trx('ccma_balances')
                 .insert({ client_id: clientId, saldo_deudor: balances.saldoDeudor, saldo_acreedor: balances.saldoAcreedor })
                 .onConflict('client_id')

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js';
 import type { InvoiceRepository } from '../../../core/ports/index.js';
+import { touchClient } from '../data-versions.js';
 import { countOf, toNullableNumber, toNumber } from '../rows.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
@@ -86,6 +87,7 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex)): InvoiceRe
 
         await knex.transaction(async (trx) => {
 
+            await touchClient(trx, clientId);
             for (let i = 0; i < invoices.length; i += internals.batchSize) {
                 const rows = invoices.slice(i, i + internals.batchSize).map((invoice) => internals.toRow(clientId, kind, invoice));
                 await trx('invoices').insert(rows).onConflict(internals.naturalKey).merge(internals.columns.filter((column) => !internals.naturalKey.includes(column)));

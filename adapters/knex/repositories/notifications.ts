@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { toIso } from '../../../core/domain/time.js';
 import type { NotificationRepository } from '../../../core/ports/index.js';
+import { touchClient } from '../data-versions.js';
 import { countOf, toNullableNumber, toNumber } from '../rows.js';
 import { markSynced } from './sync-states.js';
 
@@ -36,6 +37,7 @@ export const notificationRepository = (knex: Knex): NotificationRepository => ({
 
         await knex.transaction(async (trx) => {
 
+            await touchClient(trx, clientId);
             for (const notification of notifications) {
                 const row = {
                     client_id: clientId,

@@ -1,14 +1,18 @@
 import type { Knex } from 'knex';
 import type { RegistryRepository } from '../../../core/ports/index.js';
+import { touchAccountOfClient, touchClient } from '../data-versions.js';
 import { markSynced } from './sync-states.js';
 
-// The registry classification lives on the client row, where GET /v1/cuits filters on it.
+// The registry classification lives on the client row, where GET /v1/cuits filters on it and
+// shows it with its date: the account's data version moves too.
 export const registryRepository = (knex: Knex): RegistryRepository => ({
 
     async save(clientId, classification, syncedAt) {
 
         await knex.transaction(async (trx) => {
 
+            await touchAccountOfClient(trx, clientId);
+            await touchClient(trx, clientId);
             await trx('clients').where({ id: clientId }).update({
                 monotributista: classification.monotributista,
                 autonomo: classification.autonomo,

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { SctData } from '../../../core/domain/sct.js';
 import type { SctRepository } from '../../../core/ports/index.js';
 import { toIso } from '../../../core/domain/time.js';
+import { touchClient } from '../data-versions.js';
 import { toNullableNumber, toNumber } from '../rows.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
@@ -56,6 +57,7 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository
 
         await knex.transaction(async (trx) => {
 
+            await touchClient(trx, clientId);
             for (const table of internals.tables) {
                 await trx(table).where({ client_id: clientId }).delete();
             }

@@ -2,21 +2,17 @@ import type { Knex } from 'knex';
 import type { SyncSystem } from '../../../core/domain/sync-system.js';
 import type { Timestamp } from '../../../core/domain/time.js';
 import type { SyncStateRepository } from '../../../core/ports/index.js';
-import { touchClient, touchClientAndAccount } from '../data-versions.js';
 import { toNullableNumber } from '../rows.js';
 import { statements } from '../statements.js';
 
-// Called last inside the transaction that writes a system's data, so data, syncedAt and the
-// data version move together or not at all. The registry's fields and date show in the
-// account's CUIT list too.
+// Called inside the transaction that writes a system's data (which raised the client's data
+// version first, see data-versions.ts), so data and syncedAt move together or not at all.
 export const markSynced = async (trx: Knex.Transaction, clientId: number, system: SyncSystem, at: Timestamp): Promise<void> => {
 
     await trx('sync_states')
         .insert({ client_id: clientId, system, synced_at: at, last_attempt_at: at, last_error: null })
         .onConflict(['client_id', 'system'])
         .merge(['synced_at', 'last_attempt_at', 'last_error']);
-
-    await (system === 'registry' ? touchClientAndAccount(trx, clientId) : touchClient(trx, clientId));
 };
 
 export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncStateRepository => ({

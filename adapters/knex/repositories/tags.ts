@@ -12,8 +12,8 @@ export const tagRepository = (knex: Knex): TagRepository => ({
         try {
             return await knex.transaction(async (trx) => {
 
-                const [id] = await trx('tags').insert({ account_id: input.accountId, name: input.name, sort_name: sortKey(input.name), color: input.color });
                 await touchAccount(trx, input.accountId);
+                const [id] = await trx('tags').insert({ account_id: input.accountId, name: input.name, sort_name: sortKey(input.name), color: input.color });
                 return Number(id);
             });
         }
@@ -35,8 +35,8 @@ export const tagRepository = (knex: Knex): TagRepository => ({
 
         await knex.transaction(async (trx) => {
 
-            await trx('client_tags').insert({ client_id: input.clientId, tag_id: toNumber(tag.id) }).onConflict(['client_id', 'tag_id']).ignore();
             await touchAccount(trx, input.accountId);
+            await trx('client_tags').insert({ client_id: input.clientId, tag_id: toNumber(tag.id) }).onConflict(['client_id', 'tag_id']).ignore();
         });
         return true;
     },

@@ -59,11 +59,12 @@ export const userRepository = (knex: Knex, sql = statements(knex)): UserReposito
 
         await knex.transaction(async (trx) => {
 
-            await trx('user_clients').insert({ user_id: userId, client_id: clientId }).onConflict(['user_id', 'client_id']).ignore();
             const user = await trx('users').select('account_id').where({ id: userId }).first();
             if (user) {
                 await touchAccount(trx, toNumber(user.account_id));
             }
+
+            await trx('user_clients').insert({ user_id: userId, client_id: clientId }).onConflict(['user_id', 'client_id']).ignore();
         });
     }
 });
