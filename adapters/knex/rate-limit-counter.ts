@@ -1,60 +1,125 @@
 import type { Knex } from 'knex';
-import type { RateLimitCounter } from '../../core/ports/index.js';
+import type { RateLimits, RateWindows } from '../../core/domain/rate-limit.js';
+import type { RateLimitCounter, RateLimitOutcome } from '../../core/ports/index.js';
+import { batched } from './batching.js';
+import { dialectOf } from './connection.js';
 import { toNumber } from './rows.js';
 import { statements } from './statements.js';
 
 // One row per user holds both windows. The happy path is a single conditional UPDATE that
-// increments only while both counts are under their limits, so concurrent requests from any
-// number of processes can never count past a limit.
+// adds a user's requests only while both counts stay within their limits, so concurrent
+// requests from any number of processes can never count past a limit.
 //
 // The SET list assigns each count before its window start: MySQL evaluates assignments left
 // to right with updated values, SQLite with the old ones; in this order both see the old start.
+
+interface Request {
+    userId: number;
+    windows: RateWindows;
+    limits: RateLimits;
+}
+
 const internals = {
     increment: 'update rate_limits set ' +
-        'minute_count = CASE WHEN minute_start = ? THEN minute_count + 1 ELSE 1 END, minute_start = ?, ' +
-        'month_count = CASE WHEN month_start = ? THEN month_count + 1 ELSE 1 END, month_start = ? ' +
-        'where user_id = ? and (not minute_start = ? or minute_count < ?) and (not month_start = ? or month_count < ?)'
+        'minute_count = CASE WHEN minute_start = ? THEN minute_count + ? ELSE ? END, minute_start = ?, ' +
+        'month_count = CASE WHEN month_start = ? THEN month_count + ? ELSE ? END, month_start = ? ' +
+        'where user_id = ? and (not minute_start = ? or minute_count + ? <= ?) and (not month_start = ? or month_count + ? <= ?)',
+
+    groupKey: (request: Request): string => [request.userId, request.windows.minuteStart, request.windows.monthStart, request.limits.perMinute, request.limits.perMonth].join(':')
 };
 
 export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
 
-    // Fixed SQL on every request (see statements.ts); the same statement knex would build.
+    // Fixed SQL on every request (see statements.ts).
     const sql = statements(knex);
-    const tryIncrement = (userId: number, minuteStart: number, monthStart: number, perMinute: number, perMonth: number) => {
 
-        return sql.run(internals.increment, [minuteStart, minuteStart, monthStart, monthStart, userId, minuteStart, perMinute, monthStart, perMonth]);
+    // Adds `count` requests at once, or none of them (false) when that would pass a limit or
+    // the user has no row yet.
+    const tryAdd = async (request: Request, count: number): Promise<boolean> => {
+
+        const { userId, windows: { minuteStart, monthStart }, limits } = request;
+        if (count > limits.perMinute || count > limits.perMonth) {
+            return false;
+        }
+
+        return await sql.run(internals.increment, [
+            minuteStart, count, count, minuteStart,
+            monthStart, count, count, monthStart,
+            userId, minuteStart, count, limits.perMinute, monthStart, count, limits.perMonth
+        ]) > 0;
     };
 
-    return {
-        async consume(userId, windows, limits) {
+    const consumeOne = async (request: Request): Promise<RateLimitOutcome> => {
 
-            const { minuteStart, monthStart } = windows;
-            // A refused UPDATE means a full window, or a row that did not exist yet (or was
-            // created by a concurrent first request meanwhile): look, then try again.
-            for (let attempt = 0; attempt < 3; attempt++) {
-                if (await tryIncrement(userId, minuteStart, monthStart, limits.perMinute, limits.perMonth) > 0) {
-                    return { allowed: true };
-                }
-
-                const row = await knex('rate_limits').where('user_id', userId).first();
-                if (!row) {
-                    await knex('rate_limits')
-                        .insert({ user_id: userId, minute_start: minuteStart, minute_count: 0, month_start: monthStart, month_count: 0 })
-                        .onConflict('user_id')
-                        .ignore();
-                    continue;
-                }
-
-                if (toNumber(row.month_start) === monthStart && toNumber(row.month_count) >= limits.perMonth) {
-                    return { allowed: false, exceeded: 'month' };
-                }
-
-                if (toNumber(row.minute_start) === minuteStart && toNumber(row.minute_count) >= limits.perMinute) {
-                    return { allowed: false, exceeded: 'minute' };
-                }
+        const { userId, windows: { minuteStart, monthStart }, limits } = request;
+        // A refused UPDATE means a full window, or a row that did not exist yet (or was
+        // created by a concurrent first request meanwhile): look, then try again.
+        for (let attempt = 0; attempt < 3; attempt++) {
+            if (await tryAdd(request, 1)) {
+                return { allowed: true };
             }
 
-            return { allowed: false, exceeded: 'minute' };
+            const row = await knex('rate_limits').where('user_id', userId).first();
+            if (!row) {
+                await knex('rate_limits')
+                    .insert({ user_id: userId, minute_start: minuteStart, minute_count: 0, month_start: monthStart, month_count: 0 })
+                    .onConflict('user_id')
+                    .ignore();
+                continue;
+            }
+
+            if (toNumber(row.month_start) === monthStart && toNumber(row.month_count) >= limits.perMonth) {
+                return { allowed: false, exceeded: 'month' };
+            }
+
+            if (toNumber(row.minute_start) === minuteStart && toNumber(row.minute_count) >= limits.perMinute) {
+                return { allowed: false, exceeded: 'minute' };
+            }
+        }
+
+        return { allowed: false, exceeded: 'minute' };
+    };
+
+    // On MySQL the requests of one event-loop turn are counted together (batching.ts): one
+    // UPDATE adds a user's n requests when all n fit. When they do not, each is counted on its
+    // own, in order, so exactly as many are let through as the limits leave room for.
+    const consumeTogether = batched(async (requests: readonly Request[]): Promise<RateLimitOutcome[]> => {
+
+        const groups = new Map<string, number[]>();
+        requests.forEach((request, i) => {
+
+            const key = internals.groupKey(request);
+            const group = groups.get(key);
+            if (group) {
+                group.push(i);
+            }
+            else {
+                groups.set(key, [i]);
+            }
+        });
+
+        const outcomes: RateLimitOutcome[] = new Array(requests.length);
+        await Promise.all([...groups.values()].map(async (indexes) => {
+
+            const first = requests[indexes[0]!]!;
+            if (indexes.length > 1 && await tryAdd(first, indexes.length)) {
+                indexes.forEach((i) => (outcomes[i] = { allowed: true }));
+                return;
+            }
+
+            for (const i of indexes) {
+                outcomes[i] = await consumeOne(requests[i]!);
+            }
+        }));
+
+        return outcomes;
+    });
+
+    const mysql = dialectOf(knex) === 'mysql';
+    return {
+        consume(userId, windows, limits) {
+
+            return mysql ? consumeTogether({ userId, windows, limits }) : consumeOne({ userId, windows, limits });
         }
     };
 };

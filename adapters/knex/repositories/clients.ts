@@ -5,8 +5,9 @@ import { sortKey } from '../../../core/domain/client.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
 import type { ClientChanges, ClientRepository, CreateClientOutcome, NewClient } from '../../../core/ports/index.js';
 import { keyFingerprint } from '../../../core/use-cases/sync/rules.js';
+import { batched, placeholders } from '../batching.js';
 import { dialectOf } from '../connection.js';
-import { touchAccount } from '../data-versions.js';
+import { touchAccount, touchAccountOfClient } from '../data-versions.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../errors.js';
 import { countOf, toNullableBoolean, toNullableNumber, toNumber } from '../rows.js';
 import type { Binding } from '../statements.js';
@@ -93,243 +94,264 @@ const internals = {
         };
     },
 
-    placeholders: (count: number): string => new Array(count).fill('?').join(', '),
-
     flag: (value: boolean): number => (value ? 1 : 0)
 };
 
-export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepository => ({
+export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepository => {
 
-    async insert(client) {
+    // On MySQL the CUITs that owners' requests of one event-loop turn ask for are looked up
+    // together, one statement per account (batching.ts).
+    const findInAccounts = batched(async (lookups: readonly { accountId: number; cuit: Cuit }[]) => {
 
-        try {
-            return await knex.transaction(async (trx) => {
-
-                const [id] = await trx('clients').insert(internals.toRow(client));
-                await touchAccount(trx, client.accountId);
-                const row = await trx('clients as c').select(internals.columns).where('c.id', Number(id)).first();
-                return internals.toRecord(row);
-            });
+        const byAccount = new Map<number, Set<Cuit>>();
+        for (const { accountId, cuit } of lookups) {
+            byAccount.set(accountId, (byAccount.get(accountId) ?? new Set()).add(cuit));
         }
-        catch (err) {
-            if (isUniqueViolation(err)) {
-                return null;
+
+        const found = new Map<string, ClientRecord>();
+        await Promise.all([...byAccount].map(async ([accountId, cuits]) => {
+
+            const rows = await sql.all(`select ${internals.columns.join(', ')} from clients c where c.account_id = ? and c.cuit in (${placeholders(cuits.size)})`, [accountId, ...cuits]);
+            for (const row of rows) {
+                found.set(`${accountId}:${String(row.cuit)}`, internals.toRecord(row));
             }
+        }));
 
-            throw err;
-        }
-    },
+        return lookups.map(({ accountId, cuit }) => found.get(`${accountId}:${cuit}`) ?? null);
+    });
+    const mysql = dialectOf(knex) === 'mysql';
 
-    async create(client, options) {
+    return {
 
-        const attempt = (): Promise<CreateClientOutcome> => knex.transaction(async (trx) => {
+        async insert(client) {
 
-            const [inserted] = await trx('clients').insert(internals.toRow(client));
-            const id = Number(inserted);
-            await trx('sync_jobs').insert({ client_id: id, reason: 'first', status: 'pending', run_after: client.createdAt, attempts: 0, created_at: client.createdAt });
-            if (options.managerUserId !== null) {
-                await trx('user_clients').insert({ user_id: options.managerUserId, client_id: id });
-            }
-
-            await touchAccount(trx, client.accountId);
-            const row = await trx('clients as c').select(internals.columns).where('c.id', id).first();
-            return { status: 'created', client: internals.toRecord(row) };
-        });
-
-        // InnoDB may pick a waiting insert of the same CUIT as a deadlock victim; trying again
-        // then meets the committed row and answers 'duplicate'.
-        for (let tries = 1; ; tries++) {
             try {
-                return await attempt();
+                return await knex.transaction(async (trx) => {
+
+                    await touchAccount(trx, client.accountId);
+                    const [id] = await trx('clients').insert(internals.toRow(client));
+                    const row = await trx('clients as c').select(internals.columns).where('c.id', Number(id)).first();
+                    return internals.toRecord(row);
+                });
             }
             catch (err) {
                 if (isUniqueViolation(err)) {
-                    return { status: 'duplicate' };
+                    return null;
                 }
 
+                throw err;
+            }
+        },
+
+        async create(client, options) {
+
+            const attempt = (): Promise<CreateClientOutcome> => knex.transaction(async (trx) => {
+
+                await touchAccount(trx, client.accountId);
+                const [inserted] = await trx('clients').insert(internals.toRow(client));
+                const id = Number(inserted);
+                await trx('sync_jobs').insert({ client_id: id, reason: 'first', status: 'pending', run_after: client.createdAt, attempts: 0, created_at: client.createdAt });
+                if (options.managerUserId !== null) {
+                    await trx('user_clients').insert({ user_id: options.managerUserId, client_id: id });
+                }
+
+                const row = await trx('clients as c').select(internals.columns).where('c.id', id).first();
+                return { status: 'created', client: internals.toRecord(row) };
+            });
+
+            // InnoDB may pick a waiting insert of the same CUIT as a deadlock victim; trying again
+            // then meets the committed row and answers 'duplicate'.
+            for (let tries = 1; ; tries++) {
+                try {
+                    return await attempt();
+                }
+                catch (err) {
+                    if (isUniqueViolation(err)) {
+                        return { status: 'duplicate' };
+                    }
+
+                    if (isForeignKeyViolation(err)) {
+                        return { status: 'representative_gone' };
+                    }
+
+                    if (!internals.isDeadlock(err) || tries >= 5) {
+                        throw err;
+                    }
+                }
+            }
+        },
+
+        async update(id, changes, at) {
+
+            const row: Record<string, unknown> = { updated_at: at, data_version: knex.raw('data_version + 1') };
+            for (const [key, column] of Object.entries(internals.changedColumns)) {
+                const value = changes[key as keyof ClientChanges];
+                if (value !== undefined) {
+                    row[column] = value;
+                }
+            }
+
+            try {
+                return await knex.transaction(async (trx) => {
+
+                    await touchAccountOfClient(trx, id);
+                    const count = await trx('clients').where({ id }).update(row);
+                    const updated = Number(count) ? await trx('clients as c').select(internals.columns).where('c.id', id).first() : null;
+                    return updated ? { status: 'updated', client: internals.toRecord(updated) } : { status: 'absent' };
+                });
+            }
+            catch (err) {
                 if (isForeignKeyViolation(err)) {
                     return { status: 'representative_gone' };
                 }
 
-                if (!internals.isDeadlock(err) || tries >= 5) {
-                    throw err;
+                throw err;
+            }
+        },
+
+        async delete(id) {
+
+            const optional: string[] = [];
+            for (const table of internals.optionalClientTables) {
+                if (await knex.schema.hasTable(table)) {
+                    optional.push(table);
                 }
             }
-        }
-    },
 
-    async update(id, changes, at) {
+            try {
+                return await knex.transaction(async (trx) => {
 
-        const row: Record<string, unknown> = { updated_at: at, data_version: knex.raw('data_version + 1') };
-        for (const [key, column] of Object.entries(internals.changedColumns)) {
-            const value = changes[key as keyof ClientChanges];
-            if (value !== undefined) {
-                row[column] = value;
+                    await touchAccountOfClient(trx, id);
+                    const lookup = trx('clients').select('id').where({ id });
+                    if (dialectOf(knex) === 'mysql') {
+                        lookup.forUpdate();
+                    }
+
+                    if (!await lookup.first()) {
+                        return 'absent';
+                    }
+
+                    const represented = await trx('clients').where({ representative_id: id }).count({ count: '*' }).first();
+                    if (countOf(represented) > 0) {
+                        return 'represents';
+                    }
+
+                    for (const table of [...internals.clientTables, ...optional]) {
+                        await trx(table).where({ client_id: id }).del();
+                    }
+
+                    await trx('clients').where({ id }).del();
+                    return 'deleted';
+                });
             }
-        }
-
-        try {
-            return await knex.transaction(async (trx) => {
-
-                const count = await trx('clients').where({ id }).update(row);
-                const updated = Number(count) ? await trx('clients as c').select(internals.columns).where('c.id', id).first() : null;
-                if (!updated) {
-                    return { status: 'absent' };
-                }
-
-                const client = internals.toRecord(updated);
-                await touchAccount(trx, client.accountId);
-                return { status: 'updated', client };
-            });
-        }
-        catch (err) {
-            if (isForeignKeyViolation(err)) {
-                return { status: 'representative_gone' };
-            }
-
-            throw err;
-        }
-    },
-
-    async delete(id) {
-
-        const optional: string[] = [];
-        for (const table of internals.optionalClientTables) {
-            if (await knex.schema.hasTable(table)) {
-                optional.push(table);
-            }
-        }
-
-        try {
-            return await knex.transaction(async (trx) => {
-
-                const lookup = trx('clients').select('id', 'account_id').where({ id });
-                if (dialectOf(knex) === 'mysql') {
-                    lookup.forUpdate();
-                }
-
-                const found = await lookup.first();
-                if (!found) {
-                    return 'absent';
-                }
-
-                const represented = await trx('clients').where({ representative_id: id }).count({ count: '*' }).first();
-                if (countOf(represented) > 0) {
+            catch (err) {
+                // A legal entity naming it as representative was created meanwhile.
+                if (isForeignKeyViolation(err)) {
                     return 'represents';
                 }
 
-                for (const table of [...internals.clientTables, ...optional]) {
-                    await trx(table).where({ client_id: id }).del();
+                throw err;
+            }
+        },
+
+        async listSealedKeys(afterId, limit) {
+
+            const rows = await knex('clients').select('id', 'clave_arca').where('id', '>', afterId).whereNotNull('clave_arca').orderBy('id').limit(limit);
+            return rows.map((row: Record<string, unknown>) => ({ id: toNumber(row.id), sealedKey: String(row.clave_arca) }));
+        },
+
+        async replaceSealedKey(id, expected, next) {
+
+            const remembersFailures = await knex.schema.hasTable('sync_key_failures');
+            return await knex.transaction(async (trx) => {
+
+                const count = await trx('clients').where({ id, clave_arca: expected }).update({ clave_arca: next });
+                if (Number(count) !== 1) {
+                    return false;
                 }
 
-                await trx('clients').where({ id }).del();
-                await touchAccount(trx, toNumber(found.account_id));
-                return 'deleted';
+                // A key the authority refused is remembered by a fingerprint of its sealed value;
+                // the same key sealed anew must stay remembered, or the sync would try it again.
+                if (remembersFailures) {
+                    await trx('sync_key_failures').where({ client_id: id, key_fingerprint: keyFingerprint(expected) }).update({ key_fingerprint: keyFingerprint(next) });
+                }
+
+                return true;
             });
-        }
-        catch (err) {
-            // A legal entity naming it as representative was created meanwhile.
-            if (isForeignKeyViolation(err)) {
-                return 'represents';
+        },
+
+        async findVisible(principal, cuit) {
+
+            if (mysql && principal.role === 'owner') {
+                return findInAccounts({ accountId: principal.accountId, cuit });
             }
 
-            throw err;
-        }
-    },
+            const visible = internals.visibleTo(principal);
+            const row = await sql.first(`select ${internals.columns.join(', ')} from clients c where ${visible.where} and c.cuit = ? limit 1`, [...visible.bindings, cuit]);
+            return row ? internals.toRecord(row) : null;
+        },
 
-    async listSealedKeys(afterId, limit) {
+        async findInAccount(accountId, cuit) {
 
-        const rows = await knex('clients').select('id', 'clave_arca').where('id', '>', afterId).whereNotNull('clave_arca').orderBy('id').limit(limit);
-        return rows.map((row: Record<string, unknown>) => ({ id: toNumber(row.id), sealedKey: String(row.clave_arca) }));
-    },
+            const row = await knex('clients as c').select(internals.columns).where({ 'c.account_id': accountId, 'c.cuit': cuit }).first();
+            return row ? internals.toRecord(row) : null;
+        },
 
-    async replaceSealedKey(id, expected, next) {
+        async listVisible(principal, filters, page) {
 
-        const remembersFailures = await knex.schema.hasTable('sync_key_failures');
-        return await knex.transaction(async (trx) => {
-
-            const count = await trx('clients').where({ id, clave_arca: expected }).update({ clave_arca: next });
-            if (Number(count) !== 1) {
-                return false;
+            const visible = internals.visibleTo(principal);
+            const where = [visible.where];
+            const bindings = [...visible.bindings];
+            if (filters.monotributista !== null) {
+                where.push('c.monotributista = ?');
+                bindings.push(internals.flag(filters.monotributista));
             }
 
-            // A key the authority refused is remembered by a fingerprint of its sealed value;
-            // the same key sealed anew must stay remembered, or the sync would try it again.
-            if (remembersFailures) {
-                await trx('sync_key_failures').where({ client_id: id, key_fingerprint: keyFingerprint(expected) }).update({ key_fingerprint: keyFingerprint(next) });
+            if (filters.autonomo !== null) {
+                where.push('c.autonomo = ?');
+                bindings.push(internals.flag(filters.autonomo));
             }
 
-            return true;
-        });
-    },
-
-    async findVisible(principal, cuit) {
-
-        const visible = internals.visibleTo(principal);
-        const row = await sql.first(`select ${internals.columns.join(', ')} from clients c where ${visible.where} and c.cuit = ? limit 1`, [...visible.bindings, cuit]);
-        return row ? internals.toRecord(row) : null;
-    },
-
-    async findInAccount(accountId, cuit) {
-
-        const row = await knex('clients as c').select(internals.columns).where({ 'c.account_id': accountId, 'c.cuit': cuit }).first();
-        return row ? internals.toRecord(row) : null;
-    },
-
-    async listVisible(principal, filters, page) {
-
-        const visible = internals.visibleTo(principal);
-        const where = [visible.where];
-        const bindings = [...visible.bindings];
-        if (filters.monotributista !== null) {
-            where.push('c.monotributista = ?');
-            bindings.push(internals.flag(filters.monotributista));
-        }
-
-        if (filters.autonomo !== null) {
-            where.push('c.autonomo = ?');
-            bindings.push(internals.flag(filters.autonomo));
-        }
-
-        if (filters.categoria !== null) {
-            where.push('c.categoria = ?');
-            bindings.push(filters.categoria);
-        }
-
-        if (filters.etiquetas !== null) {
-            // Several tags combine with OR; names match ignoring case and accents.
-            const keys = filters.etiquetas.map(sortKey);
-            where.push(`exists (select 1 from client_tags ct inner join tags t on t.id = ct.tag_id where ct.client_id = c.id and t.sort_name in (${internals.placeholders(keys.length)}))`);
-            bindings.push(...keys);
-        }
-
-        const condition = where.join(' and ');
-        const [countRow, rows] = await Promise.all([
-            sql.first(`select count(*) as count from clients c where ${condition}`, bindings),
-            sql.all(`select ${internals.columns.join(', ')}, s.synced_at as registry_synced_at from clients c ` +
-                `left join sync_states s on s.client_id = c.id and s.system = 'registry' where ${condition} ` +
-                'order by c.sort_name asc, c.id asc limit ? offset ?', [...bindings, page.limit, page.offset])
-        ]);
-
-        const ids = rows.map((row: Record<string, unknown>) => toNumber(row.id));
-        const tags = new Map<number, string[]>();
-        if (ids.length) {
-            const tagRows = await sql.all('select ct.client_id, t.name from client_tags ct inner join tags t on t.id = ct.tag_id ' +
-                `where ct.client_id in (${internals.placeholders(ids.length)}) order by t.sort_name asc, t.id asc`, ids);
-
-            for (const row of tagRows) {
-                const list = tags.get(toNumber(row.client_id)) ?? [];
-                list.push(String(row.name));
-                tags.set(toNumber(row.client_id), list);
+            if (filters.categoria !== null) {
+                where.push('c.categoria = ?');
+                bindings.push(filters.categoria);
             }
+
+            if (filters.etiquetas !== null) {
+                // Several tags combine with OR; names match ignoring case and accents.
+                const keys = filters.etiquetas.map(sortKey);
+                where.push(`exists (select 1 from client_tags ct inner join tags t on t.id = ct.tag_id where ct.client_id = c.id and t.sort_name in (${placeholders(keys.length)}))`);
+                bindings.push(...keys);
+            }
+
+            const condition = where.join(' and ');
+            const [countRow, rows] = await Promise.all([
+                sql.first(`select count(*) as count from clients c where ${condition}`, bindings),
+                sql.all(`select ${internals.columns.join(', ')}, s.synced_at as registry_synced_at from clients c ` +
+                    `left join sync_states s on s.client_id = c.id and s.system = 'registry' where ${condition} ` +
+                    'order by c.sort_name asc, c.id asc limit ? offset ?', [...bindings, page.limit, page.offset])
+            ]);
+
+            const ids = rows.map((row: Record<string, unknown>) => toNumber(row.id));
+            const tags = new Map<number, string[]>();
+            if (ids.length) {
+                const tagRows = await sql.all('select ct.client_id, t.name from client_tags ct inner join tags t on t.id = ct.tag_id ' +
+                    `where ct.client_id in (${placeholders(ids.length)}) order by t.sort_name asc, t.id asc`, ids);
+
+                for (const row of tagRows) {
+                    const list = tags.get(toNumber(row.client_id)) ?? [];
+                    list.push(String(row.name));
+                    tags.set(toNumber(row.client_id), list);
+                }
+            }
+
+            // Object.assign, not a spread: V8's spread of this many fields is slow per row.
+            const items: ClientListRow[] = rows.map((row: Record<string, unknown>) => Object.assign(internals.toRecord(row), {
+                etiquetas: tags.get(toNumber(row.id)) ?? [],
+                registrySyncedAt: toNullableNumber(row.registry_synced_at)
+            }));
+
+            return { items, total: countOf(countRow) };
         }
-
-        // Object.assign, not a spread: V8's spread of this many fields is slow per row.
-        const items: ClientListRow[] = rows.map((row: Record<string, unknown>) => Object.assign(internals.toRecord(row), {
-            etiquetas: tags.get(toNumber(row.id)) ?? [],
-            registrySyncedAt: toNullableNumber(row.registry_synced_at)
-        }));
-
-        return { items, total: countOf(countRow) };
-    }
-});
+    };
+};
