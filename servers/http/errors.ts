@@ -28,8 +28,8 @@ const internals = {
     } as Record<number, string>,
 
     // Answers kept by the read cache (core/ports/read-cache.ts) are frozen and shared between
-    // requests, so each is turned into JSON once.
-    serialized: new WeakMap<object, string>(),
+    // requests, so each is turned into JSON, and the JSON into bytes, once.
+    serialized: new WeakMap<object, Buffer>(),
 
     reply<T>(h: ResponseToolkit, value: T): T | ResponseObject {
 
@@ -39,11 +39,11 @@ const internals = {
 
         let json = internals.serialized.get(value);
         if (json === undefined) {
-            json = JSON.stringify(value);
+            json = Buffer.from(JSON.stringify(value));
             internals.serialized.set(value, json);
         }
 
-        return h.response(json).type('application/json');
+        return h.response(json).type('application/json; charset=utf-8');
     }
 };
 

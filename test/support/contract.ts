@@ -159,7 +159,7 @@ export const watchContract = (server: Server): void => {
             contentType,
             // A JSON answer may leave as text already serialized (the read cache's, see
             // servers/http/errors.ts): what is checked is what goes on the wire.
-            body: typeof response.source === 'string' && /json/.test(contentType ?? '') ? JSON.parse(response.source) : response.source ?? null
+            body: (typeof response.source === 'string' || Buffer.isBuffer(response.source)) && /json/.test(contentType ?? '') ? JSON.parse(String(response.source)) : response.source ?? null
         }));
     });
 };
