@@ -13,10 +13,11 @@ import { seedBench } from './seed.js';
 import type { BenchData } from './seed.js';
 
 // npm run bench:api -- [--db sqlite|mysql|both] [--duration 10] [--connections 32]
-//                      [--warmup 2] [--only emitidos] [--profile DIR]
+//                      [--warmup 2] [--only emitidos] [--profile DIR] [--read-cache-mb 0]
 //                      ["--node-options=--max-semi-space-size=4 ..."]
 // --profile writes the server's CPU profile (node --cpu-prof) to DIR and skips the ceiling,
-// so the profile holds only the endpoints measured.
+// so the profile holds only the endpoints measured. --read-cache-mb sets the server's
+// READ_CACHE_MB (0: every request reads the database, the cold path).
 // (BENCH_MYSQL_URL=mysql://root@127.0.0.1:3306/ names the MariaDB server; the bench creates
 // and drops its own database, arcasync_bench.)
 //
@@ -44,6 +45,7 @@ interface Options {
     warmup: number;
     only: string;
     profile: string;
+    readCacheMb: string;
     nodeOptions: string;
 }
 
@@ -70,6 +72,7 @@ const internals = {
                 // Only the endpoints whose name contains this text (the ceiling always runs).
                 only: { type: 'string', default: '' },
                 profile: { type: 'string', default: '' },
+                'read-cache-mb': { type: 'string', default: '' },
                 // Extra NODE_OPTIONS for the server process only (e.g. V8 heap limits).
                 'node-options': { type: 'string', default: '' }
             }
@@ -86,6 +89,7 @@ const internals = {
             warmup: Number(values.warmup),
             only: values.only!,
             profile: values.profile!,
+            readCacheMb: values['read-cache-mb']!,
             nodeOptions: values['node-options']!
         };
     },
@@ -157,7 +161,7 @@ const internals = {
         const log = openSync(internals.logFile, 'w');
         const profile = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${options.profile}`] : [];
         const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(import.meta.dirname, 'server.ts')], {
-            env: { ...internals.env(databaseUrl), NODE_OPTIONS: [process.env.NODE_OPTIONS, options.nodeOptions].filter(Boolean).join(' ') },
+            env: { ...internals.env(databaseUrl), ...(options.readCacheMb ? { READ_CACHE_MB: options.readCacheMb } : {}), NODE_OPTIONS: [process.env.NODE_OPTIONS, options.nodeOptions].filter(Boolean).join(' ') },
             stdio: ['ignore', 'pipe', log]
         });
         closeSync(log);
@@ -324,5 +328,5 @@ for (const db of options.dbs) {
 }
 
 rmSync(internals.logFile, { force: true });     // kept only when a run fails
-const flags = options.nodeOptions ? ` Server NODE_OPTIONS: ${options.nodeOptions}.` : '';
+const flags = (options.nodeOptions ? ` Server NODE_OPTIONS: ${options.nodeOptions}.` : '') + (options.readCacheMb ? ` Server READ_CACHE_MB=${options.readCacheMb}.` : '');
 process.stdout.write(`\n${tables.join('\n')}\nTargets: every authenticated endpoint ≥ ${internals.targets.ratio} of the ceiling, p99 < ${internals.targets.p99} ms; server RSS < ${internals.targets.rssMb} MB. Node ${process.versions.node}.${flags}\n`);
