@@ -45,5 +45,37 @@ for (const database of testDatabases()) {
             expect(outcomes.filter((outcome) => outcome.allowed)).to.have.length(15);
             expect(outcomes.filter((outcome) => !outcome.allowed)).to.deep.include({ allowed: false, exceeded: 'minute' });
         });
+
+        it('lets through exactly what is left of the limit when concurrent requests would pass it', async () => {
+
+            const { userId } = await seedAccount(app.ports);
+            const windows = windowsAt(new Date('2026-05-10T10:00:30Z'));
+            const limits = { perMinute: 15, perMonth: 100_000 };
+            for (let i = 0; i < 10; i++) {
+                expect(await app.ports.rateLimitCounter.consume(userId, windows, limits)).to.deep.equal({ allowed: true });
+            }
+
+            // Eight at once fit under the limit as a number, but only five are left.
+            const outcomes = await Promise.all(Array.from({ length: 8 }, () => app.ports.rateLimitCounter.consume(userId, windows, limits)));
+            expect(outcomes.filter((outcome) => outcome.allowed)).to.have.length(5);
+            const row = await app.knex('rate_limits').where({ user_id: userId }).first();
+            expect(Number(row.minute_count)).to.equal(15);
+        });
+
+        it('counts concurrent requests of several users each against its own user', async () => {
+
+            const users = await Promise.all([1, 2, 3].map(() => seedAccount(app.ports)));
+            const windows = windowsAt(new Date('2026-05-10T10:00:30Z'));
+            const limits = { perMinute: 1000, perMonth: 100_000 };
+            await Promise.all(users.flatMap((user, i) => Array.from({ length: 4 + i * 3 }, () => app.ports.rateLimitCounter.consume(user.userId, windows, limits))));
+
+            const counts = [];
+            for (const user of users) {
+                const row = await app.knex('rate_limits').where({ user_id: user.userId }).first();
+                counts.push([Number(row.minute_count), Number(row.month_count)]);
+            }
+
+            expect(counts).to.deep.equal([[4, 4], [7, 7], [10, 10]]);
+        });
     });
 }
