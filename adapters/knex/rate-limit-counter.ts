@@ -2,7 +2,6 @@ import type { Knex } from 'knex';
 import type { RateLimits, RateWindows } from '../../core/domain/rate-limit.js';
 import type { RateLimitCounter, RateLimitOutcome } from '../../core/ports/index.js';
 import { batched } from './batching.js';
-import { dialectOf } from './connection.js';
 import { toNumber } from './rows.js';
 import { statements } from './statements.js';
 
@@ -80,9 +79,10 @@ export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
         return { allowed: false, exceeded: 'minute' };
     };
 
-    // On MySQL the requests of one event-loop turn are counted together (batching.ts): one
-    // UPDATE adds a user's n requests when all n fit. When they do not, each is counted on its
-    // own, in order, so exactly as many are let through as the limits leave room for.
+    // The requests of one event-loop turn are counted together (batching.ts): one UPDATE adds
+    // a user's n requests when all n fit. When they do not, each is counted on its own, in
+    // order, so exactly as many are let through as the limits leave room for. A write is a
+    // round trip on MySQL and a commit to the write-ahead log on SQLite: both dialects gain.
     const consumeTogether = batched(async (requests: readonly Request[]): Promise<RateLimitOutcome[]> => {
 
         const groups = new Map<string, number[]>();
@@ -115,11 +115,10 @@ export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
         return outcomes;
     });
 
-    const mysql = dialectOf(knex) === 'mysql';
     return {
         consume(userId, windows, limits) {
 
-            return mysql ? consumeTogether({ userId, windows, limits }) : consumeOne({ userId, windows, limits });
+            return consumeTogether({ userId, windows, limits });
         }
     };
 };
