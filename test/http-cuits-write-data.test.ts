@@ -121,7 +121,7 @@ for (const database of testDatabases()) {
             const kept = await seed('20555555556');
             const before = await internals.rowsOf(knex, doomed);
             const keptBefore = await internals.rowsOf(knex, kept);
-            for (const table of ['invoices', 'dfe_notifications', 'sct_debts', 'sct_due_dates', 'sct_returns', 'ccma_balances', 'ccma_movements', 'sync_states', 'sync_jobs', 'client_tags', 'user_clients', 'clients']) {
+            for (const table of ['invoices', 'invoice_day_counts', 'dfe_notifications', 'sct_debts', 'sct_due_dates', 'sct_returns', 'ccma_balances', 'ccma_movements', 'sync_states', 'sync_jobs', 'client_tags', 'user_clients', 'clients']) {
                 expect(before[table], `${table} seeded`).to.be.greaterThan(0);
             }
 

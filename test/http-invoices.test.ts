@@ -320,6 +320,22 @@ for (const database of testDatabases()) {
             expect(body.syncedAt).to.equal('2026-04-02T00:00:00.000Z');
         });
 
+        it('counts an invoice saved again with another date in its new period only', async () => {
+
+            const { user, clientId, cuit } = await setup();
+            const path = (from: string, to: string) => `/v1/cuits/${cuit}/mis-comprobantes/emitidos?from_date=${from}&to_date=${to}`;
+            await server.app.ports.invoices.save(clientId, 'issued', [invoice({ fecha: '2026-03-10', numeroDesde: '1' }), invoice({ fecha: '2026-03-11', numeroDesde: '2' })], Date.UTC(2026, 2, 12));
+            expect((await get(user, path('2026-03-01', '2026-03-31'))).pagination.total).to.equal(2);
+
+            // The authority corrected the date of number 1: it moved to February.
+            await server.app.ports.invoices.save(clientId, 'issued', [invoice({ fecha: '2026-02-27', numeroDesde: '1' })], Date.UTC(2026, 2, 13));
+            const march = await get(user, path('2026-03-01', '2026-03-31'));
+            const february = await get(user, path('2026-02-01', '2026-02-28'));
+            expect([numbers(march), march.pagination.total]).to.deep.equal([['2'], 1]);
+            expect([numbers(february), february.pagination.total]).to.deep.equal([['1'], 1]);
+            expect((await get(user, path('2026-02-27', '2026-03-11'))).pagination.total).to.equal(2);
+        });
+
         it('keeps received invoices with the same number from different issuers apart', async () => {
 
             const { user, clientId, cuit } = await setup();

@@ -3,6 +3,7 @@ import * as initial from './001_initial.js';
 import * as sync from './002_sync.js';
 import * as oauth from './003_oauth.js';
 import * as dataVersions from './004_data_versions.js';
+import * as invoiceDayCounts from './005_invoice_day_counts.js';
 
 // Migrations are listed here rather than found on disk, so the same list runs from the
 // TypeScript sources (tests) and from the compiled build.
@@ -11,7 +12,8 @@ const internals = {
         '001_initial': initial,
         '002_sync': sync,
         '003_oauth': oauth,
-        '004_data_versions': dataVersions
+        '004_data_versions': dataVersions,
+        '005_invoice_day_counts': invoiceDayCounts
     } as Record<string, Knex.Migration>
 };
 

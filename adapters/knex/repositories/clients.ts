@@ -76,7 +76,7 @@ const internals = {
         'sync_states', 'sync_jobs', 'client_tags', 'user_clients'
     ],
     // Tables of later migrations that may not exist in every database yet.
-    optionalClientTables: ['sync_key_failures'],
+    optionalClientTables: ['sync_key_failures', 'invoice_day_counts'],
 
     isDeadlock: (err: unknown): boolean => (err as { code?: unknown } | null)?.code === 'ER_LOCK_DEADLOCK',
 
