@@ -75,3 +75,13 @@ export const knexConfig = (databaseUrl: string, pool: { max?: number } = {}): Kn
 };
 
 export const connect = (databaseUrl: string, pool: { max?: number } = {}): Knex => knexFactory(knexConfig(databaseUrl, pool));
+
+// The transaction that writes one client's synchronized rows (a replace or an upsert, after
+// raising the client's data version, which queues any other writer of that client). On MySQL
+// it runs at READ COMMITTED: no gap locks, so writers of neighbouring clients never deadlock
+// on the boundary between their rows (REPEATABLE READ's DELETE and INSERT ... SELECT lock
+// those gaps). SQLite has one writer at a time anyway.
+export const clientDataTransaction = <T>(knex: Knex, write: (trx: Knex.Transaction) => Promise<T>): Promise<T> => {
+
+    return dialectOf(knex) === 'mysql' ? knex.transaction(write, { isolationLevel: 'read committed' }) : knex.transaction(write);
+};

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { periodFromKey, periodKey } from '../../../core/domain/ccma.js';
 import type { CcmaRepository } from '../../../core/ports/index.js';
+import { clientDataTransaction } from '../connection.js';
 import { touchClient } from '../data-versions.js';
 import { countOf, toNullableNumber, toNumber } from '../rows.js';
 import { markSynced } from './sync-states.js';
@@ -45,7 +46,7 @@ export const ccmaRepository = (knex: Knex): CcmaRepository => ({
 
     async replace(clientId, balances, movements, syncedAt) {
 
-        await knex.transaction(async (trx) => {
+        await clientDataTransaction(knex, async (trx) => {
 
             await touchClient(trx, clientId);
             await trx('ccma_balances')

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js';
 import type { InvoiceRepository } from '../../../core/ports/index.js';
+import { clientDataTransaction } from '../connection.js';
 import { touchClient } from '../data-versions.js';
 import { countOf, toNullableNumber, toNumber } from '../rows.js';
 import { statements } from '../statements.js';
@@ -91,7 +92,7 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex)): InvoiceRe
 
     async save(clientId, kind, invoices, syncedAt) {
 
-        await knex.transaction(async (trx) => {
+        await clientDataTransaction(knex, async (trx) => {
 
             await touchClient(trx, clientId);
             for (let i = 0; i < invoices.length; i += internals.batchSize) {

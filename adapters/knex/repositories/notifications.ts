@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { toIso } from '../../../core/domain/time.js';
 import type { NotificationRepository } from '../../../core/ports/index.js';
+import { clientDataTransaction } from '../connection.js';
 import { touchClient } from '../data-versions.js';
 import { countOf, toNullableNumber, toNumber } from '../rows.js';
 import { markSynced } from './sync-states.js';
@@ -35,7 +36,7 @@ export const notificationRepository = (knex: Knex): NotificationRepository => ({
 
     async save(clientId, notifications, syncedAt) {
 
-        await knex.transaction(async (trx) => {
+        await clientDataTransaction(knex, async (trx) => {
 
             await touchClient(trx, clientId);
             for (const notification of notifications) {

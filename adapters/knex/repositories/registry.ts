@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { RegistryRepository } from '../../../core/ports/index.js';
+import { clientDataTransaction } from '../connection.js';
 import { touchAccountOfClient, touchClient } from '../data-versions.js';
 import { markSynced } from './sync-states.js';
 
@@ -9,7 +10,7 @@ export const registryRepository = (knex: Knex): RegistryRepository => ({
 
     async save(clientId, classification, syncedAt) {
 
-        await knex.transaction(async (trx) => {
+        await clientDataTransaction(knex, async (trx) => {
 
             await touchAccountOfClient(trx, clientId);
             await touchClient(trx, clientId);

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { SctData } from '../../../core/domain/sct.js';
 import type { SctRepository } from '../../../core/ports/index.js';
 import { toIso } from '../../../core/domain/time.js';
+import { clientDataTransaction } from '../connection.js';
 import { touchClient } from '../data-versions.js';
 import { toNullableNumber, toNumber } from '../rows.js';
 import { statements } from '../statements.js';
@@ -55,7 +56,7 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository
 
     async replace(clientId, data: SctData, syncedAt) {
 
-        await knex.transaction(async (trx) => {
+        await clientDataTransaction(knex, async (trx) => {
 
             await touchClient(trx, clientId);
             for (const table of internals.tables) {
