@@ -158,6 +158,25 @@ for (const database of testDatabases()) {
             expect((await scheduleDue({ ...deps, clock: { now: () => new Date(now + 86_400_000) } })).enqueued).to.equal(1);
         });
 
+        it('deletes finished jobs after 30 days when scheduling, and keeps everything else', async () => {
+
+            const client = await newClient();
+            const now = Date.now();
+            const day = 86_400_000;
+            const job = (status: string, finishedDaysAgo: number | null) => ({
+                client_id: client.id, reason: 'daily', status, run_after: now - 40 * day, attempts: 1, created_at: now - 40 * day,
+                finished_at: finishedDaysAgo === null ? null : now - finishedDaysAgo * day
+            });
+            await app.knex('sync_jobs').insert([job('done', 31), job('failed', 45), job('done', 29), job('failed', 2), job('pending', null)]);
+
+            const { pruned } = await scheduleDue({ ...deps, clock: { now: () => new Date(now) } });
+            expect(pruned).to.equal(2);
+            const left = await app.knex('sync_jobs').where({ client_id: client.id }).orderBy('id').select('status', 'finished_at');
+            expect(left.map((row) => [row.status, row.finished_at === null ? null : Math.round((now - Number(row.finished_at)) / day)])).to.deep.equal([
+                ['done', 29], ['failed', 2], ['pending', null]
+            ]);
+        });
+
         it('never enqueues a client twice when several workers schedule at once', async () => {
 
             const clock = { now: () => new Date() };

@@ -225,6 +225,11 @@ export const jobQueue = (knex: Knex): JobQueue => {
             return internals.transition(knex, job, owner, { ...internals.released, status: 'pending', run_after: now, attempts: knex.raw('attempts - 1') });
         },
 
+        async prune(finishedBefore) {
+
+            return Number(await knex('sync_jobs').whereIn('status', ['done', 'failed']).where('finished_at', '<', finishedBefore).del());
+        },
+
         async counts(clientIds, now) {
 
             const query = knex('sync_jobs')

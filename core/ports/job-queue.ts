@@ -50,6 +50,8 @@ export interface JobQueue {
     // A worker stopping gracefully gives the job back at once; the attempt does not count.
     release(job: SyncJob, owner: string, now: Timestamp): Promise<boolean>;
     counts(clientIds: readonly number[] | undefined, now: Timestamp): Promise<JobCounts>;
+    // Deletes the jobs that finished (done or failed) before `finishedBefore`. Returns how many.
+    prune(finishedBefore: Timestamp): Promise<number>;
 }
 
 // What the sync needs to know about a client, read at the start of each run.
