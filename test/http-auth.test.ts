@@ -195,6 +195,25 @@ for (const database of testDatabases()) {
                     expect(res.body, path).to.deep.equal({ error: messages.routeNotFound });
                 }
             });
+            it('answers a Spanish 405 naming the allowed methods for a known path and another method', async () => {
+
+                const user = await seedAccount(server.app.ports);
+                for (const [method, path, allow] of [
+                    ['PUT', '/v1/cuits', 'GET, POST'],
+                    ['DELETE', '/v1/tags', 'GET'],
+                    ['POST', '/v1/cuits/20123456786/sct', 'GET'],
+                    ['PUT', '/v1/cuits/20123456786', 'PATCH, DELETE'],
+                    ['POST', '/healthcheck', 'GET']
+                ] as const) {
+                    for (const token of [null, user.token]) {
+                        const res = await server.request(path, { method, token });
+                        expect(res.status, `${method} ${path}`).to.equal(405);
+                        expect(res.headers.get('allow'), `${method} ${path}`).to.equal(allow);
+                        expect(res.body, `${method} ${path}`).to.deep.equal({ error: messages.methodNotAllowed });
+                    }
+                }
+            });
+
 
             it('answers every error as a JSON object with a single Spanish error key', async () => {
 

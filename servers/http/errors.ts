@@ -95,6 +95,11 @@ export const registerErrorResponses = (server: Server, log: (event: Record<strin
             reply.header('WWW-Authenticate', 'Bearer');
         }
 
+        const allow = response.output.headers.Allow;
+        if (status === 405 && allow) {
+            reply.header('Allow', String(allow));
+        }
+
         if (domain?.rateLimit) {
             reply.header('Retry-After', String(domain.rateLimit.retryAfterSeconds));
             reply.header('X-RateLimit-Limit', String(domain.rateLimit.limit));

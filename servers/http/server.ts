@@ -29,6 +29,10 @@ export interface HttpServerOptions {
     metrics?: ServiceMetrics;
 }
 
+const internals = {
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+};
+
 // The REST API of SPEC §4, not yet started: callers may add routes, then `start()`.
 export const createHttpServer = async (deps: Ports, options: HttpServerOptions): Promise<Hapi.Server> => {
 
@@ -58,13 +62,15 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
         ...tagRoutes(deps),
         ...docsRoutes({ publicUrl: options.publicUrl }),
         {
-            // Anything else is a Spanish 404, without asking for a token first.
+            // Anything else is a Spanish 404, or a 405 naming the methods the path has, without
+            // asking for a token first.
             method: '*',
             path: '/{path*}',
             options: { auth: false },
-            handler: () => {
+            handler: (request) => {
 
-                throw Boom.notFound();
+                const allowed = internals.methods.filter((method) => server.match(method, request.path)?.path !== request.route.path);
+                throw allowed.length ? Boom.methodNotAllowed(undefined, undefined, allowed) : Boom.notFound();
             }
         }
     ]);
