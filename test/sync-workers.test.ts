@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { App } from '../app/compose.js';
@@ -37,11 +39,11 @@ const internals = {
     root: fileURLToPath(new URL('..', import.meta.url)),
     secretKey: randomBytes(32).toString('base64'),
 
-    spawnWorker(databaseUrl: string, authorityUrl: string, args: string[]): { child: ChildProcess; events: WorkerEvent[]; exited: Promise<number | null>; stderr: () => string } {
+    spawnWorker(databaseUrl: string, authorityUrl: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; events: WorkerEvent[]; exited: Promise<number | null>; stderr: () => string } {
 
         const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'sync', 'worker', '--json', ...args], {
             cwd: internals.root,
-            env: { ...process.env, DATABASE_URL: databaseUrl, ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authorityUrl, LOG_LEVEL: 'silent' },
+            env: { ...process.env, DATABASE_URL: databaseUrl, ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authorityUrl, LOG_LEVEL: 'silent', ...env },
             stdio: ['ignore', 'pipe', 'pipe']
         });
 
@@ -194,6 +196,30 @@ for (const database of testDatabases()) {
             }
 
             expect(worker.events.at(-1)).to.include({ event: 'stopped' });
+        });
+
+        it('serves its Prometheus metrics on METRICS_PORT: sync jobs by outcome', async () => {
+
+            const { app, accountId } = setup;
+            const clientId = await internals.addPerson(app, accountId, '20301112258');
+            await internals.pendingJob(app, clientId);
+            const probe = createServer();
+            await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+            const port = (probe.address() as AddressInfo).port;
+            await new Promise((resolve) => probe.close(resolve));
+
+            const worker = internals.spawnWorker(app.config.databaseUrl, authority.url, ['--concurrency', '1'], { METRICS_PORT: String(port) });
+            try {
+                await internals.until(() => worker.events.some((event) => event.event === 'end' && event.clientId === clientId), 30_000, `the worker to sync (${worker.stderr()})`);
+                const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+                expect(text).to.include('arcasync_sync_jobs_total{outcome="synced"} 1');
+                expect(text).to.include('arcasync_process_resident_memory_bytes');
+            }
+            finally {
+                worker.child.kill('SIGTERM');
+            }
+
+            expect(await worker.exited).to.equal(0);
         });
     });
 }

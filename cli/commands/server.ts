@@ -7,33 +7,16 @@ import { seedDemo } from '../../app/demo.js';
 import { createLogger } from '../../app/logger.js';
 import { assertSecretKeyConfigured } from '../../app/secret-keys.js';
 import { connect, migrateLatest } from '../../adapters/knex/index.js';
-import type { ServiceMetrics } from '../../adapters/metrics/prometheus.js';
-import { createServiceMetrics, startMetricsListener } from '../../adapters/metrics/prometheus.js';
 import type { JobResult } from '../../core/use-cases/sync/run-job.js';
 import { createHttpServer } from '../../servers/http/server.js';
+import type { ProcessMetrics } from '../metrics.js';
+import { observeJob, startProcessMetrics } from '../metrics.js';
 import { fail, outputFor } from '../run.js';
 import { startSyncWorker, syncNow } from './sync.js';
 
 const internals = {
 
-    // Prometheus metrics when METRICS_PORT is set, on their own listener (HOST:METRICS_PORT).
-    async metrics(app: App): Promise<{ metrics: ServiceMetrics; close(): void } | null> {
-
-        if (app.config.metricsPort === null) {
-            return null;
-        }
-
-        const metrics = createServiceMetrics();
-        const listener = await startMetricsListener(metrics, { host: app.config.host, port: app.config.metricsPort });
-        return { metrics, close: () => listener.close() };
-    },
-
-    // What the worker's results add to the metrics.
-    observeJobs: (metrics: ServiceMetrics | undefined) => (metrics
-        ? { onResult: (result: JobResult) => metrics.syncJobFinished({ outcome: result.outcome, failedSystems: result.systems.filter((system) => !system.ok).map((system) => system.system) }) }
-        : {}),
-
-    async serve(app: App, options: { host?: string; port?: string }, beforeStop?: () => Promise<unknown>, metrics?: { metrics: ServiceMetrics; close(): void } | null) {
+    async serve(app: App, options: { host?: string; port?: string }, beforeStop?: () => Promise<unknown>, metrics?: ProcessMetrics | null) {
 
         const host = options.host ?? app.config.host;
         const port = options.port === undefined ? app.config.port : Number(options.port);
@@ -99,8 +82,9 @@ export const registerServerCommands = (program: Command): void => {
                 const config = loadConfig();
                 assertSecretKeyConfigured(config);
                 const app = await composeApp(config);
-                const metrics = await internals.metrics(app);
-                const worker = options.worker ? startSyncWorker(app, { concurrency: Number(options.concurrency) || 8, ...internals.observeJobs(metrics?.metrics) }) : null;
+                const metrics = await startProcessMetrics(app);
+                const observe = metrics ? { onResult: (result: JobResult) => observeJob(metrics.metrics, result) } : {};
+                const worker = options.worker ? startSyncWorker(app, { concurrency: Number(options.concurrency) || 8, ...observe }) : null;
                 const uri = await internals.serve(app, options, async () => await worker?.stop(), metrics);
                 outputFor(command).print(`arcasync escuchando en ${uri}`, { url: uri });
             }

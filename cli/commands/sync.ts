@@ -16,6 +16,7 @@ import type { JobResult } from '../../core/use-cases/sync/run-job.js';
 import type { Worker, WorkerOptions, WorkerSummary } from '../../core/use-cases/sync/run-worker.js';
 import { startWorker } from '../../core/use-cases/sync/run-worker.js';
 import { syncStatus } from '../../core/use-cases/sync/sync-status.js';
+import { observeJob, startProcessMetrics } from '../metrics.js';
 import type { Output } from '../run.js';
 import { fail, outputFor, withApp } from '../run.js';
 
@@ -228,12 +229,20 @@ export const registerSyncCommands = (program: Command): void => {
                     }
                 };
 
+                const metrics = await startProcessMetrics(app);
                 const worker = startSyncWorker(app, {
                     concurrency,
                     leaseMs: internals.positiveMs(options.leaseSeconds, internals.defaultLeaseMs),
                     pollMs: internals.positiveMs(options.pollSeconds, 1000),
                     onStart: (start) => event({ event: 'start', ...start }),
-                    onResult: (result) => event({ event: 'end', jobId: result.jobId, clientId: result.clientId, cuit: result.cuit, outcome: result.outcome, disposition: result.disposition, invoices: result.invoices, at: result.endedAt })
+                    onResult: (result) => {
+
+                        if (metrics) {
+                            observeJob(metrics.metrics, result);
+                        }
+
+                        event({ event: 'end', jobId: result.jobId, clientId: result.clientId, cuit: result.cuit, outcome: result.outcome, disposition: result.disposition, invoices: result.invoices, at: result.endedAt });
+                    }
                 });
 
                 if (output.json) {
@@ -249,6 +258,7 @@ export const registerSyncCommands = (program: Command): void => {
                 process.once('SIGTERM', stop);
                 process.once('SIGINT', stop);
                 const summary = await worker.done;
+                metrics?.close();
                 await authorityOf(app).close();
                 await app.close();
                 app = null;
