@@ -5,7 +5,7 @@ import { invoice } from './support/data.js';
 import { testDatabases } from './support/databases.js';
 import { noRateLimits } from './support/endpoints.js';
 import type { SeededUser } from './support/fixtures.js';
-import { addClient, seedAccount } from './support/fixtures.js';
+import { addClient, seedAccount, seedAccountWithClient } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer, testClock } from './support/server.js';
 
@@ -28,19 +28,8 @@ for (const database of testDatabases()) {
             await server.stop();
         });
 
-        const setup = async (cuit = '20123456786'): Promise<{ user: SeededUser; clientId: number; cuit: string }> => {
-
-            const user = await seedAccount(server.app.ports);
-            const client = await addClient(server.app.ports, user.accountId, { cuit });
-            return { user, clientId: client.id, cuit };
-        };
-
-        const get = async (user: SeededUser, path: string) => {
-
-            const res = await server.request(path, { token: user.token });
-            expect(res.status, `${path}: ${res.text}`).to.equal(200);
-            return res.body;
-        };
+        const setup = (cuit?: string) => seedAccountWithClient(server.app.ports, cuit);
+        const get = (user: SeededUser, path: string) => server.ok(path, user.token);
 
         const numbers = (body: { data: { numeroDesde: string }[] }) => body.data.map((item) => item.numeroDesde);
 

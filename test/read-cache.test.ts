@@ -31,12 +31,7 @@ for (const database of testDatabases()) {
             await server.stop();
         });
 
-        const get = async (user: SeededUser, path: string, on = server) => {
-
-            const res = await on.request(path, { token: user.token });
-            expect(res.status, `${path}: ${res.text}`).to.equal(200);
-            return res.body;
-        };
+        const get = (user: SeededUser, path: string, on = server) => on.ok(path, user.token);
 
         const setup = async () => {
 

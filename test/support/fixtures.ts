@@ -76,6 +76,14 @@ export const addClient = async (ports: Ports, accountId: number, input: ClientIn
     return client;
 };
 
+// An owner with one client: what most read suites start from.
+export const seedAccountWithClient = async (ports: Ports, cuit = '20123456786'): Promise<{ user: SeededUser; clientId: number; cuit: string }> => {
+
+    const user = await seedAccount(ports);
+    const client = await addClient(ports, user.accountId, { cuit });
+    return { user, clientId: client.id, cuit };
+};
+
 // Tags the way staff manage them (the API cannot create them): create, then assign by name.
 export const tagClient = async (ports: Ports, accountId: number, cuit: string, name: string, color = '#336699'): Promise<void> => {
 

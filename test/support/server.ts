@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import type { Server } from '@hapi/hapi';
 import { composeApp } from '../../app/compose.js';
 import type { App } from '../../app/compose.js';
@@ -39,6 +40,8 @@ export interface TestServer {
     server: Server;
     clock: TestClock;
     request(path: string, options?: { token?: string | null; method?: string; headers?: Record<string, string>; body?: string | object }): Promise<TestResponse>;
+    // GET with the token, asserting a 200; the parsed body.
+    ok(path: string, token: string): Promise<any>;
     stop(): Promise<void>;
 }
 
@@ -90,7 +93,7 @@ const startOn = async (db: { url: string; release(): Promise<void> }, options: T
     await server.start();
     const url = server.info.uri;
 
-    return {
+    const self: TestServer = {
         url,
         app,
         server,
@@ -120,6 +123,12 @@ const startOn = async (db: { url: string; release(): Promise<void> }, options: T
 
             return { status: response.status, headers: response.headers, text, body: parsed };
         },
+        async ok(path, token) {
+
+            const res = await self.request(path, { token });
+            expect(res.status, `${path}: ${res.text}`).to.equal(200);
+            return res.body;
+        },
         async stop() {
 
             await server.stop();
@@ -127,4 +136,6 @@ const startOn = async (db: { url: string; release(): Promise<void> }, options: T
             await db.release();
         }
     };
+
+    return self;
 };
