@@ -19,5 +19,3 @@ export const batched = <K, V>(answer: (keys: readonly K[]) => Promise<V[]>): Bat
 
     return (key) => loader.load(key);
 };
-
-export const placeholders = (count: number): string => new Array(count).fill('?').join(', ');

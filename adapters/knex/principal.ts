@@ -4,8 +4,13 @@ import { toBoolean, toNumber } from './rows.js';
 // Who a request acts as: a user with its account's live flags and data version, looked up on
 // every request (by API token digest, or by user id for an OAuth grant) in one statement.
 
-export const principalColumns = 'u.id as user_id, u.account_id, u.role, a.writing_enabled, a.subscription, a.data_version';
-export const principalSelect = `select ${principalColumns} from users u inner join accounts a on a.id = u.account_id`;
+const internals = {
+    columns: 'u.id as user_id, u.account_id, u.role, a.writing_enabled, a.subscription, a.data_version',
+    from: 'from users u inner join accounts a on a.id = u.account_id'
+};
+
+// The principal's columns, after any the caller adds (say, what it looked the user up by).
+export const principalSelect = (extra: readonly string[] = []): string => `select ${[...extra, internals.columns].join(', ')} ${internals.from}`;
 
 export const toPrincipal = (row: Record<string, unknown>): Principal => ({
     userId: toNumber(row.user_id),

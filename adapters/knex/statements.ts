@@ -10,6 +10,9 @@ import { dialectOf } from './connection.js';
 // a name is reserved in MySQL 8, like `system`), `?` placeholders, numbers and strings only.
 
 export type Binding = string | number | null;
+
+// `?, ?, ?` for an IN list of `count` values.
+export const placeholders = (count: number): string => new Array(count).fill('?').join(', ');
 export type Row = Record<string, unknown>;
 
 export interface Statements {

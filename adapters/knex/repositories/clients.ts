@@ -5,13 +5,13 @@ import { sortKey } from '../../../core/domain/client.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
 import type { ClientChanges, ClientRepository, CreateClientOutcome, NewClient } from '../../../core/ports/index.js';
 import { keyFingerprint } from '../../../core/use-cases/sync/rules.js';
-import { batched, placeholders } from '../batching.js';
+import { batched } from '../batching.js';
 import { dialectOf } from '../connection.js';
 import { touchAccount, touchAccountOfClient } from '../data-versions.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../errors.js';
 import { countOf, toNullableBoolean, toNullableNumber, toNumber } from '../rows.js';
 import type { Binding } from '../statements.js';
-import { statements } from '../statements.js';
+import { placeholders, statements } from '../statements.js';
 
 const internals = {
     columns: [

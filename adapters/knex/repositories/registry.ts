@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { RegistryRepository } from '../../../core/ports/index.js';
 import { clientDataTransaction } from '../connection.js';
-import { touchAccountOfClient, touchClient } from '../data-versions.js';
+import { touchAccountOfClient } from '../data-versions.js';
 import { markSynced } from './sync-states.js';
 
 // The registry classification lives on the client row, where GET /v1/cuits filters on it and
@@ -12,12 +12,13 @@ export const registryRepository = (knex: Knex): RegistryRepository => ({
 
         await clientDataTransaction(knex, async (trx) => {
 
+            // The account's version first (data-versions.ts); the client's with its fields.
             await touchAccountOfClient(trx, clientId);
-            await touchClient(trx, clientId);
             await trx('clients').where({ id: clientId }).update({
                 monotributista: classification.monotributista,
                 autonomo: classification.autonomo,
-                categoria: classification.categoria
+                categoria: classification.categoria,
+                data_version: trx.raw('data_version + 1')
             });
 
             await markSynced(trx, clientId, 'registry', syncedAt);

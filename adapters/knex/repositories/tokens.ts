@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { TokenRecord, TokenRepository } from '../../../core/ports/index.js';
-import { batched, placeholders } from '../batching.js';
+import { batched } from '../batching.js';
 import { dialectOf } from '../connection.js';
 import { principalSelect, toPrincipal } from '../principal.js';
 import { toNullableNumber, toNumber } from '../rows.js';
-import { statements } from '../statements.js';
+import { placeholders, statements } from '../statements.js';
 
 const internals = {
     toRecord: (row: Record<string, unknown>): TokenRecord => ({
@@ -16,22 +16,21 @@ const internals = {
         revokedAt: toNullableNumber(row.revoked_at)
     }),
 
-    principal: `${principalSelect} inner join tokens t on t.user_id = u.id where t.token_hash = ? and t.revoked_at is null limit 1`,
-
-    principals: (count: number) => `${principalSelect.replace('select ', 'select t.token_hash, ')} inner join tokens t on t.user_id = u.id ` +
+    principals: (count: number) => `${principalSelect(['t.token_hash'])} inner join tokens t on t.user_id = u.id ` +
         `where t.token_hash in (${placeholders(count)}) and t.revoked_at is null`
 };
 
 export const tokenRepository = (knex: Knex, sql = statements(knex)): TokenRepository => {
 
-    // On MySQL the requests of one event-loop turn look their tokens up together (batching.ts).
-    const findPrincipals = batched(async (hashes: readonly string[]) => {
+    const findPrincipals = async (hashes: readonly string[]) => {
 
         const distinct = [...new Set(hashes)];
         const rows = await sql.all(internals.principals(distinct.length), distinct);
         const found = new Map(rows.map((row) => [String(row.token_hash), toPrincipal(row)]));
         return hashes.map((hash) => found.get(hash) ?? null);
-    });
+    };
+    // On MySQL the requests of one event-loop turn look their tokens up together (batching.ts).
+    const findPrincipalsTogether = batched(findPrincipals);
     const mysql = dialectOf(knex) === 'mysql';
 
     return {
@@ -63,12 +62,7 @@ export const tokenRepository = (knex: Knex, sql = statements(knex)): TokenReposi
         // SQL, see statements.ts).
         async findPrincipal(tokenHash) {
 
-            if (mysql) {
-                return findPrincipals(tokenHash);
-            }
-
-            const row = await sql.first(internals.principal, [tokenHash]);
-            return row ? toPrincipal(row) : null;
+            return mysql ? findPrincipalsTogether(tokenHash) : (await findPrincipals([tokenHash]))[0]!;
         }
     };
 };

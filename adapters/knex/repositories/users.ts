@@ -50,7 +50,7 @@ export const userRepository = (knex: Knex, sql = statements(knex)): UserReposito
 
     async findPrincipal(id) {
 
-        const row = await sql.first(`${principalSelect} where u.id = ? limit 1`, [id]);
+        const row = await sql.first(`${principalSelect()} where u.id = ? limit 1`, [id]);
         return row ? toPrincipal(row) : null;
     },
 
