@@ -1,6 +1,4 @@
 import { expect } from 'chai';
-import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +9,7 @@ import type { SimulatedAuthority } from '../adapters/authority/simulated/index.j
 import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
 import { displayName, sortKey } from '../core/domain/client.js';
 import type { Cuit } from '../core/domain/cuit.js';
+import { startCliProcess } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
@@ -21,32 +20,6 @@ import { startTestServer } from './support/server.js';
 
 const internals = {
     root: fileURLToPath(new URL('..', import.meta.url)),
-    tsx: import.meta.resolve('tsx'),
-
-    // Starts the CLI; resolves with its first JSON line on stdout.
-    start(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ child: ChildProcess; first: any; exited: Promise<number | null> }> {
-
-        const child = spawn(process.execPath, ['--import', internals.tsx, join(internals.root, 'cli/main.ts'), ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
-        const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-        return new Promise((resolve, reject) => {
-
-            let stdout = '';
-            let stderr = '';
-            child.stderr!.on('data', (chunk: Buffer) => {
-
-                stderr += chunk.toString();
-            });
-            child.stdout!.on('data', (chunk: Buffer) => {
-
-                stdout += chunk.toString();
-                const line = stdout.split('\n').find((candidate) => candidate.startsWith('{'));
-                if (line) {
-                    resolve({ child, first: JSON.parse(line), exited });
-                }
-            });
-            child.once('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
-        });
-    },
 
     env(extra: Record<string, string>): NodeJS.ProcessEnv {
 
@@ -92,7 +65,7 @@ for (const database of testDatabases()) {
             }))!;
             await server.app.knex('sync_jobs').insert({ client_id: client.id, reason: 'first', status: 'pending', run_after: Date.now(), attempts: 0, created_at: Date.now() });
 
-            const serve = await internals.start(['serve', '--worker', '--host', '127.0.0.1', '--port', '0', '--json'], {
+            const serve = await startCliProcess(['serve', '--worker', '--host', '127.0.0.1', '--port', '0', '--json'], {
                 cwd: internals.root,
                 env: internals.env({ DATABASE_URL: server.app.config.databaseUrl, ARCASYNC_SECRET_KEY: secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authority.url })
             });
@@ -129,7 +102,7 @@ describe('arcasync demo (npm start)', function () {
 
         const cwd = mkdtempSync(join(tmpdir(), 'arcasync-demo-'));
         try {
-            const demo = await internals.start(['demo', '--host', '127.0.0.1', '--port', '0', '--json'], { cwd, env: internals.env({}) });
+            const demo = await startCliProcess(['demo', '--host', '127.0.0.1', '--port', '0', '--json'], { cwd, env: internals.env({}) });
             try {
                 const { url, token, sync } = demo.first;
                 expect(token).to.match(/^\S+$/);

@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // The real CLI in a child process (`node --import tsx cli/main.ts ...`), on a test database.
 
 const internals = {
     root: fileURLToPath(new URL('../..', import.meta.url)),
+    tsx: import.meta.resolve('tsx'),
     // Test databases are not the embedded default, where `serve` requires a key.
     serveKey: randomBytes(32).toString('base64'),
 
@@ -59,37 +61,49 @@ export interface ServeProcess {
     stop(): Promise<void>;
 }
 
-// `arcasync serve --port 0 --json` in its own process; resolves once it prints where it listens.
-export const startServeProcess = (databaseUrl: string, env: Record<string, string> = {}): Promise<ServeProcess> => {
+// A long-running CLI command in its own process (any working directory); resolves with the
+// first JSON line it prints on stdout, rejects if it exits before.
+export const startCliProcess = (args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ child: ChildProcess; first: any; exited: Promise<number | null> }> => {
 
+    const child = spawn(process.execPath, ['--import', internals.tsx, join(internals.root, 'cli/main.ts'), ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     return new Promise((resolve, reject) => {
 
-        const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'serve', '--host', '127.0.0.1', '--port', '0', '--json'], { cwd: internals.root, env: internals.env(databaseUrl, { ARCASYNC_SECRET_KEY: internals.serveKey, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
         let stdout = '';
         let stderr = '';
-        const exited = new Promise<void>((done) => child.once('exit', () => done()));
-        child.stderr.on('data', (chunk: Buffer) => {
+        child.stderr!.on('data', (chunk: Buffer) => {
 
             stderr += chunk.toString();
         });
-        child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-        child.stdout.on('data', (chunk: Buffer) => {
+        child.stdout!.on('data', (chunk: Buffer) => {
 
             stdout += chunk.toString();
             const line = stdout.split('\n').find((candidate) => candidate.startsWith('{'));
             if (line) {
-                resolve({
-                    url: (JSON.parse(line) as { url: string }).url,
-                    child,
-                    async stop() {
-
-                        if (child.exitCode === null) {
-                            child.kill('SIGTERM');
-                            await exited;
-                        }
-                    }
-                });
+                resolve({ child, first: JSON.parse(line), exited });
             }
         });
+        child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}: ${stderr}`)));
     });
+};
+
+// `arcasync serve --port 0 --json` in its own process; resolves once it prints where it listens.
+export const startServeProcess = async (databaseUrl: string, env: Record<string, string> = {}): Promise<ServeProcess> => {
+
+    const { child, first, exited } = await startCliProcess(['serve', '--host', '127.0.0.1', '--port', '0', '--json'], {
+        cwd: internals.root,
+        env: internals.env(databaseUrl, { ARCASYNC_SECRET_KEY: internals.serveKey, ...env })
+    });
+
+    return {
+        url: (first as { url: string }).url,
+        child,
+        async stop() {
+
+            if (child.exitCode === null) {
+                child.kill('SIGTERM');
+                await exited;
+            }
+        }
+    };
 };
