@@ -356,6 +356,27 @@ for (const database of testDatabases()) {
                     }
                 });
 
+                it('lets a member name only a representative it manages, with the same 400 as an absent one', async () => {
+
+                    const member = await seedUser(server.app.ports, owner.accountId, 'member');
+                    const ownersPerson = nextCuit();
+                    await created(owner, person(ownersPerson));
+                    const membersPerson = nextCuit();
+                    await created(member, person(membersPerson));
+
+                    const borrowed = nextCuit('30');
+                    expect400(await post(member, entity(borrowed, ownersPerson)), messages.clientWrite.representativeNotFound);
+                    expect(await knex('clients').where({ cuit: borrowed })).to.have.length(0);
+
+                    const own = nextCuit('30');
+                    await created(member, entity(own, membersPerson));
+                    expect400(await patch(member, own, { representante: ownersPerson }), messages.clientWrite.representativeNotFound);
+                    expect(Number((await knex('clients').where({ cuit: own }).first()).representative_id)).to.equal(Number((await knex('clients').where({ cuit: membersPerson }).first()).id));
+
+                    // The owner manages every person of the account, so the same entity is fine for it.
+                    await created(owner, entity(nextCuit('30'), ownersPerson));
+                });
+
                 it('checks the body before the CUIT conflict', async () => {
 
                     const cuit = nextCuit();

@@ -6,10 +6,12 @@ import { messages } from '../domain/messages.js';
 import type { Ports } from '../ports/index.js';
 
 // SPEC §2.11: a legal entity's representative is a physical person already loaded in the
-// same account; absent, foreign and legal entities alike answer 400.
+// same account; absent, foreign and legal entities alike answer 400. It must also be one the
+// principal manages: a member naming a person it was not assigned would otherwise have the
+// entity synchronized with that person's key, so that gets the same 400.
 export const findRepresentative = async (deps: Pick<Ports, 'clients'>, principal: Principal, cuit: Cuit): Promise<ClientRecord> => {
 
-    const representative = await deps.clients.findInAccount(principal.accountId, cuit);
+    const representative = await deps.clients.findVisible(principal, cuit);
     if (!representative || representative.tipo !== 'persona-fisica') {
         throw invalid([messages.clientWrite.representativeNotFound]);
     }
