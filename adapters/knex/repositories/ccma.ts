@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
 import { periodFromKey, periodKey } from '../../../core/domain/ccma.js';
 import type { CcmaRepository } from '../../../core/ports/index.js';
-import { clientDataTransaction } from '../connection.js';
+import { clientDataTransaction, dialectOf } from '../connection.js';
 import { touchClient } from '../data-versions.js';
+import { listQueries } from '../list-queries.js';
 import { countOf, toNullableNumber, toNumber } from '../rows.js';
+import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
 
-export const ccmaRepository = (knex: Knex): CcmaRepository => ({
+export const ccmaRepository = (knex: Knex, sql = statements(knex), queries = listQueries(dialectOf(knex)).ccma): CcmaRepository => ({
 
     async getBalances(clientId) {
 
@@ -18,14 +20,12 @@ export const ccmaRepository = (knex: Knex): CcmaRepository => ({
     async listMovements(clientId, page) {
 
         const [countRow, periods] = await Promise.all([
-            knex('ccma_movements').where({ client_id: clientId }).countDistinct({ count: 'period_key' }).first(),
-            knex('ccma_movements').distinct('period_key').where({ client_id: clientId }).orderBy('period_key', 'desc').limit(page.limit).offset(page.offset)
+            sql.first(queries.count, [clientId]),
+            sql.all(queries.periods, [clientId, page.limit, page.offset])
         ]);
 
-        const keys = periods.map((row: Record<string, unknown>) => String(row.period_key));
-        const rows = keys.length
-            ? await knex('ccma_movements').where({ client_id: clientId }).whereIn('period_key', keys).orderBy([{ column: 'period_key', order: 'desc' }, { column: 'orden' }])
-            : [];
+        const keys = periods.map((row) => String(row.period_key));
+        const rows = keys.length ? await sql.all(queries.movements(keys.length), [clientId, ...keys]) : [];
 
         return {
             items: rows.map((row: Record<string, unknown>) => ({

@@ -9,16 +9,13 @@ import { batched } from '../batching.js';
 import { dialectOf } from '../connection.js';
 import { touchAccount, touchAccountOfClient } from '../data-versions.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../errors.js';
+import { clientListColumns, listQueries } from '../list-queries.js';
 import { countOf, toNullableBoolean, toNullableNumber, toNumber } from '../rows.js';
 import type { Binding } from '../statements.js';
 import { placeholders, statements } from '../statements.js';
 
 const internals = {
-    columns: [
-        'c.id', 'c.public_id', 'c.account_id', 'c.cuit', 'c.tipo', 'c.nombre', 'c.apellido', 'c.razon_social',
-        'c.representative_id', 'c.display_name', 'c.email', 'c.telefono', 'c.monotributista', 'c.autonomo', 'c.categoria',
-        'c.data_version'
-    ],
+    columns: clientListColumns,
 
     toRecord: (row: Record<string, unknown>): ClientRecord => ({
         id: toNumber(row.id),
@@ -120,6 +117,7 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
         return lookups.map(({ accountId, cuit }) => found.get(`${accountId}:${cuit}`) ?? null);
     });
     const mysql = dialectOf(knex) === 'mysql';
+    const queries = listQueries(dialectOf(knex));
 
     return {
 
@@ -324,12 +322,10 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
                 bindings.push(...keys);
             }
 
-            const condition = where.join(' and ');
+            const query = queries.clients(where.join(' and '), principal.role === 'owner');
             const [countRow, rows] = await Promise.all([
-                sql.first(`select count(*) as count from clients c where ${condition}`, bindings),
-                sql.all(`select ${internals.columns.join(', ')}, s.synced_at as registry_synced_at from clients c ` +
-                    `left join sync_states s on s.client_id = c.id and s.system = 'registry' where ${condition} ` +
-                    'order by c.sort_name asc, c.id asc limit ? offset ?', [...bindings, page.limit, page.offset])
+                sql.first(query.count, bindings),
+                sql.all(query.page, [...bindings, page.limit, page.offset])
             ]);
 
             const ids = rows.map((row: Record<string, unknown>) => toNumber(row.id));

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js';
 import type { InvoiceRepository } from '../../../core/ports/index.js';
-import { clientDataTransaction } from '../connection.js';
+import { clientDataTransaction, dialectOf } from '../connection.js';
 import { touchClient } from '../data-versions.js';
+import { invoiceListColumns, listQueries } from '../list-queries.js';
 import { countOf, toNullableNumber, toNumber } from '../rows.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
@@ -12,14 +13,7 @@ const internals = {
     systems: { issued: 'issued_invoices', received: 'received_invoices' } as const,
     naturalKey: ['client_id', 'kind', 'issuer_key', 'tipo', 'punto_venta', 'numero_desde'],
     batchSize: 400,
-    columns: [
-        'fecha', 'tipo', 'punto_venta', 'numero_desde', 'numero_hasta', 'codigo_autorizacion',
-        'counterpart_doc_type', 'counterpart_doc_number', 'counterpart_name',
-        'imp_neto_gravado', 'imp_neto_no_gravado', 'imp_op_exentas', 'otros_tributos', 'iva',
-        'tipo_cambio', 'importe_original', 'moneda_original', 'importe'
-    ],
-
-    listWhere: 'client_id = ? and kind = ? and fecha between ? and ?',
+    columns: invoiceListColumns,
 
     // Every day of the client and kind is counted again after a save: an upsert may move an
     // invoice to another day, and one grouped pass over the index is cheap next to the sync.
@@ -75,16 +69,15 @@ const internals = {
     })
 };
 
-export const invoiceRepository = (knex: Knex, sql = statements(knex)): InvoiceRepository => ({
+export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = listQueries(dialectOf(knex)).invoices): InvoiceRepository => ({
 
-    // Fixed SQL on the read path (see statements.ts): the total from the day counts, the page
-    // from the invoices_list index.
+    // Fixed SQL on the read path (see statements.ts and list-queries.ts).
     async list(clientId, kind, range, page) {
 
         const bindings = [clientId, internals.kinds[kind], range.fromDate, range.toDate];
         const [countRow, rows] = await Promise.all([
-            sql.first(`select sum(count) as count from invoice_day_counts where ${internals.listWhere}`, bindings),
-            sql.all(`select ${internals.columns.join(', ')} from invoices where ${internals.listWhere} order by fecha asc, id asc limit ? offset ?`, [...bindings, page.limit, page.offset])
+            sql.first(queries.count, bindings),
+            sql.all(queries.page, [...bindings, page.limit, page.offset])
         ]);
 
         return { items: rows.map(internals.toRecord), total: countOf(countRow) };

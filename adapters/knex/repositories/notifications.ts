@@ -1,23 +1,24 @@
 import type { Knex } from 'knex';
 import { toIso } from '../../../core/domain/time.js';
 import type { NotificationRepository } from '../../../core/ports/index.js';
-import { clientDataTransaction } from '../connection.js';
+import { clientDataTransaction, dialectOf } from '../connection.js';
 import { touchClient } from '../data-versions.js';
+import { listQueries } from '../list-queries.js';
 import { countOf, toNullableNumber, toNumber } from '../rows.js';
+import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
 
 const internals = {
     ms: (iso: string | null): number | null => (iso === null ? null : new Date(iso).getTime())
 };
 
-export const notificationRepository = (knex: Knex): NotificationRepository => ({
+export const notificationRepository = (knex: Knex, sql = statements(knex), queries = listQueries(dialectOf(knex)).notifications): NotificationRepository => ({
 
     async list(clientId, page) {
 
-        const query = knex('dfe_notifications').where({ client_id: clientId });
         const [countRow, rows] = await Promise.all([
-            query.clone().count({ count: '*' }).first(),
-            query.clone().orderBy([{ column: 'fecha_recepcion', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset)
+            sql.first(queries.count, [clientId]),
+            sql.all(queries.page, [clientId, page.limit, page.offset])
         ]);
 
         return {

@@ -1,11 +1,14 @@
 import type { Knex } from 'knex';
 import { sortKey } from '../../../core/domain/client.js';
 import type { TagRepository } from '../../../core/ports/index.js';
+import { dialectOf } from '../connection.js';
 import { touchAccount } from '../data-versions.js';
 import { isUniqueViolation } from '../errors.js';
+import { listQueries } from '../list-queries.js';
 import { countOf, toNumber } from '../rows.js';
+import { statements } from '../statements.js';
 
-export const tagRepository = (knex: Knex): TagRepository => ({
+export const tagRepository = (knex: Knex, sql = statements(knex), queries = listQueries(dialectOf(knex)).tags): TagRepository => ({
 
     async create(input) {
 
@@ -44,8 +47,8 @@ export const tagRepository = (knex: Knex): TagRepository => ({
     async list(accountId, page) {
 
         const [countRow, rows] = await Promise.all([
-            knex('tags').where({ account_id: accountId }).count({ count: '*' }).first(),
-            knex('tags').select('name', 'color').where({ account_id: accountId }).orderBy([{ column: 'sort_name' }, { column: 'id' }]).limit(page.limit).offset(page.offset)
+            sql.first(queries.count, [accountId]),
+            sql.all(queries.page, [accountId, page.limit, page.offset])
         ]);
 
         return {
