@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs';
 import type { Knex } from 'knex';
 import { connect, knexRepositories, migrateLatest } from '../adapters/knex/index.js';
 import { memoryReadCache } from '../adapters/memory/read-cache.js';
 import type { Clock, Ports } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/clock.js';
+import { messages } from '../core/domain/messages.js';
 import type { Config } from './config.js';
+import { sqliteFileOf } from './config.js';
 import { loadKeyring, secretBoxFor } from './secret-keys.js';
 
 // The composition root: adapters built from configuration, handed to whichever front end
@@ -20,14 +23,39 @@ export interface ComposeOptions {
     clock?: Clock;
     migrate?: boolean;
     pool?: { max?: number };
+    // false: a missing SQLite file is an error naming it; nothing (file, folder, key) is created.
+    create?: boolean;
 }
 
+const internals = {
+    migrated: new Map<string, Promise<unknown>>(),
+
+    // Once per database and process: apps composed side by side in one process (a command run
+    // in-process next to a server) would otherwise race for SQLite's migration lock.
+    migrate(databaseUrl: string, knex: Knex): Promise<unknown> {
+
+        let migration = internals.migrated.get(databaseUrl);
+        if (!migration) {
+            migration = migrateLatest(knex);
+            internals.migrated.set(databaseUrl, migration);
+            migration.catch(() => internals.migrated.delete(databaseUrl));
+        }
+
+        return migration;
+    }
+};
+
 export const composeApp = async (config: Config, options: ComposeOptions = {}): Promise<App> => {
+
+    const file = sqliteFileOf(config.databaseUrl);
+    if (options.create === false && file && !existsSync(file)) {
+        throw new Error(messages.cli.noDatabase(file));
+    }
 
     const secretBox = secretBoxFor(loadKeyring(config));
     const knex = connect(config.databaseUrl, options.pool);
     if (options.migrate !== false) {
-        await migrateLatest(knex);
+        await internals.migrate(config.databaseUrl, knex);
     }
 
     const ports: Ports = {

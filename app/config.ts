@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import type { RateLimits } from '../core/domain/rate-limit.js';
 import { defaultRateLimits } from '../core/domain/rate-limit.js';
 
@@ -37,14 +38,34 @@ const internals = {
         }
 
         return value;
+    },
+
+    // A relative SQLite path is the working directory's, resolved once so every message names
+    // the real file and a process started elsewhere (a desktop MCP client) looks where it says.
+    absolute(databaseUrl: string, cwd: string): string {
+
+        const path = sqliteFileOf(databaseUrl);
+        if (path === null || isAbsolute(path)) {
+            return databaseUrl;
+        }
+
+        return `sqlite:${resolve(cwd, path)}`;
     }
+};
+
+// The file of a `sqlite:PATH` URL; null for MySQL and for an in-memory database.
+export const sqliteFileOf = (databaseUrl: string): string | null => {
+
+    const path = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : null;
+    return path === null || path === ':memory:' ? null : path;
 };
 
 export const defaultDatabaseUrl = 'sqlite:./data/arcasync.sqlite';
 
-export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Config => {
 
-    const databaseUrl = env.DATABASE_URL || defaultDatabaseUrl;
+    const givenUrl = env.DATABASE_URL || defaultDatabaseUrl;
+    const databaseUrl = internals.absolute(givenUrl, cwd);
     const host = env.HOST || '127.0.0.1';
     const port = env.PORT === undefined || env.PORT === '' ? 8080 : internals.integer(env, 'PORT', 8080);
     const authority = env.AUTHORITY === 'simulated' ? 'simulated' : 'arca';
@@ -54,7 +75,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
 
     return {
         databaseUrl,
-        embedded: databaseUrl === defaultDatabaseUrl,
+        embedded: givenUrl === defaultDatabaseUrl,
         host,
         port,
         publicUrl: (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
@@ -69,7 +90,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
             perMonth: internals.integer(env, 'RATE_LIMIT_PER_MONTH', defaultRateLimits.perMonth)
         },
         readCacheBytes: internals.integer(env, 'READ_CACHE_MB', 32, 0) * 1024 * 1024,
-        dataDir: './data',
+        dataDir: resolve(cwd, 'data'),
         secretKey: env.ARCASYNC_SECRET_KEY || null,
         previousSecretKeys: env.ARCASYNC_SECRET_KEYS || null
     };

@@ -1,3 +1,8 @@
+import type { App } from './compose.js';
+import type { Serving } from './server.js';
+import { startServing } from './server.js';
+import type { SyncNowSummary, SyncProgress } from './worker.js';
+import { syncNow } from './worker.js';
 import { formatDate } from '../core/domain/time.js';
 import type { Ports } from '../core/ports/index.js';
 import { createClient } from '../core/use-cases/create-client.js';
@@ -57,4 +62,20 @@ export const seedDemo = async (ports: Ports): Promise<DemoSeed> => {
         from: formatDate(from),
         to: formatDate(now)
     };
+};
+
+export interface DemoRun {
+    demo: DemoSeed;
+    first: SyncNowSummary;
+    serving: Serving;
+}
+
+// `npm start`: seed, a first synchronization to the end, then the API with a worker beside it.
+// The authority is the simulated one, in this process unless AUTHORITY_URL names one.
+export const startDemo = async (app: App, options: { host?: string; port?: number; onProgress?: (progress: SyncProgress) => void }): Promise<DemoRun> => {
+
+    const demo = await seedDemo(app.ports);
+    const first = await syncNow(app, { clientIds: null, concurrency: 4, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+    const serving = await startServing(app, { ...(options.host ? { host: options.host } : {}), ...(options.port === undefined ? {} : { port: options.port }), worker: { concurrency: 4 }, metrics: false });
+    return { demo, first, serving };
 };

@@ -1,4 +1,4 @@
-import type { App } from '../app/compose.js';
+import type { App } from './compose.js';
 import type { ServiceMetrics } from '../adapters/metrics/prometheus.js';
 import { createServiceMetrics, startMetricsListener } from '../adapters/metrics/prometheus.js';
 import type { JobResult } from '../core/use-cases/sync/run-job.js';

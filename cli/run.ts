@@ -1,58 +1,77 @@
 import type { Command } from 'commander';
-import type { App } from '../app/compose.js';
-import { composeApp } from '../app/compose.js';
-import { loadConfig } from '../app/config.js';
-import { isDomainError } from '../core/domain/errors.js';
+import type { App, ComposeOptions } from '../app/compose.js';
+import type { Config } from '../app/config.js';
+import type { CliIo } from './io.js';
 
-// What every command shares: the app built from the environment, output as human text or
-// one JSON object (--json), and failures as one line on stderr with a non-zero exit.
+// What every command shares: the app built from the command's environment, output as human
+// text or one JSON object (--json), and failures thrown to runCli, which prints them as one
+// line on stderr and returns a non-zero exit code (exitCodes).
+
+export const exitCodes = {
+    ok: 0,
+    error: 1
+} as const;
 
 export interface Output {
     json: boolean;
     print(human: string, data: object): void;
 }
 
-export const outputFor = (command: Command): Output => {
+export const outputFor = (command: Command, io: CliIo): Output => {
 
     const json = Boolean(command.optsWithGlobals().json);
     return {
         json,
         print(human, data) {
 
-            process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${human}\n`);
+            io.stdout.write(json ? `${JSON.stringify(data)}\n` : `${human}\n`);
         }
     };
 };
 
+// A failure with its exit code, for runCli to report.
+export const failure = (message: string, exitCode: number = exitCodes.error): Error & { exitCode: number } => Object.assign(new Error(message), { exitCode });
+
 export const fail = (err: unknown): never => {
 
-    const message = isDomainError(err) ? err.message : err instanceof Error ? err.message : String(err);
-    process.stderr.write(`error: ${message.split('\n')[0]}\n`);
-    process.exit(1);
+    throw err;
 };
 
-export const withApp = async <T>(fn: (app: App) => Promise<T>): Promise<T> => {
+export const configOf = async (io: CliIo, env: NodeJS.ProcessEnv = io.env): Promise<Config> => {
 
-    let app: App | null = null;
+    const { loadConfig } = await import('../app/config.js');
+    return loadConfig(env, io.cwd);
+};
+
+// The app of a command: nothing heavier than commander is loaded before a command runs.
+export const openApp = async (io: CliIo, options: ComposeOptions & { config?: Config } = {}): Promise<App> => {
+
+    const { composeApp } = await import('../app/compose.js');
+    const { config, ...compose } = options;
+    return composeApp(config ?? await configOf(io), compose);
+};
+
+export const withApp = async <T>(io: CliIo, fn: (app: App) => Promise<T>): Promise<T> => {
+
+    const app = await openApp(io);
+    let result: T;
     try {
-        app = await composeApp(loadConfig());
-        return await fn(app);
+        result = await fn(app);
     }
     catch (err) {
-        await app?.close().catch(() => undefined);
-        app = null;
-        return fail(err);
+        await app.close().catch(() => undefined);
+        throw err;
     }
-    finally {
-        await app?.close();
-    }
+
+    await app.close();
+    return result;
 };
 
 export const parseId = (value: string): number => {
 
     const id = Number(value);
     if (!Number.isInteger(id) || id < 1) {
-        return fail(new Error(`identificador inválido: ${value}`));
+        throw failure(`identificador inválido: ${value}`);
     }
 
     return id;

@@ -1,18 +1,17 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { createArcaClient } from '../adapters/authority/arca/index.js';
 import type { Cuit } from '../core/domain/cuit.js';
-import { runCli } from './support/cli.js';
+import { builtCli, runCli } from './support/cli.js';
 
-// `arcasync authority simulate` in its own process, used by the arca adapter through its URL.
+// `arcasync authority simulate` in its own process (the built binary), used by the arca
+// adapter through its URL.
 
 describe('arcasync authority simulate', () => {
 
     it('serves the simulated authority until interrupted, and prints where', async () => {
 
-        const root = fileURLToPath(new URL('..', import.meta.url));
-        const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', '--json', 'authority', 'simulate', '--port', '0', '--latency', '1'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, [builtCli(), '--json', 'authority', 'simulate', '--port', '0', '--latency', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
         const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
         try {
             const first = await new Promise<string>((resolve, reject) => {

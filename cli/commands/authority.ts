@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { SimulatedFailures } from '../../adapters/authority/simulated/index.js';
-import { startSimulatedAuthority } from '../../adapters/authority/simulated/index.js';
-import { fail, outputFor } from '../run.js';
+import type { CliIo } from '../io.js';
+import { stopRequested } from '../io.js';
+import { failure, outputFor } from '../run.js';
 
 // arcasync authority simulate: the simulated authority alone, for AUTHORITY_URL of servers and
 // workers run apart (DESIGN.md, CLI contract). Runs until interrupted.
@@ -15,7 +16,7 @@ const internals = {
 
         const share = Number(value);
         if (!Number.isFinite(share) || share < 0 || share > 1) {
-            return fail(new Error(`${name} debe ser una proporción entre 0 y 1`));
+            throw failure(`${name} debe ser una proporción entre 0 y 1`);
         }
 
         return share;
@@ -29,7 +30,7 @@ const internals = {
 
         const number = Number(value);
         if (!Number.isInteger(number) || number < min || number > 65_535) {
-            return fail(new Error(`${name} debe ser un entero entre ${min} y 65535`));
+            throw failure(`${name} debe ser un entero entre ${min} y 65535`);
         }
 
         return number;
@@ -45,7 +46,7 @@ interface SimulateOptions {
     csvGeneration?: string;
 }
 
-export const registerAuthorityCommands = (program: Command): void => {
+export const registerAuthorityCommands = (program: Command, io: CliIo): void => {
 
     const authority = program.command('authority').description('la autoridad fiscal (ARCA)');
 
@@ -59,7 +60,7 @@ export const registerAuthorityCommands = (program: Command): void => {
         .option('--csv-generation <n>', 'generación del CSV de Mis Comprobantes (1, 2 o 3)')
         .action(async (options: SimulateOptions, command: Command) => {
 
-            const output = outputFor(command);
+            const output = outputFor(command, io);
             const failures: SimulatedFailures = {};
             const serverError = internals.share('--fail-5xx', options.fail5xx);
             const timeout = internals.share('--fail-timeout', options.failTimeout);
@@ -78,28 +79,19 @@ export const registerAuthorityCommands = (program: Command): void => {
 
             const generation = options.csvGeneration === undefined ? 3 : Number(options.csvGeneration);
             if (generation !== 1 && generation !== 2 && generation !== 3) {
-                return fail(new Error('--csv-generation debe ser 1, 2 o 3'));
+                throw failure('--csv-generation debe ser 1, 2 o 3');
             }
 
-            try {
-                const simulated = await startSimulatedAuthority({
-                    port: internals.integer('--port', options.port, 0) ?? 0,
-                    latencyMs: internals.integer('--latency', options.latency, 0) ?? 0,
-                    failures,
-                    csvGeneration: generation
-                });
-                output.print(`Autoridad simulada en ${simulated.url}\nUsala con AUTHORITY=simulated AUTHORITY_URL=${simulated.url}`, { url: simulated.url, port: simulated.port });
-                const stop = async () => {
-
-                    await simulated.stop();
-                    process.exit(0);
-                };
-
-                process.once('SIGTERM', stop);
-                process.once('SIGINT', stop);
-            }
-            catch (err) {
-                fail(err);
-            }
+            const { startSimulatedAuthority } = await import('../../adapters/authority/simulated/index.js');
+            const stopping = stopRequested(io);
+            const simulated = await startSimulatedAuthority({
+                port: internals.integer('--port', options.port, 0) ?? 0,
+                latencyMs: internals.integer('--latency', options.latency, 0) ?? 0,
+                failures,
+                csvGeneration: generation
+            });
+            output.print(`Autoridad simulada en ${simulated.url}\nUsala con AUTHORITY=simulated AUTHORITY_URL=${simulated.url}`, { url: simulated.url, port: simulated.port });
+            await stopping;
+            await simulated.stop();
         });
 };

@@ -1,64 +1,57 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { composeApp } from '../../app/compose.js';
-import { loadConfig } from '../../app/config.js';
-import { messages } from '../../core/domain/messages.js';
-import { setPassword } from '../../core/use-cases/staff/set-password.js';
-import { serveStdio } from '../../servers/mcp/stdio.js';
-import { fail, outputFor, parseId, withApp } from '../run.js';
+import type { CliIo } from '../io.js';
+import { stopRequested } from '../io.js';
+import { failure, openApp, outputFor, parseId, withApp } from '../run.js';
 
 // `arcasync mcp`: the MCP tools over stdio as the user of ARCASYNC_TOKEN; and
 // `arcasync user set-password`, the password that user signs in with to authorize MCP
 // clients over OAuth.
 
 const internals = {
-    // stdout carries the protocol: anything else goes to stderr.
-    log: (event: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`),
-
     // The password from --password or, so it stays out of shell history, from stdin.
-    password(option: string | undefined): string {
+    async password(io: CliIo, option: string | undefined): Promise<string> {
 
         if (option !== undefined) {
             return option;
         }
 
-        return readFileSync(0, 'utf8').replace(/\r?\n$/, '');
+        let text = '';
+        for await (const chunk of io.stdin) {
+            text += chunk.toString();
+        }
+
+        return text.replace(/\r?\n$/, '');
     }
 };
 
-export const registerMcpCommands = (program: Command): void => {
+export const registerMcpCommands = (program: Command, io: CliIo): void => {
 
     program.command('mcp')
         .description('servidor MCP por stdio (las cinco herramientas de solo lectura) como el usuario de ARCASYNC_TOKEN')
         .action(async () => {
 
-            const token = process.env.ARCASYNC_TOKEN;
+            const { messages } = await import('../../core/domain/messages.js');
+            const token = io.env.ARCASYNC_TOKEN;
             if (!token) {
-                return fail(new Error(messages.mcp.noToken));
+                throw failure(messages.mcp.noToken);
             }
 
+            const { serveStdio } = await import('../../servers/mcp/stdio.js');
+            // stdout carries the protocol: anything else goes to stderr.
+            const log = (event: Record<string, unknown>) => io.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`);
+            const app = await openApp(io);
             try {
-                const app = await composeApp(loadConfig());
-                const server = await serveStdio(app.ports, token, internals.log).catch(async (err: unknown) => {
+                const server = await serveStdio(app.ports, token, log);
+                const ended = new Promise<void>((resolve) => {
 
-                    await app.close();
-                    throw err;
+                    io.stdin.on('end', resolve);
+                    io.stdin.on('close', resolve);
                 });
-
-                const stop = async () => {
-
-                    await server.close().catch(() => undefined);
-                    await app.close();
-                    process.exit(0);
-                };
-
-                process.stdin.once('end', stop);
-                process.stdin.once('close', stop);
-                process.once('SIGTERM', stop);
-                process.once('SIGINT', stop);
+                await Promise.race([ended, stopRequested(io)]);
+                await server.close().catch(() => undefined);
             }
-            catch (err) {
-                fail(err);
+            finally {
+                await app.close();
             }
         });
 
@@ -69,7 +62,8 @@ export const registerMcpCommands = (program: Command): void => {
         .option('--password <password>', 'contraseña (preferí pasarla por stdin)')
         .action(async (options: { user: string; password?: string }, command: Command) => {
 
-            const result = await withApp((app) => setPassword(app.ports, { userId: parseId(options.user), password: internals.password(options.password) }));
-            outputFor(command).print(`Contraseña actualizada para el usuario ${result.id}`, result);
+            const { setPassword } = await import('../../core/use-cases/staff/set-password.js');
+            const result = await withApp(io, async (app) => setPassword(app.ports, { userId: parseId(options.user), password: await internals.password(io, options.password) }));
+            outputFor(command, io).print(`Contraseña actualizada para el usuario ${result.id}`, result);
         });
 };

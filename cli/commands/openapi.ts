@@ -1,11 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig } from '../../app/config.js';
 import type { Ports } from '../../core/ports/index.js';
-import { openApiDocumentFor } from '../../servers/http/openapi/document.js';
-import { createHttpServer } from '../../servers/http/server.js';
-import { fail } from '../run.js';
+import type { CliIo } from '../io.js';
+import { configOf } from '../run.js';
 
 const internals = {
     // The document only reads the route table; no handler runs, so no adapter is needed.
@@ -18,27 +16,24 @@ const internals = {
 };
 
 // Prints the OpenAPI document the server publishes at /openapi.json, without a database.
-export const registerOpenApiCommand = (program: Command): void => {
+export const registerOpenApiCommand = (program: Command, io: CliIo): void => {
 
     program.command('openapi')
         .description('imprime el documento OpenAPI 3.1 de la API')
         .option('--out <file>', 'lo escribe en un archivo')
         .action(async (options: { out?: string }) => {
 
-            try {
-                const config = loadConfig();
-                const server = await createHttpServer(internals.noPorts, { host: config.host, port: config.port });
-                const text = `${JSON.stringify(openApiDocumentFor(server, config.publicUrl), null, 2)}\n`;
-                if (options.out) {
-                    mkdirSync(dirname(options.out), { recursive: true });
-                    writeFileSync(options.out, text);
-                }
-                else {
-                    process.stdout.write(text);
-                }
+            const [{ openApiDocumentFor }, { createHttpServer }] = await Promise.all([import('../../servers/http/openapi/document.js'), import('../../servers/http/server.js')]);
+            const config = await configOf(io);
+            const server = await createHttpServer(internals.noPorts, { host: config.host, port: config.port });
+            const text = `${JSON.stringify(openApiDocumentFor(server, config.publicUrl), null, 2)}\n`;
+            if (options.out) {
+                const out = resolve(io.cwd, options.out);
+                mkdirSync(dirname(out), { recursive: true });
+                writeFileSync(out, text);
             }
-            catch (err) {
-                fail(err);
+            else {
+                io.stdout.write(text);
             }
         });
 };

@@ -1,11 +1,6 @@
 import type { Command } from 'commander';
-import { aesGcmSecretBox } from '../../adapters/crypto/secret-box.js';
-import { loadConfig } from '../../app/config.js';
-import { planRotation, writeKeyFile } from '../../app/secret-keys.js';
-import { messages } from '../../core/domain/messages.js';
-import { countSealedKeys } from '../../core/use-cases/count-sealed-keys.js';
-import { resealStoredKeys } from '../../core/use-cases/reseal-stored-keys.js';
-import { fail, outputFor, withApp } from '../run.js';
+import type { CliIo } from '../io.js';
+import { configOf, failure, outputFor, withApp } from '../run.js';
 
 // The key of the stored credentials (clave_arca): rotate it without stopping the service,
 // and see which keys still seal something. Only key ids (8 hex digits of sha256) are ever
@@ -24,7 +19,7 @@ import { fail, outputFor, withApp } from '../run.js';
 // writes it first in the file with the old keys after it, then re-seals; running processes
 // re-read the file when they meet the new key.
 
-export const registerSecretCommands = (program: Command): void => {
+export const registerSecretCommands = (program: Command, io: CliIo): void => {
 
     const secret = program.command('secret').description('clave de cifrado de las credenciales guardadas (clave_arca)');
 
@@ -32,20 +27,19 @@ export const registerSecretCommands = (program: Command): void => {
         .description('re-cifra todas las credenciales guardadas con la clave nueva (ARCASYNC_NEW_SECRET_KEY, una generada en ./data/secret.key, o la actual ARCASYNC_SECRET_KEY)')
         .action(async (_options: object, command: Command) => {
 
-            const output = outputFor(command);
-            const config = loadConfig();
-            let plan: ReturnType<typeof planRotation>;
-            try {
-                plan = planRotation(config, process.env.ARCASYNC_NEW_SECRET_KEY);
-                if (plan.path) {
-                    writeKeyFile(plan.path, plan.keyring);
-                }
-            }
-            catch (err) {
-                return fail(err);
+            const [{ aesGcmSecretBox }, { planRotation, writeKeyFile }, { messages }, { resealStoredKeys }] = await Promise.all([
+                import('../../adapters/crypto/secret-box.js'),
+                import('../../app/secret-keys.js'),
+                import('../../core/domain/messages.js'),
+                import('../../core/use-cases/reseal-stored-keys.js')
+            ]);
+            const output = outputFor(command, io);
+            const plan = planRotation(await configOf(io), io.env.ARCASYNC_NEW_SECRET_KEY);
+            if (plan.path) {
+                writeKeyFile(plan.path, plan.keyring);
             }
 
-            const report = await withApp((app) => resealStoredKeys({ clients: app.ports.clients, secretBox: aesGcmSecretBox(plan.keyring) }));
+            const report = await withApp(io, (app) => resealStoredKeys({ clients: app.ports.clients, secretBox: aesGcmSecretBox(plan.keyring) }));
             const data = { ...report, previousKeyIds: plan.previousKeyIds, generated: plan.generated, keyFile: plan.path };
             const lines = [
                 `Credenciales cifradas con la clave ${report.keyId}: ${report.resealed} re-cifradas, ${report.alreadyCurrent} ya lo estaban (de ${report.total} guardadas).`
@@ -53,13 +47,13 @@ export const registerSecretCommands = (program: Command): void => {
             if (plan.generated) {
                 lines.push(`Se generó la clave ${report.keyId} en ${plan.path}; las anteriores (${plan.previousKeyIds.join(', ') || 'ninguna'}) quedan en el archivo para abrir lo que se cifró con ellas.`);
             }
-            else if (plan.source === 'env' && process.env.ARCASYNC_NEW_SECRET_KEY) {
+            else if (plan.source === 'env' && io.env.ARCASYNC_NEW_SECRET_KEY) {
                 lines.push(`Configurá ARCASYNC_SECRET_KEY con la clave nueva (${report.keyId}) y pasá la anterior a ARCASYNC_SECRET_KEYS en todos los procesos.`);
             }
 
             output.print(lines.join('\n'), data);
             if (report.unreadable) {
-                fail(new Error(messages.clientWrite.secretUnreadable(report.unreadable, report.unreadableClientIds.slice(0, 20).join(', '))));
+                throw failure(messages.clientWrite.secretUnreadable(report.unreadable, report.unreadableClientIds.slice(0, 20).join(', ')));
             }
         });
 
@@ -67,8 +61,9 @@ export const registerSecretCommands = (program: Command): void => {
         .description('cuántas credenciales cifró cada clave; una clave anterior sin credenciales se puede quitar de ARCASYNC_SECRET_KEYS')
         .action(async (_options: object, command: Command) => {
 
-            const result = await withApp((app) => countSealedKeys(app.ports));
+            const { countSealedKeys } = await import('../../core/use-cases/count-sealed-keys.js');
+            const result = await withApp(io, (app) => countSealedKeys(app.ports));
             const lines = [`Clave actual: ${result.keyId}`, ...result.keys.map((key) => `  ${key.keyId ?? '(sin formato)'}: ${key.count} credenciales${key.current ? ' (actual)' : ''}`)];
-            outputFor(command).print(lines.join('\n'), result);
+            outputFor(command, io).print(lines.join('\n'), result);
         });
 };

@@ -1,71 +1,33 @@
 import type { Command } from 'commander';
-import ora from 'ora';
-import { composeApp } from '../../app/compose.js';
-import type { App } from '../../app/compose.js';
-import { loadConfig } from '../../app/config.js';
-import { seedDemo } from '../../app/demo.js';
-import { createLogger } from '../../app/logger.js';
-import { assertSecretKeyConfigured } from '../../app/secret-keys.js';
-import { connect, migrateLatest } from '../../adapters/knex/index.js';
-import type { JobResult } from '../../core/use-cases/sync/run-job.js';
-import { createHttpServer } from '../../servers/http/server.js';
-import type { ProcessMetrics } from '../metrics.js';
-import { observeJob, startProcessMetrics } from '../metrics.js';
-import { fail, outputFor } from '../run.js';
-import { startSyncWorker, syncNow } from './sync.js';
+import type { CliIo } from '../io.js';
+import { stopRequested } from '../io.js';
+import { syncSpinner } from '../progress.js';
+import { configOf, openApp, outputFor } from '../run.js';
+
+// `migrate`, `serve` and `demo` (npm start). The serving process is app/server.ts; these
+// commands print where it listens and stop it when asked (SIGTERM, SIGINT).
 
 const internals = {
-
-    async serve(app: App, options: { host?: string; port?: string }, beforeStop?: () => Promise<unknown>, metrics?: ProcessMetrics | null) {
-
-        const host = options.host ?? app.config.host;
-        const port = options.port === undefined ? app.config.port : Number(options.port);
-        const server = await createHttpServer(app.ports, {
-            host,
-            port,
-            // Without PUBLIC_URL the server advertises the address it listens on (--port included).
-            ...(app.config.publicUrlSet ? { publicUrl: app.config.publicUrl } : {}),
-            logger: createLogger({ level: app.config.logLevel }),
-            ...(metrics ? { metrics: metrics.metrics } : {})
-        });
-        await server.start();
-
-        // On SIGTERM: stop taking jobs and give back their leases, finish in-flight requests,
-        // then release the database.
-        const stop = async () => {
-
-            await beforeStop?.();
-            await server.stop({ timeout: 10_000 });
-            metrics?.close();
-            await app.close();
-            process.exit(0);
-        };
-
-        process.once('SIGTERM', stop);
-        process.once('SIGINT', stop);
-        return server.info.uri;
-    }
+    port: (raw: string | undefined): number | undefined => (raw === undefined ? undefined : Number(raw))
 };
 
-export const registerServerCommands = (program: Command): void => {
+export const registerServerCommands = (program: Command, io: CliIo): void => {
 
     program.command('migrate')
         .description('crea o actualiza las tablas de la base de datos')
         .action(async (_options: object, command: Command) => {
 
-            const output = outputFor(command);
-            const spinner = ora({ text: 'Aplicando migraciones…', isEnabled: process.stderr.isTTY && !output.json }).start();
-            const knex = connect(loadConfig().databaseUrl);
+            const output = outputFor(command, io);
+            const [{ default: ora }, { connect, migrateLatest }] = await Promise.all([import('ora'), import('../../adapters/knex/index.js')]);
+            const spinner = ora({ text: 'Aplicando migraciones…', isEnabled: Boolean(io.stderr.isTTY) && !output.json, stream: io.stderr as NodeJS.WritableStream }).start();
+            const knex = connect((await configOf(io)).databaseUrl);
             try {
                 const applied = await migrateLatest(knex);
                 spinner.stop();
                 output.print(applied.length ? `Migraciones aplicadas: ${applied.join(', ')}` : 'La base de datos ya estaba al día.', { applied });
             }
-            catch (err) {
-                spinner.stop();
-                fail(err);
-            }
             finally {
+                spinner.stop();
                 await knex.destroy();
             }
         });
@@ -78,19 +40,19 @@ export const registerServerCommands = (program: Command): void => {
         .option('--concurrency <n>', 'con --worker: CUIT a la vez', '8')
         .action(async (options: { host?: string; port?: string; worker?: boolean; concurrency: string }, command: Command) => {
 
-            try {
-                const config = loadConfig();
-                assertSecretKeyConfigured(config);
-                const app = await composeApp(config);
-                const metrics = await startProcessMetrics(app);
-                const observe = metrics ? { onResult: (result: JobResult) => observeJob(metrics.metrics, result) } : {};
-                const worker = options.worker ? startSyncWorker(app, { concurrency: Number(options.concurrency) || 8, ...observe }) : null;
-                const uri = await internals.serve(app, options, async () => await worker?.stop(), metrics);
-                outputFor(command).print(`arcasync escuchando en ${uri}`, { url: uri });
-            }
-            catch (err) {
-                fail(err);
-            }
+            const [{ assertSecretKeyConfigured }, { startServing }] = await Promise.all([import('../../app/secret-keys.js'), import('../../app/server.js')]);
+            const config = await configOf(io);
+            assertSecretKeyConfigured(config);
+            const stopping = stopRequested(io);
+            const app = await openApp(io, { config });
+            const serving = await startServing(app, {
+                ...(options.host ? { host: options.host } : {}),
+                ...(options.port === undefined ? {} : { port: internals.port(options.port)! }),
+                worker: options.worker ? { concurrency: Number(options.concurrency) || 8 } : null
+            });
+            outputFor(command, io).print(`arcasync escuchando en ${serving.url}`, { url: serving.url });
+            await stopping;
+            await serving.stop();
         });
 
     program.command('demo')
@@ -99,27 +61,41 @@ export const registerServerCommands = (program: Command): void => {
         .option('--port <port>', 'puerto')
         .action(async (options: { host?: string; port?: string }, command: Command) => {
 
+            const { startDemo } = await import('../../app/demo.js');
+            const output = outputFor(command, io);
+            const stopping = stopRequested(io);
+            // The authority is the simulated one, in this process unless AUTHORITY_URL names one.
+            const app = await openApp(io, { config: await configOf(io, { ...io.env, AUTHORITY: 'simulated' }) });
+            const spinner = await syncSpinner(io, output);
+            let run: Awaited<ReturnType<typeof startDemo>>;
             try {
-                // The authority is the simulated one, in this process unless AUTHORITY_URL names one.
-                const app = await composeApp(loadConfig({ ...process.env, AUTHORITY: 'simulated' }));
-                const output = outputFor(command);
-                const demo = await seedDemo(app.ports);
-                const first = await syncNow(app, output, { clientIds: null, concurrency: 4 });
-                const worker = startSyncWorker(app, { concurrency: 4 });
-                const uri = await internals.serve(app, options, async () => await worker.stop());
-                output.print([
-                    `arcasync escuchando en ${uri}`,
-                    `Autoridad simulada; primera sincronización: ${first.synced} CUIT sincronizados, ${first.failed} con fallas, ${first.invoices} comprobantes.`,
-                    `Cuenta de demostración ${demo.accountId}, usuario ${demo.email}.`,
-                    'Token de acceso (se muestra una sola vez):',
-                    `  ${demo.token}`,
-                    'Probalo:',
-                    `  curl -H "Authorization: Bearer ${demo.token}" ${uri}/v1/cuits`,
-                    `  curl -H "Authorization: Bearer ${demo.token}" "${uri}/v1/cuits/${demo.cuits[0]}/mis-comprobantes/emitidos?from_date=${demo.from}&to_date=${demo.to}"`
-                ].join('\n'), { url: uri, accountId: demo.accountId, token: demo.token, cuits: demo.cuits, sync: first });
+                run = await startDemo(app, {
+                    ...(options.host ? { host: options.host } : {}),
+                    ...(options.port === undefined ? {} : { port: internals.port(options.port)! }),
+                    onProgress: spinner.update
+                });
             }
             catch (err) {
-                fail(err);
+                await app.close().catch(() => undefined);
+                throw err;
             }
+            finally {
+                spinner.stop();
+            }
+
+            const { demo, first, serving } = run;
+            const uri = serving.url;
+            output.print([
+                `arcasync escuchando en ${uri}`,
+                `Autoridad simulada; primera sincronización: ${first.synced} CUIT sincronizados, ${first.failed} con fallas, ${first.invoices} comprobantes.`,
+                `Cuenta de demostración ${demo.accountId}, usuario ${demo.email}.`,
+                'Token de acceso (se muestra una sola vez):',
+                `  ${demo.token}`,
+                'Probalo:',
+                `  curl -H "Authorization: Bearer ${demo.token}" ${uri}/v1/cuits`,
+                `  curl -H "Authorization: Bearer ${demo.token}" "${uri}/v1/cuits/${demo.cuits[0]}/mis-comprobantes/emitidos?from_date=${demo.from}&to_date=${demo.to}"`
+            ].join('\n'), { url: uri, accountId: demo.accountId, token: demo.token, cuits: demo.cuits, sync: first });
+            await stopping;
+            await serving.stop();
         });
 };

@@ -98,6 +98,10 @@ export const messages = {
         nothingToRun: 'Indicá qué sincronizar: --cuit CUIT, --due o --all.',
         invalidConcurrency: 'La concurrencia debe ser un entero entre 1 y 200.'
     },
+    // The command line: its own failures and commander's, in Spanish.
+    cli: {
+        noDatabase: (path: string): string => `No hay base de datos en ${path}: creala con 'arcasync migrate' (o 'npm start' para la demostración), o indicá otra con DATABASE_URL.`
+    },
     // MCP endpoint and its OAuth 2.1 authorization pages (SPEC §4.13, §5.7).
     mcp: {
         postOnly: 'El endpoint MCP solo acepta POST (transporte HTTP sin estado).',

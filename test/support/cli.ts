@@ -1,22 +1,44 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import type { CliIo } from '../../cli/io.js';
+import { runCli as runCommandLine } from '../../cli/program.js';
 
-// The real CLI in a child process (`node --import tsx cli/main.ts ...`), on a test database.
+// The CLI as staff and operators run it. The contract (output, --json, exit codes, errors) is
+// tested in-process through runCli(argv, io), the same function the binary runs; a few smoke
+// tests per command family run the built binary (dist/cli/main.js) in a process of its own.
 
 const internals = {
     root: fileURLToPath(new URL('../..', import.meta.url)),
-    tsx: import.meta.resolve('tsx'),
     // Test databases are not the embedded default, where `serve` requires a key.
     serveKey: randomBytes(32).toString('base64'),
+    built: false,
+    // In-process runs take turns: side by side they would be one process with several SQLite
+    // connections writing at once, where a transaction that read first may find the file
+    // locked (SQLITE_BUSY without waiting), a race that separate processes start too slowly
+    // to meet.
+    turn: Promise.resolve() as Promise<unknown>,
 
     env(databaseUrl: string, extra: Record<string, string>): NodeJS.ProcessEnv {
 
         const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, ...extra };
         delete env.TEST_MYSQL_URL;
         return env;
+    },
+
+    newest(dir: string): number {
+
+        let newest = 0;
+        for (const entry of readdirSync(dir, { withFileTypes: true })) {
+            const path = join(dir, entry.name);
+            newest = Math.max(newest, entry.isDirectory() ? internals.newest(path) : entry.name.endsWith('.ts') ? statSync(path).mtimeMs : 0);
+        }
+
+        return newest;
     }
 };
 
@@ -25,6 +47,80 @@ export interface CliResult {
     stdout: string;
     stderr: string;
 }
+
+export interface CliRun {
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    input?: string;
+    signal?: AbortSignal;              // the stop request (SIGTERM) of long-running commands
+    onStdout?: (text: string) => void;
+}
+
+// One command line through runCli in this process, its output captured.
+export const runInProcess = async (argv: string[], run: CliRun = {}): Promise<CliResult> => {
+
+    const result: CliResult = { code: null, stdout: '', stderr: '' };
+    const io: CliIo = {
+        env: run.env ?? internals.env('sqlite::memory:', {}),
+        cwd: run.cwd ?? internals.root,
+        stdin: Readable.from(run.input === undefined ? [] : [run.input]),
+        stdout: {
+            write(text: string) {
+
+                result.stdout += text;
+                run.onStdout?.(result.stdout);
+                return true;
+            }
+        },
+        stderr: {
+            write(text: string) {
+
+                result.stderr += text;
+                return true;
+            }
+        },
+        onStop(listener) {
+
+            run.signal?.addEventListener('abort', listener, { once: true });
+            return () => run.signal?.removeEventListener('abort', listener);
+        }
+    };
+
+    result.code = await runCommandLine(argv, io);
+    return result;
+};
+
+// `arcasync ARGS` on a test database, in-process, one at a time; `input` is its stdin.
+export const runCli = (databaseUrl: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<CliResult> => {
+
+    const run = internals.turn.then(() => runInProcess(args, { env: internals.env(databaseUrl, env), ...(input === undefined ? {} : { input }) }));
+    internals.turn = run.catch(() => undefined);
+    return run;
+};
+
+// dist/ as `npm run build` leaves it; rebuilt once here when a source is newer.
+export const builtCli = (): string => {
+
+    const main = join(internals.root, 'dist/cli/main.js');
+    if (!internals.built) {
+        const built = (() => {
+
+            try {
+                return statSync(main).mtimeMs;
+            }
+            catch {
+                return 0;
+            }
+        })();
+        if (built < Math.max(...['app', 'cli', 'core', 'adapters', 'servers'].map((dir) => internals.newest(join(internals.root, dir))))) {
+            execFileSync(process.execPath, [join(internals.root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: internals.root, stdio: 'inherit' });
+        }
+
+        internals.built = true;
+    }
+
+    return main;
+};
 
 // A Node process run to its end: its exit code and what it printed; `input` goes to its stdin.
 export const runProcess = (args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; input?: string }): Promise<CliResult> => {
@@ -50,10 +146,13 @@ export const runProcess = (args: string[], options: { cwd: string; env: NodeJS.P
     });
 };
 
-export const runCli = (databaseUrl: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<CliResult> => {
+// The built binary in a process of its own (smoke tests).
+export const runBuiltCli = (args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv; input?: string }): Promise<CliResult> => {
 
-    return runProcess(['--import', 'tsx', 'cli/main.ts', ...args], { cwd: internals.root, env: internals.env(databaseUrl, env), ...(input === undefined ? {} : { input }) });
+    return runProcess([builtCli(), ...args], { cwd: options.cwd ?? internals.root, env: options.env, ...(options.input === undefined ? {} : { input: options.input }) });
 };
+
+export const cliEnv = (databaseUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv => internals.env(databaseUrl, extra);
 
 export interface ServeProcess {
     url: string;
@@ -61,11 +160,11 @@ export interface ServeProcess {
     stop(): Promise<void>;
 }
 
-// A long-running CLI command in its own process (any working directory); resolves with the
-// first JSON line it prints on stdout, rejects if it exits before.
+// A long-running command of the built binary in its own process (any working directory);
+// resolves with the first JSON line it prints on stdout, rejects if it exits before.
 export const startCliProcess = (args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ child: ChildProcess; first: any; exited: Promise<number | null> }> => {
 
-    const child = spawn(process.execPath, ['--import', internals.tsx, join(internals.root, 'cli/main.ts'), ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [builtCli(), ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     return new Promise((resolve, reject) => {
 

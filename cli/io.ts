@@ -1,0 +1,56 @@
+// What a command may touch of its process, handed in so the whole CLI also runs inside
+// another process (tests, runCli): the environment, the working directory, the three
+// streams, and the request to stop (SIGTERM/SIGINT in a process of its own).
+
+export interface CliOutputStream {
+    write(text: string): unknown;
+    isTTY?: boolean;
+    columns?: number;
+}
+
+export interface CliInputStream extends AsyncIterable<Buffer | string> {
+    isTTY?: boolean;
+    setRawMode?(mode: boolean): unknown;
+    on(event: string, listener: (...args: any[]) => void): unknown;
+    off(event: string, listener: (...args: any[]) => void): unknown;
+    resume(): unknown;
+    pause(): unknown;
+}
+
+export interface CliIo {
+    env: NodeJS.ProcessEnv;
+    cwd: string;
+    stdin: CliInputStream;
+    stdout: CliOutputStream;
+    stderr: CliOutputStream;
+    // Long-running commands end when asked to stop; returns the unsubscribe.
+    onStop(listener: () => void): () => void;
+}
+
+export const processIo = (): CliIo => ({
+    env: process.env,
+    cwd: process.cwd(),
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    onStop(listener) {
+
+        process.once('SIGTERM', listener);
+        process.once('SIGINT', listener);
+        return () => {
+
+            process.off('SIGTERM', listener);
+            process.off('SIGINT', listener);
+        };
+    }
+});
+
+// Resolves at the first stop request.
+export const stopRequested = (io: CliIo): Promise<void> => new Promise((resolve) => {
+
+    const off = io.onStop(() => {
+
+        off();
+        resolve();
+    });
+});
