@@ -122,6 +122,14 @@ export const builtCli = (): string => {
     return main;
 };
 
+// Before the first test of a run that loads this file: a stale dist/ is rebuilt here, where
+// the time it takes counts against no test.
+before(function () {
+
+    this.timeout(300_000);
+    builtCli();
+});
+
 // A Node process run to its end: its exit code and what it printed; `input` goes to its stdin.
 export const runProcess = (args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; input?: string }): Promise<CliResult> => {
 
