@@ -87,7 +87,7 @@ for (const database of testDatabases()) {
             expect(Object.keys(invoices.inputSchema.properties ?? {})).to.include.members(['from_date', 'to_date', 'limit', 'offset']);
         });
 
-        it('answers every tool with structuredContent equal to the REST body and a readable text', async () => {
+        it('answers every tool with structuredContent equal to the REST body (plus its summary) and a readable text', async () => {
 
             const cases: [string, Record<string, unknown>, string][] = [
                 ['listar_cuits', {}, '/v1/cuits'],
@@ -106,7 +106,10 @@ for (const database of testDatabases()) {
                 const rest = await server.request(path, { token: owner.token });
                 expect(rest.status, path).to.equal(200);
                 expect(result.isError, name).to.not.equal(true);
-                expect(result.structuredContent, `${name} ${JSON.stringify(args)}`).to.deep.equal(rest.body);
+                // The REST body, with the period's or the account's summary beside it where a tool adds one.
+                const { resumen, ...body } = result.structuredContent as Record<string, unknown>;
+                expect(body, `${name} ${JSON.stringify(args)}`).to.deep.equal(rest.body);
+                expect(resumen === undefined, name).to.equal(!['listar_mis_comprobantes', 'consultar_sct'].includes(name));
                 expect(textOf(result), name).to.be.a('string').and.not.empty;
             }
 
@@ -132,7 +135,7 @@ for (const database of testDatabases()) {
             }
 
             for (const name of ['listar_mis_comprobantes', 'consultar_sct', 'consultar_ccma', 'listar_dfe']) {
-                const result = await call(client, name, { cuit: '30712345671', tipo: 'emitidos' });
+                const result = await call(client, name, { cuit: '30712345671', ...(name === 'listar_mis_comprobantes' ? { tipo: 'emitidos' } : {}) });
                 expect(result.isError, name).to.equal(true);
                 expect(textOf(result), name).to.equal(messages.notFound);
             }
@@ -147,6 +150,74 @@ for (const database of testDatabases()) {
             const limit = await call(client, 'listar_dfe', { cuit: '20123456786', limit: 500 });
             expect(limit.isError).to.equal(true);
             expect(textOf(limit)).to.contain(messages.field.limit);
+        });
+
+        it('answers every invalid call with a tool error whose whole text is the Spanish message, naming the argument', async () => {
+
+            const cases: [string, Record<string, unknown>, string][] = [
+                ['listar_dfe', { cuit: '20123456786', limit: 500 }, messages.field.limit],
+                ['listar_dfe', { cuit: '20123456786', limit: '10' }, ''],
+                ['consultar_sct', {}, messages.field.cuit],
+                ['listar_mis_comprobantes', { cuit: '20123456786' }, messages.mcp.invoiceKind],
+                ['listar_mis_comprobantes', { cuit: '20123456786', tipo: 'todos', limit: 0 }, `${messages.mcp.invoiceKind} ${messages.field.limit}`],
+                ['consultar_ccma', { cuit: '20123456786', consulta: 'deuda' }, messages.mcp.ccmaQuery],
+                ['listar_cuits', { categoria: 'Z', orden: 'nombre' }, `${messages.field.categoria} ${messages.unknownParameter('orden')}`],
+                ['consultar_sct', { cuit: '20123456786', tipo: 'emitidos' }, messages.unknownParameter('tipo')]
+            ];
+            for (const [name, args, message] of cases) {
+                const result = await call(client, name, args);
+                if (!message) {
+                    // A number sent as text is what a REST query carries: accepted.
+                    expect(result.isError, `${name} ${JSON.stringify(args)}`).to.not.equal(true);
+                    continue;
+                }
+
+                expect(result.isError, `${name} ${JSON.stringify(args)}`).to.equal(true);
+                expect(textOf(result), `${name} ${JSON.stringify(args)}`).to.equal(message);
+            }
+        });
+
+        it('takes the CUIT as a JSON number too, as the Inspector CLI sends it', async () => {
+
+            const result = await call(client, 'consultar_ccma', { cuit: 20123456786 });
+            expect(result.isError, textOf(result)).to.not.equal(true);
+            expect(result.structuredContent).to.deep.include({ data: { saldoDeudor: 25000, saldoAcreedor: null } });
+            const tools = await client.listTools();
+            const sct = tools.tools.find((tool) => tool.name === 'consultar_sct')!;
+            expect(sct.inputSchema).to.deep.include({ required: ['cuit'], additionalProperties: false });
+        });
+
+        it('adds up the whole period for the assistant: per currency, credit notes subtracted, beside the page', async () => {
+
+            const pedro = await addClient(server.app.ports, owner.accountId, { cuit: '20-33333333-3', nombre: 'Pedro', apellido: 'Suma' });
+            await server.app.ports.invoices.save(pedro.id, 'issued', [
+                invoice({ fecha: '2026-10-01', tipo: '1', numeroDesde: '1', numeroHasta: '1', impNetoGravado: 1000, iva: 210, importeOriginal: 1210, importe: 1210 }),
+                invoice({ fecha: '2026-10-15', tipo: '6', numeroDesde: '2', numeroHasta: '2', impNetoGravado: 500, iva: 105, importeOriginal: 605, importe: 605 }),
+                invoice({ fecha: '2026-10-20', tipo: '3', numeroDesde: '3', numeroHasta: '3', impNetoGravado: 100, iva: 21, importeOriginal: 121, importe: 121 }),
+                invoice({ fecha: '2026-10-31', tipo: '19', numeroDesde: '4', numeroHasta: '4', impNetoGravado: null, iva: null, impOpExentas: 100, monedaOriginal: 'DOL', tipoCambio: 1000, importeOriginal: 100, importe: 100000 }),
+                invoice({ fecha: '2026-11-01', tipo: '1', numeroDesde: '5', numeroHasta: '5', importe: 999999, importeOriginal: 999999 })
+            ], Date.parse('2026-11-02T03:00:00Z'));
+
+            const result = await call(client, 'listar_mis_comprobantes', { cuit: 20333333333, tipo: 'emitidos', from_date: '2026-10-01', to_date: '2026-10-31', limit: 1 });
+            expect(result.isError, textOf(result)).to.not.equal(true);
+            const structured = result.structuredContent as { data: unknown[]; pagination: { total: number }; resumen: unknown };
+            expect(structured.data).to.have.length(1);
+            expect(structured.pagination.total).to.equal(4);
+            expect(structured.resumen).to.deep.equal({
+                periodo: { fromDate: '2026-10-01', toDate: '2026-10-31' },
+                cantidad: 4,
+                porMoneda: [
+                    { moneda: 'DOL', cantidad: 1, notasDeCredito: 0, importe: 100000, importeOriginal: 100, impNetoGravado: 0, impNetoNoGravado: 0, impOpExentas: 100, otrosTributos: 0, iva: 0 },
+                    { moneda: 'PES', cantidad: 3, notasDeCredito: 1, importe: 1694, importeOriginal: 1694, impNetoGravado: 1400, impNetoNoGravado: 0, impOpExentas: 0, otrosTributos: 0, iva: 294 }
+                ]
+            });
+            const summary = textOf(result);
+            expect(summary).to.contain('Resumen del período: 4 comprobantes (1 notas de crédito, que restan).');
+            expect(summary).to.contain('- PES: 3 comprobantes; total $ 1.694,00');
+
+            const sct = await call(client, 'consultar_sct', { cuit: '20-12345678-6' });
+            expect((sct.structuredContent as { resumen: unknown }).resumen).to.deep.equal({ totalAdeudado: 16133.25, proximoVencimiento: sctData().vencimientos[0] });
+            expect(textOf(sct)).to.contain('Total adeudado hoy (saldo más intereses): $ 16.133,25. Próximo vencimiento: 2026-04-20, 30 - IVA, período 202603.');
         });
 
         it('refuses every tool with the subscription 403 message while the subscription is not active', async () => {

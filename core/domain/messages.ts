@@ -26,7 +26,8 @@ export const messages = {
         categoria: "El parámetro 'categoria' debe ser una de las categorías A, B, C, D, E, F, G, H, I, J o K.",
         from_date: "El parámetro 'from_date' debe ser una fecha válida con formato AAAA-MM-DD.",
         to_date: "El parámetro 'to_date' debe ser una fecha válida con formato AAAA-MM-DD.",
-        cuitPath: "El CUIT de la ruta debe tener 11 dígitos, con o sin guiones (NN-NNNNNNNN-N)."
+        cuitPath: "El CUIT de la ruta debe tener 11 dígitos, con o sin guiones (NN-NNNNNNNN-N).",
+        cuit: "El parámetro 'cuit' es obligatorio y debe ser un CUIT de 11 dígitos, con o sin guiones (NN-NNNNNNNN-N)."
     },
     dateRangeIncomplete: "Los parámetros 'from_date' y 'to_date' deben enviarse juntos.",
     dateRangeInverted: "El parámetro 'from_date' no puede ser posterior a 'to_date'.",
@@ -108,8 +109,9 @@ export const messages = {
         forbiddenHost: 'El encabezado Host u Origin de la solicitud no está permitido para este servidor.',
         insufficientScope: "El token de acceso no incluye el alcance 'service:read' que requiere el endpoint MCP.",
         noToken: 'Falta ARCASYNC_TOKEN: definí un token de acceso a la API para usar el servidor MCP por stdio.',
-        paramRange: (name: string, rule: string): string => `El parámetro '${name}' ${rule}.`,
-        invalidParam: (name: string): string => `El parámetro '${name}' no es válido.`
+        invoiceKind: "El parámetro 'tipo' es obligatorio y debe ser 'emitidos' o 'recibidos'.",
+        ccmaQuery: "El parámetro 'consulta' debe ser 'saldos' (por omisión) o 'movimientos'.",
+        unknownTool: (name: string): string => `No existe la herramienta '${name}'. Las herramientas son listar_cuits, listar_mis_comprobantes, consultar_sct, consultar_ccma y listar_dfe.`
     },
     oauth: {
         pageTitle: 'Autorizar acceso a arcasync',

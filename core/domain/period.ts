@@ -1,6 +1,6 @@
 import { invalid } from './errors.js';
 import { messages } from './messages.js';
-import { formatDate, isCalendarDate } from './time.js';
+import { formatDate } from './time.js';
 
 // SPEC §2.10 and §4.6: the period of an invoice query, both ends inclusive.
 export interface DateRange {
@@ -18,33 +18,17 @@ export const currentMonthUtc = (now: Date): DateRange => {
     };
 };
 
-// Either both ends or neither; without them, the current month in UTC.
-export const resolveDateRange = (input: { fromDate?: string | undefined; toDate?: string | undefined }, now: Date): DateRange => {
+// The ends arrive checked (read-parameters.ts: dates, both or neither); without them, the
+// current month in UTC.
+export const resolveDateRange = (input: { from_date?: string | undefined; to_date?: string | undefined }, now: Date): DateRange => {
 
-    const failures: string[] = [];
-    if (input.fromDate !== undefined && !isCalendarDate(input.fromDate)) {
-        failures.push(messages.field.from_date);
-    }
-
-    if (input.toDate !== undefined && !isCalendarDate(input.toDate)) {
-        failures.push(messages.field.to_date);
-    }
-
-    if ((input.fromDate === undefined) !== (input.toDate === undefined)) {
-        failures.push(messages.dateRangeIncomplete);
-    }
-
-    if (failures.length) {
-        throw invalid(failures);
-    }
-
-    if (input.fromDate === undefined || input.toDate === undefined) {
+    if (input.from_date === undefined || input.to_date === undefined) {
         return currentMonthUtc(now);
     }
 
-    if (input.fromDate > input.toDate) {
+    if (input.from_date > input.to_date) {
         throw invalid([messages.dateRangeInverted]);
     }
 
-    return { fromDate: input.fromDate, toDate: input.toDate };
+    return { fromDate: input.from_date, toDate: input.to_date };
 };

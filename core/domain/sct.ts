@@ -38,3 +38,19 @@ export interface SctData {
     vencimientos: SctDueDate[];
     ddjj: SctReturn[];
 }
+
+export interface SctSummary {
+    // What settles every debt today: saldo plus both interests (SPEC §2.5).
+    totalAdeudado: number;
+    // The earliest obligation due today or later, if any.
+    proximoVencimiento: SctDueDate | null;
+}
+
+export const summarizeSct = (data: SctData, today: string): SctSummary => {
+
+    const total = data.deuda.reduce((sum, item) => sum + item.saldo + item.intResarcitorios + item.intPunitorios, 0);
+    const upcoming = data.vencimientos
+        .filter((item) => item.vencimiento.slice(0, 10) >= today)
+        .sort((a, b) => a.vencimiento.localeCompare(b.vencimiento));
+    return { totalAdeudado: Math.round(total * 100) / 100 || 0, proximoVencimiento: upcoming[0] ?? null };
+};

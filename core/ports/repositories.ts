@@ -2,7 +2,7 @@ import type { Principal, Role, SubscriptionState } from '../domain/access.js';
 import type { CcmaBalances, CcmaMovement } from '../domain/ccma.js';
 import type { ClientFilters, ClientListRow, ClientRecord, ClientType } from '../domain/client.js';
 import type { Cuit } from '../domain/cuit.js';
-import type { InvoiceKind, InvoiceRecord } from '../domain/invoice.js';
+import type { InvoiceKind, InvoiceRecord, InvoiceTotals } from '../domain/invoice.js';
 import type { Notification } from '../domain/notification.js';
 import type { Page, PageRequest } from '../domain/pagination.js';
 import type { DateRange } from '../domain/period.js';
@@ -137,6 +137,8 @@ export interface TagRepository {
 
 export interface InvoiceRepository {
     list(clientId: number, kind: InvoiceKind, range: DateRange, page: PageRequest): Promise<Page<InvoiceRecord>>;
+    // The period's invoices added up by currency and voucher type.
+    totals(clientId: number, kind: InvoiceKind, range: DateRange): Promise<InvoiceTotals[]>;
     // Upserted by natural key (kind, issuer, type, point of sale, number): reruns never duplicate.
     save(clientId: number, kind: InvoiceKind, invoices: readonly InvoiceRecord[], syncedAt: Timestamp): Promise<void>;
 }

@@ -1,4 +1,6 @@
 import type { Principal } from '../domain/access.js';
+import type { ReadRequest } from '../domain/read-parameters.js';
+import { parseReadRequest } from '../domain/read-parameters.js';
 import type { CcmaBalances } from '../domain/ccma.js';
 import { toIso } from '../domain/time.js';
 import type { Ports } from '../ports/index.js';
@@ -10,11 +12,14 @@ export interface CcmaBalancesResult {
     syncedAt: string | null;
 }
 
+export const getCcmaBalancesParameters = ['cuit'] as const;
+
 // SPEC §4.9: data is null until the system was synchronized once; a null balance inside it
 // means the authority did not report it.
-export const getCcmaBalances = async (deps: Pick<Ports, 'clients' | 'ccma' | 'syncStates' | 'readCache'>, principal: Principal, input: { cuit: string }): Promise<CcmaBalancesResult> => {
+export const getCcmaBalances = async (deps: Pick<Ports, 'clients' | 'ccma' | 'syncStates' | 'readCache'>, principal: Principal, request: ReadRequest): Promise<CcmaBalancesResult> => {
 
-    const client = await findVisibleClient(deps, principal, input.cuit);
+    const { cuit } = parseReadRequest(request, getCcmaBalancesParameters);
+    const client = await findVisibleClient(deps, principal, cuit);
     return cachedRead(deps.readCache, `ccma:${client.id}`, client.dataVersion, async () => {
 
         const syncedAt = await deps.syncStates.syncedAt(client.id, 'ccma');

@@ -1,4 +1,6 @@
 import type { Principal } from '../domain/access.js';
+import type { ReadRequest } from '../domain/read-parameters.js';
+import { parseReadRequest } from '../domain/read-parameters.js';
 import type { SctData } from '../domain/sct.js';
 import { toIso } from '../domain/time.js';
 import type { Ports } from '../ports/index.js';
@@ -10,10 +12,13 @@ export interface SctResult {
     syncedAt: string | null;
 }
 
-// SPEC §4.8: data is null until the system was synchronized once.
-export const getSct = async (deps: Pick<Ports, 'clients' | 'sct' | 'syncStates' | 'readCache'>, principal: Principal, input: { cuit: string }): Promise<SctResult> => {
+export const getSctParameters = ['cuit'] as const;
 
-    const client = await findVisibleClient(deps, principal, input.cuit);
+// SPEC §4.8: data is null until the system was synchronized once.
+export const getSct = async (deps: Pick<Ports, 'clients' | 'sct' | 'syncStates' | 'readCache'>, principal: Principal, request: ReadRequest): Promise<SctResult> => {
+
+    const { cuit } = parseReadRequest(request, getSctParameters);
+    const client = await findVisibleClient(deps, principal, cuit);
     return cachedRead(deps.readCache, `sct:${client.id}`, client.dataVersion, async () => {
 
         const syncedAt = await deps.syncStates.syncedAt(client.id, 'sct');

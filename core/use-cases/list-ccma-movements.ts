@@ -1,11 +1,12 @@
 import type { Principal } from '../domain/access.js';
+import type { ReadRequest } from '../domain/read-parameters.js';
+import { parseReadRequest } from '../domain/read-parameters.js';
 import type { CcmaMovement } from '../domain/ccma.js';
 import type { Pagination } from '../domain/pagination.js';
 import { toIso } from '../domain/time.js';
 import type { Ports } from '../ports/index.js';
 import { cachedRead } from './cached-read.js';
 import { findVisibleClient } from './find-visible-client.js';
-import { resolvePage } from './page-input.js';
 
 export interface CcmaMovementsResult {
     data: CcmaMovement[];
@@ -13,11 +14,14 @@ export interface CcmaMovementsResult {
     syncedAt: string | null;
 }
 
+export const listCcmaMovementsParameters = ['cuit', 'limit', 'offset'] as const;
+
 // SPEC §4.10: limit and offset count periods, newest first; every movement of a page's
 // periods is returned, by orden within its period.
-export const listCcmaMovements = async (deps: Pick<Ports, 'clients' | 'ccma' | 'syncStates' | 'readCache'>, principal: Principal, input: { cuit: string; limit?: number | undefined; offset?: number | undefined }): Promise<CcmaMovementsResult> => {
+export const listCcmaMovements = async (deps: Pick<Ports, 'clients' | 'ccma' | 'syncStates' | 'readCache'>, principal: Principal, request: ReadRequest): Promise<CcmaMovementsResult> => {
 
-    const page = resolvePage(input);
+    const input = parseReadRequest(request, listCcmaMovementsParameters);
+    const page = { limit: input.limit, offset: input.offset };
     const client = await findVisibleClient(deps, principal, input.cuit);
     return cachedRead(deps.readCache, `ccma-movements:${client.id}:${page.limit}:${page.offset}`, client.dataVersion, async () => {
 

@@ -1,19 +1,11 @@
 import type { Principal } from '../domain/access.js';
-import type { Categoria, ClientFilters, ClientListItem } from '../domain/client.js';
+import type { ClientFilters, ClientListItem } from '../domain/client.js';
 import { toClientListItem } from '../domain/client.js';
 import type { Pagination } from '../domain/pagination.js';
+import type { ReadRequest } from '../domain/read-parameters.js';
+import { parseReadRequest } from '../domain/read-parameters.js';
 import type { Ports } from '../ports/index.js';
 import { cachedRead } from './cached-read.js';
-import { resolvePage } from './page-input.js';
-
-export interface ListCuitsInput {
-    limit?: number | undefined;
-    offset?: number | undefined;
-    etiquetas?: string[] | undefined;
-    monotributista?: boolean | undefined;
-    autonomo?: boolean | undefined;
-    categoria?: Categoria | undefined;
-}
 
 export interface ListCuitsResult {
     data: ClientListItem[];
@@ -21,10 +13,14 @@ export interface ListCuitsResult {
     filters: ClientFilters;
 }
 
-// SPEC §4.2: the CUITs the principal manages, by name then internal id; tags OR, filters AND.
-export const listCuits = async (deps: Pick<Ports, 'clients' | 'readCache'>, principal: Principal, input: ListCuitsInput): Promise<ListCuitsResult> => {
+// SPEC §4.2: what the CUIT list takes.
+export const listCuitsParameters = ['limit', 'offset', 'etiquetas', 'monotributista', 'autonomo', 'categoria'] as const;
 
-    const page = resolvePage(input);
+// SPEC §4.2: the CUITs the principal manages, by name then internal id; tags OR, filters AND.
+export const listCuits = async (deps: Pick<Ports, 'clients' | 'readCache'>, principal: Principal, request: ReadRequest): Promise<ListCuitsResult> => {
+
+    const input = parseReadRequest(request, listCuitsParameters);
+    const page = { limit: input.limit, offset: input.offset };
     const filters: ClientFilters = {
         etiquetas: input.etiquetas?.length ? [...new Set(input.etiquetas)] : null,
         monotributista: input.monotributista ?? null,

@@ -2,21 +2,14 @@ import type { Principal } from '../domain/access.js';
 import type { InvoiceKind, InvoiceRecord, IssuedInvoiceView, ReceivedInvoiceView } from '../domain/invoice.js';
 import type { Pagination } from '../domain/pagination.js';
 import type { DateRange } from '../domain/period.js';
+import type { ReadRequest } from '../domain/read-parameters.js';
+import { parseReadRequest } from '../domain/read-parameters.js';
 import { resolveDateRange } from '../domain/period.js';
 import type { SyncSystem } from '../domain/sync-system.js';
 import { dateToIso, toIso } from '../domain/time.js';
 import type { Ports } from '../ports/index.js';
 import { findVisibleClient } from './find-visible-client.js';
 import { cachedRead } from './cached-read.js';
-import { resolvePage } from './page-input.js';
-
-export interface ListInvoicesInput {
-    cuit: string;
-    limit?: number | undefined;
-    offset?: number | undefined;
-    fromDate?: string | undefined;
-    toDate?: string | undefined;
-}
 
 export interface ListInvoicesResult<T> {
     data: T[];
@@ -24,6 +17,9 @@ export interface ListInvoicesResult<T> {
     filters: DateRange;
     syncedAt: string | null;
 }
+
+// SPEC §4.6 and §4.7: what both invoice lists take.
+export const listInvoicesParameters = ['cuit', 'limit', 'offset', 'from_date', 'to_date'] as const;
 
 type Deps = Pick<Ports, 'clients' | 'invoices' | 'syncStates' | 'clock' | 'readCache'>;
 
@@ -61,9 +57,10 @@ const internals = {
         return Object.assign(internals.common(invoice), { emisor: { nombre: invoice.counterpart.nombre ?? '', cuit: invoice.counterpart.numeroDocumento ?? '' } });
     },
 
-    async list<T>(deps: Deps, principal: Principal, kind: InvoiceKind, input: ListInvoicesInput, view: (invoice: InvoiceRecord) => T): Promise<ListInvoicesResult<T>> {
+    async list<T>(deps: Deps, principal: Principal, kind: InvoiceKind, request: ReadRequest, view: (invoice: InvoiceRecord) => T): Promise<ListInvoicesResult<T>> {
 
-        const page = resolvePage(input);
+        const input = parseReadRequest(request, listInvoicesParameters);
+        const page = { limit: input.limit, offset: input.offset };
         const range = resolveDateRange(input, deps.clock.now());
         const client = await findVisibleClient(deps, principal, input.cuit);
         const key = `invoices:${client.id}:${kind}:${range.fromDate}:${range.toDate}:${page.limit}:${page.offset}`;
@@ -80,7 +77,7 @@ const internals = {
 };
 
 // SPEC §4.6: issued invoices of the period, by fecha; the current UTC month by default.
-export const listIssuedInvoices = (deps: Deps, principal: Principal, input: ListInvoicesInput): Promise<ListInvoicesResult<IssuedInvoiceView>> => internals.list(deps, principal, 'issued', input, internals.issued);
+export const listIssuedInvoices = (deps: Deps, principal: Principal, request: ReadRequest): Promise<ListInvoicesResult<IssuedInvoiceView>> => internals.list(deps, principal, 'issued', request, internals.issued);
 
 // SPEC §4.7: same rules, with the issuer instead of the receiver.
-export const listReceivedInvoices = (deps: Deps, principal: Principal, input: ListInvoicesInput): Promise<ListInvoicesResult<ReceivedInvoiceView>> => internals.list(deps, principal, 'received', input, internals.received);
+export const listReceivedInvoices = (deps: Deps, principal: Principal, request: ReadRequest): Promise<ListInvoicesResult<ReceivedInvoiceView>> => internals.list(deps, principal, 'received', request, internals.received);

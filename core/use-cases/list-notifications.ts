@@ -1,11 +1,12 @@
 import type { Principal } from '../domain/access.js';
+import type { ReadRequest } from '../domain/read-parameters.js';
+import { parseReadRequest } from '../domain/read-parameters.js';
 import type { Notification } from '../domain/notification.js';
 import type { Pagination } from '../domain/pagination.js';
 import { toIso } from '../domain/time.js';
 import type { Ports } from '../ports/index.js';
 import { cachedRead } from './cached-read.js';
 import { findVisibleClient } from './find-visible-client.js';
-import { resolvePage } from './page-input.js';
 
 export interface NotificationsResult {
     data: Notification[];
@@ -13,10 +14,13 @@ export interface NotificationsResult {
     syncedAt: string | null;
 }
 
-// SPEC §4.11: electronic-address notifications, most recent first.
-export const listNotifications = async (deps: Pick<Ports, 'clients' | 'notifications' | 'syncStates' | 'readCache'>, principal: Principal, input: { cuit: string; limit?: number | undefined; offset?: number | undefined }): Promise<NotificationsResult> => {
+export const listNotificationsParameters = ['cuit', 'limit', 'offset'] as const;
 
-    const page = resolvePage(input);
+// SPEC §4.11: electronic-address notifications, most recent first.
+export const listNotifications = async (deps: Pick<Ports, 'clients' | 'notifications' | 'syncStates' | 'readCache'>, principal: Principal, request: ReadRequest): Promise<NotificationsResult> => {
+
+    const input = parseReadRequest(request, listNotificationsParameters);
+    const page = { limit: input.limit, offset: input.offset };
     const client = await findVisibleClient(deps, principal, input.cuit);
     return cachedRead(deps.readCache, `dfe:${client.id}:${page.limit}:${page.offset}`, client.dataVersion, async () => {
 

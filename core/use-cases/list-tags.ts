@@ -1,19 +1,23 @@
 import type { Principal } from '../domain/access.js';
 import type { Pagination } from '../domain/pagination.js';
 import type { Tag } from '../domain/tag.js';
+import type { ReadRequest } from '../domain/read-parameters.js';
+import { parseReadRequest } from '../domain/read-parameters.js';
 import type { Ports } from '../ports/index.js';
 import { cachedRead } from './cached-read.js';
-import { resolvePage } from './page-input.js';
 
 export interface TagsResult {
     data: Tag[];
     pagination: Pagination;
 }
 
-// SPEC §4.12: the account's tags by name; total counts them all.
-export const listTags = async (deps: Pick<Ports, 'tags' | 'readCache'>, principal: Principal, input: { limit?: number | undefined; offset?: number | undefined }): Promise<TagsResult> => {
+export const listTagsParameters = ['limit', 'offset'] as const;
 
-    const page = resolvePage(input);
+// SPEC §4.12: the account's tags by name; total counts them all.
+export const listTags = async (deps: Pick<Ports, 'tags' | 'readCache'>, principal: Principal, input: ReadRequest): Promise<TagsResult> => {
+
+    const { limit, offset } = parseReadRequest(input, listTagsParameters);
+    const page = { limit, offset };
     return cachedRead(deps.readCache, `tags:${principal.accountId}:${page.limit}:${page.offset}`, principal.dataVersion, async () => {
 
         const result = await deps.tags.list(principal.accountId, page);

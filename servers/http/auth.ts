@@ -1,5 +1,6 @@
 import type { Server } from '@hapi/hapi';
 import type { Principal } from '../../core/domain/access.js';
+import type { ReadParameterName, ReadRequest } from '../../core/domain/read-parameters.js';
 import type { Ports } from '../../core/ports/index.js';
 import { authorizeRequest } from '../../core/use-cases/authorize-request.js';
 import { toBoom } from './errors.js';
@@ -9,6 +10,11 @@ import { toBoom } from './errors.js';
 
 declare module '@hapi/hapi' {
     interface UserCredentials extends Principal {}
+    // A read route names the parameters its use case takes, for the OpenAPI document.
+    interface RouteOptionsApp {
+        parameters?: readonly ReadParameterName[];
+        pagesCount?: 'periods';
+    }
 }
 
 const internals = {
@@ -38,7 +44,10 @@ export const registerBearerAuth = (server: Server, deps: Ports): void => {
     server.auth.default('bearer');
 };
 
-// The `{cuit}` path parameter, already checked against the CUIT pattern by joi.
+// The `{cuit}` path parameter as sent; the core checks it.
 export const cuitParam = (request: { params: Record<string, unknown> }): string => String(request.params.cuit);
+
+// What a read endpoint hands the core: its path and query as hapi parsed them, unchecked.
+export const readRequestOf = (request: { params: Record<string, unknown>; query: Record<string, unknown> }): ReadRequest => ({ path: request.params, query: request.query });
 
 export const principalOf = (request: { auth: { credentials: { user?: Principal } } }): Principal => request.auth.credentials.user!;

@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Ports } from '../../core/ports/index.js';
 import { authenticateToken, authorizeRequest } from '../../core/use-cases/authorize-request.js';
 import type { McpLog } from './tools.js';
@@ -8,7 +8,7 @@ import { createMcpServer } from './tools.js';
 // The same tools over stdio for local clients, acting as the user of an API token. The token
 // is checked once at start (a clear failure instead of a silent server) and again on every
 // tool call, so a revoked token or a paused subscription takes effect at once.
-export const serveStdio = async (deps: Ports, token: string, log: McpLog): Promise<McpServer> => {
+export const serveStdio = async (deps: Ports, token: string, log: McpLog): Promise<Server> => {
 
     await authenticateToken(deps, token);
     const server = createMcpServer(deps, () => authorizeRequest(deps, token), log);

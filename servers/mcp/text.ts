@@ -2,6 +2,8 @@ import type { ListCuitsResult } from '../../core/use-cases/list-cuits.js';
 import type { ListInvoicesResult } from '../../core/use-cases/list-invoices.js';
 import type { IssuedInvoiceView, ReceivedInvoiceView } from '../../core/domain/invoice.js';
 import type { SctResult } from '../../core/use-cases/get-sct.js';
+import type { SctSummary } from '../../core/domain/sct.js';
+import type { InvoicePeriodSummary } from '../../core/use-cases/summarize-invoice-period.js';
 import type { CcmaBalancesResult } from '../../core/use-cases/get-ccma-balances.js';
 import type { CcmaMovementsResult } from '../../core/use-cases/list-ccma-movements.js';
 import type { NotificationsResult } from '../../core/use-cases/list-notifications.js';
@@ -26,6 +28,25 @@ const internals = {
 
     synced: (syncedAt: string | null): string => (syncedAt ? `Última sincronización con ARCA: ${syncedAt}.` : 'Todavía no se sincronizó con ARCA.'),
 
+    // "Resumen del período: 120 comprobantes (3 notas de crédito restadas)", then a line per
+    // currency with its totals.
+    summary(summary: InvoicePeriodSummary): string[] {
+
+        if (!summary.cantidad) {
+            return ['Resumen del período: sin comprobantes.'];
+        }
+
+        const credit = summary.porMoneda.reduce((sum, currency) => sum + currency.notasDeCredito, 0);
+        return [
+            `Resumen del período: ${summary.cantidad} comprobantes${credit ? ` (${credit} notas de crédito, que restan)` : ''}.`,
+            ...summary.porMoneda.map((currency) => {
+
+                const original = currency.moneda === 'PES' || currency.moneda === '$' ? '' : `, ${currency.importeOriginal.toLocaleString('es-AR', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency.moneda} de origen`;
+                return `- ${currency.moneda}: ${currency.cantidad} comprobantes; total ${internals.money(currency.importe)}${original}; neto gravado ${internals.money(currency.impNetoGravado)}, no gravado ${internals.money(currency.impNetoNoGravado)}, exento ${internals.money(currency.impOpExentas)}, IVA ${internals.money(currency.iva)}, otros tributos ${internals.money(currency.otrosTributos)}.`;
+            })
+        ];
+    },
+
     yesNo: (value: boolean | null): string => (value === null ? 's/d' : value ? 'sí' : 'no')
 };
 
@@ -40,7 +61,7 @@ export const text = {
         return [internals.page('CUIT', result.pagination, result.data.length), ...lines].join('\n');
     },
 
-    invoices(kind: 'emitidos' | 'recibidos', result: ListInvoicesResult<IssuedInvoiceView | ReceivedInvoiceView>): string {
+    invoices(kind: 'emitidos' | 'recibidos', result: ListInvoicesResult<IssuedInvoiceView | ReceivedInvoiceView>, summary: InvoicePeriodSummary): string {
 
         const lines = result.data.map((invoice) => {
 
@@ -52,21 +73,23 @@ export const text = {
         return [
             `Comprobantes ${kind} del ${result.filters.fromDate} al ${result.filters.toDate}. ${internals.page('comprobantes', result.pagination, result.data.length)}`,
             internals.synced(result.syncedAt),
+            ...internals.summary(summary),
             ...lines
         ].join('\n');
     },
 
-    sct(result: SctResult): string {
+    sct(result: SctResult, summary: SctSummary | null): string {
 
         if (!result.data) {
             return `Sin datos de la cuenta corriente (SCT). ${internals.synced(result.syncedAt)}`;
         }
 
         const { deuda, vencimientos, ddjj } = result.data;
-        const total = deuda.reduce((sum, item) => sum + item.saldo + item.intResarcitorios + item.intPunitorios, 0);
+        const next = summary?.proximoVencimiento;
         return [
             `Cuenta corriente (SCT). ${internals.synced(result.syncedAt)}`,
-            `Deudas: ${deuda.length}, total a pagar ${internals.money(Math.round(total * 100) / 100)}.`,
+            `Total adeudado hoy (saldo más intereses): ${internals.money(summary?.totalAdeudado ?? 0)}. Próximo vencimiento: ${next ? `${internals.day(next.vencimiento)}, ${next.impuesto}, período ${next.periodo}` : 'ninguno informado'}.`,
+            `Deudas: ${deuda.length}.`,
             ...deuda.map((item) => `- ${item.impuesto}, período ${item.periodo}: saldo ${internals.money(item.saldo)}, intereses ${internals.money(item.intResarcitorios + item.intPunitorios)}, vence ${internals.day(item.vencimiento)}`),
             `Vencimientos próximos: ${vencimientos.length}.`,
             ...vencimientos.map((item) => `- ${internals.day(item.vencimiento)} ${item.impuesto}, período ${item.periodo}: ${item.detalle}`),

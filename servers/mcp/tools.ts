@@ -1,35 +1,131 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../../core/domain/access.js';
-import { isDomainError } from '../../core/domain/errors.js';
+import { invalid, isDomainError } from '../../core/domain/errors.js';
 import { messages } from '../../core/domain/messages.js';
+import { summarizeSct } from '../../core/domain/sct.js';
+import { formatDate } from '../../core/domain/time.js';
+import type { RawParameters, ReadParameterName } from '../../core/domain/read-parameters.js';
+import { parseReadRequest } from '../../core/domain/read-parameters.js';
 import type { Ports } from '../../core/ports/index.js';
-import { getCcmaBalances } from '../../core/use-cases/get-ccma-balances.js';
-import { getSct } from '../../core/use-cases/get-sct.js';
-import { listCcmaMovements } from '../../core/use-cases/list-ccma-movements.js';
-import { listCuits } from '../../core/use-cases/list-cuits.js';
-import { listIssuedInvoices, listReceivedInvoices } from '../../core/use-cases/list-invoices.js';
-import { listNotifications } from '../../core/use-cases/list-notifications.js';
-import { inputs, outputs } from './schemas.js';
+import { getCcmaBalances, getCcmaBalancesParameters } from '../../core/use-cases/get-ccma-balances.js';
+import { getSct, getSctParameters } from '../../core/use-cases/get-sct.js';
+import { listCcmaMovements, listCcmaMovementsParameters } from '../../core/use-cases/list-ccma-movements.js';
+import { listCuits, listCuitsParameters } from '../../core/use-cases/list-cuits.js';
+import { listInvoicesParameters, listIssuedInvoices, listReceivedInvoices } from '../../core/use-cases/list-invoices.js';
+import { listNotifications, listNotificationsParameters } from '../../core/use-cases/list-notifications.js';
+import { summarizeInvoicePeriod } from '../../core/use-cases/summarize-invoice-period.js';
+import type { Schema } from '../contract/parameters.js';
+import { parameterSchemas, periodPageSchemas } from '../contract/parameters.js';
+import { bodySchemas, componentSchemas, selfContained } from '../contract/schemas.js';
 import { text } from './text.js';
 
-// SPEC §4.13: five read-only tools over the same use cases as the REST API. Each call is one
-// request of the user's quota: `admit` proves who is acting, checks the subscription and
-// counts the call (the core's admitRequest), exactly as a REST request does; a failure comes
-// back as a tool error carrying the spec's Spanish message.
+// SPEC §4.13: five read-only tools over the same use cases as the REST API. The arguments go
+// to the core as they came, like a REST query, so the core applies its rules and a tool
+// refuses exactly what REST refuses, with the same Spanish messages, as a tool error whose
+// whole text is the message. Each call is one request of the user's quota: `admit` proves who
+// is acting, checks the subscription and counts the call, exactly as a REST request does.
 
 export type Admit = () => Promise<Principal>;
 export type McpLog = (event: Record<string, unknown>) => void;
 
+interface ToolDefinition {
+    tool: Tool;
+    // Takes the principal and the raw arguments; answers the structured result and its text.
+    run(principal: Principal, args: RawParameters): Promise<{ structured: object; text: string }>;
+}
+
 const internals = {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 
-    async run<T extends object>(log: McpLog, tool: string, work: () => Promise<T>, render: (result: T) => string): Promise<CallToolResult> {
+    input(names: readonly ReadParameterName[], extra: Record<string, Schema> = {}, overrides: Partial<Record<ReadParameterName, Schema>> = {}): Tool['inputSchema'] {
+
+        const properties: Record<string, Schema> = { ...extra };
+        for (const name of names) {
+            properties[name] = overrides[name] ?? parameterSchemas[name];
+        }
+
+        const required = [...Object.keys(extra).filter((name) => name === 'tipo'), ...(names.includes('cuit') ? ['cuit'] : [])];
+        return { type: 'object', properties, required, additionalProperties: false };
+    },
+
+    // The CUIT may come as a JSON number: the core accepts both.
+    cuitArgument: { ...parameterSchemas.cuit, type: ['string', 'integer'] } as Schema,
+
+    // An argument only the MCP front end has (it picks the use case); refused with the allowed
+    // values, joined with whatever the core refuses in the rest.
+    choose<T extends string>(args: RawParameters, name: string, allowed: readonly T[], fallback: T | null, message: string, rest: readonly ReadParameterName[]): T {
+
+        const raw = args[name] ?? fallback;
+        if (allowed.includes(raw as T)) {
+            return raw as T;
+        }
+
+        const failures = [message];
+        try {
+            parseReadRequest({ query: internals.without(args, name) }, rest);
+        }
+        catch (err) {
+            if (!isDomainError(err)) {
+                throw err;
+            }
+
+            failures.push(err.message);
+        }
+
+        throw invalid(failures);
+    },
+
+    money: { type: 'number' } as Schema,
+
+    // The whole period added up (every page), per currency, credit notes subtracted.
+    get invoiceSummary(): Schema {
+
+        const money = internals.money;
+        return {
+            type: 'object',
+            description: 'Totales de todo el período consultado (no solo de la página), por moneda; las notas de crédito restan.',
+            properties: {
+                periodo: componentSchemas.InvoiceFilters,
+                cantidad: { type: 'integer' },
+                porMoneda: {
+                    type: 'array',
+                    items: {
+                        type: 'object',
+                        properties: { moneda: { type: 'string' }, cantidad: { type: 'integer' }, notasDeCredito: { type: 'integer' }, importe: { ...money, description: 'en pesos' }, importeOriginal: { ...money, description: 'en la moneda' }, impNetoGravado: money, impNetoNoGravado: money, impOpExentas: money, otrosTributos: money, iva: money },
+                        required: ['moneda', 'cantidad', 'notasDeCredito', 'importe', 'importeOriginal', 'impNetoGravado', 'impNetoNoGravado', 'impOpExentas', 'otrosTributos', 'iva'],
+                        additionalProperties: false
+                    }
+                }
+            },
+            required: ['periodo', 'cantidad', 'porMoneda'],
+            additionalProperties: false
+        };
+    },
+
+    get sctSummary(): Schema {
+
+        return {
+            type: ['object', 'null'],
+            description: 'Total adeudado hoy (saldo más intereses) y el próximo vencimiento; null si nunca se sincronizó.',
+            properties: {
+                totalAdeudado: internals.money,
+                proximoVencimiento: { anyOf: [(componentSchemas.SctData!.properties as Record<string, { items: Schema }>).vencimientos.items, { type: 'null' }] }
+            },
+            required: ['totalAdeudado', 'proximoVencimiento'],
+            additionalProperties: false
+        };
+    },
+
+    without: (args: RawParameters, name: string): RawParameters => Object.fromEntries(Object.entries(args).filter(([key]) => key !== name)),
+
+    async call(definition: ToolDefinition, admit: Admit, log: McpLog, args: RawParameters): Promise<CallToolResult> {
 
         try {
-            const result = await work();
-            return { content: [{ type: 'text', text: render(result) }], structuredContent: result as Record<string, unknown> };
+            const principal = await admit();
+            const result = await definition.run(principal, args);
+            return { content: [{ type: 'text', text: result.text }], structuredContent: result.structured as Record<string, unknown> };
         }
         catch (err) {
             if (isDomainError(err)) {
@@ -37,88 +133,152 @@ const internals = {
                 return { isError: true, content: [{ type: 'text', text: err.message }], ...meta };
             }
 
-            log({ level: 'error', msg: 'mcp tool failed', tool, err: err instanceof Error ? err.stack ?? err.message : String(err) });
+            log({ level: 'error', msg: 'mcp tool failed', tool: definition.tool.name, err: err instanceof Error ? err.stack ?? err.message : String(err) });
             return { isError: true, content: [{ type: 'text', text: messages.internal }] };
         }
     }
 };
 
-export const createMcpServer = (deps: Ports, admit: Admit, log: McpLog): McpServer => {
+const invoiceKinds = ['emitidos', 'recibidos'] as const;
+const ccmaQueries = ['saldos', 'movimientos'] as const;
 
-    const server = new McpServer({ name: 'arcasync', title: 'arcasync: datos fiscales de ARCA', version: '1.0.0' }, {
+const definitions = (deps: Ports): ToolDefinition[] => [
+    {
+        tool: {
+            name: 'listar_cuits',
+            title: 'Listar CUIT',
+            description: 'Lista los CUIT (clientes) que gestiona el usuario, ordenados por nombre, con sus etiquetas y su clasificación en el sistema registral (monotributista, autónomo, categoría). Filtros opcionales combinados con Y; varias etiquetas se combinan con O. Paginado con limit y offset.',
+            inputSchema: internals.input(listCuitsParameters),
+            outputSchema: selfContained(bodySchemas.cuitList) as Tool['outputSchema'],
+            annotations: { title: 'Listar CUIT', ...internals.annotations }
+        },
+        async run(principal, args) {
+
+            const result = await listCuits(deps, principal, { query: args });
+            return { structured: result, text: text.cuits(result) };
+        }
+    },
+    {
+        tool: {
+            name: 'listar_mis_comprobantes',
+            title: 'Listar comprobantes',
+            description: "Lista los comprobantes emitidos o recibidos (Mis Comprobantes de ARCA) de un CUIT en un período, ordenados por fecha. El período va de from_date a to_date (AAAA-MM-DD, ambos o ninguno); sin ellos, el mes en curso en UTC. Paginado con limit y offset.",
+            inputSchema: internals.input(listInvoicesParameters, {
+                tipo: { type: 'string', enum: [...invoiceKinds], description: "'emitidos' (con receptor) o 'recibidos' (con emisor)." }
+            }, { cuit: internals.cuitArgument }),
+            outputSchema: selfContained({
+                type: 'object',
+                properties: {
+                    data: { type: 'array', items: { anyOf: [componentSchemas.IssuedInvoice, componentSchemas.ReceivedInvoice] } },
+                    pagination: componentSchemas.Pagination,
+                    filters: componentSchemas.InvoiceFilters,
+                    syncedAt: { type: ['string', 'null'], format: 'date-time' },
+                    resumen: internals.invoiceSummary
+                },
+                required: ['data', 'pagination', 'filters', 'syncedAt', 'resumen']
+            }) as Tool['outputSchema'],
+            annotations: { title: 'Listar comprobantes', ...internals.annotations }
+        },
+        async run(principal, args) {
+
+            const tipo = internals.choose(args, 'tipo', invoiceKinds, null, messages.mcp.invoiceKind, listInvoicesParameters);
+            const request = { query: internals.without(args, 'tipo') };
+            const kind = tipo === 'emitidos' ? 'issued' : 'received';
+            const [result, resumen] = await Promise.all([
+                kind === 'issued' ? listIssuedInvoices(deps, principal, request) : listReceivedInvoices(deps, principal, request),
+                summarizeInvoicePeriod(deps, principal, kind, request)
+            ]);
+            return { structured: { ...result, resumen }, text: text.invoices(tipo, result, resumen) };
+        }
+    },
+    {
+        tool: {
+            name: 'consultar_sct',
+            title: 'Consultar cuenta corriente (SCT)',
+            description: 'Devuelve el Sistema de Cuentas Tributarias de un CUIT: deudas (saldo e intereses), vencimientos próximos y declaraciones juradas presentadas o pendientes. data es null si nunca se sincronizó.',
+            inputSchema: internals.input(getSctParameters, {}, { cuit: internals.cuitArgument }),
+            outputSchema: selfContained({
+                ...bodySchemas.sct,
+                properties: { ...(bodySchemas.sct.properties as Schema), resumen: internals.sctSummary },
+                required: [...(bodySchemas.sct.required as string[]), 'resumen']
+            }) as Tool['outputSchema'],
+            annotations: { title: 'Consultar cuenta corriente (SCT)', ...internals.annotations }
+        },
+        async run(principal, args) {
+
+            const result = await getSct(deps, principal, { query: args });
+            const resumen = result.data ? summarizeSct(result.data, formatDate(deps.clock.now())) : null;
+            return { structured: { ...result, resumen }, text: text.sct(result, resumen) };
+        }
+    },
+    {
+        tool: {
+            name: 'consultar_ccma',
+            title: 'Consultar cuenta de monotributo y autónomos (CCMA)',
+            description: "Consulta la Cuenta Corriente de Monotributistas y Autónomos de un CUIT. Con consulta 'saldos' (por omisión) devuelve el saldo deudor y el acreedor (null si ARCA no lo informó); con 'movimientos', los movimientos paginados por período, del más reciente al más antiguo (limit y offset cuentan períodos y solo se aceptan con 'movimientos').",
+            inputSchema: internals.input(listCcmaMovementsParameters, {
+                consulta: { type: 'string', enum: [...ccmaQueries], default: 'saldos', description: "'saldos' (por omisión) o 'movimientos'." }
+            }, { cuit: internals.cuitArgument, ...periodPageSchemas }),
+            outputSchema: selfContained({
+                type: 'object',
+                properties: {
+                    data: { anyOf: [componentSchemas.CcmaBalances, { type: 'array', items: componentSchemas.CcmaMovement }, { type: 'null' }] },
+                    pagination: componentSchemas.Pagination,
+                    syncedAt: { type: ['string', 'null'], format: 'date-time' }
+                },
+                required: ['data', 'syncedAt']
+            }) as Tool['outputSchema'],
+            annotations: { title: 'Consultar CCMA', ...internals.annotations }
+        },
+        async run(principal, args) {
+
+            const consulta = internals.choose(args, 'consulta', ccmaQueries, 'saldos', messages.mcp.ccmaQuery, args.consulta === 'movimientos' ? listCcmaMovementsParameters : getCcmaBalancesParameters);
+            const request = { query: internals.without(args, 'consulta') };
+            if (consulta === 'movimientos') {
+                const result = await listCcmaMovements(deps, principal, request);
+                return { structured: result, text: text.ccmaMovements(result) };
+            }
+
+            const result = await getCcmaBalances(deps, principal, request);
+            return { structured: result, text: text.ccmaBalances(result) };
+        }
+    },
+    {
+        tool: {
+            name: 'listar_dfe',
+            title: 'Listar notificaciones del DFE',
+            description: 'Lista las notificaciones del Domicilio Fiscal Electrónico de un CUIT, de la más reciente a la más antigua. fechaNotificacion es la fecha que inicia los plazos legales; leidaAt indica si se abrió en el servicio, no en ARCA. Paginado con limit y offset.',
+            inputSchema: internals.input(listNotificationsParameters, {}, { cuit: internals.cuitArgument }),
+            outputSchema: selfContained(bodySchemas.notifications) as Tool['outputSchema'],
+            annotations: { title: 'Listar notificaciones del DFE', ...internals.annotations }
+        },
+        async run(principal, args) {
+
+            const result = await listNotifications(deps, principal, { query: args });
+            return { structured: result, text: text.dfe(result) };
+        }
+    }
+];
+
+// One MCP server per connection (stdio) or per request (stateless HTTP).
+export const createMcpServer = (deps: Ports, admit: Admit, log: McpLog): Server => {
+
+    const server = new Server({ name: 'arcasync', title: 'arcasync: datos fiscales de ARCA', version: '1.0.0' }, {
+        capabilities: { tools: { listChanged: false } },
         instructions: 'Datos fiscales de ARCA sincronizados una vez por día para los CUIT que gestiona el usuario. Todas las herramientas son de solo lectura. Empezá por listar_cuits para conocer los CUIT disponibles.'
     });
 
-    server.registerTool('listar_cuits', {
-        title: 'Listar CUIT',
-        description: 'Lista los CUIT (clientes) que gestiona el usuario, ordenados por nombre, con sus etiquetas y su clasificación en el sistema registral (monotributista, autónomo, categoría). Filtros opcionales combinados con Y; varias etiquetas se combinan con O. Paginado con limit y offset.',
-        inputSchema: {
-            limit: inputs.limit,
-            offset: inputs.offset,
-            etiquetas: inputs.etiquetas,
-            monotributista: inputs.monotributista,
-            autonomo: inputs.autonomo,
-            categoria: inputs.categoria
-        },
-        outputSchema: outputs.cuits,
-        annotations: { title: 'Listar CUIT', ...internals.annotations }
-    }, (args) => internals.run(log, 'listar_cuits', async () => listCuits(deps, await admit(), args), text.cuits));
+    const tools = new Map(definitions(deps).map((definition) => [definition.tool.name, definition]));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.values()].map((definition) => definition.tool) }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => {
 
-    server.registerTool('listar_mis_comprobantes', {
-        title: 'Listar comprobantes',
-        description: "Lista los comprobantes emitidos o recibidos (Mis Comprobantes de ARCA) de un CUIT en un período, ordenados por fecha. El período va de from_date a to_date (AAAA-MM-DD, ambos o ninguno); sin ellos, el mes en curso en UTC. Paginado con limit y offset.",
-        inputSchema: {
-            cuit: inputs.cuit,
-            tipo: z.enum(['emitidos', 'recibidos'], { error: messages.mcp.invalidParam('tipo') }).describe("'emitidos' (con receptor) o 'recibidos' (con emisor)"),
-            from_date: inputs.date('from_date', 'primer día del período, AAAA-MM-DD'),
-            to_date: inputs.date('to_date', 'último día del período, AAAA-MM-DD'),
-            limit: inputs.limit,
-            offset: inputs.offset
-        },
-        outputSchema: outputs.invoices,
-        annotations: { title: 'Listar comprobantes', ...internals.annotations }
-    }, (args) => internals.run(log, 'listar_mis_comprobantes', async () => {
-
-        const input = { cuit: args.cuit, limit: args.limit, offset: args.offset, fromDate: args.from_date, toDate: args.to_date };
-        const principal = await admit();
-        return args.tipo === 'emitidos' ? listIssuedInvoices(deps, principal, input) : listReceivedInvoices(deps, principal, input);
-    }, (result) => text.invoices(args.tipo, result)));
-
-    server.registerTool('consultar_sct', {
-        title: 'Consultar cuenta corriente (SCT)',
-        description: 'Devuelve el Sistema de Cuentas Tributarias de un CUIT: deudas (saldo e intereses), vencimientos próximos y declaraciones juradas presentadas o pendientes. data es null si nunca se sincronizó.',
-        inputSchema: { cuit: inputs.cuit },
-        outputSchema: outputs.sct,
-        annotations: { title: 'Consultar cuenta corriente (SCT)', ...internals.annotations }
-    }, (args) => internals.run(log, 'consultar_sct', async () => getSct(deps, await admit(), { cuit: args.cuit }), text.sct));
-
-    server.registerTool('consultar_ccma', {
-        title: 'Consultar cuenta de monotributo y autónomos (CCMA)',
-        description: "Consulta la Cuenta Corriente de Monotributistas y Autónomos de un CUIT. Con consulta 'saldos' (por omisión) devuelve el saldo deudor y el acreedor (null si ARCA no lo informó); con 'movimientos', los movimientos paginados por período, del más reciente al más antiguo (limit y offset cuentan períodos).",
-        inputSchema: {
-            cuit: inputs.cuit,
-            consulta: z.enum(['saldos', 'movimientos'], { error: messages.mcp.invalidParam('consulta') }).optional().describe("'saldos' (por omisión) o 'movimientos'"),
-            limit: inputs.limit.describe('cantidad de períodos por página, de 1 a 100 (50 por omisión); solo para movimientos'),
-            offset: inputs.offset.describe('cantidad de períodos a saltear (0 por omisión); solo para movimientos')
-        },
-        outputSchema: outputs.ccma,
-        annotations: { title: 'Consultar CCMA', ...internals.annotations }
-    }, (args) => {
-
-        if (args.consulta === 'movimientos') {
-            return internals.run(log, 'consultar_ccma', async () => listCcmaMovements(deps, await admit(), { cuit: args.cuit, limit: args.limit, offset: args.offset }), text.ccmaMovements);
+        const definition = tools.get(request.params.name);
+        if (!definition) {
+            throw new McpError(ErrorCode.InvalidParams, messages.mcp.unknownTool(request.params.name));
         }
 
-        return internals.run(log, 'consultar_ccma', async () => getCcmaBalances(deps, await admit(), { cuit: args.cuit }), text.ccmaBalances);
+        return internals.call(definition, admit, log, request.params.arguments ?? {});
     });
-
-    server.registerTool('listar_dfe', {
-        title: 'Listar notificaciones del DFE',
-        description: 'Lista las notificaciones del Domicilio Fiscal Electrónico de un CUIT, de la más reciente a la más antigua. fechaNotificacion es la fecha que inicia los plazos legales; leidaAt indica si se abrió en el servicio, no en ARCA. Paginado con limit y offset.',
-        inputSchema: { cuit: inputs.cuit, limit: inputs.limit, offset: inputs.offset },
-        outputSchema: outputs.dfe,
-        annotations: { title: 'Listar notificaciones del DFE', ...internals.annotations }
-    }, (args) => internals.run(log, 'listar_dfe', async () => listNotifications(deps, await admit(), { cuit: args.cuit, limit: args.limit, offset: args.offset }), text.dfe));
 
     return server;
 };

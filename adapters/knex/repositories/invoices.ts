@@ -15,6 +15,10 @@ const internals = {
     batchSize: 400,
     columns: invoiceListColumns,
 
+    totals: 'select moneda_original, tipo, count(*) as cantidad, ' +
+        ['importe', 'importe_original', 'imp_neto_gravado', 'imp_neto_no_gravado', 'imp_op_exentas', 'otros_tributos', 'iva'].map((column) => `coalesce(sum(${column}), 0) as ${column}`).join(', ') +
+        ' from invoices where client_id = ? and kind = ? and fecha between ? and ? group by moneda_original, tipo',
+
     // Every day of the client and kind is counted again after a save: an upsert may move an
     // invoice to another day, and one grouped pass over the index is cheap next to the sync.
     recount: 'insert into invoice_day_counts (client_id, kind, fecha, count) ' +
@@ -81,6 +85,24 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
         ]);
 
         return { items: rows.map(internals.toRecord), total: countOf(countRow) };
+    },
+
+    // A grouped pass over the period's rows; sums of NULL amounts are 0.
+    async totals(clientId, kind, range) {
+
+        const rows = await sql.all(internals.totals, [clientId, internals.kinds[kind], range.fromDate, range.toDate]);
+        return rows.map((row) => ({
+            moneda: String(row.moneda_original),
+            tipo: String(row.tipo),
+            cantidad: toNumber(row.cantidad),
+            importe: toNumber(row.importe),
+            importeOriginal: toNumber(row.importe_original),
+            impNetoGravado: toNumber(row.imp_neto_gravado),
+            impNetoNoGravado: toNumber(row.imp_neto_no_gravado),
+            impOpExentas: toNumber(row.imp_op_exentas),
+            otrosTributos: toNumber(row.otros_tributos),
+            iva: toNumber(row.iva)
+        }));
     },
 
     async save(clientId, kind, invoices, syncedAt) {

@@ -1,21 +1,21 @@
 import type { Server } from '@hapi/hapi';
-import type Joi from 'joi';
-import joiToJson from 'joi-to-json';
 import { messages } from '../../../core/domain/messages.js';
-import type { BodySchemaName } from './schemas.js';
-import { cuitParams } from '../validation.js';
-import { bodySchemas, componentSchemas, newCuitBody, requestSchemas } from './schemas.js';
+import type { ReadParameterName } from '../../../core/domain/read-parameters.js';
+import { parameterSchemas, periodPageSchemas } from '../../contract/parameters.js';
+import type { Schema } from '../../contract/parameters.js';
+import type { BodySchemaName } from '../../contract/schemas.js';
+import { bodySchemas, componentSchemas, newCuitBody, requestSchemas } from '../../contract/schemas.js';
 
-// The published OpenAPI 3.1 document (SPEC §9). Parameters and request bodies are converted
-// from the joi schemas the routes validate with; responses come from ./schemas.ts. Every
-// route of the API must have an entry below, or building the document fails: the document
-// cannot silently fall behind the code.
-
-type Schema = Record<string, unknown>;
+// The published OpenAPI 3.1 document (SPEC §9). Each read route names the parameters its use
+// case parses; they and the bodies are described once in servers/contract, which the MCP tools
+// share. Every route of the API must have an entry below, or building the document fails:
+// the document cannot silently fall behind the code. Operations come in the spec's order.
 
 const readErrors = [400, 401, 403, 404, 429, 500] as const;
 
 interface Operation {
+    // A stable, readable name for generated clients.
+    operationId: string;
     // For bodies the core validates (the write side), the schema stated in ./schemas.ts.
     requestBody?: Schema;
     summary: string;
@@ -39,6 +39,7 @@ const internals = {
 
     operations: {
         'GET /healthcheck': {
+            operationId: 'healthcheck',
             summary: 'Estado del servicio',
             description: 'Sin autenticación; no consume cuota.',
             tag: 'Salud',
@@ -46,6 +47,7 @@ const internals = {
             errors: []
         },
         'GET /v1/cuits': {
+            operationId: 'listCuits',
             summary: 'Listar CUIT',
             description: 'Los CUIT que gestiona el usuario del token, ordenados por nombre y, a igual nombre, por identificador interno. Los filtros se combinan con Y; varias etiquetas, con O.',
             tag: 'CUIT',
@@ -53,6 +55,7 @@ const internals = {
             errors: [400, 401, 403, 429, 500]
         },
         'POST /v1/cuits': {
+            operationId: 'createCuit',
             summary: 'Crear un CUIT',
             description: 'Crea un cliente (persona física o jurídica, según `tipo`) y dispara su primera sincronización. Requiere la escritura por API habilitada.',
             requestBody: newCuitBody,
@@ -61,6 +64,7 @@ const internals = {
             errors: [400, 401, 403, 409, 415, 429, 500]
         },
         'PATCH /v1/cuits/{cuit}': {
+            operationId: 'updateCuit',
             summary: 'Editar un CUIT',
             description: 'Semántica merge-patch (RFC 7396): un campo ausente queda igual; `null` borra y solo se admite en `email` y `telefono`. Requiere la escritura por API habilitada.',
             requestBody: { $ref: '#/components/schemas/CuitPatch' },
@@ -69,6 +73,7 @@ const internals = {
             errors: [400, 401, 403, 404, 415, 429, 500]
         },
         'DELETE /v1/cuits/{cuit}': {
+            operationId: 'deleteCuit',
             summary: 'Eliminar un CUIT',
             description: 'Elimina el CUIT y todo lo sincronizado de él; cancela sus sincronizaciones pendientes. Irreversible. Requiere la escritura por API habilitada.',
             tag: 'CUIT',
@@ -76,6 +81,7 @@ const internals = {
             errors: [400, 401, 403, 404, 409, 429, 500]
         },
         'GET /v1/cuits/{cuit}/mis-comprobantes/emitidos': {
+            operationId: 'listIssuedInvoices',
             summary: 'Comprobantes emitidos',
             description: 'Comprobantes emitidos del período, ordenados por fecha. `from_date` y `to_date` van juntos o ninguno; sin ellos, el mes en curso (UTC).',
             tag: 'Comprobantes',
@@ -83,6 +89,7 @@ const internals = {
             errors: readErrors
         },
         'GET /v1/cuits/{cuit}/mis-comprobantes/recibidos': {
+            operationId: 'listReceivedInvoices',
             summary: 'Comprobantes recibidos',
             description: 'Comprobantes recibidos del período, ordenados por fecha. Mismas reglas que los emitidos.',
             tag: 'Comprobantes',
@@ -90,6 +97,7 @@ const internals = {
             errors: readErrors
         },
         'GET /v1/cuits/{cuit}/sct': {
+            operationId: 'getSct',
             summary: 'Sistema de Cuentas Tributarias',
             description: 'Deudas, vencimientos y declaraciones juradas. `data` es null si nunca se sincronizó.',
             tag: 'Cuentas',
@@ -97,6 +105,7 @@ const internals = {
             errors: readErrors
         },
         'GET /v1/cuits/{cuit}/ccma': {
+            operationId: 'getCcmaBalances',
             summary: 'Saldos de la CCMA',
             description: 'Saldo deudor y acreedor de la cuenta corriente de monotributo y autónomos. Un saldo null significa que la autoridad no lo informó, distinto de cero.',
             tag: 'Cuentas',
@@ -104,6 +113,7 @@ const internals = {
             errors: readErrors
         },
         'GET /v1/cuits/{cuit}/ccma/movimientos': {
+            operationId: 'listCcmaMovements',
             summary: 'Movimientos de la CCMA',
             description: 'Paginados por período: `limit` y `offset` cuentan períodos, del más reciente al más antiguo; cada página trae todos los movimientos de sus períodos, por `orden`.',
             tag: 'Cuentas',
@@ -111,6 +121,7 @@ const internals = {
             errors: readErrors
         },
         'GET /v1/cuits/{cuit}/dfe': {
+            operationId: 'listNotifications',
             summary: 'Notificaciones del domicilio fiscal electrónico',
             description: 'Notificaciones, de la más reciente a la más antigua.',
             tag: 'Notificaciones',
@@ -118,6 +129,7 @@ const internals = {
             errors: readErrors
         },
         'GET /v1/tags': {
+            operationId: 'listTags',
             summary: 'Etiquetas',
             description: 'Las etiquetas de la cuenta, ordenadas por nombre.',
             tag: 'Etiquetas',
@@ -142,25 +154,31 @@ const internals = {
         'X-RateLimit-Reset': { description: 'instante Unix en que se libera el límite', schema: { type: 'integer' } }
     },
 
-    // joi-to-json is CommonJS exporting the function itself; its typings say otherwise.
-    convert: joiToJson as unknown as (schema: Joi.Schema, mode: 'open-api-3.1') => Schema,
+    // A {cuit} in the path is the path's; every other parameter is the query's. A write route
+    // checks its {cuit} itself and names no parameters.
+    parameters(route: RouteLike): Schema[] {
 
-    joiSchema(schema: unknown): Schema | null {
+        const app = route.settings.app ?? {};
+        const names = new Set<ReadParameterName>(app.parameters ?? []);
+        if (route.path.includes('{cuit}')) {
+            names.add('cuit');
+        }
 
-        return schema && typeof schema === 'object' && 'describe' in schema ? internals.convert(schema as Joi.Schema, 'open-api-3.1') : null;
-    },
+        return [...names].map((name) => {
 
-    parameters(location: 'path' | 'query', schema: Schema | null): Schema[] {
-
-        const properties = (schema?.properties ?? {}) as Record<string, Schema>;
-        const required = new Set((schema?.required ?? []) as string[]);
-        return Object.entries(properties).map(([name, property]) => ({
-            name,
-            in: location,
-            required: location === 'path' || required.has(name),
-            ...(property.type === 'array' ? { style: 'form', explode: true } : {}),
-            schema: property
-        }));
+            const schema = (app.pagesCount === 'periods' && (name === 'limit' || name === 'offset')) ? periodPageSchemas[name] : parameterSchemas[name];
+            const { description, examples, ...rest } = schema as Schema & { description: string; examples?: unknown[] };
+            const inPath = name === 'cuit' && route.path.includes('{cuit}');
+            return {
+                name,
+                in: inPath ? 'path' : 'query',
+                required: inPath,
+                description,
+                ...(rest.type === 'array' ? { style: 'form', explode: true } : {}),
+                schema: rest,
+                ...(examples ? { example: examples[0] } : {})
+            };
+        });
     },
 
     responses(operation: Operation): Schema {
@@ -199,7 +217,7 @@ const internals = {
 export interface RouteLike {
     method: string;
     path: string;
-    settings: { validate?: { params?: unknown; query?: unknown; payload?: unknown } };
+    settings: { app?: { parameters?: readonly ReadParameterName[]; pagesCount?: 'periods' } };
 }
 
 // The operations the API documents, keyed 'METHOD /path' (hapi's path syntax = OpenAPI's).
@@ -209,7 +227,7 @@ export const isDocumentedPath = (path: string): boolean => path === '/healthchec
 
 export const buildOpenApiDocument = (routes: readonly RouteLike[], options: { serverUrl: string }): Schema => {
 
-    const paths: Record<string, Record<string, Schema>> = {};
+    const operations = new Map<string, { path: string; method: string; item: Schema }>();
     for (const route of routes) {
         if (!isDocumentedPath(route.path)) {
             continue;
@@ -221,26 +239,28 @@ export const buildOpenApiDocument = (routes: readonly RouteLike[], options: { se
             throw new Error(`La ruta ${key} no está descripta en servers/http/openapi/document.ts`);
         }
 
-        const validate = route.settings.validate ?? {};
-        const body = internals.joiSchema(validate.payload) ?? operation.requestBody ?? null;
-        // A {cuit} the route checks itself is described like the ones joi checks.
-        const params = internals.joiSchema(validate.params) ?? (route.path.includes('{cuit}') ? internals.joiSchema(cuitParams) : null);
+        const body = operation.requestBody ?? null;
         const item: Schema = {
-            operationId: key.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, ''),
+            operationId: operation.operationId,
             summary: operation.summary,
             description: operation.description,
             tags: [operation.tag],
-            parameters: [
-                ...internals.parameters('path', params),
-                ...internals.parameters('query', internals.joiSchema(validate.query))
-            ],
+            parameters: internals.parameters(route),
             ...(body ? { requestBody: { required: true, content: internals.bodyContent(key, body) } } : {}),
             responses: internals.responses(operation),
             ...(route.path === '/healthcheck' ? { security: [] } : {})
         };
 
-        paths[route.path] ??= {};
-        paths[route.path]![route.method.toLowerCase()] = item;
+        operations.set(key, { path: route.path, method: route.method.toLowerCase(), item });
+    }
+
+    const paths: Record<string, Record<string, Schema>> = {};
+    for (const key of Object.keys(internals.operations)) {
+        const operation = operations.get(key);
+        if (operation) {
+            paths[operation.path] ??= {};
+            paths[operation.path]![operation.method] = operation.item;
+        }
     }
 
     const bodies = Object.fromEntries(Object.entries(bodySchemas).map(([name, schema]) => [internals.bodyName(name as BodySchemaName), schema]));
@@ -255,7 +275,7 @@ export const buildOpenApiDocument = (routes: readonly RouteLike[], options: { se
         servers: [{ url: options.serverUrl }],
         security: [{ bearerAuth: [] }],
         tags: Object.entries(internals.tagDescriptions).map(([name, description]) => ({ name, description })),
-        paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+        paths,
         components: {
             securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Token de acceso generado por el usuario.' } },
             schemas: { ...componentSchemas, ...requestSchemas, ...bodies }

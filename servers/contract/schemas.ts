@@ -1,6 +1,7 @@
-// Response schemas of SPEC §2, written once: the OpenAPI document publishes them and the
-// contract tests validate every response against them. Objects are closed and every field
-// required, so a field added, renamed or dropped by a handler is caught.
+// Response schemas of SPEC §2, written once: the OpenAPI document publishes them, the MCP
+// tools give them as output schemas, and the contract tests validate every response against
+// them. Objects are closed and every field required, so a field added, renamed or dropped by
+// a handler is caught.
 
 type Schema = Record<string, unknown>;
 
@@ -17,7 +18,8 @@ const internals = {
     string: { type: 'string' } as Schema,
     number: { type: 'number' } as Schema,
     dateTime: { type: 'string', format: 'date-time' } as Schema,
-    date: { type: 'string', format: 'date' } as Schema
+    date: { type: 'string', format: 'date' } as Schema,
+    inline: (schema: unknown): unknown => schema
 };
 
 const { nullable, object, ref, string, number, dateTime, date } = internals;
@@ -186,3 +188,26 @@ export const bodySchemas = {
 } satisfies Record<string, Schema>;
 
 export type BodySchemaName = keyof typeof bodySchemas;
+
+// A schema with every `#/components/schemas/…` reference replaced by what it names, for
+// readers that get one schema alone (an MCP tool's output schema has no components).
+export const selfContained = (schema: unknown): Schema => internals.inline(schema) as Schema;
+
+internals.inline = (schema: unknown): unknown => {
+
+    if (Array.isArray(schema)) {
+        return schema.map(internals.inline);
+    }
+
+    if (!schema || typeof schema !== 'object') {
+        return schema;
+    }
+
+    const ref = (schema as Schema).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
+        const name = ref.slice('#/components/schemas/'.length);
+        return internals.inline(componentSchemas[name] ?? requestSchemas[name]);
+    }
+
+    return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, internals.inline(value)]));
+};

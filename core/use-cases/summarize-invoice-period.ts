@@ -1,0 +1,32 @@
+import type { Principal } from '../domain/access.js';
+import type { CurrencySummary, InvoiceKind } from '../domain/invoice.js';
+import { totalsByCurrency } from '../domain/invoice.js';
+import type { DateRange } from '../domain/period.js';
+import { resolveDateRange } from '../domain/period.js';
+import type { ReadRequest } from '../domain/read-parameters.js';
+import { parseReadRequest } from '../domain/read-parameters.js';
+import type { Ports } from '../ports/index.js';
+import { cachedRead } from './cached-read.js';
+import { findVisibleClient } from './find-visible-client.js';
+import { listInvoicesParameters } from './list-invoices.js';
+
+export interface InvoicePeriodSummary {
+    periodo: DateRange;
+    cantidad: number;
+    porMoneda: CurrencySummary[];
+}
+
+// The whole period of an invoice list added up (every page, not one), with the same
+// parameters and rules as the list itself (SPEC §4.6): an assistant answers "¿cuánto facturó
+// en octubre?" without paging through hundreds of invoices.
+export const summarizeInvoicePeriod = async (deps: Pick<Ports, 'clients' | 'invoices' | 'clock' | 'readCache'>, principal: Principal, kind: InvoiceKind, request: ReadRequest): Promise<InvoicePeriodSummary> => {
+
+    const input = parseReadRequest(request, listInvoicesParameters);
+    const periodo = resolveDateRange(input, deps.clock.now());
+    const client = await findVisibleClient(deps, principal, input.cuit);
+    return cachedRead(deps.readCache, `invoice-summary:${client.id}:${kind}:${periodo.fromDate}:${periodo.toDate}`, client.dataVersion, async () => {
+
+        const porMoneda = totalsByCurrency(await deps.invoices.totals(client.id, kind, periodo));
+        return { periodo, cantidad: porMoneda.reduce((sum, currency) => sum + currency.cantidad, 0), porMoneda };
+    });
+};
