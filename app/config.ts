@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { RateLimits } from '../core/domain/rate-limit.js';
 import { defaultRateLimits } from '../core/domain/rate-limit.js';
+import { defaultMaxOAuthClients } from '../core/domain/throttle.js';
 
 // DESIGN: Configuration. Everything comes from the environment, with the embedded defaults.
 
@@ -11,6 +12,8 @@ export interface Config {
     port: number;
     publicUrl: string;
     publicUrlSet: boolean;             // PUBLIC_URL given; otherwise servers use where they listen
+    trustProxy: number;                // TRUST_PROXY: reverse proxies in front; 0 = forwarded headers ignored
+    maxOAuthClients: number;           // OAUTH_MAX_CLIENTS: registered OAuth clients kept at most
     authority: 'arca' | 'simulated';
     authorityUrl: string | null;
     logLevel: string;
@@ -80,6 +83,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, cwd: string = p
         port,
         publicUrl: (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
         publicUrlSet: Boolean(env.PUBLIC_URL),
+        trustProxy: internals.integer(env, 'TRUST_PROXY', 0, 0),
+        maxOAuthClients: internals.integer(env, 'OAUTH_MAX_CLIENTS', defaultMaxOAuthClients),
         authority,
         authorityUrl: env.AUTHORITY_URL || null,
         logLevel: env.LOG_LEVEL || 'info',

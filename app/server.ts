@@ -42,6 +42,8 @@ export const startServing = async (app: App, options: ServeOptions = {}): Promis
             port: options.port ?? app.config.port,
             // Without PUBLIC_URL the server advertises the address it listens on (--port included).
             ...(app.config.publicUrlSet ? { publicUrl: app.config.publicUrl } : {}),
+            trustProxy: app.config.trustProxy,
+            maxOAuthClients: app.config.maxOAuthClients,
             logger: createLogger({ level: app.config.logLevel }),
             ...(metrics ? { metrics: metrics.metrics } : {})
         });

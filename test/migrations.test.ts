@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { connect } from '../adapters/knex/connection.js';
 import { migrationSource } from '../adapters/knex/migrations/index.js';
+import { oauthStore } from '../adapters/knex/repositories/oauth.js';
+import { oauthAdapterFor } from '../servers/mcp/oauth-adapter.js';
 import { testDatabases } from './support/databases.js';
 
 // A database already in service moves to the latest schema with its data: the migrations
@@ -55,6 +57,41 @@ for (const database of testDatabases()) {
             ]);
 
             await knex.migrate.latest({ migrationSource });
+        });
+
+        it('keeps OAuth entries by the digest of their id, tokens working, and drops unsealed keys (007_oauth_digests)', async () => {
+
+            const db = await database.create();
+            const fresh = connect(db.url);
+            try {
+                const names = await migrationSource.getMigrations([]);
+                for (let i = 0; i < names.indexOf('007_oauth_digests'); i++) {
+                    await fresh.migrate.up({ migrationSource });
+                }
+
+                const later = Date.now() + 60_000;
+                const entry = (kind: string, id: string, payload: Record<string, unknown>, expiresAt: number | null = later) => ({ kind, id, payload: JSON.stringify(payload), grant_id: null, user_code: null, uid: null, expires_at: expiresAt, consumed_at: null });
+                await fresh('oauth_entries').insert([
+                    entry('AccessToken', 'token-de-acceso', { jti: 'token-de-acceso', kind: 'AccessToken', accountId: '7' }),
+                    entry('AccessToken', 'token-vencido', { jti: 'token-vencido' }, Date.now() - 1000),
+                    entry('Client', 'cliente-1', { client_id: 'cliente-1' }, null),
+                    entry('ServerSecret', 'cookies', { value: ['clave-sin-sellar'] }, null)
+                ]);
+
+                await fresh.migrate.up({ migrationSource });
+                const rows = await fresh('oauth_entries').select('kind', 'id', 'payload').orderBy('kind');
+                expect(JSON.stringify(rows)).to.not.contain('token-de-acceso').and.not.contain('clave-sin-sellar').and.not.contain('token-vencido');
+
+                const adapter = oauthAdapterFor(oauthStore(fresh));
+                expect(await new adapter('AccessToken').find('token-de-acceso')).to.deep.equal({ jti: 'token-de-acceso', kind: 'AccessToken', accountId: '7' });
+                expect(await new adapter('Client').find('cliente-1')).to.deep.equal({ client_id: 'cliente-1' });
+                expect(await new adapter('ServerSecret').find('cookies')).to.equal(undefined);
+                await fresh.migrate.latest({ migrationSource });
+            }
+            finally {
+                await fresh.destroy();
+                await db.release();
+            }
         });
     });
 }

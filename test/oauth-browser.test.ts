@@ -21,7 +21,7 @@ import { testDatabases } from './support/databases.js';
 import type { SeededUser } from './support/fixtures.js';
 import { addClient, seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
-import { startTestServer } from './support/server.js';
+import { startTestServer, writeServerEnv } from './support/server.js';
 
 // The whole OAuth 2.1 flow as an MCP client runs it: the SDK's client discovers the
 // authorization server from the 401, registers itself, sends the user's browser (headless
@@ -148,7 +148,7 @@ for (const database of testDatabases()) {
                 this.skip();
             }
 
-            server = await startTestServer(database);
+            server = await startTestServer(database, { env: writeServerEnv });
             const ports = server.app.ports;
             user = await seedAccount(ports);
             await setPassword(ports, { userId: user.userId, password: internals.password });

@@ -12,6 +12,7 @@ import { tagRepository } from './repositories/tags.js';
 import { tokenRepository } from './repositories/tokens.js';
 import { userRepository } from './repositories/users.js';
 import { rateLimitCounter } from './rate-limit-counter.js';
+import { throttleCounter } from './throttle-counter.js';
 
 export { connect, dialectOf } from './connection.js';
 export { migrateLatest } from './migrations/index.js';
@@ -30,6 +31,7 @@ export const knexRepositories = (knex: Knex) => ({
     registry: registryRepository(knex),
     syncStates: syncStateRepository(knex),
     rateLimitCounter: rateLimitCounter(knex),
+    throttles: throttleCounter(knex),
     userCredentials: userCredentialRepository(knex),
     oauthStore: oauthStore(knex)
 });

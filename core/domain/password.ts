@@ -32,3 +32,8 @@ export const verifyPassword = async (password: string, stored: string): Promise<
     const actual = await internals.scrypt(password, Buffer.from(salt, 'base64'), expected.length, { N, r: Number(r), p: Number(p), maxmem: 128 * N * Number(r) * 2 });
     return timingSafeEqual(actual, expected);
 };
+
+// The hash of a random password nobody knows, with the current parameters: checked against
+// when the email is unknown or has no password, so every failed sign-in spends the same work
+// and the time of the answer does not tell which emails exist.
+export const unknownPasswordHash = 'scrypt$32768$8$1$rbw1/vp9pAZUowfF6+yp+g==$/q1GspR10pp5xFtV6B1JzJNfLjwv1aIpDtFEX5abnGM=';

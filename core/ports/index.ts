@@ -4,6 +4,7 @@ import type { OAuthStore, UserCredentialRepository } from './oauth.js';
 import type { RateLimitCounter } from './rate-limit-counter.js';
 import type { ReadCache } from './read-cache.js';
 import type { SecretBox } from './secret-box.js';
+import type { ThrottleCounter } from './throttle-counter.js';
 import type {
     AccountRepository,
     CcmaRepository,
@@ -24,6 +25,7 @@ export type { OAuthEntry, OAuthEntryIndex, OAuthStore, UserCredentialRepository 
 export type { RateLimitCounter, RateLimitOutcome } from './rate-limit-counter.js';
 export type { ReadCache } from './read-cache.js';
 export type { SecretBox } from './secret-box.js';
+export type { ThrottleCounter } from './throttle-counter.js';
 
 // Everything the use cases may need; each use case names the part it uses.
 export interface Ports {
@@ -39,6 +41,7 @@ export interface Ports {
     registry: RegistryRepository;
     syncStates: SyncStateRepository;
     rateLimitCounter: RateLimitCounter;
+    throttles: ThrottleCounter;
     readCache: ReadCache;
     userCredentials: UserCredentialRepository;
     oauthStore: OAuthStore;

@@ -26,6 +26,8 @@ export interface OAuthStore {
     destroy(kind: string, id: string): Promise<void>;
     // Everything issued under a grant (codes, access and refresh tokens), at once.
     revokeByGrantId(grantId: string): Promise<void>;
+    // How many live entries of a kind there are (registered clients, to cap them).
+    count(kind: string, now: Timestamp): Promise<number>;
 }
 
 // The password people sign in with on the authorization page (never shown, only its hash).

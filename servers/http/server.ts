@@ -21,6 +21,9 @@ export interface HttpServerOptions {
     host: string;
     port: number;
     publicUrl?: string;
+    // TRUST_PROXY and OAUTH_MAX_CLIENTS (see app/config.ts).
+    trustProxy?: number;
+    maxOAuthClients?: number;
     // Request logs and errors (pino); silent when not given.
     logger?: Logger;
     // Where unexpected errors are reported besides the request log; the logger by default.
@@ -51,7 +54,7 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
     }
 
     registerBearerAuth(server, deps);
-    registerMcp(server, deps, { publicUrl: options.publicUrl, log: options.log });
+    registerMcp(server, deps, { publicUrl: options.publicUrl, log: options.log, trustProxy: options.trustProxy, maxClients: options.maxOAuthClients });
 
     server.route([
         ...healthRoutes,

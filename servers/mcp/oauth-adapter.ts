@@ -1,28 +1,38 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { credentialKinds, storedEntryId } from '../../core/domain/oauth-entry.js';
 import type { OAuthStore } from '../../core/ports/index.js';
 
 // oidc-provider's storage contract over the service's database (the OAuthStore port): every
 // model (Client, Grant, AuthorizationCode, AccessToken, RefreshToken, Session, Interaction…)
-// by name and id, expiring with the lifetime the authorization server gives it.
+// by name and id, expiring with the lifetime the authorization server gives it. Ids are
+// stored as digests, and tokens without their own id (core/domain/oauth-entry.ts).
 
 export const oauthAdapterFor = (store: OAuthStore) => class KnexOAuthAdapter implements Adapter {
 
     readonly name: string;
+    readonly credential: boolean;
 
     constructor(name: string) {
 
         this.name = name;
+        this.credential = credentialKinds.has(name);
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
 
         const expiresAt = expiresIn ? Date.now() + expiresIn * 1000 : null;
-        await store.upsert(this.name, id, payload as Record<string, unknown>, expiresAt, { grantId: payload.grantId, userCode: payload.userCode, uid: payload.uid });
+        const kept: Record<string, unknown> = { ...payload };
+        if (this.credential) {
+            delete kept.jti;
+        }
+
+        await store.upsert(this.name, storedEntryId(id), kept, expiresAt, { grantId: payload.grantId, userCode: payload.userCode, uid: payload.uid });
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
 
-        return KnexOAuthAdapter.payloadOf(await store.find(this.name, id, Date.now()));
+        const payload = KnexOAuthAdapter.payloadOf(await store.find(this.name, storedEntryId(id), Date.now()));
+        return payload && this.credential ? { ...payload, jti: id } : payload;
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
@@ -37,12 +47,12 @@ export const oauthAdapterFor = (store: OAuthStore) => class KnexOAuthAdapter imp
 
     async consume(id: string): Promise<void> {
 
-        await store.consume(this.name, id, Date.now());
+        await store.consume(this.name, storedEntryId(id), Date.now());
     }
 
     async destroy(id: string): Promise<void> {
 
-        await store.destroy(this.name, id);
+        await store.destroy(this.name, storedEntryId(id));
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {

@@ -1,10 +1,10 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHmac, generateKeyPairSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
 import Provider, { errors } from 'oidc-provider';
 import { messages } from '../../core/domain/messages.js';
-import type { Ports } from '../../core/ports/index.js';
+import type { OAuthEntry, Ports } from '../../core/ports/index.js';
 import { oauthAdapterFor } from './oauth-adapter.js';
-import { errorPage } from './pages.js';
+import { errorPage, pageHeaders } from './pages.js';
 
 // The OAuth 2.1 authorization server of the MCP endpoint (SPEC §4.13, §5.7), on panva's
 // oidc-provider: dynamic client registration (RFC 7591), authorization code with PKCE S256
@@ -40,24 +40,28 @@ export type AccessCheck =
 
 export interface OAuthServer {
     provider(): Promise<Provider>;
+    // The consent form's CSRF token of an interaction, and its check.
+    csrfToken(uid: string): Promise<string>;
+    csrfValid(uid: string, token: unknown): Promise<boolean>;
     // An access token presented to /mcp: live, issued for /mcp, carrying service:read.
     verify(token: string): Promise<AccessCheck>;
 }
 
 const internals = {
 
-    // Keys every server process shares (cookie signing, the JSON Web Key Set), created once
-    // and kept in the OAuth store.
-    async sharedSecret<T>(deps: Pick<Ports, 'oauthStore'>, id: string, create: () => T): Promise<T> {
+    // Keys every server process shares (cookie signing, the JSON Web Key Set, the consent
+    // form's CSRF key), created once and kept in the OAuth store sealed with the secret box
+    // that seals clave_arca: a database dump alone cannot sign a cookie or a token.
+    async sharedSecret<T>(deps: Pick<Ports, 'oauthStore' | 'secretBox'>, id: string, create: () => T): Promise<T> {
 
-        const existing = await deps.oauthStore.find('ServerSecret', id, Date.now());
-        if (existing) {
-            return existing.payload.value as T;
+        const open = (entry: OAuthEntry | null): T | null => (typeof entry?.payload.sealed === 'string' ? JSON.parse(deps.secretBox.open(entry.payload.sealed)) as T : null);
+        const existing = open(await deps.oauthStore.find('ServerSecret', id, Date.now()));
+        if (existing !== null) {
+            return existing;
         }
 
-        await deps.oauthStore.upsert('ServerSecret', id, { value: create() }, null, {});
-        const stored = await deps.oauthStore.find('ServerSecret', id, Date.now());
-        return stored!.payload.value as T;
+        await deps.oauthStore.upsert('ServerSecret', id, { sealed: deps.secretBox.seal(JSON.stringify(create())) }, null, {});
+        return open(await deps.oauthStore.find('ServerSecret', id, Date.now()))!;
     },
 
     signingKey(): JWK {
@@ -102,6 +106,8 @@ const internals = {
                 registration: { enabled: true, initialAccessToken: false },
                 revocation: { enabled: true },
                 introspection: { enabled: false },
+                // Not served (only /oauth/* reaches the provider): not advertised either.
+                pushedAuthorizationRequests: { enabled: false },
                 userinfo: { enabled: false },
                 rpInitiatedLogout: { enabled: false },
                 resourceIndicators: {
@@ -141,6 +147,7 @@ const internals = {
             renderError: async (ctx: KoaContextWithOIDC, out) => {
 
                 ctx.type = 'html';
+                ctx.set(pageHeaders);
                 ctx.body = errorPage(out.error_description ?? out.error);
             }
         };
@@ -158,6 +165,8 @@ export const createOAuthServer = (deps: Ports, urls: { issuer: () => string; res
             const cookies = await internals.sharedSecret(deps, 'cookies', () => [randomBytes(32).toString('base64url')]);
             const jwk = await internals.sharedSecret(deps, 'jwk', internals.signingKey);
             const instance = new Provider(urls.issuer(), internals.configuration(deps, urls.resource(), { cookies, jwk }));
+            // Koa reads the scheme and host from X-Forwarded-Proto and -Host, which the routes
+            // always set from PUBLIC_URL (never from the client): see routes.ts.
             instance.proxy = true;
             instance.on('server_error', (_ctx: unknown, err: Error) => log({ level: 'error', msg: 'oauth server error', err: err.stack ?? err.message }));
             return instance;
@@ -171,8 +180,21 @@ export const createOAuthServer = (deps: Ports, urls: { issuer: () => string; res
         return built;
     };
 
+    const csrfToken = async (uid: string) => {
+
+        const key = await internals.sharedSecret(deps, 'csrf', () => randomBytes(32).toString('base64url'));
+        return createHmac('sha256', key).update(`consent:${uid}`).digest('base64url');
+    };
+
     return {
         provider,
+        csrfToken,
+        async csrfValid(uid, token) {
+
+            const expected = Buffer.from(await csrfToken(uid));
+            const given = Buffer.from(typeof token === 'string' ? token : '');
+            return given.length === expected.length && timingSafeEqual(given, expected);
+        },
         async verify(value) {
 
             const oidc = await provider();

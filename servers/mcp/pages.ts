@@ -26,8 +26,19 @@ const internals = {
     }
 };
 
+// Every authorization page: never cached, never framed, no script, no referrer leaving with
+// the page's address (it carries the interaction), no sniffing.
+export const pageHeaders: Readonly<Record<string, string>> = {
+    'Cache-Control': 'no-store',
+    'X-Frame-Options': 'DENY',
+    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff'
+};
+
 export interface ConsentPage {
     action: string;
+    csrfToken: string;
     clientName: string;
     redirectUri: string | null;
     email?: string | undefined;
@@ -48,6 +59,7 @@ export const consentPage = (page: ConsentPage): string => {
         redirect,
         error,
         `<form method="post" action="${internals.escape(page.action)}">`,
+        `<input type="hidden" name="csrf" value="${internals.escape(page.csrfToken)}">`,
         `<fieldset><legend>${internals.escape(text.signInLegend)}</legend>`,
         `<label for="email">${internals.escape(text.email)}</label>`,
         `<input id="email" name="email" type="email" autocomplete="username" value="${internals.escape(page.email ?? '')}">`,

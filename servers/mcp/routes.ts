@@ -11,9 +11,12 @@ import { admitRequest } from '../../core/use-cases/admit-request.js';
 import { authenticateToken } from '../../core/use-cases/authorize-request.js';
 import { principalOfUser } from '../../core/use-cases/principal-of-user.js';
 import { signIn } from '../../core/use-cases/sign-in.js';
+import { countAttempt } from '../../core/use-cases/count-attempt.js';
+import { defaultMaxOAuthClients, throttleRules } from '../../core/domain/throttle.js';
+import { clientAddress, requestedHost } from '../http/client-address.js';
 import type { OAuthServer } from './oauth.js';
 import { createOAuthServer, mcpScope, oauthPaths } from './oauth.js';
-import { consentPage, errorPage } from './pages.js';
+import { consentPage, errorPage, pageHeaders } from './pages.js';
 import type { McpLog } from './tools.js';
 import { createMcpServer } from './tools.js';
 
@@ -23,9 +26,15 @@ import { createMcpServer } from './tools.js';
 // discovery documents, the authorization server and its sign-in and consent page.
 
 export interface McpRouteOptions {
-    // {base_url}; by default the address the server listens on, known once started.
+    // {base_url}; by default the address the server listens on, known once started. Every
+    // URL the service publishes comes from it, never from the request.
     publicUrl?: string | undefined;
     log?: McpLog | undefined;
+    // How many reverse proxies stand in front (TRUST_PROXY): only then are forwarded headers
+    // believed, for the client address and the host asked for.
+    trustProxy?: number | undefined;
+    // At most this many registered clients (OAUTH_MAX_CLIENTS).
+    maxClients?: number | undefined;
 }
 
 type InteractionDetails = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -41,6 +50,7 @@ interface Urls {
     resource(): string;
     resourceMetadata(): string;
     allowedHosts(): Set<string>;
+    trustProxy: number;
 }
 
 const internals = {
@@ -61,11 +71,12 @@ const internals = {
         return match ? match[1]! : null;
     },
 
-    urls(server: Server, publicUrl: string | undefined): Urls {
+    urls(server: Server, publicUrl: string | undefined, trustProxy: number): Urls {
 
         const base = () => (publicUrl ?? server.info.uri).replace(/\/+$/, '');
         return {
             base,
+            trustProxy,
             resource: () => `${base()}/mcp`,
             resourceMetadata: () => `${base()}/.well-known/oauth-protected-resource/mcp`,
             allowedHosts() {
@@ -85,11 +96,15 @@ const internals = {
         };
     },
 
+    // Host must name this server (DNS rebinding, and no answer built for a foreign name).
+    hostAllowed: (request: Request, urls: Urls): boolean => urls.allowedHosts().has(requestedHost(request, urls.trustProxy)),
+
+    forbiddenHost: (h: ResponseToolkit): ResponseObject => h.response({ error: messages.mcp.forbiddenHost }).code(403),
+
     // Host must name this server; a browser's Origin must be this server or a local client.
     originAllowed(request: Request, urls: Urls): boolean {
 
-        const host = request.headers.host;
-        if (!host || !urls.allowedHosts().has(String(host).toLowerCase())) {
+        if (!internals.hostAllowed(request, urls)) {
             return false;
         }
 
@@ -157,7 +172,7 @@ const internals = {
                 async handler(request, h) {
 
                     if (!internals.originAllowed(request, urls)) {
-                        return h.response({ error: messages.mcp.forbiddenHost }).code(403);
+                        return internals.forbiddenHost(h);
                     }
 
                     const token = internals.bearer(request.headers.authorization);
@@ -203,7 +218,7 @@ const internals = {
     // RFC 9728, at the root and at the path-suffixed location of the /mcp resource.
     metadataRoutes(urls: Urls): ServerRoute[] {
 
-        const handler = () => ({
+        const handler = (request: Request, h: ResponseToolkit) => (!internals.hostAllowed(request, urls) ? internals.forbiddenHost(h) : {
             resource: urls.resource(),
             authorization_servers: [urls.base()],
             scopes_supported: [mcpScope],
@@ -219,13 +234,52 @@ const internals = {
         }));
     },
 
-    // oidc-provider answers on the raw request and response; hapi steps aside.
-    passthrough(oauth: OAuthServer, rewrite?: string) {
+    // Open registration stays (MCP clients register themselves) within limits: so many per
+    // client address and hour, so many clients in all. null when the registration may go on.
+    async registrationRefused(deps: Ports, urls: Urls, request: Request, h: ResponseToolkit, maxClients: number): Promise<ResponseObject | null> {
+
+        try {
+            await countAttempt(deps, throttleRules.registrationPerAddress, `register:address:${clientAddress(request, urls.trustProxy)}`, messages.oauth.registrationThrottled);
+        }
+        catch (err) {
+            if (isDomainError(err) && err.rateLimit) {
+                return h.response({ error: err.message }).code(429).header('Retry-After', String(err.rateLimit.retryAfterSeconds));
+            }
+
+            throw err;
+        }
+
+        if (await deps.oauthStore.count('Client', Date.now()) >= maxClients) {
+            return h.response({ error: messages.oauth.registrationFull }).code(403);
+        }
+
+        return null;
+    },
+
+    // oidc-provider answers on the raw request and response; hapi steps aside. It builds every
+    // URL it publishes from the scheme and host it is given: always {base_url}'s.
+    passthrough(deps: Ports, oauth: OAuthServer, urls: Urls, maxClients: number, rewrite?: string) {
 
         return async (request: Request, h: ResponseToolkit) => {
 
+            if (!internals.hostAllowed(request, urls)) {
+                return internals.forbiddenHost(h);
+            }
+
+            if (request.path === oauthPaths.registration && request.method === 'post') {
+                const refused = await internals.registrationRefused(deps, urls, request, h, maxClients);
+                if (refused) {
+                    return refused.header('Access-Control-Allow-Origin', '*');
+                }
+            }
+
             const provider = await oauth.provider();
             const { req, res } = request.raw;
+            const base = new URL(urls.base());
+            delete req.headers.forwarded;
+            req.headers['x-forwarded-proto'] = base.protocol.slice(0, -1);
+            req.headers['x-forwarded-host'] = base.host;
+            req.headers['x-forwarded-for'] = clientAddress(request, urls.trustProxy);
             if (request.path === oauthPaths.registration) {
                 // oidc-provider leaves registration without CORS; browser clients register too
                 // (hapi answers the preflight from the route's cors settings).
@@ -247,25 +301,50 @@ const internals = {
         };
     },
 
-    providerRoutes(oauth: OAuthServer): ServerRoute[] {
+    providerRoutes(deps: Ports, oauth: OAuthServer, urls: Urls, maxClients: number): ServerRoute[] {
 
         const options = { auth: false as const, payload: { parse: false, output: 'stream' as const } };
+        const handler = internals.passthrough(deps, oauth, urls, maxClients);
         return [
-            { method: '*', path: '/oauth/{path*}', options, handler: internals.passthrough(oauth) },
+            { method: '*', path: '/oauth/{path*}', options, handler },
             // Browser clients: hapi answers the CORS preflights of the endpoints they call.
-            ...[oauthPaths.registration, oauthPaths.token, oauthPaths.revocation].map((path): ServerRoute => ({ method: 'POST', path, options: { ...options, cors: { origin: ['*'] } }, handler: internals.passthrough(oauth) })),
-            { method: '*', path: '/.well-known/openid-configuration', options, handler: internals.passthrough(oauth) },
+            ...[oauthPaths.registration, oauthPaths.token, oauthPaths.revocation].map((path): ServerRoute => ({ method: 'POST', path, options: { ...options, cors: { origin: ['*'] } }, handler })),
+            { method: '*', path: '/.well-known/openid-configuration', options, handler },
             // RFC 8414: the same document oidc-provider publishes as OpenID discovery.
-            { method: '*', path: '/.well-known/oauth-authorization-server', options, handler: internals.passthrough(oauth, '/.well-known/openid-configuration') }
+            { method: '*', path: '/.well-known/oauth-authorization-server', options, handler: internals.passthrough(deps, oauth, urls, maxClients, '/.well-known/openid-configuration') }
         ];
     },
 
     page(h: ResponseToolkit, html: string, status = 200): ResponseObject {
 
-        return h.response(html).code(status).type('text/html; charset=utf-8')
-            .header('Cache-Control', 'no-store')
-            .header('X-Frame-Options', 'DENY')
-            .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+        const response = h.response(html).code(status).type('text/html; charset=utf-8');
+        for (const [name, value] of Object.entries(pageHeaders)) {
+            response.header(name, value);
+        }
+
+        return response;
+    },
+
+    // The consent form is posted from its own page: a browser's Origin must be this server's,
+    // and the form must carry the interaction's CSRF token.
+    async formAllowed(oauth: OAuthServer, urls: Urls, request: Request, form: Record<string, unknown>): Promise<boolean> {
+
+        const origin = request.headers.origin;
+        if (origin !== undefined) {
+            let host: string;
+            try {
+                host = new URL(String(origin)).host;
+            }
+            catch {
+                return false;
+            }
+
+            if (!urls.allowedHosts().has(host)) {
+                return false;
+            }
+        }
+
+        return oauth.csrfValid(String(request.params.uid), form.csrf);
     },
 
     async interaction(oauth: OAuthServer, request: Request): Promise<FoundInteraction | null> {
@@ -285,11 +364,12 @@ const internals = {
         }
     },
 
-    consentView(found: FoundInteraction, extra: { email?: string; error?: string } = {}): string {
+    async consentView(oauth: OAuthServer, found: FoundInteraction, extra: { email?: string; error?: string } = {}): Promise<string> {
 
         const name = found.client.clientName ?? found.client.clientId ?? messages.oauth.unknownClient;
         const redirectUri = typeof found.details.params.redirect_uri === 'string' ? found.details.params.redirect_uri : null;
-        return consentPage({ action: `${oauthPaths.interaction}/${found.details.uid}`, clientName: name, redirectUri, ...extra });
+        const csrfToken = await oauth.csrfToken(found.details.uid);
+        return consentPage({ action: `${oauthPaths.interaction}/${found.details.uid}`, csrfToken, clientName: name, redirectUri, ...extra });
     },
 
     // What the user consents to: the scopes the client asked for among those this server
@@ -320,8 +400,12 @@ const internals = {
                 options: { auth: false },
                 async handler(request, h) {
 
+                    if (!internals.hostAllowed(request, urls)) {
+                        return internals.forbiddenHost(h);
+                    }
+
                     const found = await internals.interaction(oauth, request);
-                    return found ? internals.page(h, internals.consentView(found)) : internals.page(h, errorPage(messages.oauth.expired), 400);
+                    return found ? internals.page(h, await internals.consentView(oauth, found)) : internals.page(h, errorPage(messages.oauth.expired), 400);
                 }
             },
             {
@@ -330,12 +414,20 @@ const internals = {
                 options: { auth: false, payload: { parse: true, allow: 'application/x-www-form-urlencoded', maxBytes: 16 * 1024 } },
                 async handler(request, h) {
 
+                    if (!internals.hostAllowed(request, urls)) {
+                        return internals.forbiddenHost(h);
+                    }
+
                     const found = await internals.interaction(oauth, request);
                     if (!found) {
                         return internals.page(h, errorPage(messages.oauth.expired), 400);
                     }
 
                     const form = (request.payload ?? {}) as Record<string, unknown>;
+                    if (!await internals.formAllowed(oauth, urls, request, form)) {
+                        return internals.page(h, errorPage(messages.oauth.forbiddenForm), 403);
+                    }
+
                     const { provider, details } = found;
                     let result: Parameters<Provider['interactionResult']>[2];
                     if (form.decision !== 'allow') {
@@ -344,9 +436,21 @@ const internals = {
                     else {
                         const email = typeof form.email === 'string' ? form.email : '';
                         const password = typeof form.password === 'string' ? form.password : '';
-                        const user = await signIn(deps, { email, password });
+                        let user: Awaited<ReturnType<typeof signIn>>;
+                        try {
+                            user = await signIn(deps, { email, password, address: clientAddress(request, urls.trustProxy) });
+                        }
+                        catch (err) {
+                            if (isDomainError(err) && err.rateLimit) {
+                                return internals.page(h, await internals.consentView(oauth, found, { email, error: err.message }), 429)
+                                    .header('Retry-After', String(err.rateLimit.retryAfterSeconds));
+                            }
+
+                            throw err;
+                        }
+
                         if (!user) {
-                            return internals.page(h, internals.consentView(found, { email, error: messages.oauth.invalidCredentials }), 401);
+                            return internals.page(h, await internals.consentView(oauth, found, { email, error: messages.oauth.invalidCredentials }), 401);
                         }
 
                         const accountId = String(user.id);
@@ -364,12 +468,12 @@ const internals = {
 export const registerMcp = (server: Server, deps: Ports, options: McpRouteOptions): void => {
 
     const log = options.log ?? internals.log;
-    const urls = internals.urls(server, options.publicUrl);
+    const urls = internals.urls(server, options.publicUrl, options.trustProxy ?? 0);
     const oauth = createOAuthServer(deps, { issuer: urls.base, resource: urls.resource }, log);
     server.route([
         ...internals.mcpRoutes(deps, oauth, urls, log),
         ...internals.metadataRoutes(urls),
-        ...internals.providerRoutes(oauth),
+        ...internals.providerRoutes(deps, oauth, urls, options.maxClients ?? defaultMaxOAuthClients),
         ...internals.interactionRoutes(deps, oauth, urls)
     ]);
 };

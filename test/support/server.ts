@@ -84,11 +84,19 @@ const startOn = async (db: { url: string; release(): Promise<void> }, options: T
     const app = await composeApp(config, { clock });
     const logs: string[] = [];
     const logger = runLogger();
-    const server = await createHttpServer(app.ports, { host: '127.0.0.1', port: 0, logger, log: (event) => {
+    const server = await createHttpServer(app.ports, {
+        host: '127.0.0.1',
+        port: 0,
+        ...(config.publicUrlSet ? { publicUrl: config.publicUrl } : {}),
+        trustProxy: config.trustProxy,
+        maxOAuthClients: config.maxOAuthClients,
+        logger,
+        log: (event) => {
 
-        logs.push(JSON.stringify(event));
-        logger.error(event, 'request failed');
-    } });
+            logs.push(JSON.stringify(event));
+            logger.error(event, 'request failed');
+        }
+    });
     watchContract(server);
     await server.start();
     const url = server.info.uri;

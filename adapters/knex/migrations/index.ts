@@ -4,6 +4,8 @@ import * as sync from './002_sync.js';
 import * as oauth from './003_oauth.js';
 import * as dataVersions from './004_data_versions.js';
 import * as invoiceDayCounts from './005_invoice_day_counts.js';
+import * as throttles from './006_throttles.js';
+import * as oauthDigests from './007_oauth_digests.js';
 
 // Migrations are listed here rather than found on disk, so the same list runs from the
 // TypeScript sources (tests) and from the compiled build.
@@ -13,7 +15,9 @@ const internals = {
         '002_sync': sync,
         '003_oauth': oauth,
         '004_data_versions': dataVersions,
-        '005_invoice_day_counts': invoiceDayCounts
+        '005_invoice_day_counts': invoiceDayCounts,
+        '006_throttles': throttles,
+        '007_oauth_digests': oauthDigests
     } as Record<string, Knex.Migration>
 };
 

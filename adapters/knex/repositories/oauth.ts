@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { OAuthEntry, OAuthStore, UserCredentialRepository } from '../../../core/ports/index.js';
-import { toNullableNumber } from '../rows.js';
+import { toNullableNumber, toNumber } from '../rows.js';
 
 const internals = {
     toEntry: (row: Record<string, unknown> | undefined): OAuthEntry | null => (row ? {
@@ -55,6 +55,12 @@ export const oauthStore = (knex: Knex): OAuthStore => ({
     async revokeByGrantId(grantId) {
 
         await knex('oauth_entries').where({ grant_id: grantId }).delete();
+    },
+
+    async count(kind, now) {
+
+        const row = await internals.live(knex('oauth_entries').count({ count: '*' }).where({ kind }), now).first();
+        return toNumber(row?.count ?? 0);
     }
 });
 

@@ -1,0 +1,48 @@
+import type { Knex } from 'knex';
+import type { ThrottleCounter } from '../../core/ports/index.js';
+import { toNumber } from './rows.js';
+import { statements } from './statements.js';
+
+// One row per subject holds its current window. As with the rate limits, a single conditional
+// UPDATE counts an attempt only while the window has room, so concurrent attempts from any
+// number of processes never count past the limit. The count is assigned before the window
+// start (MySQL evaluates assignments left to right with updated values, SQLite with the old).
+
+const internals = {
+    count: 'update throttles set count = CASE WHEN window_start = ? THEN count + 1 ELSE 1 END, window_start = ? ' +
+        'where subject = ? and (not window_start = ? or count < ?)'
+};
+
+export const throttleCounter = (knex: Knex): ThrottleCounter => {
+
+    const sql = statements(knex);
+    return {
+        async tryCount(subject, windowStart, limit) {
+
+            // A refused UPDATE means a full window, or no row yet (or one another process was
+            // creating meanwhile): look, then try again.
+            for (let attempt = 0; attempt < 3; attempt++) {
+                if (await sql.run(internals.count, [windowStart, windowStart, subject, windowStart, limit]) > 0) {
+                    return true;
+                }
+
+                const row = await knex('throttles').where({ subject }).first();
+                if (!row) {
+                    await knex('throttles').insert({ subject, window_start: windowStart, count: 0 }).onConflict('subject').ignore();
+                    continue;
+                }
+
+                if (toNumber(row.window_start) === windowStart && toNumber(row.count) >= limit) {
+                    return false;
+                }
+            }
+
+            return false;
+        },
+
+        async giveBack(subject, windowStart) {
+
+            await knex('throttles').where({ subject, window_start: windowStart }).andWhere('count', '>', 0).decrement('count', 1);
+        }
+    };
+};
