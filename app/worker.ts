@@ -59,11 +59,14 @@ export const startSyncWorker = (app: App, options: SyncWorkerOptions = {}): Work
 };
 
 export interface SyncNowSummary extends WorkerSummary {
+    // One entry per CUIT whose last attempt of this run ended with an error.
     failures: { cuit: string | null; error: string | null }[];
+    // CUITs of the run that another worker synchronized meanwhile (its lease, its result).
+    otherWorkers: number;
 }
 
 export interface SyncProgress {
-    total: number;                     // jobs due or running in the scope when the run began
+    total: number;                     // CUITs due or running in the scope when the run began
     done: number;
     failed: number;
 }
@@ -76,14 +79,32 @@ export interface SyncNowOptions {
     signal?: AbortSignal;
 }
 
-// Run the jobs of these clients (every due job when null) to the end in this process.
+const outcomes = {
+    // What a CUIT's last attempt of the run says about it: synced, ended with an error, or
+    // neither (given back on stop; or its lease lost to another worker).
+    of(result: JobResult): 'synced' | 'failed' | 'other' | 'none' {
+
+        switch (result.disposition) {
+            case 'done': return 'synced';
+            case 'retry':
+            case 'failed': return 'failed';
+            case 'lost': return 'other';
+            default: return 'none';
+        }
+    }
+};
+
+// Run the jobs of these clients (every due job when null) to the end in this process. The
+// summary counts CUITs, each by its last attempt: a CUIT retried within the run is one CUIT
+// with one outcome; `jobs` counts the attempts.
 export const syncNow = async (app: App, options: SyncNowOptions): Promise<SyncNowSummary> => {
 
     const queue = queueDeps(app);
     const initial = await queue.jobQueue.counts(options.clientIds ?? undefined, app.ports.clock.now().getTime());
-    const progress: SyncProgress = { total: initial.due + initial.running, done: 0, failed: 0 };
-    const report = () => options.onProgress?.({ ...progress, total: Math.max(progress.total, progress.done) });
-    const failures: SyncNowSummary['failures'] = [];
+    const total = initial.due + initial.running;
+    const last = new Map<number, JobResult>();
+    const count = (outcome: ReturnType<typeof outcomes.of>) => [...last.values()].filter((result) => outcomes.of(result) === outcome).length;
+    const report = () => options.onProgress?.({ total: Math.max(total, last.size), done: last.size, failed: count('failed') });
     report();
     const worker = startSyncWorker(app, {
         concurrency: options.concurrency,
@@ -93,15 +114,7 @@ export const syncNow = async (app: App, options: SyncNowOptions): Promise<SyncNo
         ...(options.clientIds ? { clientIds: options.clientIds } : {}),
         onResult: (result: JobResult) => {
 
-            progress.done++;
-            if (result.disposition !== 'done' && result.disposition !== 'released') {
-                progress.failed++;
-            }
-
-            if (result.disposition === 'retry' || result.disposition === 'failed') {
-                failures.push({ cuit: result.cuit, error: result.error });
-            }
-
+            last.set(result.clientId, result);
             report();
         }
     });
@@ -109,7 +122,19 @@ export const syncNow = async (app: App, options: SyncNowOptions): Promise<SyncNo
     const stop = () => void worker.stop();
     options.signal?.addEventListener('abort', stop, { once: true });
     try {
-        return { ...await worker.done, failures };
+        const attempts = await worker.done;
+        const failures = [...last.values()].filter((result) => outcomes.of(result) === 'failed').map((result) => ({ cuit: result.cuit, error: result.error }));
+        const ours = [...last.values()].filter((result) => outcomes.of(result) !== 'other').length;
+        return {
+            jobs: attempts.jobs,
+            synced: count('synced'),
+            failed: failures.length,
+            invoices: attempts.invoices,
+            failures,
+            // Jobs due or running when the run began that this process did not finish (after
+            // a stop, the unfinished ones are nobody's yet).
+            otherWorkers: options.signal?.aborted ? count('other') : Math.max(count('other'), total - ours)
+        };
     }
     finally {
         options.signal?.removeEventListener('abort', stop);

@@ -7,9 +7,11 @@ import type { CliIo } from './io.js';
 // text or one JSON object (--json), and failures thrown to runCli, which prints them as one
 // line on stderr and returns a non-zero exit code (exitCodes).
 
+// Documented in README.md (Exit codes).
 export const exitCodes = {
     ok: 0,
-    error: 1
+    error: 1,
+    syncFailures: 3                    // `sync` finished, but some CUIT ended with an error
 } as const;
 
 export interface Output {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { SimulatedAuthority } from '../adapters/authority/simulated/index.js';
 import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
 import { displayName, sortKey } from '../core/domain/client.js';
@@ -9,6 +10,7 @@ import type { CliResult } from './support/cli.js';
 import { runCli } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
+import { queueDeps } from '../app/sync.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
 
@@ -37,6 +39,17 @@ for (const database of testDatabases()) {
         let authority: SimulatedAuthority;
         let token: string;
         let cli: (...args: string[]) => Promise<CliResult>;
+        let accountId: number;
+        const addClient = async (cuit: string, password: string): Promise<number> => {
+
+            const names = { nombre: 'Ana', apellido: cuit, razonSocial: null };
+            const name = displayName({ tipo: 'persona-fisica', ...names });
+            const client = await server.app.ports.clients.insert({
+                publicId: randomUUID(), accountId, cuit: cuit as Cuit, tipo: 'persona-fisica', ...names, representativeId: null,
+                displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: server.app.ports.secretBox.seal(password), createdAt: Date.now()
+            });
+            return client!.id;
+        };
         const people = ['20301234561', '27301234562'];
         const refused = '20301234563';
 
@@ -46,13 +59,9 @@ for (const database of testDatabases()) {
             server = await startTestServer(database, { env: { ARCASYNC_SECRET_KEY: internals.secretKey } });
             const user = await seedAccount(server.app.ports);
             token = user.token;
+            accountId = user.accountId;
             for (const [cuit, password] of [[people[0]!, 'clave-1'], [people[1]!, 'clave-2'], [refused, 'mala-clave']] as const) {
-                const names = { nombre: 'Ana', apellido: cuit, razonSocial: null };
-                const name = displayName({ tipo: 'persona-fisica', ...names });
-                await server.app.ports.clients.insert({
-                    publicId: randomUUID(), accountId: user.accountId, cuit: cuit as Cuit, tipo: 'persona-fisica', ...names, representativeId: null,
-                    displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: server.app.ports.secretBox.seal(password), createdAt: Date.now()
-                });
+                await addClient(cuit, password);
             }
 
             cli = (...args) => runCli(server.app.config.databaseUrl, args, { ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authority.url });
@@ -77,8 +86,11 @@ for (const database of testDatabases()) {
         it('sync --all runs every CUIT and lists the failures without showing any key', async () => {
 
             const run = await cli('sync', '--all', '--json');
-            const result = internals.json(run);
-            expect(result).to.include({ jobs: 3, synced: 2, failed: 1 });
+            // A CUIT ended with an error: the summary on stdout, one line on stderr, exit 3.
+            expect(run.code, run.stderr).to.equal(3);
+            expect(run.stderr.trimEnd().split('\n')).to.deep.equal([`error: ${messages.cli.syncFailed(1)}`]);
+            const result = JSON.parse(run.stdout);
+            expect(result).to.include({ jobs: 3, synced: 2, failed: 1, otherWorkers: 0 });
             expect(result.failures).to.have.length(1);
             expect(result.failures[0].cuit).to.equal(refused);
             expect(result.failures[0].error).to.include(messages.authority.rejected_key);
@@ -134,6 +146,62 @@ for (const database of testDatabases()) {
                 expect(result.stdout).to.equal('');
                 expect(result.stderr.trimEnd().split('\n')).to.deep.equal([`error: ${message}`]);
             }
+        });
+
+        it('counts CUITs, not attempts, says each failure once and exits 3 when the authority fails', async () => {
+
+            const failing = await startSimulatedAuthority({ port: 0, failures: { serverError: 1 } });
+            try {
+                const cuits = ['20401234561', '20401234562', '20401234563', '20401234564'];
+                for (const cuit of cuits) {
+                    await addClient(cuit, `clave-${cuit}`);
+                }
+
+                const env = { ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: failing.url };
+                const run = await runCli(server.app.config.databaseUrl, ['sync', ...cuits.flatMap((cuit) => ['--cuit', cuit])], env);
+                expect(run.code, run.stderr).to.equal(3);
+                expect(run.stderr.trimEnd().split('\n')).to.deep.equal([`error: ${messages.cli.syncFailed(4)}`]);
+                const lines = run.stdout.trimEnd().split('\n');
+                expect(lines[0]).to.equal(messages.cli.syncSummary({ synced: 0, failed: 4, invoices: 0 }));
+                expect(lines.slice(1).map((line) => line.trim().slice(0, 11)).sort()).to.deep.equal(cuits);
+                for (const line of lines.slice(1)) {
+                    expect(line.split(messages.authority.unavailable).length - 1, line).to.equal(1);
+                }
+
+                const status = internals.json(await cli('sync', 'status', '--cuit', cuits[0]!, '--json'));
+                for (const system of status.clients[0].systems) {
+                    expect(system.lastError.split(messages.authority.unavailable).length - 1, system.lastError).to.equal(1);
+                }
+            }
+            finally {
+                await failing.stop();
+            }
+        });
+
+        it('says so when another worker synchronized part of the run', async () => {
+
+            const mine = '20501234561';
+            const theirs = '20501234562';
+            const [, theirId] = [await addClient(mine, 'clave-mia'), await addClient(theirs, 'clave-ajena')];
+            const queue = queueDeps(server.app);
+            const now = Date.now();
+            await queue.jobQueue.enqueue(theirId, 'manual', now);
+            // Another worker holds their job while this run goes, and finishes it.
+            const held = (await queue.jobQueue.claim({ owner: 'otro-trabajador', now, leaseMs: 60_000, clientIds: [theirId] }))!;
+            // `sync --due` waits for the job the other worker runs, and does not run it again.
+            const running = cli('sync', '--due', '--json');
+            const myId = (await server.app.knex('clients').where({ cuit: mine }).first()).id;
+            while (!await server.app.knex('sync_jobs').where({ client_id: myId, status: 'done' }).first()) {
+                await sleep(50);
+            }
+
+            await queue.jobQueue.complete(held, 'otro-trabajador', Date.now());
+            const result = internals.json(await running);
+            expect(result).to.include({ jobs: 1, synced: 1, failed: 0, otherWorkers: 1 });
+
+            const text = await cli('sync', '--cuit', mine);
+            expect(text.code).to.equal(0);
+            expect(text.stdout).to.not.include(messages.cli.syncByOthers(1));
         });
     });
 }

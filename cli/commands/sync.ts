@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { SyncStatusResult } from '../../core/use-cases/sync/sync-status.js';
 import type { CliIo } from '../io.js';
 import { syncSpinner } from '../progress.js';
-import { openApp, outputFor, withApp } from '../run.js';
+import { exitCodes, failure, openApp, outputFor, withApp } from '../run.js';
 
 // The synchronization commands of the CLI contract (DESIGN.md): `sync` (cron), `sync worker`
 // (long-running), `sync status`, `resync`. The work happens in app/worker.ts; this module
@@ -92,12 +92,20 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
                 }
             });
 
-            const lines = [`Sincronizados: ${summary.synced} CUIT; con fallas: ${summary.failed}; comprobantes guardados: ${summary.invoices}.`];
-            for (const failure of summary.failures) {
-                lines.push(`  ${failure.cuit ?? '?'}: ${failure.error ?? ''}`);
+            const { messages } = await import('../../core/domain/messages.js');
+            const lines = [messages.cli.syncSummary(summary)];
+            for (const failed of summary.failures) {
+                lines.push(`  ${failed.cuit ?? '?'}: ${failed.error ?? ''}`);
+            }
+
+            if (summary.otherWorkers) {
+                lines.push(messages.cli.syncByOthers(summary.otherWorkers));
             }
 
             output.print(lines.join('\n'), summary);
+            if (summary.failed) {
+                throw failure(messages.cli.syncFailed(summary.failed), exitCodes.syncFailures);
+            }
         });
 
     sync.command('worker')

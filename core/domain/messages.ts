@@ -101,6 +101,9 @@ export const messages = {
     },
     // The command line: its own failures and commander's, in Spanish.
     cli: {
+        syncSummary: (run: { synced: number; failed: number; invoices: number }): string => `Sincronizados: ${run.synced} CUIT; con error: ${run.failed} CUIT; comprobantes guardados: ${run.invoices}.`,
+        syncByOthers: (count: number): string => `Otro trabajador sincronizó ${count} CUIT de esta corrida al mismo tiempo; su resultado está en 'arcasync sync status'.`,
+        syncFailed: (count: number): string => `${count} CUIT terminaron con error (detalle en la salida y en 'arcasync sync status').`,
         noDatabase: (path: string): string => `No hay base de datos en ${path}: creala con 'arcasync migrate' (o 'npm start' para la demostración), o indicá otra con DATABASE_URL.`
     },
     // MCP endpoint and its OAuth 2.1 authorization pages (SPEC §4.13, §5.7).

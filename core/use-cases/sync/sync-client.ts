@@ -62,8 +62,13 @@ const internals = {
                 detail = detail.split(password).join('***');
             }
 
-            detail = detail.replace(/\s+/g, ' ').trim().slice(0, internals.detailMax);
             const text = messages.authority[err.kind];
+            // A client that already leads with the kind's explanation: said once, not twice.
+            if (detail.startsWith(text)) {
+                detail = detail.slice(text.length).trim().replace(/^\((.*)\)$/s, '$1');
+            }
+
+            detail = detail.replace(/\s+/g, ' ').trim().slice(0, internals.detailMax);
             return { message: detail ? `${text} (${detail})` : text, retry: internals.retryable.has(err.kind), kind: err.kind };
         }
 
