@@ -2,7 +2,10 @@ import pino from 'pino';
 import type { DestinationStream, Logger } from 'pino';
 
 // Structured JSON logs (pino). Secrets are redacted by path wherever they could appear: the
-// Authorization header, cookies, and any field named like a credential.
+// Authorization header, cookies, and any field named like a credential. Then every line is
+// checked once more as it leaves, whoever logged it and whatever serializer ran: no request's
+// bytes, headers or body (a parser error's `rawPacket`, a Buffer, an array of bytes), no
+// credential field at any depth, no token or Bearer value inside any text.
 
 export const redactedPaths = [
     'req.headers.authorization',
@@ -15,12 +18,86 @@ export const redactedPaths = [
     'refresh_token', '*.refresh_token'
 ];
 
+const internals = {
+    censor: '[oculto]',
+
+    // What a request carries, by field name: never logged, at any depth.
+    requestContent: new Set(['rawpacket', 'headers', 'rawheaders', 'body', 'payload', 'rawbody', 'authorization', 'cookie', 'cookies', 'set-cookie']),
+    credentials: new Set(['clave_arca', 'password', 'token', 'access_token', 'refresh_token', 'id_token', 'client_secret', 'secret']),
+
+    secretsInText: [
+        { pattern: /asy_[A-Za-z0-9_-]+/g, replacement: 'asy_[oculto]' },
+        // A credential after "Bearer", not a challenge's parameters (Bearer resource_metadata="…").
+        { pattern: /(Bearer\s+)(?![a-z_]+=)[^\s",;]+/gi, replacement: '$1[oculto]' }
+    ],
+
+    isBytes: (value: unknown[]): boolean => value.length >= 8 && value.every((item) => Number.isInteger(item) && (item as number) >= 0 && (item as number) <= 255),
+
+    // The line's value with every request content and secret replaced; the same value when
+    // there was nothing to replace.
+    clean(value: unknown): unknown {
+
+        if (typeof value === 'string') {
+            let text = value;
+            for (const { pattern, replacement } of internals.secretsInText) {
+                text = text.replace(pattern, replacement);
+            }
+
+            return text;
+        }
+
+        if (Array.isArray(value)) {
+            if (internals.isBytes(value)) {
+                return internals.censor;
+            }
+
+            const items = value.map(internals.clean);
+            return items.some((item, index) => item !== value[index]) ? items : value;
+        }
+
+        if (value === null || typeof value !== 'object') {
+            return value;
+        }
+
+        const record = value as Record<string, unknown>;
+        if (record.type === 'Buffer' && Array.isArray(record.data)) {
+            return internals.censor;
+        }
+
+        let changed = false;
+        const copy: Record<string, unknown> = {};
+        for (const [key, item] of Object.entries(record)) {
+            const lower = key.toLowerCase();
+            const hidden = internals.requestContent.has(lower) || internals.credentials.has(lower);
+            copy[key] = hidden && item !== internals.censor ? internals.censor : internals.clean(item);
+            changed ||= copy[key] !== item;
+        }
+
+        return changed ? copy : value;
+    },
+
+    line(text: string): string {
+
+        let parsed: unknown;
+        try {
+            parsed = JSON.parse(text);
+        }
+        catch {
+            return String(internals.clean(text));
+        }
+
+        const cleaned = internals.clean(parsed);
+        return cleaned === parsed ? text : `${JSON.stringify(cleaned)}\n`;
+    }
+};
+
 export const createLogger = (options: { level: string; destination?: DestinationStream }): Logger => {
 
     return pino({
         level: options.level,
         base: { service: 'arcasync' },
-        redact: { paths: redactedPaths, censor: '[oculto]' }
+        redact: { paths: redactedPaths, censor: internals.censor },
+        hooks: { streamWrite: internals.line }
     }, options.destination ?? pino.destination({ dest: 2, sync: false }));
 };
 

@@ -6,6 +6,7 @@ import { loadConfig } from '../app/config.js';
 import { createHttpServer } from '../servers/http/server.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
+import { logLeaks } from './support/run-log.js';
 
 // Operability: one JSON log line per request with its request id, which the response
 // carries too; secrets never reach the log.
@@ -103,5 +104,49 @@ describe('request logs and request ids', () => {
         const text = captured.join('');
         expect(text).to.not.include('secreta-123').and.not.include('asy_abc').and.not.include('hunter22').and.not.include('Bearer x');
         expect(text).to.include('[oculto]');
+    });
+
+    const capture = () => {
+
+        const captured: string[] = [];
+        const logger = createLogger({ level: 'debug', destination: new Writable({ write(chunk: Buffer, _e, done) {
+
+            captured.push(chunk.toString());
+            done();
+        } }) });
+
+        return { logger, text: () => captured.join('') };
+    };
+
+    it('never writes a request\'s bytes, headers or body, whoever logs them and however (finding 2)', () => {
+
+        const { logger, text } = capture();
+        const clave = 'Clave-De-Prueba-99';
+        const raw = Buffer.from(`POST /v1/cuits HTTP/1.1\r\nAuthorization: Bearer ${token}\r\n\r\n{"clave_arca":"${clave}"}!`);
+        // As hapi hands Node's parser error to the log: the request's bytes in `rawPacket`.
+        const parseError = Object.assign(new Error('Parse Error: Data after `Connection: close`'), { code: 'HPE_CLOSED_CONNECTION', rawPacket: raw });
+        logger.error({ err: parseError, tags: ['connection', 'client', 'error'] }, parseError.message);
+        logger.error(parseError);
+        logger.info({ bytes: [...raw], packet: raw, view: new Uint8Array(raw), nested: { deeper: { headers: { authorization: `Bearer ${token}` }, rawHeaders: ['Authorization', `Bearer ${token}`], body: raw.toString() } } }, 'request');
+        logger.warn({ note: `sent ${token} as Bearer ${token}` }, `texto con Bearer ${token}`);
+
+        const written = text();
+        expect(written.split('\n').filter(Boolean)).to.have.length(4);
+        expect(logLeaks(written, [token, clave])).to.deep.equal([]);
+        expect(written).to.include('HPE_CLOSED_CONNECTION').and.include('[oculto]');
+    });
+
+    it('the run\'s secrets check finds a token, a key or a request\'s bytes written raw, as bytes, hex or base64', () => {
+
+        const clave = 'Clave-De-Prueba-99';
+        const raw = Buffer.from(`GET / HTTP/1.1\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+        expect(logLeaks(JSON.stringify({ rawPacket: raw }))).to.not.deep.equal([]);
+        expect(logLeaks(`{"data":[${[...raw].join(',')}]}`)).to.not.deep.equal([]);
+        expect(logLeaks(`bytes ${[...Buffer.from(clave)].join(', ')}`, [clave])).to.not.deep.equal([]);
+        expect(logLeaks(`hex ${raw.toString('hex')}`)).to.not.deep.equal([]);
+        expect(logLeaks(`b64 ${raw.toString('base64')}`)).to.not.deep.equal([]);
+        expect(logLeaks(`b64 ${Buffer.from(`x${clave}`).toString('base64url')}`, [clave])).to.not.deep.equal([]);
+        expect(logLeaks(`{"password":"hunter22"}`)).to.not.deep.equal([]);
+        expect(logLeaks(JSON.stringify({ msg: 'request', path: '/v1/cuits/20123456786/mis-comprobantes/emitidos', requestId: 'a7c1e0d2-7f55-4c36-9c1b-2b1b0f1e9d11', time: 1795424315853 }), [clave])).to.deep.equal([]);
     });
 });

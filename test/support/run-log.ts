@@ -18,14 +18,49 @@ const internals = {
     state: processState.arcasyncRunLog,
 
     // What a leaked secret looks like: an API token, any bearer value, an unredacted
-    // credential field.
+    // credential field, a request's raw bytes.
     leaks: [
         { name: 'token de API', pattern: /asy_[A-Za-z0-9_-]{43}/ },
         // A credential after "Bearer", not a challenge's parameters (Bearer resource_metadata="…").
-        { name: 'valor de Authorization', pattern: /Bearer\s+(?![a-z_]+=)[A-Za-z0-9._~+/-]{8,}/i },
+        { name: 'valor de Authorization', pattern: /Bearer\s+(?![a-z_]+=)(?!\[oculto\])[A-Za-z0-9._~+/-]{8,}/i },
         { name: 'clave_arca', pattern: /"clave_arca"\s*:\s*"(?!\[oculto\])/ },
-        { name: 'password', pattern: /"password"\s*:\s*"(?!\[oculto\])/ }
-    ]
+        { name: 'password', pattern: /"password"\s*:\s*"(?!\[oculto\])/ },
+        { name: 'bytes de una solicitud (rawPacket)', pattern: /"rawPacket"\s*:\s*(?!"\[oculto\]")/ }
+    ],
+
+    // Text that may be an encoding of other text: lists of byte values ("66,101,…", JSON
+    // arrays, Buffer's JSON), hex, base64; each is decoded and searched too.
+    encoded: [
+        { name: 'bytes', pattern: /\d{1,3}(?:\s*,\s*\d{1,3}){7,}/g, decode: (text: string) => Buffer.from(text.split(',').map(Number)) },
+        { name: 'hex', pattern: /(?:[0-9a-fA-F]{2}){8,}/g, decode: (text: string) => Buffer.from(text, 'hex') },
+        { name: 'base64', pattern: /[A-Za-z0-9+/_-]{12,}={0,2}/g, decode: (text: string) => Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64') }
+    ],
+
+    inText(text: string, secrets: readonly string[]): string[] {
+
+        const found = internals.leaks.filter((leak) => leak.pattern.test(text)).map((leak) => leak.name);
+        found.push(...secrets.filter((secret) => text.includes(secret)).map(() => 'secreto enviado'));
+        return found;
+    }
+};
+
+// The secrets (by kind) a log text holds: the known patterns and the given secret values, as
+// written or in any of the encodings above.
+export const logLeaks = (text: string, secrets: readonly string[] = []): string[] => {
+
+    const found = new Set(internals.inText(text, secrets));
+    for (const encoding of internals.encoded) {
+        for (const match of text.matchAll(encoding.pattern)) {
+            const bytes = encoding.decode(match[0]);
+            for (const decoded of [bytes.toString('utf8'), bytes.toString('latin1')]) {
+                for (const name of internals.inText(decoded, secrets)) {
+                    found.add(`${name} (${encoding.name})`);
+                }
+            }
+        }
+    }
+
+    return [...found];
 };
 
 export const runLogger = (): Logger => {
@@ -46,16 +81,7 @@ export const runLogLeaks = (): string[] => {
     }
 
     const lines = readFileSync(runLogPath, 'utf8').split('\n');
-    const found: string[] = [];
-    for (const [index, line] of lines.entries()) {
-        for (const leak of internals.leaks) {
-            if (leak.pattern.test(line)) {
-                found.push(`línea ${index + 1}: ${leak.name}`);
-            }
-        }
-    }
-
-    return found;
+    return lines.flatMap((line, index) => logLeaks(line).map((name) => `línea ${index + 1}: ${name}`));
 };
 
 export const runLogLineCount = (): number => (internals.state.logger ? readFileSync(runLogPath, 'utf8').split('\n').filter(Boolean).length : 0);
