@@ -1,6 +1,7 @@
 import type { Server } from '@hapi/hapi';
 import type { App } from './compose.js';
 import { createLogger } from './logger.js';
+import { guardProcess } from './process-guard.js';
 import { observeJob, startProcessMetrics } from './metrics.js';
 import { startSyncWorker } from './worker.js';
 import type { JobResult } from '../core/use-cases/sync/run-job.js';
@@ -35,6 +36,8 @@ export const startServing = async (app: App, options: ServeOptions = {}): Promis
         await app.close();
     };
 
+    const logger = createLogger({ level: app.config.logLevel });
+    guardProcess(logger);
     let server: Server | undefined;
     try {
         server = await createHttpServer(app.ports, {
@@ -44,7 +47,7 @@ export const startServing = async (app: App, options: ServeOptions = {}): Promis
             ...(app.config.publicUrlSet ? { publicUrl: app.config.publicUrl } : {}),
             trustProxy: app.config.trustProxy,
             maxOAuthClients: app.config.maxOAuthClients,
-            logger: createLogger({ level: app.config.logLevel }),
+            logger,
             ...(metrics ? { metrics: metrics.metrics } : {})
         });
         await server.start();

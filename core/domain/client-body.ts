@@ -98,6 +98,21 @@ const internals = {
         autonomo: messages.clientWrite.autonomo
     } as Record<string, string>,
 
+    // Text a person can type: well-formed Unicode (no lone surrogate, which each database
+    // would store differently) and no control character (NUL included).
+    unprintable: /[\u0000-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/,
+
+    // The field's failure, if any: its characters first, then its own rule.
+    failure(name: FieldName, spec: FieldSpec, value: unknown): { failure: string } | { value: unknown } {
+
+        if (typeof value === 'string' && internals.unprintable.test(value)) {
+            return { failure: messages.clientWrite.characters(name) };
+        }
+
+        const checked = spec.check(value);
+        return checked === undefined ? { failure: spec.message } : { value: checked };
+    },
+
     isPlainObject: (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value),
 
     has: (body: Record<string, unknown>, key: string): boolean => Object.prototype.hasOwnProperty.call(body, key)
@@ -179,12 +194,12 @@ export const parseNewClient = (body: unknown): { input: NewClientInput | null; f
         }
 
         const value = body[name];
-        const checked = value === null && spec.nullable ? null : spec.check(value);
-        if (checked === undefined) {
-            failures.push(spec.message);
+        const checked = value === null && spec.nullable ? { value: null } : internals.failure(name, spec, value);
+        if ('failure' in checked) {
+            failures.push(checked.failure);
         }
         else {
-            values[name] = checked;
+            values[name] = checked.value;
         }
     }
 
@@ -237,12 +252,12 @@ export const parseClientPatch = (body: unknown, tipo: ClientType | null): { patc
             continue;
         }
 
-        const checked = spec.check(value);
-        if (checked === undefined) {
-            failures.push(spec.message);
+        const checked = internals.failure(name, spec, value);
+        if ('failure' in checked) {
+            failures.push(checked.failure);
         }
         else {
-            values[name] = checked;
+            values[name] = checked.value;
         }
     }
 

@@ -15,6 +15,12 @@ export const messages = {
     methodNotAllowed: 'Método no permitido para este recurso.',
     invalidJson: 'El cuerpo de la solicitud no es un JSON válido.',
     payloadTooLarge: 'El cuerpo de la solicitud es demasiado grande.',
+    // What the HTTP layer answers for requests it cannot take at all (malformed or unusual HTTP).
+    invalidRequest: 'La solicitud no es válida.',
+    headersTooLarge: 'Los encabezados de la solicitud son demasiado grandes.',
+    requestTimeout: 'La solicitud tardó demasiado en llegar.',
+    expectationFailed: "El encabezado 'Expect' no es compatible: solo se acepta '100-continue'.",
+    invalidUtf8: 'El cuerpo de la solicitud no es texto UTF-8 válido.',
 
     // Field-level validation: each names the failing field.
     field: {
@@ -62,6 +68,7 @@ export const messages = {
         representante: "El campo 'representante' debe ser un CUIT de 11 dígitos, con o sin guiones (NN-NNNNNNNN-N).",
         email: "El campo 'email' debe ser una dirección de email válida (hasta 254 caracteres) o null.",
         telefono: "El campo 'telefono' debe ser un texto de hasta 60 caracteres o null.",
+        characters: (name: string): string => `El campo '${name}' contiene caracteres no permitidos (caracteres de control o texto que no es UTF-8 válido).`,
         representativeNotFound: "El campo 'representante' debe ser el CUIT de una persona física ya cargada en la cuenta.",
         monotributista: "El campo 'monotributista' no se puede enviar: lo determina la sincronización con el sistema registral de ARCA.",
         autonomo: "El campo 'autonomo' no se puede enviar: lo determina la sincronización con el sistema registral de ARCA.",

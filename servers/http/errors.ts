@@ -5,7 +5,7 @@ import { DomainError, isDomainError } from '../../core/domain/errors.js';
 import { messages } from '../../core/domain/messages.js';
 
 // Every error leaves as `{ "error": "<Spanish message>" }` (SPEC §7): the core's errors with
-// their own message and status, hapi's own (unknown route, bad JSON, wrong content type)
+// their own message and status, hapi's own (unknown route, bad URL, body too large)
 // translated, anything unexpected as a 500 whose details go to the log, never to the client.
 
 const internals = {
@@ -19,10 +19,12 @@ const internals = {
         rate_limited: 429
     } satisfies Record<DomainErrorKind, number>,
 
+    // hapi's own refusals (no route parses JSON through hapi: a 400 of hapi's is about the
+    // request itself, such as its URL or cookies); any other 4xx is an invalid request.
     hapiMessages: {
-        400: messages.invalidJson,
         404: messages.routeNotFound,
         405: messages.methodNotAllowed,
+        408: messages.requestTimeout,
         413: messages.payloadTooLarge,
         415: messages.unsupportedMediaType
     } as Record<number, string>,
@@ -87,7 +89,7 @@ export const registerErrorResponses = (server: Server, log: (event: Record<strin
             message = messages.internal;
         }
         else {
-            message = internals.hapiMessages[status] ?? messages.routeNotFound;
+            message = internals.hapiMessages[status] ?? messages.invalidRequest;
         }
 
         const reply = h.response({ error: message }).code(status);

@@ -1,4 +1,4 @@
-import Boom from '@hapi/boom';
+import { createServer } from 'node:http';
 import Hapi from '@hapi/hapi';
 import pino from 'pino';
 import type { Logger } from 'pino';
@@ -9,6 +9,7 @@ import { registerErrorResponses } from './errors.js';
 import { registerMcp } from '../mcp/routes.js';
 import { registerLogging } from './logging.js';
 import { registerHttpMetrics } from './metrics.js';
+import { catchAllRoute, guardTransport } from './transport.js';
 import { accountDataRoutes } from './routes/accounts-data.js';
 import { cuitRoutes } from './routes/cuits.js';
 import { cuitWriteRoutes } from './routes/cuits-write.js';
@@ -32,23 +33,24 @@ export interface HttpServerOptions {
     metrics?: ServiceMetrics;
 }
 
-const internals = {
-    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
-};
-
 // The REST API of SPEC §4, not yet started: callers may add routes, then `start()`.
 export const createHttpServer = async (deps: Ports, options: HttpServerOptions): Promise<Hapi.Server> => {
 
     const server = Hapi.server({
         host: options.host,
         port: options.port,
+        // Without Host, Node would answer a bare 400 itself; the routes do not depend on it.
+        listener: createServer({ requireHostHeader: false }),
         debug: false,
-        router: { stripTrailingSlash: true }
+        router: { stripTrailingSlash: true },
+        // A Range header is ignored: a slice of a JSON document is no answer (SPEC §7).
+        routes: { response: { ranges: false } }
     });
 
     const logger = options.logger ?? pino({ level: 'silent' });
     registerErrorResponses(server, options.log ?? ((event) => logger.error(event, String(event.msg ?? 'error'))));
     await registerLogging(server, logger);
+    guardTransport(server, logger);
     if (options.metrics) {
         registerHttpMetrics(server, options.metrics);
     }
@@ -64,18 +66,7 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
         ...accountDataRoutes(deps),
         ...tagRoutes(deps),
         ...docsRoutes({ publicUrl: options.publicUrl }),
-        {
-            // Anything else is a Spanish 404, or a 405 naming the methods the path has, without
-            // asking for a token first.
-            method: '*',
-            path: '/{path*}',
-            options: { auth: false },
-            handler: (request) => {
-
-                const allowed = internals.methods.filter((method) => server.match(method, request.path)?.path !== request.route.path);
-                throw allowed.length ? Boom.methodNotAllowed(undefined, undefined, allowed) : Boom.notFound();
-            }
-        }
+        catchAllRoute
     ]);
 
     return server;

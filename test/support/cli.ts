@@ -165,12 +165,15 @@ export const cliEnv = (databaseUrl: string, extra: Record<string, string> = {}):
 export interface ServeProcess {
     url: string;
     child: ChildProcess;
+    // Everything it wrote on stderr so far: its log.
+    log(): string;
     stop(): Promise<void>;
 }
 
 // A long-running command of the built binary in its own process (any working directory);
-// resolves with the first JSON line it prints on stdout, rejects if it exits before.
-export const startCliProcess = (args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ child: ChildProcess; first: any; exited: Promise<number | null> }> => {
+// resolves with the first JSON line it prints on stdout, rejects if it exits before;
+// `stderr()` keeps growing.
+export const startCliProcess = (args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ child: ChildProcess; first: any; exited: Promise<number | null>; stderr(): string }> => {
 
     const child = spawn(process.execPath, [builtCli(), ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -187,7 +190,7 @@ export const startCliProcess = (args: string[], options: { cwd: string; env: Nod
             stdout += chunk.toString();
             const line = stdout.split('\n').find((candidate) => candidate.startsWith('{'));
             if (line) {
-                resolve({ child, first: JSON.parse(line), exited });
+                resolve({ child, first: JSON.parse(line), exited, stderr: () => stderr });
             }
         });
         child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}: ${stderr}`)));
@@ -197,7 +200,7 @@ export const startCliProcess = (args: string[], options: { cwd: string; env: Nod
 // `arcasync serve --port 0 --json` in its own process; resolves once it prints where it listens.
 export const startServeProcess = async (databaseUrl: string, env: Record<string, string> = {}): Promise<ServeProcess> => {
 
-    const { child, first, exited } = await startCliProcess(['serve', '--host', '127.0.0.1', '--port', '0', '--json'], {
+    const { child, first, exited, stderr } = await startCliProcess(['serve', '--host', '127.0.0.1', '--port', '0', '--json'], {
         cwd: internals.root,
         env: internals.env(databaseUrl, { ARCASYNC_SECRET_KEY: internals.serveKey, ...env })
     });
@@ -205,6 +208,7 @@ export const startServeProcess = async (databaseUrl: string, env: Record<string,
     return {
         url: (first as { url: string }).url,
         child,
+        log: stderr,
         async stop() {
 
             if (child.exitCode === null) {

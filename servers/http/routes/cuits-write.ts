@@ -34,14 +34,40 @@ const internals = {
             throw new DomainError('unsupported_media_type', messages.unsupportedMediaType);
         }
 
-        const raw = request.payload;
-        const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
+        const raw = Buffer.isBuffer(request.payload) ? request.payload : Buffer.alloc(0);
+        let text: string;
+        try {
+            text = internals.utf8.decode(raw);
+        }
+        catch {
+            throw invalid(internals.notUtf8(raw));
+        }
+
+        return internals.parseJson(text);
+    },
+
+    // RFC 8259: JSON is UTF-8. A lenient decoding would store U+FFFD in place of the bytes.
+    utf8: new TextDecoder('utf-8', { fatal: true }),
+
+    parseJson(text: string): unknown {
+
         try {
             return JSON.parse(text) as unknown;
         }
         catch {
             throw invalid([messages.invalidJson]);
         }
+    },
+
+    // The fields whose text holds the bytes that are not UTF-8, when they can be told.
+    notUtf8(raw: Buffer): string[] {
+
+        const body = internals.parseJson(raw.toString('utf8'));
+        const fields = body !== null && typeof body === 'object' && !Array.isArray(body)
+            ? Object.entries(body).filter(([, value]) => typeof value === 'string' && value.includes('\uFFFD')).map(([name]) => messages.clientWrite.characters(name))
+            : [];
+
+        return fields.length ? fields : [messages.invalidUtf8];
     }
 };
 
