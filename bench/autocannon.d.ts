@@ -6,6 +6,14 @@ declare module 'autocannon' {
         duration?: number;
         pipelining?: number;
         headers?: Record<string, string>;
+        amount?: number;                      // this many requests in all, then stop (instead of duration)
+        requests?: { setupRequest?: (request: Request) => Request }[];
+    }
+
+    interface Request {
+        method?: string;
+        path?: string;
+        headers?: Record<string, string>;
     }
 
     interface Histogram {

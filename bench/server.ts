@@ -4,16 +4,38 @@ import { createLogger } from '../app/logger.js';
 import { createHttpServer } from '../servers/http/server.js';
 
 // The bench's own server process: the app composed exactly like `arcasync serve`, plus one
-// bare route (the ceiling: hapi's own cost with no auth and no database). Prints its URL as
+// bare route (the ceiling: hapi's own cost with no auth and no database) and the read
+// cache's hit and miss counts (GET /bench/cache). Prints its URL as
 // one JSON line on stdout, then serves until SIGTERM.
 
 const app = await composeApp(loadConfig());
+
+// How many reads the read cache answered, for the bench to print its hit rate.
+const cache = app.ports.readCache;
+const cacheCounts = { hits: 0, misses: 0 };
+app.ports.readCache = {
+    get<T>(key: string, version: number) {
+
+        const value = cache.get<T>(key, version);
+        cacheCounts[value === undefined ? 'misses' : 'hits']++;
+        return value;
+    },
+    set: (key, version, value) => cache.set(key, version, value)
+};
+
 const server = await createHttpServer(app.ports, { host: '127.0.0.1', port: 0, publicUrl: app.config.publicUrl, logger: createLogger({ level: app.config.logLevel }) });
 server.route({
     method: 'GET',
     path: '/bench/bare',
     options: { auth: false },
     handler: () => ({ ok: true, service: 'arcasync' })
+});
+
+server.route({
+    method: 'GET',
+    path: '/bench/cache',
+    options: { auth: false },
+    handler: () => cacheCounts
 });
 
 await server.start();
