@@ -2,8 +2,9 @@ import type { ArcaClient, ArcaClientOptions } from '../adapters/authority/arca/i
 import { createArcaClient } from '../adapters/authority/arca/index.js';
 import type { SimulatedAuthority } from '../adapters/authority/simulated/index.js';
 import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
-import type { AuthoritySession } from '../core/ports/authority-client.js';
+import type { KeySession } from '../core/ports/authority-client.js';
 import type { Config } from './config.js';
+import { demoRelations } from './demo.js';
 
 // The authority client from configuration (DESIGN: Configuration). Always the `arca` scraper:
 // AUTHORITY=arca talks to the real hosts (or to AUTHORITY_URL when set); AUTHORITY=simulated
@@ -19,7 +20,8 @@ const internals = {
     // The simulated authority answers at once and does not mind bursts: short waits, a high
     // per-host cap. The real one gets the polite defaults.
     simulatedTuning: {
-        perHost: { intervalCap: 10_000, interval: 1_000 },
+        pacingMs: { default: 0, 'fes.afip.gob.ar': 120 },
+        blockWaitMs: 2_000,
         pollIntervalMs: 20,
         backoffMs: 100,
         maxBackoffMs: 1_000,
@@ -32,35 +34,49 @@ export const createAuthorityClient = (config: Pick<Config, 'authority' | 'author
     if (config.authority === 'arca' || config.authorityUrl) {
         const tuning = config.authority === 'simulated' ? internals.simulatedTuning : {};
         const client = createArcaClient({ ...tuning, ...overrides, baseUrl: config.authorityUrl });
-        return { ...client, close: () => Promise.resolve(), simulated: () => Promise.resolve(null) };
+        return {
+            transport: client.transport,
+            get logins() {
+
+                return client.logins;
+            },
+            login: (key) => client.login(key),
+            close: () => Promise.resolve(),
+            simulated: () => Promise.resolve(null)
+        };
     }
 
     let started: Promise<{ authority: SimulatedAuthority; client: ArcaClient }> | null = null;
     const start = () => {
 
-        started ??= startSimulatedAuthority({ port: 0, unref: true }).then((authority) => ({
+        started ??= startSimulatedAuthority({ port: 0, unref: true, relations: demoRelations(), captchaAfter: { logins: 5, windowMs: 10 * 60_000 } }).then((authority) => ({
             authority,
             client: createArcaClient({ ...internals.simulatedTuning, ...overrides, baseUrl: authority.url })
         }));
         return started;
     };
 
-    let transport: ArcaClient['transport'] | null = null;
+    let inProcess: ArcaClient | null = null;
     return {
         get transport() {
 
-            if (!transport) {
+            if (!inProcess) {
                 throw new Error('the in-process simulated authority starts at the first login');
             }
 
-            return transport;
+            return inProcess.transport;
         },
 
-        async login(credentials): Promise<AuthoritySession> {
+        get logins() {
+
+            return inProcess?.logins ?? 0;
+        },
+
+        async login(key): Promise<KeySession> {
 
             const { client } = await start();
-            transport = client.transport;
-            return client.login(credentials);
+            inProcess = client;
+            return client.login(key);
         },
 
         async simulated() {

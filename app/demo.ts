@@ -26,6 +26,19 @@ const internals = {
     ]
 };
 
+// Who represents whom in the demo portfolio, for the in-process simulated authority.
+export const demoRelations = (): Record<string, string[]> => {
+
+    const relations: Record<string, string[]> = {};
+    for (const client of internals.clients) {
+        if ('representante' in client && client.representante) {
+            (relations[client.representante.replace(/-/g, '')] ??= []).push(client.cuit.replace(/-/g, ''));
+        }
+    }
+
+    return relations;
+};
+
 export interface DemoSeed {
     accountId: number;
     email: string;

@@ -29,10 +29,10 @@ describe('arcasync authority simulate', () => {
             const { url, port } = JSON.parse(first) as { url: string; port: number };
             expect(url).to.equal(`http://127.0.0.1:${port}`);
 
-            const client = createArcaClient({ baseUrl: url, pollIntervalMs: 1, perHost: { intervalCap: 1_000, interval: 1_000 } });
+            const client = createArcaClient({ baseUrl: url, pollIntervalMs: 1 });
             const cuit = '20123456786' as Cuit;
-            const session = await client.login({ loginCuit: cuit, password: 'x', representedCuit: cuit });
-            const registry = await session.registry();
+            const session = await client.login({ loginCuit: cuit, password: 'x' });
+            const registry = await session.taxpayer(cuit).registry();
             expect(registry).to.have.keys('monotributista', 'autonomo', 'categoria');
             await session.close();
         }

@@ -1,40 +1,13 @@
 import { expect } from 'chai';
-import { createCookieJar } from '../adapters/authority/arca/cookies.js';
-import { parseAmount, parseCurrency, parseDate, parseDigits, parseInvoiceType, parsePeriod } from '../adapters/authority/arca/values.js';
+import { parseAmount, parseCurrency, parseDate, parseDigits, parseInvoiceType, parsePeriod, parseUsAmount } from '../adapters/authority/arca/values.js';
 import { createRouter } from '../adapters/authority/hosts.js';
 import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
 import { AuthorityFailure } from '../core/ports/authority-client.js';
 
-// The small pieces under the arca adapter: its cookie jar, the routing of every host to one
-// server, and the reading of the authority's values.
+// The small pieces under the arca adapter: the routing of every host to one server, and the
+// reading of the authority's values.
 
 describe('arca adapter pieces', () => {
-
-    describe('cookie jar', () => {
-
-        it('sends host-only cookies to their host and path, domain cookies to every subdomain, never another site\'s', () => {
-
-            const jar = createCookieJar();
-            const auth = new URL('https://auth.afip.gob.ar/contribuyente_/login.xhtml');
-            jar.store(auth, ['JSESSIONID=a1; Path=/contribuyente_; HttpOnly', 'CF=c2; Domain=.afip.gob.ar; Path=/; Secure', 'EVIL=x; Domain=example.com; Path=/']);
-            expect(jar.header(new URL('https://auth.afip.gob.ar/contribuyente_/loginClave.xhtml'))).to.equal('JSESSIONID=a1; CF=c2');
-            expect(jar.header(new URL('https://auth.afip.gob.ar/otro/'))).to.equal('CF=c2');
-            expect(jar.header(new URL('https://fes.afip.gob.ar/mcmp/jsp/index.do'))).to.equal('CF=c2');
-            expect(jar.header(new URL('https://auth.afip.gob.ar/contribuyente_x'))).to.equal('CF=c2');
-        });
-
-        it('replaces, expires and deletes cookies, and splits folded Set-Cookie headers', () => {
-
-            const jar = createCookieJar();
-            const url = new URL('https://fes.afip.gob.ar/mcmp/');
-            jar.store(url, ['A=1; Path=/, B=2; Expires=Wed, 21 Oct 2099 07:28:00 GMT; Path=/']);
-            expect(jar.header(url)).to.equal('A=1; B=2');
-            jar.store(url, ['A=3; Path=/', 'B=; Max-Age=0; Path=/', 'C=old; Expires=Thu, 01 Jan 1970 00:00:00 GMT']);
-            expect(jar.header(url)).to.equal('A=3');
-            jar.clear();
-            expect(jar.header(url)).to.equal(null);
-        });
-    });
 
     describe('routing', () => {
 
@@ -85,6 +58,26 @@ describe('arca adapter pieces', () => {
             expect(parseAmount('')).to.equal(null);
             expect(parseAmount(' - ')).to.equal(null);
             expect(() => parseAmount('doce')).to.throw(AuthorityFailure);
+        });
+
+        it('never reads a US-format amount as Argentine: 14,625.46 is refused, not 14.62546', () => {
+
+            expect(() => parseAmount('14,625.46')).to.throw(AuthorityFailure);
+            expect(() => parseAmount('1,234,567')).to.throw(AuthorityFailure);
+            expect(() => parseAmount('1.000', 'saldo')).to.not.throw();
+            expect(() => parseAmount('12.34', 'saldo', true)).to.throw(AuthorityFailure);
+        });
+
+        it('reads CCAM amounts in US notation, negatives in parentheses', () => {
+
+            expect(parseUsAmount('14,625.46')).to.equal(14625.46);
+            expect(parseUsAmount('(1,234.00)')).to.equal(-1234);
+            expect(parseUsAmount('0.00')).to.equal(0);
+            expect(parseUsAmount('1,234,567.8')).to.equal(1234567.8);
+            expect(parseUsAmount('-12.50')).to.equal(-12.5);
+            expect(parseUsAmount('')).to.equal(null);
+            expect(() => parseUsAmount('14.625,46')).to.throw(AuthorityFailure);
+            expect(() => parseUsAmount('(12.00')).to.throw(AuthorityFailure);
         });
 
         it('reads dates, periods, types, currencies and numbers', () => {

@@ -8,7 +8,11 @@ import { displayName, sortKey } from '../core/domain/client.js';
 import type { ClientRecord } from '../core/domain/client.js';
 import type { Cuit } from '../core/domain/cuit.js';
 import type { SyncDeps } from '../core/use-cases/sync/deps.js';
+import { createKeySessions } from '../core/use-cases/sync/key-sessions.js';
+import { failurePolicy } from '../core/use-cases/sync/rules.js';
 import { runJob } from '../core/use-cases/sync/run-job.js';
+import { startWorker } from '../core/use-cases/sync/run-worker.js';
+import { AuthorityFailure } from '../core/ports/authority-client.js';
 import { syncClient } from '../core/use-cases/sync/sync-client.js';
 import { testDatabases } from './support/databases.js';
 import type { FakeAuthority } from './support/fake-authority.js';
@@ -84,7 +88,7 @@ for (const database of testDatabases()) {
             const result = await syncClient(deps, { clientId: client.id });
             expect(result.outcome).to.equal('synced');
             expect(result.systems.map((entry) => entry.system)).to.deep.equal(['registry', 'issued_invoices', 'received_invoices', 'sct', 'ccma', 'dfe']);
-            expect(authority.calls.login).to.deep.equal([{ loginCuit: client.cuit, password: 'clave-correcta', representedCuit: client.cuit }]);
+            expect(authority.calls.login).to.deep.equal([{ loginCuit: client.cuit, password: 'clave-correcta' }]);
 
             const now = clock.now().getTime();
             const synced = await states(client.id);
@@ -214,7 +218,8 @@ for (const database of testDatabases()) {
             const entity = await insertClient({ tipo: 'persona-juridica', representativeId: representative.id });
             const result = await syncClient(deps, { clientId: entity.id });
             expect(result.outcome).to.equal('synced');
-            expect(authority.calls.login).to.deep.equal([{ loginCuit: representative.cuit, password: 'clave-rep', representedCuit: entity.cuit }]);
+            expect(authority.calls.login).to.deep.equal([{ loginCuit: representative.cuit, password: 'clave-rep' }]);
+            expect(new Set(authority.calls.systems.map((call) => call.cuit))).to.deep.equal(new Set([entity.cuit]));
             expect(Object.keys(await states(entity.id)).sort()).to.deep.equal(['ccma', 'dfe', 'issued_invoices', 'received_invoices', 'sct']);
             expect(await states(representative.id)).to.deep.equal({});
         });
@@ -270,6 +275,83 @@ for (const database of testDatabases()) {
             await deps.jobQueue.enqueue(client.id, 'daily', clock.now().getTime());
             const third = (await deps.jobQueue.claim({ owner: 'w', now: clock.now().getTime(), leaseMs: 60_000 }))!;
             expect((await runJob(deps, third, { owner: 'w', leaseMs: 60_000, stopping: () => false })).disposition).to.equal('done');
+        });
+
+        it('a representative of five legal entities: one login for the whole day of jobs, each entity read as itself', async () => {
+
+            const representative = await insertClient({ password: 'clave-rep' });
+            authority.taxpayers.get(representative.cuit)!.password = 'clave-rep';
+            const entities = [];
+            for (let i = 0; i < 5; ++i) {
+                entities.push(await insertClient({ tipo: 'persona-juridica', representativeId: representative.id }));
+            }
+
+            const ids = [representative.id, ...entities.map((entity) => entity.id)];
+            for (const id of ids) {
+                await deps.jobQueue.enqueue(id, 'first', clock.now().getTime());
+            }
+
+            const worker = startWorker(deps, { owner: 'w', leaseMs: 60_000, concurrency: 3, drain: true, pollMs: 5, clientIds: ids });
+            const summary = await worker.done;
+            expect(summary.synced).to.equal(6);
+            expect(authority.calls.login).to.deep.equal([{ loginCuit: representative.cuit, password: 'clave-rep' }]);
+            for (const entity of entities) {
+                expect(authority.calls.systems.filter((call) => call.cuit === entity.cuit).map((call) => call.system).sort()).to.deep.equal(['ccma', 'dfe', 'issued_invoices', 'received_invoices', 'sct']);
+            }
+        });
+
+        it('a key refused for one taxpayer is not posted again for the others of the day', async () => {
+
+            const representative = await insertClient({ password: 'clave-rep' });
+            authority.taxpayers.get(representative.cuit)!.password = 'clave-rep';
+            const entity = await insertClient({ tipo: 'persona-juridica', representativeId: representative.id });
+            const sessions = createKeySessions(authority, clock);
+            authority.failures.set('login', ['captcha']);
+            const first = await syncClient(deps, { clientId: representative.id, sessions });
+            expect(first).to.include({ outcome: 'failed', retry: false });
+            expect(first.error).to.match(/CAPTCHA/);
+            const second = await syncClient(deps, { clientId: entity.id, sessions });
+            expect(second).to.include({ outcome: 'failed', retry: false });
+            expect(authority.calls.login).to.have.length(1);
+            await sessions.close();
+        });
+
+        it('a firewall block leaves the systems unsynced with a "bloqueo" error and the job waits long', async () => {
+
+            const client = await insertClient({});
+            const now = clock.now().getTime();
+            await deps.jobQueue.enqueue(client.id, 'first', now);
+            authority.failures.set('issued_invoices', ['firewall_block']);
+            authority.failures.set('received_invoices', ['firewall_block']);
+            const job = (await deps.jobQueue.claim({ owner: 'w', now, leaseMs: 60_000 }))!;
+            const result = await runJob(deps, job, { owner: 'w', leaseMs: 60_000, stopping: () => false, retryDelayMs: () => 1000 });
+            expect(result.disposition).to.equal('retry');
+            const saved = await states(client.id);
+            expect(saved.issued_invoices).to.deep.include({ syncedAt: null });
+            expect(saved.issued_invoices!.error).to.match(/bloqueo/);
+            expect(saved.received_invoices!.error).to.match(/bloqueo/);
+            expect(saved.sct!.error).to.equal(null);
+            const row = await app.knex('sync_jobs').where({ id: job.id }).first();
+            expect(Number(row.run_after)).to.equal(now + failurePolicy.blockDelayMs);
+        });
+
+        it('a failure after the password was posted is not retried for hours', async () => {
+
+            const client = await insertClient({});
+            const now = clock.now().getTime();
+            await deps.jobQueue.enqueue(client.id, 'first', now);
+            const job = (await deps.jobQueue.claim({ owner: 'w', now, leaseMs: 60_000 }))!;
+            const login = authority.login.bind(authority);
+            authority.login = async () => {
+
+                throw new AuthorityFailure('unexpected_page', 'página desconocida después de la clave', { touchedPassword: true });
+            };
+
+            const result = await runJob(deps, job, { owner: 'w', leaseMs: 60_000, stopping: () => false, retryDelayMs: () => 1000 });
+            authority.login = login;
+            expect(result.disposition).to.equal('retry');
+            const row = await app.knex('sync_jobs').where({ id: job.id }).first();
+            expect(Number(row.run_after)).to.equal(now + failurePolicy.passwordDelayMs);
         });
 
         it('gives the job back when the worker stops mid-sync', async () => {

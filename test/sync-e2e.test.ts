@@ -60,6 +60,7 @@ for (const database of testDatabases()) {
         before(async () => {
 
             authority = await startSimulatedAuthority({ port: 0, today: internals.today });
+            authority.represent(clients.maria.replace(/-/g, ''), clients.entity.replace(/-/g, ''));
             server = await startTestServer(database, { env: { ARCASYNC_SECRET_KEY: randomBytes(32).toString('base64') }, clock: testClock(`${internals.today}T12:00:00Z`) });
             user = await seedAccount(server.app.ports, { writing: true });
         });
@@ -94,6 +95,8 @@ for (const database of testDatabases()) {
 
             const summary = await runSync();
             expect(summary).to.include({ jobs: 3, synced: 3, failed: 0 });
+            // One login per key: María's reaches her and La Espiga; Juan's, Juan.
+            expect(authority.stats().loginsByCuit).to.deep.equal({ [clients.maria.replace(/-/g, '')]: 1, [clients.juan.replace(/-/g, '')]: 1 });
             expect(await server.app.knex('sync_jobs').where({ status: 'done' }).count({ n: '*' }).first()).to.deep.include({ n: 3 });
 
             const list = await internals.all(server, user.token, '/v1/cuits');

@@ -77,6 +77,11 @@ for (const database of testDatabases()) {
             first = await startSimulatedAuthority({ port: 0, today: internals.firstDay });
             // The authority a month later: other data, and a share of its requests fail.
             second = await startSimulatedAuthority({ port: 0, today: internals.secondDay, failures: internals.failures, failureSeed: 7, timeoutHoldMs: 1500 });
+            const digits = internals.cuits.map((cuit) => cuit.replace(/-/g, ''));
+            for (const authority of [first, second]) {
+                authority.represent(digits[0]!, ...digits.filter((cuit) => cuit.startsWith('3')));
+            }
+
             server = await startTestServer(database, { env: { ARCASYNC_SECRET_KEY: randomBytes(32).toString('base64') }, clock: testClock(`${internals.firstDay}T12:00:00Z`) });
             user = await seedAccount(server.app.ports, { writing: true });
             for (const cuit of internals.cuits) {

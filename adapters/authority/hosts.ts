@@ -1,16 +1,15 @@
 // The authority's surface as both the scraper and the simulated authority see it: hosts,
-// portal service names and entry points (AUTHORITY.md). Entries marked "assumed" are not
-// publicly documented; they are this project's plausible choice and the simulated
-// authority serves exactly them.
+// portal service names and entry points (AUTHORITY.md). What AUTHORITY.md marks unknown is
+// marked "unknown" here: the scraper tolerates variants and captures what it does not know.
 
 export const arcaHosts = {
     auth: 'auth.afip.gob.ar',
     portal: 'portalcf.cloud.afip.gob.ar',
     mcmp: 'fes.afip.gob.ar',
-    sct: 'sct.afip.gob.ar',                 // assumed
-    ccma: 'ccma.afip.gob.ar',               // assumed
+    ctacte: 'ctacte.cloud.afip.gob.ar',
+    ccam: 'servicios2.afip.gob.ar',          // classic ASP, legacy TLS
     dfe: 've.cloud.afip.gob.ar',
-    registry: 'seti.afip.gob.ar'            // assumed: constancia de inscripción
+    monotributo: 'monotributo.afip.gob.ar'
 } as const;
 
 export type ArcaHostKey = keyof typeof arcaHosts;
@@ -18,20 +17,25 @@ export type ArcaHostKey = keyof typeof arcaHosts;
 export const arcaPaths = {
     login: '/contribuyente_/login.xhtml',
     loginClave: '/contribuyente_/loginClave.xhtml',
-    captcha: '/contribuyente_/loginCaptchaAfip.xhtml',
-    secondFactor: '/contribuyente_/loginSegundoFactor.xhtml',     // assumed name
-    changeKey: '/contribuyente_/cambioClave.xhtml',               // assumed name
+    loginCaptcha: '/contribuyente_/loginCaptchaAfip.xhtml',
+    changeKeyForced: '/contribuyente_/cambioClaveForzado.xhtml',
+    portalLogin: '/portal/login',
     portalApp: '/portal/app/',
-    authorization: (cuit: string, service: string) => `/portal/api/servicios/${cuit}/servicio/${service}/autorizacion`
+    portalInfo: '/portal/api/info',
+    // The path carries the LOGIN CUIT, not the represented one.
+    authorization: (loginCuit: string, service: string) => `/portal/api/servicios/${loginCuit}/servicio/${service}/autorizacion`,
+    taxes: (cuit: string) => `/portal/api/cuit/${cuit}/tipoCuitImpuestos`
 };
 
 // Each service: its portal name and the entry URL the token/sign form is POSTed to.
 export const arcaServices = {
-    mcmp: { name: 'mcmp', host: 'mcmp', entry: '/mcmp/jsp/login.do' },
-    sct: { name: 'sct', host: 'sct', entry: '/sct/login.do' },                          // assumed
-    ccma: { name: 'ccma', host: 'ccma', entry: '/ccma/login.do' },                      // assumed
-    dfe: { name: 'e-ventanilla', host: 'dfe', entry: '/login' },                         // assumed path
-    registry: { name: 'constancia-inscripcion', host: 'registry', entry: '/padron-puc-constancia-internet/login.do' } // assumed
+    mcmp: { name: 'mcmp', host: 'mcmp', entry: '/mcmp/jsp/index.do' },
+    // unknown: the portal name of "Estado de cuenta" and its SSO entry; public browser code
+    // reaches /contribuyente/externo. This client asks the portal for 'ctacte' and posts there.
+    sct: { name: 'ctacte', host: 'ctacte', entry: '/contribuyente/externo' },
+    ccma: { name: 'ccam', host: 'ccam', entry: '/tramites_con_clave_fiscal/ccam/procesa.asp' },
+    dfe: { name: 'e-ventanilla', host: 'dfe', entry: '/login' },
+    monotributo: { name: 'admin_mono', host: 'monotributo', entry: '/app/default.aspx' }
 } as const satisfies Record<string, { name: string; host: ArcaHostKey; entry: string }>;
 
 export type ArcaServiceKey = keyof typeof arcaServices;

@@ -93,6 +93,9 @@ export const messages = {
         second_factor: 'ARCA pidió un segundo factor de autenticación.',
         not_adhered: 'El servicio de ARCA no está adherido para el CUIT.',
         represented_unavailable: 'El representante no puede operar en ARCA en nombre del CUIT representado.',
+        irregularities: 'ARCA informa que el CUIT registra irregularidades; debe regularizarse en su dependencia.',
+        firewall_block: 'ARCA aplicó un bloqueo temporal por exceso de pedidos; se reintenta más tarde.',
+        session_expired: 'La sesión de ARCA venció antes de terminar.',
         unavailable: 'ARCA no está disponible (error del servidor, demora o mantenimiento).',
         unexpected_page: 'ARCA devolvió una página o un archivo con un formato inesperado.'
     },

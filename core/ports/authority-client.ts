@@ -8,40 +8,39 @@ import type { RegistryClassification } from './repositories.js';
 // The tax authority as the synchronization sees it (AUTHORITY.md). Read-only: nothing here
 // changes anything on the authority's side.
 
-// Who logs in and on whose behalf: a physical person logs in with its own key; a legal
-// entity through its representative's key, then selecting the represented CUIT.
-export interface AuthorityCredentials {
+// A clave fiscal: a physical person's CUIT and password. One login per key reaches the person
+// and every legal entity it represents.
+export interface AuthorityKey {
     loginCuit: Cuit;
     password: string;
-    representedCuit: Cuit;
 }
 
 export type AuthorityFailureKind =
     | 'rejected_key'            // wrong password: never retried, it can block the key
     | 'blocked_key'
     | 'expired_key'             // must be changed at the authority
-    | 'captcha'
-    | 'second_factor'
+    | 'captcha'                 // repeated logins: wait, never solve
+    | 'second_factor'           // the key asks for a token we do not have
     | 'not_adhered'             // the service is not enabled for the CUIT
-    | 'represented_unavailable' // the representative cannot act for that CUIT
+    | 'represented_unavailable' // the key cannot act for that CUIT in that service
+    | 'irregularities'          // the taxpayer "registra irregularidades" (Err: 002)
+    | 'firewall_block'          // a "BL…" answer or an empty 503: the host blocked us
+    | 'session_expired'         // the service or portal session ended
     | 'unavailable'             // 5xx, timeouts, resets, maintenance: transient
     | 'unexpected_page';        // a page or export the client does not understand
 
 export class AuthorityFailure extends Error {
 
     readonly kind: AuthorityFailureKind;
+    // The password was posted in the attempt that failed: retrying soon would post it again.
+    readonly touchedPassword: boolean;
 
-    constructor(kind: AuthorityFailureKind, message: string) {
+    constructor(kind: AuthorityFailureKind, message: string, options: { touchedPassword?: boolean } = {}) {
 
         super(message);
         this.name = 'AuthorityFailure';
         this.kind = kind;
-    }
-
-    // Worth trying again later without anyone's intervention.
-    get transient(): boolean {
-
-        return this.kind === 'unavailable' || this.kind === 'unexpected_page';
+        this.touchedPassword = options.touchedPassword ?? false;
     }
 }
 
@@ -55,16 +54,22 @@ export interface AuthorityNotification {
     readAtAuthority: boolean;          // listed as read; the client never opens unread ones
 }
 
-// A logged-in session for one taxpayer. One session per taxpayer at a time.
-export interface AuthoritySession {
+// What one taxpayer's data is read through, inside its key's session: each call selects the
+// taxpayer in the service before reading.
+export interface TaxpayerSession {
     registry(): Promise<RegistryClassification>;
     invoices(kind: InvoiceKind, range: DateRange): Promise<InvoiceRecord[]>;
     sct(): Promise<SctData>;
     ccma(): Promise<{ balances: CcmaBalances; movements: CcmaMovement[] }>;
     notifications(): Promise<AuthorityNotification[]>;
+}
+
+// One logged-in session of a key. Its taxpayers are walked one after another, never at once.
+export interface KeySession {
+    taxpayer(cuit: Cuit): TaxpayerSession;
     close(): Promise<void>;
 }
 
 export interface AuthorityClient {
-    login(credentials: AuthorityCredentials): Promise<AuthoritySession>;
+    login(key: AuthorityKey): Promise<KeySession>;
 }

@@ -1,7 +1,7 @@
 import type { InvoiceKind, InvoiceRecord } from '../../core/domain/invoice.js';
 import type { DateRange } from '../../core/domain/period.js';
 import type { SyncSystem } from '../../core/domain/sync-system.js';
-import type { AuthorityClient, AuthorityCredentials, AuthorityFailureKind, AuthorityNotification, AuthoritySession } from '../../core/ports/authority-client.js';
+import type { AuthorityClient, AuthorityFailureKind, AuthorityKey, AuthorityNotification, TaxpayerSession } from '../../core/ports/authority-client.js';
 import { AuthorityFailure } from '../../core/ports/authority-client.js';
 import type { RegistryClassification } from '../../core/ports/repositories.js';
 import type { SctData } from '../../core/domain/sct.js';
@@ -25,7 +25,7 @@ export interface FakeAuthority extends AuthorityClient {
     taxpayers: Map<string, FakeTaxpayer>;
     // Failures the next calls of a system throw (consumed one per call), or at login.
     failures: Map<SyncSystem | 'login', AuthorityFailureKind[]>;
-    calls: { login: AuthorityCredentials[]; invoices: { cuit: string; kind: InvoiceKind; range: DateRange }[]; systems: { cuit: string; system: SyncSystem }[] };
+    calls: { login: AuthorityKey[]; invoices: { cuit: string; kind: InvoiceKind; range: DateRange }[]; systems: { cuit: string; system: SyncSystem }[] };
     // Called inside each fetch, before it answers (lets a test act mid-sync).
     beforeFetch?: (cuit: string, system: SyncSystem) => Promise<void> | void;
 }
@@ -59,43 +59,51 @@ export const fakeAuthority = (): FakeAuthority => {
         failures: new Map(),
         calls: { login: [], invoices: [], systems: [] },
 
-        async login(credentials) {
+        async login(key) {
 
-            authority.calls.login.push(credentials);
+            authority.calls.login.push(key);
             throwInjected('login');
-            const login = authority.taxpayers.get(credentials.loginCuit);
-            if (!login || login.password !== credentials.password) {
-                throw new AuthorityFailure('rejected_key', `clave incorrecta: ${credentials.password}`);
+            const login = authority.taxpayers.get(key.loginCuit);
+            if (!login || login.password !== key.password) {
+                throw new AuthorityFailure('rejected_key', `clave incorrecta: ${key.password}`, { touchedPassword: true });
             }
 
-            const data = authority.taxpayers.get(credentials.representedCuit);
-            if (!data) {
-                throw new AuthorityFailure('represented_unavailable', 'sin representación');
-            }
+            return {
+                taxpayer(cuit): TaxpayerSession {
 
-            const cuit = credentials.representedCuit;
-            const fetch = async <T>(system: SyncSystem, value: () => T): Promise<T> => {
+                    const data = (): FakeTaxpayer => {
 
-                authority.calls.systems.push({ cuit, system });
-                await authority.beforeFetch?.(cuit, system);
-                throwInjected(system);
-                return structuredClone(value());
-            };
+                        const found = authority.taxpayers.get(cuit);
+                        if (!found) {
+                            throw new AuthorityFailure('represented_unavailable', 'sin representación');
+                        }
 
-            const session: AuthoritySession = {
-                registry: () => fetch('registry', () => data.registry),
-                invoices: (kind, range) => {
+                        return found;
+                    };
 
-                    authority.calls.invoices.push({ cuit, kind, range });
-                    return fetch(kind === 'issued' ? 'issued_invoices' : 'received_invoices', () => data.invoices[kind].filter((item) => item.fecha >= range.fromDate && item.fecha <= range.toDate));
+                    const fetch = async <T>(system: SyncSystem, value: () => T): Promise<T> => {
+
+                        authority.calls.systems.push({ cuit, system });
+                        await authority.beforeFetch?.(cuit, system);
+                        throwInjected(system);
+                        return structuredClone(value());
+                    };
+
+                    return {
+                        registry: () => fetch('registry', () => data().registry),
+                        invoices: (kind, range) => {
+
+                            authority.calls.invoices.push({ cuit, kind, range });
+                            return fetch(kind === 'issued' ? 'issued_invoices' : 'received_invoices', () => data().invoices[kind].filter((item) => item.fecha >= range.fromDate && item.fecha <= range.toDate));
+                        },
+                        sct: () => fetch('sct', () => data().sct),
+                        ccma: () => fetch('ccma', () => data().ccma),
+                        notifications: () => fetch('dfe', () => data().notifications)
+                    };
                 },
-                sct: () => fetch('sct', () => data.sct),
-                ccma: () => fetch('ccma', () => data.ccma),
-                notifications: () => fetch('dfe', () => data.notifications),
+
                 close: async () => undefined
             };
-
-            return session;
         }
     };
 

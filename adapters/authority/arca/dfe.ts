@@ -1,14 +1,17 @@
-import type { AuthorityCredentials, AuthorityNotification } from '../../../core/ports/authority-client.js';
+import type { AuthorityNotification } from '../../../core/ports/authority-client.js';
 import { logicalUrl } from '../hosts.js';
 import { failure } from './failures.js';
-import type { HttpSession } from './http.js';
+import type { HttpSession, TransportClock } from './http.js';
 import { openService } from './services.js';
 
-// DFE through e-ventanilla (service e-ventanilla, host ve.cloud.afip.gob.ar): only the LIST
-// GET /api/v1/communications?cuit=&fechaPublicacionSince=&fechaPublicacionTo= (epoch ms),
-// page by page when the answer says it has pages. The detail endpoint
-// /api/v1/communications/{id} is NEVER called: opening an unread communication marks it read
-// at the authority and starts legal deadlines.
+// DFE through e-ventanilla (ve.cloud.afip.gob.ar, AUTHORITY.md): only the LIST
+// GET /api/v1/communications?cuit=&fechaPublicacionSince=YYYY-MM-DD&fechaPublicacionTo=YYYY-MM-DD;
+// items carry epoch-ms dates and estado 1 unread / 2 read. The detail
+// /api/v1/communications/{id} (and /eventos, attachments) is NEVER requested: it marks the
+// message read and starts legal deadlines. unknown: paging and how a represented CUIT is
+// asked for (this client passes it as `cuit`). A list is never cut short silently: if the
+// answer says there is more (totalPaginas, a total above what came, hasMore), the next
+// `pagina` is asked for, and a page that brings nothing new is an error.
 
 interface Communication {
     idComunicacion?: unknown;
@@ -16,22 +19,17 @@ interface Communication {
     fechaPublicacion?: unknown;
     fechaNotificacion?: unknown;
     estado?: unknown;
-    estadoDesc?: unknown;
     tipo?: unknown;
     clasificacion?: unknown;
     asunto?: unknown;
     mensaje?: unknown;
+    sistemaPublicadorDesc?: unknown;
 }
 
-interface CommunicationsPage {
-    comunicaciones?: unknown;
-    pagina?: unknown;
-    totalPaginas?: unknown;
-}
+type Page = Record<string, unknown> & { comunicaciones?: unknown };
 
 const internals = {
-    pageSize: 100,
-    maxPages: 1000,
+    maxPages: 100,
 
     instant(value: unknown, what: string): string | null {
 
@@ -47,15 +45,14 @@ const internals = {
         return new Date(ms).toISOString();
     },
 
-    // 2 / "2" / "LEIDA" / "leída" / "read" are read; 1 / "NO_LEIDA" / "unread" are not.
     read(estado: unknown): boolean {
 
         const text = String(estado ?? '').normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
-        if (text === '2' || text === 'leida' || text === 'read' || text === 'leido') {
+        if (text === '2' || text === 'leida') {
             return true;
         }
 
-        if (text === '1' || text === 'no_leida' || text === 'no leida' || text === 'unread' || text === 'noleida') {
+        if (text === '1' || text === 'no leida' || text === 'no_leida') {
             return false;
         }
 
@@ -77,61 +74,93 @@ const internals = {
 
         return {
             arcaId,
-            tipo: internals.text(item.tipo ?? item.clasificacion),
+            tipo: internals.text(item.tipo ?? item.clasificacion ?? item.sistemaPublicadorDesc),
             asunto: internals.text(item.asunto ?? item.mensaje) ?? '',
             organismo: internals.text(item.organismoDesc),
             fechaRecepcion,
             fechaNotificacion: internals.instant(item.fechaNotificacion, 'fechaNotificacion'),
             readAtAuthority: internals.read(item.estado)
         };
-    }
+    },
+
+    number(page: Page, ...names: string[]): number | null {
+
+        for (const name of names) {
+            const value = Number(page[name]);
+            if (page[name] !== undefined && page[name] !== null && Number.isFinite(value)) {
+                return value;
+            }
+        }
+
+        return null;
+    },
+
+    ymd: (ms: number) => new Date(ms).toISOString().slice(0, 10)
 };
 
-export const parseCommunications = (body: unknown): { items: AuthorityNotification[]; totalPages: number } => {
+export const parseCommunications = (body: unknown): AuthorityNotification[] => {
 
-    const page = body as CommunicationsPage | null;
+    const page = body as Page | null;
     if (!page || !Array.isArray(page.comunicaciones)) {
         throw failure('unexpected_page', 'DFE: respuesta sin comunicaciones');
     }
 
-    const totalPages = Number(page.totalPaginas ?? 1);
-    return { items: (page.comunicaciones as Communication[]).map(internals.notification), totalPages: Number.isInteger(totalPages) && totalPages > 0 ? totalPages : 1 };
+    return (page.comunicaciones as Communication[]).map(internals.notification);
 };
 
-export const createDfe = (http: HttpSession, credentials: AuthorityCredentials, options: { lookbackDays: number; now: () => Date }) => {
+export const createDfe = (http: HttpSession, loginCuit: string, options: { lookbackDays: number; clock: TransportClock }) => {
+
+    let opened = false;
 
     return {
-        async notifications(): Promise<AuthorityNotification[]> {
+        async notifications(cuit: string): Promise<AuthorityNotification[]> {
 
-            await openService(http, credentials, 'dfe');
-            const to = options.now().getTime();
-            const since = to - options.lookbackDays * 86_400_000;
-            const result: AuthorityNotification[] = [];
-            for (let pagina = 1, totalPages = 1; pagina <= totalPages && pagina <= internals.maxPages; ++pagina) {
-                const query = new URLSearchParams({
-                    cuit: credentials.representedCuit,
-                    fechaPublicacionSince: String(since),
-                    fechaPublicacionTo: String(to),
-                    pagina: String(pagina),
-                    resultadosPorPagina: String(internals.pageSize)
-                });
-                const page = await http.request({ url: logicalUrl('dfe', `/api/v1/communications?${query.toString()}`), accept: 'application/json' }, (response) => {
-
-                    if (response.status === 403) {
-                        throw failure('represented_unavailable', 'e-ventanilla');
-                    }
-
-                    if (response.status !== 200) {
-                        throw failure('unexpected_page', `DFE: HTTP ${response.status}`);
-                    }
-
-                    return parseCommunications(response.json());
-                });
-                result.push(...page.items);
-                totalPages = page.totalPages;
+            if (!opened) {
+                await openService(http, loginCuit, 'dfe');
+                opened = true;
             }
 
-            return result;
+            const to = options.clock.now();
+            const since = to - options.lookbackDays * 86_400_000;
+            const byId = new Map<string, AuthorityNotification>();
+            for (let pagina = 1; ; ++pagina) {
+                const query = new URLSearchParams({ cuit, fechaPublicacionSince: internals.ymd(since), fechaPublicacionTo: internals.ymd(to) });
+                if (pagina > 1) {
+                    query.set('pagina', String(pagina));
+                }
+
+                const page = await http.request({ url: logicalUrl('dfe', `/api/v1/communications?${query.toString()}`), accept: 'application/json, text/plain, */*', referer: logicalUrl('dfe', '/index.html') }, (response) => {
+
+                    if (response.status === 401 || response.status === 403) {
+                        throw failure(response.status === 403 ? 'represented_unavailable' : 'session_expired', `e-ventanilla ${cuit}`);
+                    }
+
+                    const body = response.json() as Page | undefined;
+                    if (response.status !== 200 || !body || !Array.isArray(body.comunicaciones)) {
+                        throw http.unexpected(response, 'dfe', 'communications', `HTTP ${response.status}, sin comunicaciones`);
+                    }
+
+                    return body;
+                });
+
+                const before = byId.size;
+                for (const item of parseCommunications(page)) {
+                    byId.set(item.arcaId, item);
+                }
+
+                const pages = internals.number(page, 'totalPaginas', 'totalPages');
+                const total = internals.number(page, 'totalItems', 'total', 'totalElements', 'cantidadTotal', 'totalRegistros');
+                const more = (pages !== null && pagina < pages) || (total !== null && byId.size < total) || page.hasMore === true || page.last === false;
+                if (!more) {
+                    break;
+                }
+
+                if ((pagina > 1 && byId.size === before) || pagina >= internals.maxPages) {
+                    throw failure('unexpected_page', `DFE: la lista dice tener más comunicaciones (${total ?? pages ?? '?'}) y no se pudieron traer`);
+                }
+            }
+
+            return [...byId.values()];
         }
     };
 };

@@ -1,45 +1,68 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import PQueue from 'p-queue';
+import { CookieJar } from 'tough-cookie';
+import type { AuthorityFailure } from '../../../core/ports/authority-client.js';
 import type { Router } from '../hosts.js';
 import { arcaHosts, createRouter } from '../hosts.js';
-import type { CookieJar } from './cookies.js';
-import { createCookieJar } from './cookies.js';
+import type { Diagnostics } from './diagnostics.js';
 import { failure, isAuthorityFailure } from './failures.js';
 
-// Every request to the authority goes through here: one global p-queue (low concurrency), one
-// p-queue per host (at most `intervalCap` starts per `interval`), a timeout on every call,
-// retries with exponential backoff and jitter for transient failures only (5xx, 429, timeouts,
-// resets, a page that could not be read) and a browser-like User-Agent (the authority's web
-// firewall stalls other clients). Cookies live in one jar per session.
+// Every request to the authority goes through here. Within one key's session each host is
+// spoken to strictly one request at a time, at least `pacingMs` apart (fes: 1.2 s, AUTHORITY.md);
+// all sessions together keep under a global cap of requests in flight. A firewall block (a
+// body "BL<digits> …" or an empty 503) closes the host to every session for `blockWaitMs`.
+// Only safe reads are retried (5xx, 429, timeouts, resets) with backoff; nothing that posts
+// a password or a jwt is ever sent twice. Waits go through `clock` so tests need not wait.
+
+export interface TransportClock {
+    now(): number;
+    sleep(ms: number): Promise<void>;
+}
 
 export interface TransportOptions {
     baseUrl: string | null;            // route every host to one server (the simulated authority)
-    concurrency: number;
-    perHost: { intervalCap: number; interval: number };
+    concurrency: number;               // requests in flight across all sessions
+    pacingMs: Record<string, number> & { default: number };   // per host name, within a session
+    blockWaitMs: number;               // after a firewall block, no request to that host this long
     timeoutMs: number;
-    retries: number;                   // extra attempts after the first
-    backoffMs: number;                 // first retry waits about this long, doubling each time
+    retries: number;                   // extra attempts of a safe read after the first
+    backoffMs: number;
     maxBackoffMs: number;
     userAgent: string;
+    legacyTlsHosts: readonly string[]; // hosts whose TLS needs OpenSSL's legacy settings
+    clock: TransportClock;
+    diagnostics: Diagnostics | null;
 }
+
+export const realClock: TransportClock = {
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+};
 
 export const defaultTransportOptions: TransportOptions = {
     baseUrl: null,
     concurrency: 4,
-    perHost: { intervalCap: 5, interval: 1000 },
+    pacingMs: { default: 300, [arcaHosts.mcmp]: 1_200 },
+    blockWaitMs: 15 * 60_000,
     timeoutMs: 30_000,
-    retries: 3,
-    backoffMs: 500,
+    retries: 2,
+    backoffMs: 1_000,
     maxBackoffMs: 8_000,
-    userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+    userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+    legacyTlsHosts: [arcaHosts.ccam],
+    clock: realClock,
+    diagnostics: null
 };
 
 export interface HttpResponse {
     status: number;
     url: URL;                          // the real (logical) address of the final response
-    headers: Headers;
+    headers: IncomingHttpHeaders;
     body: Buffer;
-    text(): string;
-    json(): unknown;                   // throws unexpected_page on malformed JSON
+    text(): string;                    // decoded by the declared charset (classic ASP: latin-1)
+    json(): unknown;                   // undefined when the body is not JSON
 }
 
 export interface RequestSpec {
@@ -47,174 +70,121 @@ export interface RequestSpec {
     url: URL;
     form?: Record<string, string>;
     accept?: string;
-    referer?: URL;
-    // 'transient' (default): retry every transient failure. 'server_error': retry only when the
-    // server answered 5xx/429 — for the password POST, where a timeout, a reset or an unknown
-    // page may hide an evaluated password and a retry could count against the key.
-    retry?: 'transient' | 'server_error';
+    referer?: URL | string;
+    origin?: string;
+    xhr?: boolean;                     // X-Requested-With: XMLHttpRequest
+    // 'safe' (GET default): retried on 5xx/429/timeouts/resets. 'never' (POST default).
+    retry?: 'safe' | 'never';
+    followRedirects?: boolean;         // default true
 }
 
 export interface HttpSession {
-    // `read` runs inside the retry loop: a transient AuthorityFailure thrown from it (e.g. a
-    // malformed payload) is retried like a 5xx; any other kind ends the call at once.
     request<T>(spec: RequestSpec, read: (response: HttpResponse) => T | Promise<T>): Promise<T>;
+    cookie(url: URL, name: string): string | null;
+    // Values that must never leave in a capture (password, jwt, token, sign).
+    secret(value: string): void;
+    // A page matching no known shape: captured (redacted) and turned into a typed failure.
+    unexpected(response: HttpResponse, system: string, step: string, detail: string, options?: { touchedPassword?: boolean }): AuthorityFailure;
+    readonly requests: number;
     close(): void;
 }
 
 export interface Transport {
     session(): HttpSession;
     readonly requests: number;         // HTTP requests sent so far (each attempt and redirect)
+    readonly options: TransportOptions;
+}
+
+interface Exchanged {
+    status: number;
+    headers: IncomingHttpHeaders;
+    body: Buffer;
 }
 
 const internals = {
     maxRedirects: 10,
-    serverErrors: new WeakSet<Error>(),
-    sessionLost: new WeakSet<Error>(),            // retrying within this session cannot help
+    retryable: new WeakSet<Error>(),
 
-    delay(ms: number): Promise<void> {
+    charset(headers: IncomingHttpHeaders): BufferEncoding {
 
-        return new Promise((resolve) => setTimeout(resolve, ms));
+        return /charset=(iso-8859-1|latin-?1|windows-1252)/i.test(String(headers['content-type'] ?? '')) ? 'latin1' : 'utf8';
     },
 
-    backoff(options: TransportOptions, attempt: number): number {
-
-        const ceiling = Math.min(options.maxBackoffMs, options.backoffMs * 2 ** attempt);
-        return Math.round(ceiling / 2 + Math.random() * ceiling / 2);
-    },
-
-    response(status: number, url: URL, headers: Headers, body: Buffer): HttpResponse {
+    response(status: number, url: URL, headers: IncomingHttpHeaders, body: Buffer): HttpResponse {
 
         return {
             status,
             url,
             headers,
             body,
-            text: () => body.toString('utf8'),
+            text: () => body.toString(internals.charset(headers)),
             json: () => {
 
                 try {
                     return JSON.parse(body.toString('utf8')) as unknown;
                 }
                 catch {
-                    throw failure('unexpected_page', `JSON inválido en ${url.pathname}`);
+                    return undefined;
                 }
             }
         };
     },
 
-    // Network errors and timeouts become `unavailable`; everything else is passed through.
-    classify(err: unknown, url: URL): Error {
+    // The firewall's answers (AUTHORITY.md): HTTP 200 with "BL<digits> <timestamp>", or an
+    // empty 503.
+    isBlock(status: number, body: Buffer): boolean {
 
-        if (isAuthorityFailure(err)) {
-            return err;
+        if (status === 503 && body.length === 0) {
+            return true;
         }
 
-        const name = err instanceof Error ? err.name : '';
-        if (name === 'TimeoutError' || name === 'AbortError') {
-            return failure('unavailable', `tiempo de espera agotado en ${url.host}`);
-        }
+        return status === 200 && body.length < 200 && /^\s*BL\d+/.test(body.toString('latin1'));
+    },
 
-        return failure('unavailable', `sin conexión con ${url.host}`);
+    transient(kind: 'unavailable', detail: string): AuthorityFailure {
+
+        const error = failure(kind, detail);
+        internals.retryable.add(error);
+        return error;
     }
 };
 
 export const createTransport = (overrides: Partial<TransportOptions> = {}): Transport => {
 
-    const options: TransportOptions = { ...defaultTransportOptions, ...overrides, perHost: { ...defaultTransportOptions.perHost, ...overrides.perHost } };
+    const options: TransportOptions = { ...defaultTransportOptions, ...overrides, pacingMs: { ...defaultTransportOptions.pacingMs, ...overrides.pacingMs } };
+    const clock = options.clock;
     const router: Router = createRouter(options.baseUrl);
     const global = new PQueue({ concurrency: options.concurrency });
-    const hosts = new Map<string, PQueue>();
+    const blockedUntil = new Map<string, number>();
+    const agents = {
+        http: new HttpAgent({ keepAlive: true }),
+        https: new HttpsAgent({ keepAlive: true }),
+        legacy: new HttpsAgent({ keepAlive: true, ciphers: 'DEFAULT@SECLEVEL=0', minVersion: 'TLSv1' })
+    };
     let requests = 0;
 
-    const hostQueue = (host: string): PQueue => {
+    const send = (logical: URL, method: string, headers: Record<string, string>, body: string | undefined): Promise<Exchanged> => {
 
-        let queue = hosts.get(host);
-        if (!queue) {
-            queue = new PQueue({ intervalCap: options.perHost.intervalCap, interval: options.perHost.interval, strict: true });
-            hosts.set(host, queue);
-        }
+        const physical = new URL(router.physical(logical));
+        const secure = physical.protocol === 'https:';
+        const agent = !secure ? agents.http : options.legacyTlsHosts.includes(logical.host) ? agents.legacy : agents.https;
+        const call = secure ? httpsRequest : httpRequest;
+        return new Promise<Exchanged>((resolve, reject) => {
 
-        return queue;
-    };
+            const req = call(physical, { method, headers, agent, signal: AbortSignal.timeout(options.timeoutMs) }, (res) => {
 
-    // One HTTP exchange, body included, inside both queues and under the timeout.
-    const exchange = (jar: CookieJar, spec: RequestSpec, url: URL, method: string, body: string | undefined): Promise<HttpResponse> => {
-
-        return hostQueue(url.host).add(() => global.add(async () => {
-
-            const headers: Record<string, string> = {
-                'user-agent': options.userAgent,
-                accept: spec.accept ?? 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
-                'accept-language': 'es-AR,es;q=0.9'
-            };
-            const cookie = jar.header(url);
-            if (cookie) {
-                headers.cookie = cookie;
-            }
-
-            if (body !== undefined) {
-                headers['content-type'] = 'application/x-www-form-urlencoded';
-            }
-
-            if (spec.referer) {
-                headers.referer = spec.referer.href;
-            }
-
-            requests++;
-            const signal = AbortSignal.timeout(options.timeoutMs);
-            const res = await fetch(router.physical(url), { method, headers, body, redirect: 'manual', signal });
-            const payload = Buffer.from(await res.arrayBuffer());
-            jar.store(url, res.headers.getSetCookie());
-            return internals.response(res.status, url, res.headers, payload);
-        }));
-    };
-
-    // One attempt: the request and its redirects, then the caller's reading of the result.
-    const attempt = async <T>(jar: CookieJar, spec: RequestSpec, read: (response: HttpResponse) => T | Promise<T>): Promise<T> => {
-
-        let url = spec.url;
-        let method: string = spec.method ?? 'GET';
-        let body = spec.form ? new URLSearchParams(spec.form).toString() : undefined;
-        for (let hop = 0; hop <= internals.maxRedirects; ++hop) {
-            let response: HttpResponse;
-            try {
-                response = await exchange(jar, spec, url, method, body);
-            }
-            catch (err) {
-                throw internals.classify(err, url);
-            }
-
-            const location = response.headers.get('location');
-            if (response.status >= 300 && response.status < 400 && location) {
-                url = new URL(location, url);
-                if (response.status !== 307 && response.status !== 308) {
-                    method = 'GET';
-                    body = undefined;
-                }
-
-                continue;
-            }
-
-            // A service that sends us back to the login form: the session expired or was closed.
-            if (url.host === arcaHosts.auth && spec.url.host !== url.host && /\/login(Clave)?\.xhtml$/.test(url.pathname)) {
-                const error = failure('unavailable', `sesión vencida en ${spec.url.host}`);
-                internals.sessionLost.add(error);
-                throw error;
-            }
-
-            if (response.status >= 500 || response.status === 429) {
-                const error = failure('unavailable', `HTTP ${response.status} en ${url.host}${url.pathname}`);
-                internals.serverErrors.add(error);
-                throw error;
-            }
-
-            return await read(response);
-        }
-
-        throw failure('unexpected_page', `demasiadas redirecciones desde ${spec.url.pathname}`);
+                const chunks: Buffer[] = [];
+                res.on('data', (chunk: Buffer) => chunks.push(chunk));
+                res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+                res.on('error', reject);
+            });
+            req.on('error', reject);
+            req.end(body);
+        });
     };
 
     return {
+        options,
         get requests() {
 
             return requests;
@@ -222,28 +192,172 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
 
         session() {
 
-            const jar = createCookieJar();
+            const jar = new CookieJar();
+            const tails = new Map<string, Promise<void>>();
+            const lastAt = new Map<string, number>();
+            const secrets = new Set<string>();
+            let sent = 0;
+
+            // This session's turn at a host: after the previous request to it, paced, and not
+            // while the host is blocked.
+            const turn = async (host: string): Promise<() => void> => {
+
+                const previous = tails.get(host) ?? Promise.resolve();
+                let release!: () => void;
+                const mine = new Promise<void>((resolve) => {
+
+                    release = resolve;
+                });
+                tails.set(host, previous.then(() => mine));
+                await previous;
+                const pacing = options.pacingMs[host] ?? options.pacingMs.default;
+                for (;;) {
+                    const at = clock.now();
+                    const wait = Math.max((lastAt.get(host) ?? -Infinity) + pacing - at, (blockedUntil.get(host) ?? 0) - at, 0);
+                    if (wait <= 0) {
+                        break;
+                    }
+
+                    await clock.sleep(wait);
+                }
+
+                return () => {
+
+                    lastAt.set(host, clock.now());
+                    release();
+                };
+            };
+
+            const exchange = async (spec: RequestSpec, url: URL, method: string, body: string | undefined): Promise<HttpResponse> => {
+
+                const headers: Record<string, string> = {
+                    'user-agent': options.userAgent,
+                    accept: spec.accept ?? 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+                    'accept-language': 'es-AR,es;q=0.9'
+                };
+                const cookie = jar.getCookieStringSync(url.href);
+                if (cookie) {
+                    headers.cookie = cookie;
+                }
+
+                if (body !== undefined) {
+                    headers['content-type'] = 'application/x-www-form-urlencoded';
+                }
+
+                if (spec.referer) {
+                    headers.referer = String(spec.referer);
+                }
+
+                if (spec.origin) {
+                    headers.origin = spec.origin;
+                }
+
+                if (spec.xhr) {
+                    headers['x-requested-with'] = 'XMLHttpRequest';
+                }
+
+                const done = await turn(url.host);
+                let exchanged: Exchanged;
+                try {
+                    requests++;
+                    sent++;
+                    exchanged = await global.add(() => send(url, method, headers, body)) as Exchanged;
+                }
+                catch (err) {
+                    const name = err instanceof Error ? err.name : '';
+                    throw internals.transient('unavailable', name === 'TimeoutError' || name === 'AbortError' ? `tiempo de espera agotado en ${url.host}` : `sin conexión con ${url.host}`);
+                }
+                finally {
+                    done();
+                }
+
+                for (const header of [exchanged.headers['set-cookie'] ?? []].flat()) {
+                    jar.setCookieSync(header, url.href, { ignoreError: true });
+                }
+
+                if (internals.isBlock(exchanged.status, exchanged.body)) {
+                    blockedUntil.set(url.host, clock.now() + options.blockWaitMs);
+                    throw failure('firewall_block', `${url.host}${url.pathname}`);
+                }
+
+                return internals.response(exchanged.status, url, exchanged.headers, exchanged.body);
+            };
+
+            // One attempt: the request and its redirects, then the caller's reading of it.
+            const attempt = async <T>(spec: RequestSpec, read: (response: HttpResponse) => T | Promise<T>): Promise<T> => {
+
+                let url = spec.url;
+                let method: string = spec.method ?? 'GET';
+                let body = spec.form ? new URLSearchParams(spec.form).toString() : undefined;
+                for (let hop = 0; hop <= internals.maxRedirects; ++hop) {
+                    const response = await exchange(spec, url, method, body);
+                    const location = response.headers.location;
+                    if (response.status >= 300 && response.status < 400 && location && spec.followRedirects !== false) {
+                        url = new URL(location, url);
+                        if (response.status !== 307 && response.status !== 308) {
+                            method = 'GET';
+                            body = undefined;
+                        }
+
+                        continue;
+                    }
+
+                    if (response.status >= 500 || response.status === 429) {
+                        throw internals.transient('unavailable', `HTTP ${response.status} en ${url.host}${url.pathname}`);
+                    }
+
+                    return await read(response);
+                }
+
+                throw failure('unexpected_page', `demasiadas redirecciones desde ${spec.url.pathname}`);
+            };
+
             return {
+                get requests() {
+
+                    return sent;
+                },
+
                 async request(spec, read) {
 
+                    const safe = (spec.retry ?? ((spec.method ?? 'GET') === 'GET' ? 'safe' : 'never')) === 'safe';
                     for (let tries = 0; ; ++tries) {
                         try {
-                            return await attempt(jar, spec, read);
+                            return await attempt(spec, read);
                         }
                         catch (err) {
-                            const retryable = isAuthorityFailure(err) && err.transient && !internals.sessionLost.has(err) && (spec.retry !== 'server_error' || internals.serverErrors.has(err));
-                            if (!retryable || tries >= options.retries) {
+                            if (!safe || !isAuthorityFailure(err) || !internals.retryable.has(err) || tries >= options.retries) {
                                 throw err;
                             }
 
-                            await internals.delay(internals.backoff(options, tries));
+                            const ceiling = Math.min(options.maxBackoffMs, options.backoffMs * 2 ** tries);
+                            await clock.sleep(Math.round(ceiling / 2 + Math.random() * ceiling / 2));
                         }
                     }
                 },
 
+                cookie(url, name) {
+
+                    return jar.getCookiesSync(url.href).find((cookie) => cookie.key === name)?.value ?? null;
+                },
+
+                secret(value) {
+
+                    if (value) {
+                        secrets.add(value);
+                    }
+                },
+
+                unexpected(response, system, step, detail, failureOptions = {}) {
+
+                    options.diagnostics?.capture({ system, step, url: response.url, status: response.status, body: response.text(), secrets: [...secrets] });
+                    return failure('unexpected_page', `${system} ${step}: ${detail}`, failureOptions);
+                },
+
                 close() {
 
-                    jar.clear();
+                    jar.removeAllCookiesSync();
+                    secrets.clear();
                 }
             };
         }

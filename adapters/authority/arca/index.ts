@@ -1,4 +1,4 @@
-import type { AuthorityClient, AuthorityCredentials, AuthoritySession } from '../../../core/ports/authority-client.js';
+import type { AuthorityClient, AuthorityKey, KeySession, TaxpayerSession } from '../../../core/ports/authority-client.js';
 import { createCcma } from './ccma.js';
 import { createDfe } from './dfe.js';
 import type { Transport, TransportOptions } from './http.js';
@@ -8,99 +8,79 @@ import { createMisComprobantes } from './mis-comprobantes.js';
 import { createRegistry } from './registry.js';
 import { createSct } from './sct.js';
 
-// The real authority, scraped over HTTP (AUTHORITY.md). Pointed at the simulated authority
-// with `baseUrl`, it runs the very same code.
+// The real authority, scraped over HTTP (AUTHORITY.md). One login per key: the session reaches
+// the key's own CUIT and every legal entity it represents, each selected inside each service
+// before its data is read. Pointed at the simulated authority with `baseUrl`, it runs the very
+// same code.
 
 export interface ArcaClientOptions extends Partial<TransportOptions> {
-    invoicesVia?: 'csv' | 'json';      // Mis Comprobantes: the CSV export (default) or the JSON pages
-    pageSize?: number;                 // rows per listaResultados page
-    pollIntervalMs?: number;           // wait between polls of a pending query
+    pollIntervalMs?: number;           // wait between polls of a pending Mis Comprobantes query
     maxPolls?: number;
     dfeLookbackDays?: number;          // how far back notifications are listed
-    now?: () => Date;
+    ccmaLookbackMonths?: number;       // how far back CCMA movements are read
 }
 
 export interface ArcaClient extends AuthorityClient {
     readonly transport: Transport;
+    readonly logins: number;           // password POSTs sent so far
 }
-
-const internals = {
-    // One logged-in session per login CUIT at a time: a representative's sessions for itself and
-    // for each entity it represents queue behind one another. A session holds its turn until
-    // close(); opening a second one for the same login CUIT before closing the first waits.
-    createTurns() {
-
-        const tails = new Map<string, Promise<void>>();
-        return async (key: string): Promise<() => void> => {
-
-            const previous = tails.get(key) ?? Promise.resolve();
-            let release!: () => void;
-            const current = new Promise<void>((resolve) => {
-
-                release = resolve;
-            });
-            const tail = previous.then(() => current);
-            tails.set(key, tail);
-            await previous;
-            let released = false;
-            return () => {
-
-                if (!released) {
-                    released = true;
-                    release();
-                    if (tails.get(key) === tail) {
-                        tails.delete(key);
-                    }
-                }
-            };
-        };
-    }
-};
 
 export const createArcaClient = (options: ArcaClientOptions = {}): ArcaClient => {
 
     const transport = createTransport(options);
-    const turn = internals.createTurns();
-    const now = options.now ?? (() => new Date());
+    const clock = transport.options.clock;
+    let logins = 0;
 
     return {
         transport,
+        get logins() {
 
-        async login(credentials: AuthorityCredentials): Promise<AuthoritySession> {
+            return logins;
+        },
 
-            const release = await turn(credentials.loginCuit);
+        async login(key: AuthorityKey): Promise<KeySession> {
+
             const http = transport.session();
             try {
-                await login(http, credentials);
+                logins++;
+                await login(http, key);
             }
             catch (err) {
                 http.close();
-                release();
                 throw err;
             }
 
-            const misComprobantes = createMisComprobantes(http, credentials, {
-                via: options.invoicesVia ?? 'csv',
-                pageSize: options.pageSize ?? 100,
-                pollIntervalMs: options.pollIntervalMs ?? 1_000,
-                maxPolls: options.maxPolls ?? 60
-            });
-            const sct = createSct(http, credentials);
-            const ccma = createCcma(http, credentials);
-            const dfe = createDfe(http, credentials, { lookbackDays: options.dfeLookbackDays ?? 730, now });
-            const registry = createRegistry(http, credentials);
+            const mcmp = createMisComprobantes(http, key.loginCuit, { pollIntervalMs: options.pollIntervalMs ?? 2_000, maxPolls: options.maxPolls ?? 30, clock });
+            const sct = createSct(http, key.loginCuit);
+            const ccma = createCcma(http, key.loginCuit, { clock, lookbackMonths: options.ccmaLookbackMonths ?? 24 });
+            const dfe = createDfe(http, key.loginCuit, { lookbackDays: options.dfeLookbackDays ?? 730, clock });
+            const registry = createRegistry(http, key.loginCuit);
+
+            // The key's taxpayers are walked one after another: each service holds one selection.
+            let tail: Promise<unknown> = Promise.resolve();
+            const serial = <T>(work: () => Promise<T>): Promise<T> => {
+
+                const run = tail.then(work, work);
+                tail = run.catch(() => undefined);
+                return run;
+            };
 
             return {
-                registry: () => registry.registry(),
-                invoices: (kind, range) => misComprobantes.invoices(kind, range),
-                sct: () => sct.sct(),
-                ccma: () => ccma.ccma(),
-                notifications: () => dfe.notifications(),
-                close() {
+                taxpayer(cuit): TaxpayerSession {
 
+                    return {
+                        registry: () => serial(() => registry.registry(cuit)),
+                        invoices: (kind, range) => serial(() => mcmp.invoices(cuit, kind, range)),
+                        sct: () => serial(() => sct.sct(cuit)),
+                        ccma: () => serial(() => ccma.ccma(cuit)),
+                        notifications: () => serial(() => dfe.notifications(cuit))
+                    };
+                },
+
+                async close() {
+
+                    await serial(() => mcmp.close()).catch(() => undefined);
                     http.close();
-                    release();
-                    return Promise.resolve();
                 }
             };
         }

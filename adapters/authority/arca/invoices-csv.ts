@@ -17,7 +17,41 @@ interface Layout {
     column(...names: string[]): number | null;
 }
 
+type Columns = Record<'fecha' | 'tipo' | 'puntoVenta' | 'numeroDesde' | 'docTipo' | 'docNumero' | 'tipoCambio' | 'moneda' | 'neto' | 'noGravado' | 'exentas' | 'iva' | 'total', number> & Record<'numeroHasta' | 'codigo' | 'nombre' | 'otros', number | null>;
+
 const internals = {
+    notDiscriminated: new Set(['6', '7', '8', '9', '10', '11', '12', '13', '15', '16']),
+
+    record(row: string[], columns: Columns, cell: (row: string[], index: number | null) => string): InvoiceRecord {
+
+        const moneda = parseCurrency(cell(row, columns.moneda));
+        const importeOriginal = requireAmount(cell(row, columns.total), 'Imp. Total');
+        const tipoCambio = moneda === 'PES' ? 1 : requireAmount(cell(row, columns.tipoCambio), 'Tipo Cambio');
+        const numeroDesde = parseDigits(cell(row, columns.numeroDesde));
+        return {
+            fecha: requireDate(cell(row, columns.fecha), 'Fecha'),
+            tipo: parseInvoiceType(cell(row, columns.tipo)),
+            puntoVenta: parseDigits(cell(row, columns.puntoVenta)),
+            numeroDesde,
+            numeroHasta: parseDigits(cell(row, columns.numeroHasta)) || numeroDesde,
+            codigoAutorizacion: blankToNull(cell(row, columns.codigo)),
+            counterpart: {
+                tipoDocumento: blankToNull(cell(row, columns.docTipo)),
+                numeroDocumento: blankToNull(cell(row, columns.docNumero)),
+                nombre: blankToNull(cell(row, columns.nombre))
+            },
+            impNetoGravado: parseAmount(cell(row, columns.neto), 'Imp. Neto Gravado'),
+            impNetoNoGravado: parseAmount(cell(row, columns.noGravado), 'Imp. Neto No Gravado'),
+            impOpExentas: parseAmount(cell(row, columns.exentas), 'Imp. Op. Exentas'),
+            otrosTributos: parseAmount(cell(row, columns.otros), 'Otros Tributos'),
+            iva: parseAmount(cell(row, columns.iva), 'IVA'),
+            tipoCambio,
+            importeOriginal,
+            monedaOriginal: moneda,
+            importe: pesosAmount(importeOriginal, tipoCambio)
+        };
+    },
+
     detect(header: string[], delimiter: string): CsvGeneration | null {
 
         const keys = header.map(headerKey);
@@ -109,31 +143,13 @@ export const parseInvoicesCsv = (text: string, kind: InvoiceKind): InvoiceRecord
     const cell = (row: string[], index: number | null): string => (index === null ? '' : (row[index] ?? '').trim());
     return rows.slice(1).map((row) => {
 
-        const moneda = parseCurrency(cell(row, columns.moneda));
-        const importeOriginal = requireAmount(cell(row, columns.total), 'Imp. Total');
-        const tipoCambio = moneda === 'PES' ? 1 : requireAmount(cell(row, columns.tipoCambio), 'Tipo Cambio');
-        const numeroDesde = parseDigits(cell(row, columns.numeroDesde));
-        return {
-            fecha: requireDate(cell(row, columns.fecha), 'Fecha'),
-            tipo: parseInvoiceType(cell(row, columns.tipo)),
-            puntoVenta: parseDigits(cell(row, columns.puntoVenta)),
-            numeroDesde,
-            numeroHasta: parseDigits(cell(row, columns.numeroHasta)) || numeroDesde,
-            codigoAutorizacion: blankToNull(cell(row, columns.codigo)),
-            counterpart: {
-                tipoDocumento: blankToNull(cell(row, columns.docTipo)),
-                numeroDocumento: blankToNull(cell(row, columns.docNumero)),
-                nombre: blankToNull(cell(row, columns.nombre))
-            },
-            impNetoGravado: parseAmount(cell(row, columns.neto), 'Imp. Neto Gravado'),
-            impNetoNoGravado: parseAmount(cell(row, columns.noGravado), 'Imp. Neto No Gravado'),
-            impOpExentas: parseAmount(cell(row, columns.exentas), 'Imp. Op. Exentas'),
-            otrosTributos: parseAmount(cell(row, columns.otros), 'Otros Tributos'),
-            iva: parseAmount(cell(row, columns.iva), 'IVA'),
-            tipoCambio,
-            importeOriginal,
-            monedaOriginal: moneda,
-            importe: pesosAmount(importeOriginal, tipoCambio)
-        };
+        const record = internals.record(row, columns, cell);
+        // Gen 3 writes 0,00 in every component of B and C invoices: not discriminated, not zero.
+        const components = [record.impNetoGravado, record.impNetoNoGravado, record.impOpExentas, record.otrosTributos, record.iva];
+        if (generation === 3 && internals.notDiscriminated.has(record.tipo) && components.every((value) => !value)) {
+            return { ...record, impNetoGravado: null, impNetoNoGravado: null, impOpExentas: null, otrosTributos: null, iva: null };
+        }
+
+        return record;
     });
 };

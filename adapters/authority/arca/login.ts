@@ -1,122 +1,141 @@
-import type { AuthorityCredentials, AuthorityFailure } from '../../../core/ports/authority-client.js';
+import type { AuthorityKey } from '../../../core/ports/authority-client.js';
 import { arcaHosts, arcaPaths, logicalUrl } from '../hosts.js';
-import { failure } from './failures.js';
+import { failure, passwordTouched } from './failures.js';
 import { findForm, pageText } from './html.js';
 import type { HttpResponse, HttpSession } from './http.js';
 
-// The two-step login at auth.afip.gob.ar (AUTHORITY.md: Login): the CUIT on login.xhtml, the
-// password on loginClave.xhtml, both JSF forms whose hidden fields (javax.faces.ViewState
-// among them) are posted back; success lands on the portal. Every known failure page is told
-// apart; none of them is retried (a rejected password retried can block the key), and the
-// password is posted again only after a 5xx answer, never after a timeout or an unknown page.
-
-// A form ready to be posted back: where to, with which fields, and the page it came from.
-interface HttpForm {
-    action: URL;
-    fields: Record<string, string>;
-    page: URL;
-}
+// The login (AUTHORITY.md: Login): GET login.xhtml (form F1 with its ;jsessionid= action and
+// ViewState), POST the CUIT, POST the password once; the answer is an auto-submit form with a
+// hidden `jwt` that expires in about 10 s, POSTed at once to portalcf…/portal/login, which
+// sets AFIPSID; /portal/api/info confirms the session. Every known failure page has its kind.
+// Nothing after the password POST is ever retried here, and every failure from then on says
+// it touched the password, so the sync does not come back soon.
 
 const internals = {
-    // Ordered: the most specific first. Matched on the address and the visible text.
-    pages: [
-        { kind: 'captcha', path: /loginCaptcha/i, text: /captcha|caracteres de la imagen|c[oó]digo de la imagen/i },
-        { kind: 'second_factor', path: /SegundoFactor|loginToken/i, text: /segundo factor|token de seguridad|c[oó]digo de verificaci[oó]n/i },
-        { kind: 'expired_key', path: /cambioClave/i, text: /clave (fiscal )?(ha )?(expirad|vencid)|debe cambiar su clave/i },
-        { kind: 'blocked_key', path: /bloquead/i, text: /clave (fiscal )?(se encuentra |est[aá] )?bloquead/i },
-        { kind: 'rejected_key', path: /$^/, text: /(clave|contrase[nñ]a|usuario|cuit\/cuil)[^.]{0,40}incorrect|datos ingresados (son )?incorrectos/i },
-        { kind: 'unavailable', path: /mantenimiento/i, text: /en mantenimiento|sistema no disponible|servicio no (se encuentra )?disponible/i }
-    ] as const,
+    portalLogin: `https://${arcaHosts.portal}${arcaPaths.portalLogin}`,
+    captcha: /<div\b[^>]*\bid\s*=\s*["']captcha["'][^>]*>[\s\S]*?<img\b[^>]*src\s*=\s*["']data:image\//i,
 
-    // A failure page reached at the login host, or null when the page is not one of them.
-    recognise(response: HttpResponse): AuthorityFailure | null {
+    form(response: HttpResponse, field: string) {
 
-        if (response.url.host !== arcaHosts.auth) {
+        const form = findForm(response.text(), 'F1');
+        if (response.status !== 200 || !form || !(field in form.fields)) {
             return null;
         }
 
+        return { action: new URL(form.action ?? response.url.pathname, response.url), fields: form.fields };
+    },
+
+    // The answer to the password POST, told apart in the order public clients found safe.
+    afterPassword(response: HttpResponse, http: HttpSession): { jwt: string; action: URL } {
+
         const html = response.text();
-        const byPath = internals.pages.find((page) => page.path.test(response.url.pathname));
-        if (byPath) {
-            return failure(byPath.kind, `login: ${response.url.pathname}`);
+        const jwt = /<input\b[^>]*\bname\s*=\s*["']jwt["'][^>]*\bvalue\s*=\s*["']([^"']+)["']/i.exec(html)?.[1]
+            ?? /<input\b[^>]*\bvalue\s*=\s*["']([^"']+)["'][^>]*\bname\s*=\s*["']jwt["']/i.exec(html)?.[1];
+        if (jwt) {
+            http.secret(jwt);
+            const action = /<form\b[^>]*\baction\s*=\s*["']([^"']+)["']/i.exec(html)?.[1];
+            return { jwt, action: new URL(action && /portal\/login/.test(action) ? action : internals.portalLogin, response.url) };
         }
 
-        // The page's own message first (help text elsewhere may mention blocked keys, etc.).
-        for (const text of [internals.messages(html), pageText(html)]) {
-            const page = internals.pages.find((candidate) => candidate.text.test(text));
-            if (page) {
-                return failure(page.kind, `login: ${response.url.pathname}`);
-            }
+        const text = pageText(html).toLowerCase();
+        const touched = { touchedPassword: true };
+        if (/cambioclaveforzado/i.test(response.url.pathname) || /cambioclaveforzado/i.test(html) || text.includes('cambiar tu contraseña')) {
+            throw failure('expired_key', 'cambio de clave forzado', touched);
         }
 
-        return null;
-    },
-
-    // Text of the elements that carry the page's message (alerts, errors, JSF messages).
-    messages(html: string): string {
-
-        const pattern = /<(div|span|p|li|h\d)\b[^>]*\b(?:class|id)="[^"]*(?:alert|error|msg|mensaje)[^"]*"[^>]*>([\s\S]*?)<\/\1>/gi;
-        return [...html.matchAll(pattern)].map((match) => pageText(match[2]!)).join(' ');
-    },
-
-    form(response: HttpResponse, field: string): HttpForm {
-
-        if (response.status !== 200) {
-            throw failure('unexpected_page', `login: HTTP ${response.status} en ${response.url.pathname}`);
+        if (internals.captcha.test(html)) {
+            throw failure('captcha', 'después de la clave', touched);
         }
 
-        const form = findForm(response.text(), 'F1');
-        if (!form || !(field in form.fields)) {
-            throw failure('unexpected_page', `login: falta el campo ${field} en ${response.url.pathname}`);
+        if (/tu token|hardware-token|afip-o|gener[aá] tu token/.test(text)) {
+            throw failure('second_factor', 'token de seguridad', touched);
         }
 
-        return { action: new URL(form.action ?? response.url.pathname, response.url), fields: form.fields, page: response.url };
+        if (/clave (fiscal )?(se encuentra |est[aá] )?bloquead/.test(text)) {
+            throw failure('blocked_key', undefined, touched);
+        }
+
+        if (/clave o usuario incorrecto|usuario o clave incorrecto|clave incorrecta/.test(text) || 'F1:password' in (findForm(html, 'F1')?.fields ?? {})) {
+            throw failure('rejected_key', undefined, touched);
+        }
+
+        throw http.unexpected(response, 'login', 'loginClave.xhtml', `sin jwt (HTTP ${response.status})`, touched);
     }
 };
 
-export const login = async (http: HttpSession, credentials: AuthorityCredentials): Promise<void> => {
+export const login = async (http: HttpSession, key: AuthorityKey): Promise<void> => {
 
+    http.secret(key.password);
     const start = logicalUrl('auth', arcaPaths.login);
-    const userForm = await http.request({ url: start }, (response) => {
+    const userForm = await http.request({ url: start, referer: 'https://www.arca.gob.ar/' }, (response) => {
 
-        const recognised = internals.recognise(response);
-        if (recognised?.kind === 'unavailable') {
-            throw recognised;
-        }
+        return internals.form(response, 'F1:username') ?? (() => {
 
-        return internals.form(response, 'F1:username');
+            throw http.unexpected(response, 'login', 'login.xhtml', `sin el formulario F1 (HTTP ${response.status})`);
+        })();
     });
 
+    // The CUIT POST moves no password: a 5xx here may be retried.
     const passwordForm = await http.request({
         method: 'POST',
         url: userForm.action,
-        referer: userForm.page,
-        form: { ...userForm.fields, 'F1:username': credentials.loginCuit, 'F1:btnSiguiente': 'Siguiente' }
+        referer: start,
+        origin: `https://${arcaHosts.auth}`,
+        retry: 'safe',
+        form: { ...userForm.fields, F1: 'F1', 'F1:username': key.loginCuit, 'F1:btnSiguiente': 'Siguiente' }
     }, (response) => {
 
-        const recognised = internals.recognise(response);
-        if (recognised && !('F1:password' in (findForm(response.text(), 'F1')?.fields ?? {}))) {
-            throw recognised;
+        const form = internals.form(response, 'F1:password');
+        if (!form) {
+            throw http.unexpected(response, 'login', 'usuario', `sin el formulario de clave (HTTP ${response.status})`);
         }
 
-        return internals.form(response, 'F1:password');
+        // A CAPTCHA already on the password page: stop before posting the password.
+        if (internals.captcha.test(response.text())) {
+            throw failure('captcha', 'antes de la clave');
+        }
+
+        return form;
     });
 
+    const { jwt, action } = await http.request({
+        method: 'POST',
+        url: passwordForm.action.pathname.endsWith('.xhtml') || passwordForm.action.pathname.includes(';') ? passwordForm.action : logicalUrl('auth', arcaPaths.loginClave),
+        referer: start,
+        origin: `https://${arcaHosts.auth}`,
+        retry: 'never',
+        form: { ...passwordForm.fields, F1: 'F1', 'F1:username': key.loginCuit, 'F1:password': key.password, 'F1:captcha': '', 'F1:btnIngresar': 'Ingresar' }
+    }, (response) => internals.afterPassword(response, http)).catch((err: unknown) => {
+
+        // A timeout or a 5xx after the password left: the password may have been evaluated.
+        throw passwordTouched(err);
+    });
+
+    // The jwt lives about 10 s: posted at once, never retried, and the redirect not followed
+    // (AFIPSID comes with the 302).
     await http.request({
         method: 'POST',
-        url: passwordForm.action,
-        referer: passwordForm.page,
-        retry: 'server_error',
-        form: { ...passwordForm.fields, 'F1:password': credentials.password, 'F1:btnIngresar': 'Ingresar' }
+        url: action,
+        referer: `https://${arcaHosts.auth}/`,
+        origin: `https://${arcaHosts.auth}`,
+        retry: 'never',
+        followRedirects: false,
+        form: { jwt }
     }, (response) => {
 
-        const recognised = internals.recognise(response);
-        if (recognised) {
-            throw recognised;
+        if (!http.cookie(logicalUrl('portal', '/portal/'), 'AFIPSID')) {
+            throw http.unexpected(response, 'login', 'portal/login', `el portal no dio AFIPSID (HTTP ${response.status})`, { touchedPassword: true });
         }
+    }).catch((err: unknown) => {
 
-        if (response.url.host !== arcaHosts.portal || response.status !== 200) {
-            throw failure('unexpected_page', `login: se esperaba el portal y llegó ${response.url.host}${response.url.pathname} (HTTP ${response.status})`);
+        throw passwordTouched(err);
+    });
+
+    await http.request({ url: logicalUrl('portal', arcaPaths.portalInfo), accept: 'application/json, text/plain, */*', referer: `https://${arcaHosts.portal}${arcaPaths.portalApp}` }, (response) => {
+
+        const body = response.json();
+        if (response.status !== 200 || !body || typeof body !== 'object') {
+            throw http.unexpected(response, 'login', 'portal/api/info', `HTTP ${response.status}`, { touchedPassword: true });
         }
     });
 };

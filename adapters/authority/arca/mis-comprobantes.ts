@@ -1,59 +1,43 @@
 import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js';
-import { pesosAmount } from '../../../core/domain/invoice.js';
-import type { AuthorityCredentials } from '../../../core/ports/authority-client.js';
 import type { DateRange } from '../../../core/domain/period.js';
+import type { AuthorityFailure } from '../../../core/ports/authority-client.js';
 import { logicalUrl } from '../hosts.js';
-import { readZip } from '../zip.js';
-import { failure } from './failures.js';
-import { pageText } from './html.js';
-import type { HttpSession } from './http.js';
+import { readZip, zipText } from '../zip.js';
+import { failure, isAuthorityFailure } from './failures.js';
+import { decodeEntities, findForm, pageText } from './html.js';
+import type { HttpResponse, HttpSession, TransportClock } from './http.js';
 import { parseInvoicesCsv } from './invoices-csv.js';
-import type { Landing } from './services.js';
 import { openService } from './services.js';
-import { blankToNull, parseAmount, parseCurrency, parseDigits, parseInvoiceType, requireAmount, requireDate } from './values.js';
 
-// Mis Comprobantes (service mcmp, AUTHORITY.md): pick the taxpayer with
-// setearContribuyente.do, then per query of at most 365 days: generarConsulta ->
-// estimarResultados -> listaResultados until the query is finished (PE pending, PR
-// processing, TE finished, ER error), then either the rows page by page (JSON, positional
-// arrays) or the zipped CSV export (descargarComprobantes.do), parsed by its header row.
+// Mis Comprobantes (service mcmp on fes.afip.gob.ar, AUTHORITY.md). One fes session per key
+// (about 15 minutes, SESSION_TOKEN's exp_time): entry index.do; the taxpayer is chosen among
+// the `onclick` cards of seleccionaEmpresaForm (N is an index: the card showing the CUIT is
+// picked) and checked against the "REPRESENTANDO A:" header. Per query of at most 365 days:
+// ajax.do generarConsulta -> estimarResultados -> listaResultados until not pending (PE), then
+// the zipped CSV. Requests are strictly sequential and paced by the transport; a firewall
+// block or an expired session reopens the service once, then the fes session is given up.
 
 export interface MisComprobantesOptions {
-    via: 'csv' | 'json';
-    pageSize: number;
     pollIntervalMs: number;
     maxPolls: number;
+    clock: TransportClock;
 }
 
 interface AjaxEnvelope {
-    estado?: string;
-    mensajes?: unknown;
-    recordsTotal?: number;
-    datos?: {
-        idConsulta?: number | string;
-        serverSide?: boolean;
-        recordsTotal?: number;
-        consulta?: { estado?: string };
-        data?: unknown;
-    };
+    estado?: unknown;
+    mensajeError?: unknown;
+    recordsTotal?: unknown;
+    datos?: { idConsulta?: unknown; consulta?: { estado?: unknown; error?: unknown } | null; data?: unknown } | null;
 }
 
 const internals = {
     base: '/mcmp/jsp',
     maxDays: 365,
     dayMs: 86_400_000,
+    sessionMarginMs: 30_000,
+    defaultSessionMs: 14 * 60_000,
 
-    // Received rows (52 elements); issued rows lack the emisor columns 10-12, so every index
-    // after 12 moves 3 places down.
-    columns: {
-        received: { fecha: 0, tipo: 1, puntoVenta: 3, desde: 4, hasta: 5, codigo: 8, docTipo: 10, docNumero: 11, nombre: 12, tipoCambio: 16, moneda: 17, neto: 40, noGravado: 42, exentas: 44, otros: 46, iva: 48, total: 50, length: 51 },
-        issued: { fecha: 0, tipo: 1, puntoVenta: 3, desde: 4, hasta: 5, codigo: 8, docTipo: 11, docNumero: 12, nombre: null, tipoCambio: 13, moneda: 14, neto: 37, noGravado: 39, exentas: 41, otros: 43, iva: 45, total: 47, length: 48 }
-    },
-
-    dmy(date: string): string {
-
-        return `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;
-    },
+    dmy: (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`,
 
     // Consecutive ranges of at most 365 days covering the range.
     split(range: DateRange): DateRange[] {
@@ -70,229 +54,302 @@ const internals = {
         return parts;
     },
 
-    delay(ms: number): Promise<void> {
+    // The cards of seleccionaEmpresaForm: index N and the text they show.
+    cards(html: string): { index: string; text: string }[] {
 
-        return new Promise((resolve) => setTimeout(resolve, ms));
-    },
-
-    text(value: unknown): string {
-
-        return value === null || value === undefined ? '' : String(value).trim();
-    },
-
-    row(values: unknown, kind: InvoiceKind): InvoiceRecord {
-
-        const columns = internals.columns[kind];
-        if (!Array.isArray(values) || values.length < columns.length) {
-            throw failure('unexpected_page', 'fila de Mis Comprobantes con otra forma');
+        const cards: { index: string; text: string }[] = [];
+        for (const match of html.matchAll(/<a\b([^>]*)>([\s\S]*?)<\/a>/gi)) {
+            const attributes = match[1]!;
+            const onclick = /\bonclick\s*=\s*"([^"]*)"/i.exec(attributes)?.[1] ?? /\bonclick\s*=\s*'([^']*)'/i.exec(attributes)?.[1];
+            const index = onclick ? /value\s*=\s*(?:'|&#39;|\\')(\d+)/.exec(decodeEntities(onclick))?.[1] : undefined;
+            if (index !== undefined && /\bpanel\b/i.test(attributes)) {
+                cards.push({ index, text: pageText(match[2]!) });
+            }
         }
 
-        const at = (index: number | null): string => (index === null ? '' : internals.text(values[index]));
-        const moneda = parseCurrency(at(columns.moneda));
-        const importeOriginal = requireAmount(at(columns.total), 'total');
-        const tipoCambio = moneda === 'PES' ? 1 : requireAmount(at(columns.tipoCambio), 'tipo de cambio');
-        const numeroDesde = parseDigits(at(columns.desde));
-        return {
-            fecha: requireDate(at(columns.fecha), 'fecha'),
-            tipo: parseInvoiceType(at(columns.tipo)),
-            puntoVenta: parseDigits(at(columns.puntoVenta)),
-            numeroDesde,
-            numeroHasta: parseDigits(at(columns.hasta)) || numeroDesde,
-            codigoAutorizacion: blankToNull(at(columns.codigo)),
-            counterpart: {
-                tipoDocumento: blankToNull(at(columns.docTipo)),
-                numeroDocumento: blankToNull(at(columns.docNumero)),
-                nombre: blankToNull(at(columns.nombre))
-            },
-            impNetoGravado: parseAmount(at(columns.neto)),
-            impNetoNoGravado: parseAmount(at(columns.noGravado)),
-            impOpExentas: parseAmount(at(columns.exentas)),
-            otrosTributos: parseAmount(at(columns.otros)),
-            iva: parseAmount(at(columns.iva)),
-            tipoCambio,
-            importeOriginal,
-            monedaOriginal: moneda,
-            importe: pesosAmount(importeOriginal, tipoCambio)
-        };
+        return cards;
+    },
+
+    // "REPRESENTANDO A: NOMBRE [20-12345678-6]" (digits compared without dashes).
+    representing(html: string): string | null {
+
+        const match = /REPRESENTANDO\s+A\s*:([^<]*(?:<[^>]+>[^<]*){0,6})/i.exec(html);
+        return match ? pageText(match[1]!).replace(/\D/g, '') : null;
+    },
+
+    irregular: (text: string) => /registra\s+irregularidades|Err:\s*002/i.test(text),
+
+    sessionExpiry(token: string | null, now: number): number {
+
+        if (token) {
+            try {
+                const xml = Buffer.from(decodeURIComponent(token), 'base64').toString('utf8');
+                const seconds = /exp_time="(\d+)"/.exec(xml)?.[1];
+                if (seconds) {
+                    return Number(seconds) * 1000;
+                }
+            }
+            catch {
+                // an unreadable token: assume the documented length
+            }
+        }
+
+        return now + internals.defaultSessionMs;
     }
 };
 
-export const createMisComprobantes = (http: HttpSession, credentials: AuthorityCredentials, options: MisComprobantesOptions) => {
+export const splitRange = internals.split;
 
-    let opened: Promise<void> | null = null;
+export const createMisComprobantes = (http: HttpSession, loginCuit: string, options: MisComprobantesOptions) => {
 
-    const ajax = (params: Record<string, string>): Promise<AjaxEnvelope> => {
+    const fes = { open: false, expiresAt: 0, selected: null as string | null, lastPage: null as string | null, givenUp: null as AuthorityFailure | null };
+    const url = (path: string) => logicalUrl('mcmp', `${internals.base}/${path}`);
 
-        const url = logicalUrl('mcmp', `${internals.base}/ajax.do?${new URLSearchParams(params).toString()}`);
-        return http.request({ url, accept: 'application/json, text/javascript, */*; q=0.01' }, (response) => {
+    const open = async (): Promise<void> => {
 
-            if (response.status !== 200) {
-                throw failure('unexpected_page', `mcmp ${params.f}: HTTP ${response.status}`);
-            }
-
-            const body = response.json() as AjaxEnvelope | null;
-            if (!body || typeof body !== 'object' || body.estado !== 'ok') {
-                throw failure('unexpected_page', `mcmp ${params.f}: estado ${JSON.stringify(body?.estado ?? null)}`);
-            }
-
-            return body;
-        });
+        fes.open = false;
+        fes.selected = null;
+        const landing = await openService(http, loginCuit, 'mcmp');
+        fes.expiresAt = internals.sessionExpiry(http.cookie(url('index.do'), 'SESSION_TOKEN'), options.clock.now());
+        fes.lastPage = landing.text();
+        fes.open = true;
     };
 
-    // Pick the represented taxpayer among those the landing page offers.
-    const choose = async (landing: Landing): Promise<void> => {
+    const checkSelected = (response: HttpResponse, cuit: string): void => {
 
-        const choices = [...landing.html.matchAll(/<a\b[^>]*href="([^"]*setearContribuyente\.do\?idContribuyente=(\d+)[^"]*)"[^>]*>([\s\S]*?)<\/a>/gi)];
-        if (!choices.length) {
-            if (credentials.representedCuit !== credentials.loginCuit) {
-                throw failure('represented_unavailable', 'mcmp');
-            }
-
-            return;
+        const html = response.text();
+        if (internals.irregular(html)) {
+            throw failure('irregularities', `mcmp ${cuit}`);
         }
 
-        const choice = choices.find((match) => pageText(match[3]!).replace(/\D/g, '').includes(credentials.representedCuit));
-        if (!choice) {
-            throw failure('represented_unavailable', 'mcmp');
+        const shown = internals.representing(html);
+        if (shown === null) {
+            throw http.unexpected(response, 'mcmp', 'seleccion', 'sin el encabezado REPRESENTANDO A');
         }
 
-        await http.request({ url: logicalUrl('mcmp', `${internals.base}/setearContribuyente.do?idContribuyente=${choice[2]}`) }, (response) => {
-
-            if (response.status !== 200) {
-                throw failure('unexpected_page', `mcmp setearContribuyente: HTTP ${response.status}`);
-            }
-
-            if (/no (puede|tiene permiso para) (operar|representar)|no se encuentra disponible/i.test(pageText(response.text()))) {
-                throw failure('represented_unavailable', 'mcmp');
-            }
-        });
+        if (!shown.includes(cuit)) {
+            throw failure('represented_unavailable', `mcmp ${cuit}`);
+        }
     };
 
-    const open = (): Promise<void> => {
+    const select = async (cuit: string): Promise<void> => {
 
-        opened ??= openService(http, credentials, 'mcmp').then(choose).catch((err: unknown) => {
+        let html = fes.lastPage ?? '';
+        if (!/seleccionaEmpresaForm/i.test(html) && internals.representing(html) !== cuit) {
+            html = await http.request({ url: url('seleccionIngreso.do'), referer: url('index.do') }, (response) => response.text());
+        }
 
-            opened = null;
-            throw err;
+        const cards = internals.cards(html);
+        if (!cards.length) {
+            // A key that reaches one taxpayer only: no selection page, the header says who.
+            const shown = internals.representing(html);
+            if (shown !== null && shown.includes(cuit)) {
+                fes.selected = cuit;
+                return;
+            }
+
+            throw failure('represented_unavailable', `mcmp ${cuit}`);
+        }
+
+        const card = cards.find((candidate) => candidate.text.replace(/\D/g, '').includes(cuit));
+        if (!card) {
+            throw failure('represented_unavailable', `mcmp ${cuit}`);
+        }
+
+        const form = findForm(html, 'seleccionaEmpresaForm');
+        const field = /seleccionaEmpresaForm\.(\w+)\.value/.exec(html)?.[1] ?? 'idContribuyente';
+        await http.request({
+            method: 'POST',
+            url: new URL(form?.action ?? 'setearContribuyente.do', url('index.do')),
+            referer: url('index.do'),
+            origin: `https://${url('index.do').host}`,
+            retry: 'safe',
+            form: { ...form?.fields, [field]: card.index }
+        }, (response) => {
+
+            checkSelected(response, cuit);
+            fes.lastPage = response.text();
         });
-        return opened;
+        fes.selected = cuit;
     };
 
-    // One query of at most 365 days, waited for until finished.
-    const query = async (kind: InvoiceKind, range: DateRange): Promise<InvoiceRecord[]> => {
+    // The fes session open and the taxpayer chosen; reopened when the session is about to end.
+    const ready = async (cuit: string): Promise<void> => {
 
-        const t = kind === 'issued' ? 'E' : 'R';
-        const generated = await ajax({
-            f: 'generarConsulta',
-            t,
-            fechaEmision: `${internals.dmy(range.fromDate)} - ${internals.dmy(range.toDate)}`,
-            tiposComprobantes: '',
-            cuitConsultada: credentials.representedCuit
+        if (fes.givenUp) {
+            throw fes.givenUp;
+        }
+
+        if (!fes.open || options.clock.now() >= fes.expiresAt - internals.sessionMarginMs) {
+            await open();
+        }
+
+        if (fes.selected !== cuit) {
+            await select(cuit);
+        }
+    };
+
+    const ajax = (kind: InvoiceKind, params: Record<string, string>): Promise<AjaxEnvelope> => {
+
+        return http.request({
+            url: url(`ajax.do?${new URLSearchParams(params).toString()}`),
+            accept: 'application/json, text/javascript, */*; q=0.01',
+            referer: url(kind === 'issued' ? 'comprobantesEmitidos.do' : 'comprobantesRecibidos.do'),
+            xhr: true
+        }, (response) => {
+
+            const body = response.json() as AjaxEnvelope | undefined;
+            if (response.status !== 200 || !body || typeof body !== 'object') {
+                throw http.unexpected(response, 'mcmp', String(params.f), `HTTP ${response.status}, no es JSON`);
+            }
+
+            if (body.estado === 'ok') {
+                return body;
+            }
+
+            const message = String(body.mensajeError ?? '');
+            if (internals.irregular(message)) {
+                throw failure('irregularities', 'mcmp');
+            }
+
+            if (/no existe informaci/i.test(message)) {
+                return { estado: 'ok', datos: { data: [] }, recordsTotal: 0 };
+            }
+
+            if (/sesi[oó]n|logueado|expir|Error DB/i.test(message)) {
+                throw failure('session_expired', `mcmp ${params.f}`);
+            }
+
+            throw http.unexpected(response, 'mcmp', String(params.f), `estado ${JSON.stringify(body.estado ?? null)}`);
         });
-        const id = internals.text(generated.datos?.idConsulta);
-        if (!/^\d+$/.test(id)) {
-            throw failure('unexpected_page', 'mcmp generarConsulta sin idConsulta');
-        }
-
-        const estimate = await ajax({ f: 'estimarResultados', id });
-        const serverSide = estimate.datos?.serverSide !== false;
-        const page = (start: number) => ajax({ f: 'listaResultados', id, start: String(start), length: String(options.pageSize) });
-
-        let first = await page(0);
-        for (let polls = 0; ; ++polls) {
-            const state = first.datos?.consulta?.estado;
-            if (state === 'TE') {
-                break;
-            }
-
-            if (state === 'ER') {
-                throw failure('unavailable', 'mcmp: la consulta terminó con error');
-            }
-
-            if (state !== 'PE' && state !== 'PR') {
-                throw failure('unexpected_page', `mcmp: estado de consulta ${JSON.stringify(state ?? null)}`);
-            }
-
-            if (polls >= options.maxPolls) {
-                throw failure('unavailable', 'mcmp: la consulta no terminó a tiempo');
-            }
-
-            await internals.delay(options.pollIntervalMs);
-            first = await page(0);
-        }
-
-        if (options.via === 'csv') {
-            return download(kind, id);
-        }
-
-        const total = Number(first.recordsTotal ?? first.datos?.recordsTotal ?? NaN);
-        const rows: unknown[] = [];
-        const take = (envelope: AjaxEnvelope) => {
-
-            if (!Array.isArray(envelope.datos?.data)) {
-                throw failure('unexpected_page', 'mcmp listaResultados sin datos');
-            }
-
-            rows.push(...envelope.datos.data);
-            return envelope.datos.data.length;
-        };
-
-        let taken = take(first);
-        if (serverSide && Number.isInteger(total)) {
-            while (rows.length < total && taken > 0) {
-                taken = take(await page(rows.length));
-            }
-        }
-
-        return rows.map((values) => internals.row(values, kind));
     };
 
     const download = (kind: InvoiceKind, id: string): Promise<InvoiceRecord[]> => {
 
-        const url = logicalUrl('mcmp', `${internals.base}/descargarComprobantes.do?id=${id}&tc=${kind === 'issued' ? 'E' : 'R'}&tf=csv`);
-        return http.request({ url, accept: 'application/zip, application/octet-stream, */*' }, (response) => {
+        const tc = kind === 'issued' ? 'E' : 'R';
+        return http.request({
+            url: url(`descargarComprobantes.do?id=${id}&tc=${tc}&tf=csv`),
+            accept: 'application/zip, application/octet-stream, */*',
+            referer: url(kind === 'issued' ? 'comprobantesEmitidos.do' : 'comprobantesRecibidos.do')
+        }, (response) => {
 
-            if (response.status !== 200) {
-                throw failure('unexpected_page', `mcmp descargarComprobantes: HTTP ${response.status}`);
+            if (response.status !== 200 || response.body.subarray(0, 2).toString('latin1') !== 'PK') {
+                throw http.unexpected(response, 'mcmp', 'descargarComprobantes', `HTTP ${response.status}, no es un ZIP`);
             }
 
-            let text: string;
-            if (response.body.subarray(0, 2).toString('latin1') === 'PK') {
-                let entries;
-                try {
-                    entries = readZip(response.body);
-                }
-                catch {
-                    throw failure('unexpected_page', 'mcmp: ZIP ilegible');
-                }
-
-                const csv = entries.find((entry) => /\.csv$|comprobantes_consulta_csv/i.test(entry.name)) ?? entries[0];
-                if (!csv) {
-                    throw failure('unexpected_page', 'mcmp: ZIP vacío');
-                }
-
-                text = csv.data.toString('utf8');
+            let entries;
+            try {
+                entries = readZip(response.body);
             }
-            else {
-                text = response.text();
+            catch {
+                throw failure('unexpected_page', 'mcmp: ZIP ilegible');
             }
 
-            return parseInvoicesCsv(text, kind);
+            const csv = entries.find((entry) => /\.csv$/i.test(entry.name));
+            if (!csv) {
+                throw failure('unexpected_page', 'mcmp: el ZIP no trae un CSV');
+            }
+
+            try {
+                return parseInvoicesCsv(zipText(csv), kind);
+            }
+            catch (err) {
+                if (isAuthorityFailure(err) && err.kind === 'unexpected_page') {
+                    http.unexpected({ ...response, text: () => zipText(csv) }, 'mcmp', 'csv', err.message);
+                }
+
+                throw err;
+            }
         });
     };
 
-    return {
-        async invoices(kind: InvoiceKind, range: DateRange): Promise<InvoiceRecord[]> {
+    // One query of at most 365 days, waited for until it is no longer pending.
+    const query = async (cuit: string, kind: InvoiceKind, range: DateRange): Promise<InvoiceRecord[]> => {
 
-            await open();
+        const generated = await ajax(kind, {
+            f: 'generarConsulta',
+            t: kind === 'issued' ? 'E' : 'R',
+            fechaEmision: `${internals.dmy(range.fromDate)} - ${internals.dmy(range.toDate)}`,
+            tiposComprobantes: '',
+            cuitConsultada: cuit
+        });
+        const id = String(generated.datos?.idConsulta ?? '');
+        if (!/^\d+$/.test(id)) {
+            return [];                                  // "No existe información": no rows
+        }
+
+        await ajax(kind, { f: 'estimarResultados', id });
+        let list = await ajax(kind, { f: 'listaResultados', id });
+        for (let polls = 0; list.datos?.consulta?.estado === 'PE'; ++polls) {
+            if (polls >= options.maxPolls) {
+                throw failure('unavailable', 'mcmp: la consulta sigue pendiente');
+            }
+
+            await options.clock.sleep(options.pollIntervalMs);
+            list = await ajax(kind, { f: 'listaResultados', id });
+        }
+
+        if (list.datos?.consulta?.error) {
+            throw failure('unavailable', `mcmp: ${String(list.datos.consulta.error).slice(0, 80)}`);
+        }
+
+        const listed = Number(list.recordsTotal);
+        if (list.recordsTotal !== undefined && listed === 0) {
+            return [];
+        }
+
+        const rows = await download(kind, id);
+        // Never a list cut short silently: the export must hold what the query counted.
+        if (Number.isInteger(listed) && listed > 0 && rows.length !== listed) {
+            throw failure('unexpected_page', `mcmp: la consulta contó ${listed} comprobantes y el CSV trae ${rows.length}`);
+        }
+
+        return rows;
+    };
+
+    return {
+        async invoices(cuit: string, kind: InvoiceKind, range: DateRange): Promise<InvoiceRecord[]> {
+
             const result: InvoiceRecord[] = [];
             for (const part of internals.split(range)) {
-                result.push(...await query(kind, part));
+                let recovered = false;
+                for (;;) {
+                    try {
+                        await ready(cuit);
+                        result.push(...await query(cuit, kind, part));
+                        break;
+                    }
+                    catch (err) {
+                        const recoverable = isAuthorityFailure(err) && (err.kind === 'firewall_block' || err.kind === 'session_expired');
+                        if (!recoverable || fes.givenUp) {
+                            throw err;
+                        }
+
+                        // A block ends the fes session: reopen it once (the transport holds the host
+                        // closed for the configured wait first); a second one gives fes up for this key.
+                        fes.open = false;
+                        if (recovered) {
+                            if (err.kind === 'firewall_block') {
+                                fes.givenUp = err;
+                            }
+
+                            throw err;
+                        }
+
+                        recovered = true;
+                    }
+                }
             }
 
             return result;
+        },
+
+        async close(): Promise<void> {
+
+            if (fes.open && !fes.givenUp) {
+                fes.open = false;
+                await http.request({ url: url('logout.do'), retry: 'never' }, () => undefined).catch(() => undefined);
+            }
         }
     };
 };
-
-export const splitRange = internals.split;

@@ -1,75 +1,95 @@
-import type { AuthorityCredentials } from '../../../core/ports/authority-client.js';
 import type { RegistryClassification } from '../../../core/ports/repositories.js';
-import { logicalUrl } from '../hosts.js';
-import { failure } from './failures.js';
+import { arcaHosts, arcaPaths, logicalUrl } from '../hosts.js';
+import { failure, isAuthorityFailure } from './failures.js';
+import { pageText } from './html.js';
 import type { HttpSession } from './http.js';
 import { openService } from './services.js';
 
-// The registry: the registration certificate as getPersona_v2-like JSON (the address
-// /padron-puc-constancia-internet/api/constancia?cuit= is assumed). Monotributo: datosMonotributo
-// with a category whose description begins with its letter A-K; autónomo: tax 308 (APORTES
-// SEG.SOCIAL AUTONOMOS) under datosRegimenGeneral, or an autónomo category there.
+// The registry classification (AUTHORITY.md): GET /portal/api/cuit/{cuit}/tipoCuitImpuestos on
+// the portal session -> data.impuestos[{id, periodo, descripcion, estado}]; active taxes are
+// matched on their descriptions ("MONOTRIBUTO", "AUTONOMO"), as public code does (tax ids 20
+// and 308 are unverified, read as a fallback). The monotributo category letter (A–K) is the
+// "Categoría X" of the monotributo dashboard (service admin_mono), read for the key's own CUIT
+// only; when the dashboard shows none, the category is left unknown and the page captured.
 
 interface Tax {
-    idImpuesto?: unknown;
-}
-
-interface Persona {
-    datosMonotributo?: {
-        categoriaMonotributo?: { idCategoria?: unknown; descripcionCategoria?: unknown } | null;
-        impuesto?: Tax[] | null;
-    } | null;
-    datosRegimenGeneral?: {
-        impuesto?: Tax[] | null;
-        categoriaAutonomo?: unknown;
-    } | null;
+    id?: unknown;
+    descripcion?: unknown;
+    estado?: unknown;
 }
 
 const internals = {
-    letter(category: { idCategoria?: unknown; descripcionCategoria?: unknown } | null | undefined): string | null {
-
-        const description = String(category?.descripcionCategoria ?? '').trim().toUpperCase();
-        const match = /^([A-K])\b/.exec(description) ?? /^([A-K])$/.exec(String(category?.idCategoria ?? '').trim().toUpperCase());
-        return match ? match[1]! : null;
-    },
-
-    taxes(list: Tax[] | null | undefined): number[] {
-
-        return Array.isArray(list) ? list.map((tax) => Number(tax.idImpuesto)) : [];
-    }
+    active: (tax: Tax) => String(tax.estado ?? 'ACTIVO').trim().toUpperCase() === 'ACTIVO',
+    described: (tax: Tax, word: RegExp, id: number) => word.test(String(tax.descripcion ?? '').normalize('NFD').replace(/\p{Diacritic}/gu, '').toUpperCase()) || Number(tax.id) === id
 };
 
-export const parseRegistry = (body: unknown): RegistryClassification => {
+export const parseTaxes = (body: unknown): { monotributista: boolean | null; autonomo: boolean | null } => {
 
-    const envelope = body as { personaReturn?: Persona & { errorConstancia?: unknown }; persona?: Persona; errorConstancia?: unknown } | null;
-    const persona = envelope?.personaReturn ?? envelope?.persona;
-    if (!persona || typeof persona !== 'object') {
-        throw failure('unexpected_page', 'constancia sin datos de la persona');
+    const taxes = (body as { data?: { impuestos?: unknown } | null } | null)?.data?.impuestos;
+    if (!Array.isArray(taxes)) {
+        throw failure('unexpected_page', 'tipoCuitImpuestos sin data.impuestos');
     }
 
-    const monotributo = persona.datosMonotributo ?? null;
-    const categoria = internals.letter(monotributo?.categoriaMonotributo);
-    const monotributista = Boolean(monotributo && (categoria !== null || internals.taxes(monotributo.impuesto).includes(20)));
-    const general = persona.datosRegimenGeneral ?? null;
-    const autonomo = Boolean(general && (internals.taxes(general.impuesto).includes(308) || (general.categoriaAutonomo !== undefined && general.categoriaAutonomo !== null)));
-    return { monotributista, autonomo, categoria: monotributista ? categoria : null };
+    if (!taxes.length) {
+        return { monotributista: null, autonomo: null };
+    }
+
+    const active = (taxes as Tax[]).filter(internals.active);
+    return {
+        monotributista: active.some((tax) => internals.described(tax, /MONOTRIBUTO/, 20)),
+        // "MONOTRIBUTO AUTONOMO" is the monotributo's pension component, not the autónomos regime.
+        autonomo: active.some((tax) => internals.described(tax, /^(?!.*MONOTRIBUTO).*AUTONOMO/, 308))
+    };
 };
 
-export const createRegistry = (http: HttpSession, credentials: AuthorityCredentials) => {
+export const parseCategory = (html: string): string | null => /Categor[ií]a\s+([A-K])\b/.exec(pageText(html))?.[1] ?? null;
+
+export const createRegistry = (http: HttpSession, loginCuit: string) => {
+
+    const category = async (): Promise<string | null> => {
+
+        try {
+            const landing = await openService(http, loginCuit, 'monotributo');
+            const letter = parseCategory(landing.text());
+            if (letter === null) {
+                http.unexpected(landing, 'registry', 'monotributo', 'el tablero no muestra la categoría');
+            }
+
+            return letter;
+        }
+        catch (err) {
+            // Not adhered to the dashboard: the category stays unknown, the rest is kept.
+            if (isAuthorityFailure(err) && err.kind === 'not_adhered') {
+                return null;
+            }
+
+            throw err;
+        }
+    };
 
     return {
-        async registry(): Promise<RegistryClassification> {
+        async registry(cuit: string): Promise<RegistryClassification> {
 
-            await openService(http, credentials, 'registry');
-            const url = logicalUrl('registry', `/padron-puc-constancia-internet/api/constancia?cuit=${credentials.representedCuit}`);
-            return http.request({ url, accept: 'application/json' }, (response) => {
+            const taxes = await http.request({
+                url: logicalUrl('portal', arcaPaths.taxes(cuit)),
+                accept: 'application/json, text/plain, */*',
+                referer: `https://${arcaHosts.portal}${arcaPaths.portalApp}`
+            }, (response) => {
 
-                if (response.status !== 200) {
-                    throw failure('unexpected_page', `constancia: HTTP ${response.status}`);
+                if (response.status === 401 || (response.json() === undefined && /<html|<form/i.test(response.text()))) {
+                    throw failure('session_expired', 'portal (tipoCuitImpuestos)');
                 }
 
-                return parseRegistry(response.json());
+                try {
+                    return parseTaxes(response.json());
+                }
+                catch (err) {
+                    throw http.unexpected(response, 'registry', 'tipoCuitImpuestos', err instanceof Error ? err.message : 'ilegible');
+                }
             });
+
+            const categoria = taxes.monotributista && cuit === loginCuit ? await category() : null;
+            return { ...taxes, categoria };
         }
     };
 };

@@ -1,148 +1,270 @@
 import type { SctData, SctDebt, SctDueDate, SctReturn } from '../../../core/domain/sct.js';
 import { dateToIso } from '../../../core/domain/time.js';
-import type { AuthorityCredentials } from '../../../core/ports/authority-client.js';
 import { logicalUrl } from '../hosts.js';
-import { headerKey, parseCsv } from './csv.js';
 import { failure } from './failures.js';
-import type { HttpSession } from './http.js';
-import { openService, requireTaxpayerChoice } from './services.js';
-import { parseDate, parsePeriod, requireAmount, requireDate } from './values.js';
+import { decodeEntities, pageText, parseForms } from './html.js';
+import type { HttpResponse, HttpSession } from './http.js';
+import { openService } from './services.js';
+import { parseAmount, parseDate } from './values.js';
 
-// Sistema de Cuentas Tributarias: three exportable blocks (debts, future due dates, sworn
-// returns) as comma-separated CSV with dot thousands and comma decimals, concept and
-// subconcept joined with " / ", and "No se encontraron datos" for an empty block. The export
-// address (exportar.do?bloque=…&formato=csv) and the due-dates and returns columns are
-// assumed; the debt columns are the documented ones.
+// Sistema de Cuentas Tributarias on ctacte.cloud.afip.gob.ar (AUTHORITY.md): the page inside the
+// iframe `homeContribuyente` holds the Tapestry selector `$PropertySelection` whose option
+// labels carry the CUIT; the rest-access JSON methods getDeudas, getVencimientos and
+// getFaltasPresentacion answer for the CUIT chosen there (they ignore a CUIT argument), so
+// the taxpayer is selected and checked first, then the three are called one after another.
 
-type Block = 'deudas' | 'vencimientos' | 'ddjj';
+type Method = 'getDeudas' | 'getVencimientos' | 'getFaltasPresentacion';
 
-interface Table {
-    cell(row: string[], ...names: string[]): string;
-    has(name: string): boolean;
-    rows: string[][];
+interface Item {
+    [field: string]: unknown;
+}
+
+interface SelectorPage {
+    url: URL;
+    html: string;
 }
 
 const internals = {
-    empty: /no se encontraron datos/i,
+    service: 'afip.dit.sct.homeContribuyenteView.services.HomeContribuyenteViewService',
+    wrapper: 'afip.dit.sct.restaccessCommon.model.Respuesta',
 
-    table(text: string, block: Block): Table {
+    // A view field may come as text or as an object with a description (unknown: both read).
+    view(value: unknown): string {
 
-        if (internals.empty.test(text)) {
-            return { cell: () => '', has: () => false, rows: [] };
+        if (value === null || value === undefined) {
+            return '';
         }
 
-        const rows = parseCsv(text, ',');
-        const headerIndex = rows.findIndex((row) => row.some((cell) => headerKey(cell) === 'impuesto'));
-        if (headerIndex < 0) {
-            throw failure('unexpected_page', `SCT ${block}: encabezado desconocido`);
+        if (typeof value === 'object') {
+            const object = value as Record<string, unknown>;
+            return internals.view(object.descripcion ?? object.descripcionCorta ?? object.desc ?? object.id ?? '');
         }
 
-        const keys = rows[headerIndex]!.map(headerKey);
-        const find = (names: string[]): number => {
+        return String(value).trim();
+    },
 
-            for (const name of names) {
-                const index = keys.indexOf(name);
-                if (index >= 0) {
-                    return index;
-                }
-            }
+    // 8 digits (20240500, 20250000 for a year) or 6 -> YYYYMM (YYYY00 for a year).
+    period(value: unknown): string {
 
-            return -1;
-        };
+        const text = internals.view(value).replace(/\D/g, '');
+        if (/^\d{8}$/.test(text)) {
+            return text.slice(0, 6);
+        }
+
+        if (/^\d{6}$/.test(text)) {
+            return text;
+        }
+
+        if (/^\d{4}$/.test(text)) {
+            return `${text}00`;
+        }
+
+        throw failure('unexpected_page', `SCT: período ${JSON.stringify(text.slice(0, 12))}`);
+    },
+
+    // unknown format: ISO date, dd/mm/yyyy or epoch ms; all read.
+    date(value: unknown): string | null {
+
+        if (value === null || value === undefined || value === '') {
+            return null;
+        }
+
+        if (typeof value === 'number' || /^\d{10,}$/.test(String(value))) {
+            return dateToIso(new Date(Number(value)).toISOString().slice(0, 10));
+        }
+
+        const date = parseDate(String(value), 'vencimiento');
+        return date === null ? null : dateToIso(date);
+    },
+
+    amount(value: unknown, what: string): number {
+
+        const parsed = parseAmount(typeof value === 'number' ? value : internals.view(value), what);
+        return parsed ?? 0;
+    },
+
+    list(value: unknown): Item[] {
+
+        if (value === null || value === undefined || value === '') {
+            return [];
+        }
+
+        return (Array.isArray(value) ? value : [value]).filter((item): item is Item => Boolean(item) && typeof item === 'object');
+    },
+
+    common(item: Item) {
 
         return {
-            rows: rows.slice(headerIndex + 1),
-            has: (name) => keys.includes(name),
-            cell(row, ...names) {
-
-                const index = find(names);
-                if (index < 0) {
-                    throw failure('unexpected_page', `SCT ${block}: falta la columna ${names[0]}`);
-                }
-
-                return (row[index] ?? '').trim();
-            }
+            impuesto: internals.view(item.impuestoView ?? item.impuesto),
+            concepto: internals.view(item.conceptoView ?? item.concepto),
+            subconcepto: internals.view(item.subconceptoView ?? item.subconcepto),
+            periodo: internals.period(item.periodoFiscal ?? item.periodo),
+            antCuota: internals.view(item.anticipocuota ?? item.anticipoCuota)
         };
     },
 
-    concept(joined: string): { concepto: string; subconcepto: string } {
+    // The option labels of the selector and which one is chosen.
+    options(html: string): { value: string; cuit: string; selected: boolean }[] | null {
 
-        const index = joined.indexOf(' / ');
-        return index < 0 ? { concepto: joined.trim(), subconcepto: '' } : { concepto: joined.slice(0, index).trim(), subconcepto: joined.slice(index + 3).trim() };
-    },
+        const select = /<select\b[^>]*\bname\s*=\s*["']\$PropertySelection["'][^>]*>([\s\S]*?)<\/select>/i.exec(html);
+        if (!select) {
+            return null;
+        }
 
-    common(table: Table, row: string[]) {
-
-        return {
-            impuesto: table.cell(row, 'impuesto'),
-            ...internals.concept(table.cell(row, 'concepto / subconcepto', 'concepto')),
-            periodo: parsePeriod(table.cell(row, 'periodo fiscal', 'periodo')),
-            antCuota: table.cell(row, 'ant / cuota', 'anticipo / cuota')
-        };
+        return [...select[1]!.matchAll(/<option\b([^>]*)>([\s\S]*?)<\/option>/gi)].map((match) => ({
+            value: decodeEntities(/\bvalue\s*=\s*["']([^"']*)["']/i.exec(match[1]!)?.[1] ?? pageText(match[2]!)),
+            cuit: pageText(match[2]!).replace(/\D/g, ''),
+            selected: /\bselected\b/i.test(match[1]!)
+        }));
     }
 };
 
-export const parseSctDebts = (text: string): SctDebt[] => {
+export const parseSctDebts = (data: unknown): SctDebt[] => internals.list((data as { deuda?: unknown } | null)?.deuda).map((item) => ({
+    establecimiento: internals.view(item.establecimientoView ?? item.establecimiento),
+    ...internals.common(item),
+    vencimiento: internals.date(item.fechaVencimiento),
+    saldo: internals.amount(item.importe, 'importe'),
+    intResarcitorios: internals.amount(item.importeInteresesResarcitorios, 'intereses resarcitorios'),
+    intPunitorios: internals.amount(item.importeInteresesPunitorios, 'intereses punitorios')
+}));
 
-    const table = internals.table(text, 'deudas');
-    return table.rows.map((row) => {
+const required = (value: string | null): string => {
 
-        const vencimiento = parseDate(table.cell(row, 'fecha de vencimiento', 'vencimiento'), 'vencimiento');
-        return {
-            establecimiento: table.has('establecimiento') ? table.cell(row, 'establecimiento') : '',
-            ...internals.common(table, row),
-            vencimiento: vencimiento === null ? null : dateToIso(vencimiento),
-            saldo: requireAmount(table.cell(row, 'saldo'), 'saldo', true),
-            intResarcitorios: requireAmount(table.cell(row, 'int resarcitorios') || '0', 'int. resarcitorios', true),
-            intPunitorios: requireAmount(table.cell(row, 'int punitorios') || '0', 'int. punitorios', true)
-        };
-    });
+    if (value === null) {
+        throw failure('unexpected_page', 'SCT: sin fecha de vencimiento');
+    }
+
+    return value;
 };
 
-export const parseSctDueDates = (text: string): SctDueDate[] => {
+export const parseSctDueDates = (data: unknown): SctDueDate[] => internals.list((data as { vencimiento?: unknown } | null)?.vencimiento).map((item) => ({
+    ...internals.common(item),
+    vencimiento: required(internals.date(item.fechaVencimiento)),
+    detalle: internals.view(item.descripcion ?? item.detalle)
+}));
 
-    const table = internals.table(text, 'vencimientos');
-    return table.rows.map((row) => ({
-        ...internals.common(table, row),
-        vencimiento: dateToIso(requireDate(table.cell(row, 'fecha de vencimiento', 'vencimiento'), 'vencimiento')),
-        detalle: table.has('detalle') ? table.cell(row, 'detalle') : ''
-    }));
-};
+export const parseSctReturns = (data: unknown): SctReturn[] => internals.list((data as { deuda?: unknown } | null)?.deuda).map((item) => ({
+    establecimiento: internals.view(item.establecimientoView ?? item.establecimiento),
+    ...internals.common(item),
+    vencimiento: required(internals.date(item.fechaVencimiento))
+}));
 
-export const parseSctReturns = (text: string): SctReturn[] => {
+export const sctServiceName = internals.service;
+export const sctWrapper = internals.wrapper;
 
-    const table = internals.table(text, 'ddjj');
-    return table.rows.map((row) => ({
-        establecimiento: table.has('establecimiento') ? table.cell(row, 'establecimiento') : '',
-        ...internals.common(table, row),
-        vencimiento: dateToIso(requireDate(table.cell(row, 'fecha de vencimiento', 'vencimiento'), 'vencimiento'))
-    }));
-};
+export const createSct = (http: HttpSession, loginCuit: string) => {
 
-export const createSct = (http: HttpSession, credentials: AuthorityCredentials) => {
+    let page: SelectorPage | null = null;
 
-    const exportBlock = (block: Block): Promise<string> => {
+    const selectorPage = async (): Promise<SelectorPage> => {
 
-        const url = logicalUrl('sct', `/sct/exportar.do?cuit=${credentials.representedCuit}&bloque=${block}&formato=csv`);
-        return http.request({ url, accept: 'text/csv, */*' }, (response) => {
+        const landing = await openService(http, loginCuit, 'sct');
+        const html = landing.text();
+        if (internals.options(html)) {
+            return { url: landing.url, html };
+        }
 
-            if (response.status !== 200) {
-                throw failure('unexpected_page', `SCT ${block}: HTTP ${response.status}`);
+        const src = /<iframe\b[^>]*(?:name|id)\s*=\s*["']homeContribuyente["'][^>]*\bsrc\s*=\s*["']([^"']+)["']/i.exec(html)?.[1]
+            ?? /<iframe\b[^>]*\bsrc\s*=\s*["']([^"']+)["'][^>]*(?:name|id)\s*=\s*["']homeContribuyente["']/i.exec(html)?.[1];
+        if (!src) {
+            throw http.unexpected(landing, 'sct', 'contribuyente', 'sin el iframe homeContribuyente');
+        }
+
+        const url = new URL(decodeEntities(src), landing.url);
+        return http.request({ url, referer: landing.url }, (response) => ({ url: response.url, html: response.text() }));
+    };
+
+    const select = async (cuit: string): Promise<void> => {
+
+        page ??= await selectorPage();
+        const options = internals.options(page.html);
+        if (!options) {
+            // No selector: the key reaches its own CUIT only.
+            if (cuit !== loginCuit) {
+                throw failure('represented_unavailable', `SCT ${cuit}`);
             }
 
-            const text = response.text();
-            internals.table(text, block);                 // unreadable exports are retried
-            return text;
+            return;
+        }
+
+        const option = options.find((candidate) => candidate.cuit === cuit);
+        if (!option) {
+            throw failure('represented_unavailable', `SCT ${cuit}`);
+        }
+
+        if (option.selected) {
+            return;
+        }
+
+        const current = page;
+        const block = [...current.html.matchAll(/<form\b[\s\S]*?<\/form>/gi)].map((match) => match[0]).find((candidate) => candidate.includes('$PropertySelection')) ?? '';
+        const form = parseForms(block)[0] ?? null;
+        const fields = form?.fields ?? {};
+        const action = form?.action ?? current.url.pathname;
+        page = await http.request({
+            method: 'POST',
+            url: new URL(decodeEntities(action), current.url),
+            referer: current.url,
+            retry: 'safe',
+            form: { ...fields, $PropertySelection: option.value }
+        }, (response) => {
+
+            const chosen = internals.options(response.text())?.find((candidate) => candidate.selected);
+            if (chosen?.cuit !== cuit) {
+                throw http.unexpected(response, 'sct', 'seleccion', 'el selector no quedó en el CUIT pedido');
+            }
+
+            return { url: response.url, html: response.text() };
+        });
+    };
+
+    const call = (method: Method, args: unknown[]): Promise<unknown> => {
+
+        const request = JSON.stringify({ serviceName: internals.service, methodName: method, arguments: args });
+        return http.request({
+            url: logicalUrl('ctacte', `/contribuyente/rest-access/service?request=${encodeURIComponent(request)}`),
+            accept: 'application/json, text/plain, */*',
+            referer: page?.url ?? logicalUrl('ctacte', '/contribuyente/'),
+            xhr: true
+        }, (response: HttpResponse) => {
+
+            const body = response.json() as Record<string, { data?: unknown; status?: { tipoEstado?: unknown; mensaje?: unknown } } | undefined> | undefined;
+            const answer = body?.[internals.wrapper];
+            if (response.status !== 200 || !answer || typeof answer !== 'object') {
+                if (/F1:username|login\.xhtml/i.test(response.text())) {
+                    throw failure('session_expired', `SCT ${method}`);
+                }
+
+                throw http.unexpected(response, 'sct', method, `HTTP ${response.status}, sin ${internals.wrapper}`);
+            }
+
+            if (answer.status?.tipoEstado !== 'SUCCESS') {
+                const message = String(answer.status?.mensaje ?? '');
+                if (/no se encontraron datos/i.test(message)) {
+                    return null;
+                }
+
+                throw http.unexpected(response, 'sct', method, `estado ${JSON.stringify(answer.status?.tipoEstado ?? null)}`);
+            }
+
+            return answer.data === '' ? null : answer.data ?? null;
         });
     };
 
     return {
-        async sct(): Promise<SctData> {
+        async sct(cuit: string): Promise<SctData> {
 
-            const landing = await openService(http, credentials, 'sct');
-            requireTaxpayerChoice(landing, credentials, 'sct');
-            const [deudas, vencimientos, ddjj] = await Promise.all([exportBlock('deudas'), exportBlock('vencimientos'), exportBlock('ddjj')]);
-            return { deuda: parseSctDebts(deudas), vencimientos: parseSctDueDates(vencimientos), ddjj: parseSctReturns(ddjj) };
+            await select(cuit);
+            // One after another, after the selection: the answers follow the selector.
+            const deudas = await call('getDeudas', [Number(cuit), null]);
+            const vencimientos = await call('getVencimientos', [Number(cuit)]);
+            const faltas = await call('getFaltasPresentacion', [Number(cuit)]);
+            return { deuda: parseSctDebts(deudas), vencimientos: parseSctDueDates(vencimientos), ddjj: parseSctReturns(faltas) };
+        },
+
+        reset(): void {
+
+            page = null;
         }
     };
 };

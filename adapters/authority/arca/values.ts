@@ -12,11 +12,16 @@ const internals = {
 
 // Argentine notation: optional dot thousands, comma decimal ("63.133,14", "1475,006"). With
 // no comma, a dot is a decimal point ("1050.5" in JSON) unless the export is known to write
-// dot thousands (`dotThousands`, SCT: "1.000"). Empty or "-" -> null.
-export const parseAmount = (raw: string | null | undefined, what = 'importe', dotThousands = false): number | null => {
+// dot thousands (`dotThousands`). A number in US notation ("14,625.46", as CCAM writes) is
+// refused here, never read as 14.62546. Empty or "-" -> null.
+export const parseAmount = (raw: string | number | null | undefined, what = 'importe', dotThousands = false): number | null => {
 
     if (raw === null || raw === undefined) {
         return null;
+    }
+
+    if (typeof raw === 'number') {
+        return Number.isFinite(raw) ? raw : null;
     }
 
     let text = raw.trim().replace(/^\$\s*/, '').replace(/\s/g, '');
@@ -24,8 +29,19 @@ export const parseAmount = (raw: string | null | undefined, what = 'importe', do
         return null;
     }
 
-    if (text.includes(',') || dotThousands) {
+    if (text.includes(',')) {
+        if (!/^-?\d{1,3}(\.\d{3})*,\d+$/.test(text) && !/^-?\d+,\d+$/.test(text)) {
+            throw internals.unexpected(what, raw);
+        }
+
         text = text.replace(/\./g, '').replace(',', '.');
+    }
+    else if (dotThousands) {
+        if (!/^-?\d{1,3}(\.\d{3})*$/.test(text)) {
+            throw internals.unexpected(what, raw);
+        }
+
+        text = text.replace(/\./g, '');
     }
 
     if (!/^-?\d+(\.\d+)?$/.test(text)) {
@@ -35,7 +51,25 @@ export const parseAmount = (raw: string | null | undefined, what = 'importe', do
     return Number(text);
 };
 
-export const requireAmount = (raw: string | null | undefined, what: string, dotThousands = false): number => {
+// US notation as CCAM writes it: comma thousands, dot decimal, negatives in parentheses
+// ("14,625.46", "(1,234.00)", "0.00"). Argentine notation is refused. Empty or "-" -> null.
+export const parseUsAmount = (raw: string | null | undefined, what = 'importe'): number | null => {
+
+    const text = (raw ?? '').replace(/\u00a0/g, ' ').trim().replace(/^\$\s*/, '');
+    if (text === '' || text === '-') {
+        return null;
+    }
+
+    const match = /^(\()?\s*(-)?(\d{1,3}(?:,\d{3})*|\d+)(\.\d+)?\s*(\))?$/.exec(text);
+    if (!match || Boolean(match[1]) !== Boolean(match[5])) {
+        throw internals.unexpected(what, raw ?? '');
+    }
+
+    const value = Number(`${match[3]!.replace(/,/g, '')}${match[4] ?? ''}`);
+    return match[1] || match[2] ? -value : value;
+};
+
+export const requireAmount = (raw: string | number | null | undefined, what: string, dotThousands = false): number => {
 
     const value = parseAmount(raw, what, dotThousands);
     if (value === null) {

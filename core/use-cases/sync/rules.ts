@@ -110,6 +110,29 @@ export const keyFingerprint = (sealedKey: string): string => createHash('sha256'
 
 export const isKeyFailure = (kind: AuthorityFailureKind): boolean => internals.keyKinds.includes(kind);
 
+// What a failure of the authority means for the job (AUTHORITY.md: Behaviour and risks):
+// nothing that touched a password comes back soon (an unknown page after it, a timeout of the
+// jwt exchange: hours, not minutes); a firewall block waits long; what needs a person (CAPTCHA,
+// second factor, not adhered, irregularities, a representation missing) waits for the next
+// daily run; transient failures before any password use the normal backoff.
+export const failurePolicy = {
+    blockDelayMs: 60 * 60_000,
+    passwordDelayMs: 4 * 60 * 60_000,
+
+    of(kind: AuthorityFailureKind, touchedPassword: boolean): { retry: boolean; minDelayMs: number } {
+
+        if (kind === 'firewall_block') {
+            return { retry: true, minDelayMs: failurePolicy.blockDelayMs };
+        }
+
+        if (kind === 'unavailable' || kind === 'unexpected_page' || kind === 'session_expired') {
+            return { retry: true, minDelayMs: touchedPassword ? failurePolicy.passwordDelayMs : 0 };
+        }
+
+        return { retry: false, minDelayMs: 0 };
+    }
+};
+
 // Transient failures come back with exponential backoff and jitter: 1, 2, 4, 8 minutes…
 export const retryPolicy = {
     maxAttempts: 5,

@@ -2,6 +2,7 @@ import type { SyncJob } from '../../ports/job-queue.js';
 import type { SyncDeps } from './deps.js';
 import type { InvoiceWindowPolicy } from './rules.js';
 import { retryPolicy } from './rules.js';
+import type { KeySessions } from './key-sessions.js';
 import type { SyncClientResult } from './sync-client.js';
 import { syncClient } from './sync-client.js';
 
@@ -14,6 +15,7 @@ export interface RunJobOptions {
     invoicePolicy?: InvoiceWindowPolicy;
     maxAttempts?: number;
     retryDelayMs?: (attempts: number) => number;
+    sessions?: KeySessions;
 }
 
 // done: finished; retry: back to pending with backoff; failed: not retried (key refused,
@@ -57,6 +59,7 @@ export const runJob = async (deps: SyncDeps, job: SyncJob, options: RunJobOption
             skipSyncedSince: job.attempts > 1 ? job.createdAt : null,
             proceed: () => !options.stopping(),
             mayWrite: renew,
+            ...(options.sessions ? { sessions: options.sessions } : {}),
             ...(options.invoicePolicy ? { invoicePolicy: options.invoicePolicy } : {})
         });
     }
@@ -64,8 +67,8 @@ export const runJob = async (deps: SyncDeps, job: SyncJob, options: RunJobOption
         clearInterval(heartbeat);
         const endedAt = Date.now();
         const message = err instanceof Error ? err.message : String(err);
-        const settled = await settle(deps, job, options, { retry: true, error: message.slice(0, 500) });
-        return { clientId: job.clientId, cuit: null, outcome: 'failed', retry: true, error: message, systems: [], invoices: 0, jobId: job.id, attempts: job.attempts, disposition: settled, endedAt };
+        const settled = await settle(deps, job, options, { retry: true, retryAfterMs: 0, error: message.slice(0, 500) });
+        return { clientId: job.clientId, cuit: null, outcome: 'failed', retry: true, retryAfterMs: 0, error: message, systems: [], invoices: 0, jobId: job.id, attempts: job.attempts, disposition: settled, endedAt };
     }
 
     clearInterval(heartbeat);
@@ -83,15 +86,16 @@ export const runJob = async (deps: SyncDeps, job: SyncJob, options: RunJobOption
         return { ...base, disposition: await deps.jobQueue.complete(job, owner, deps.clock.now().getTime()) ? 'done' : 'lost' };
     }
 
-    return { ...base, disposition: await settle(deps, job, options, { retry: result.retry, error: result.error ?? '' }) };
+    return { ...base, disposition: await settle(deps, job, options, { retry: result.retry, retryAfterMs: result.retryAfterMs, error: result.error ?? '' }) };
 };
 
-const settle = async (deps: SyncDeps, job: SyncJob, options: RunJobOptions, input: { retry: boolean; error: string }): Promise<JobDisposition> => {
+const settle = async (deps: SyncDeps, job: SyncJob, options: RunJobOptions, input: { retry: boolean; retryAfterMs: number; error: string }): Promise<JobDisposition> => {
 
     const now = deps.clock.now().getTime();
     const maxAttempts = options.maxAttempts ?? retryPolicy.maxAttempts;
     if (input.retry && job.attempts < maxAttempts) {
-        const delay = (options.retryDelayMs ?? retryPolicy.delayMs)(job.attempts);
+        // A block or a failure after the password: never sooner than the failure asks.
+        const delay = Math.max((options.retryDelayMs ?? retryPolicy.delayMs)(job.attempts), input.retryAfterMs);
         return await deps.jobQueue.retry(job, options.owner, input.error, now + delay) ? 'retry' : 'lost';
     }
 

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SyncDeps } from './deps.js';
 import type { JobResult, RunJobOptions } from './run-job.js';
+import { createKeySessions } from './key-sessions.js';
 import { runJob } from './run-job.js';
 import { scheduleDue } from './schedule-due.js';
 
@@ -37,6 +38,9 @@ export interface WorkerSummary {
 export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {
 
     const pollMs = options.pollMs ?? 1000;
+    // The day's logins, one per key, shared by every slot: a key's taxpayers are walked inside
+    // one session, one at a time; different keys run in parallel (up to `concurrency`).
+    const sessions = options.sessions ?? createKeySessions(deps.authority, deps.clock);
     const summary: WorkerSummary = { jobs: 0, synced: 0, failed: 0, invoices: 0 };
     let stopping = false;
     const wake = new AbortController();
@@ -76,7 +80,7 @@ export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {
             options.onStart?.({ jobId: job.id, clientId: job.clientId, at: Date.now() });
             let result: JobResult;
             try {
-                result = await runJob(deps, job, { ...options, stopping: () => stopping });
+                result = await runJob(deps, job, { ...options, sessions, stopping: () => stopping });
             }
             catch (err) {
                 options.onError?.(err);
@@ -113,9 +117,13 @@ export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {
     };
 
     const slots = Array.from({ length: Math.max(1, options.concurrency) }, () => slot());
-    const done = Promise.all([...slots, scheduler()]).then(() => {
+    const done = Promise.all([...slots, scheduler()]).then(async () => {
 
         stopping = true;
+        if (!options.sessions) {
+            await sessions.close();
+        }
+
         return summary;
     });
 

@@ -3,12 +3,14 @@ import type { InvoiceRecord } from '../../domain/invoice.js';
 import { messages } from '../../domain/messages.js';
 import type { SyncSystem } from '../../domain/sync-system.js';
 import type { Timestamp } from '../../domain/time.js';
-import type { AuthorityFailureKind, AuthoritySession } from '../../ports/authority-client.js';
+import type { AuthorityFailureKind, TaxpayerSession } from '../../ports/authority-client.js';
 import { AuthorityFailure } from '../../ports/authority-client.js';
 import type { SyncTarget } from '../../ports/job-queue.js';
 import type { SyncDeps } from './deps.js';
 import type { InvoiceWindowPolicy } from './rules.js';
-import { invoiceRanges, isKeyFailure, keyFingerprint, normalizeInvoice, systemsFor, toNotification } from './rules.js';
+import type { KeyLease, KeySessions } from './key-sessions.js';
+import { createKeySessions } from './key-sessions.js';
+import { failurePolicy, invoiceRanges, isKeyFailure, keyFingerprint, normalizeInvoice, systemsFor, toNotification } from './rules.js';
 
 export interface SyncClientInput {
     clientId: number;
@@ -21,6 +23,9 @@ export interface SyncClientInput {
     // Asked after fetching, before writing: false writes nothing more (the lease was lost).
     mayWrite?: () => Promise<boolean>;
     invoicePolicy?: InvoiceWindowPolicy;
+    // The day's key sessions, shared by every job of a worker (one login per key per day);
+    // without it this sync logs in and out on its own.
+    sessions?: KeySessions;
 }
 
 export interface SystemOutcome {
@@ -41,6 +46,8 @@ export interface SyncClientResult {
     outcome: SyncOutcome;
     // Worth running again soon (a transient failure of the authority or of the service).
     retry: boolean;
+    // The earliest a retry may come (a block, a failure after the password was posted).
+    retryAfterMs: number;
     error: string | null;
     systems: SystemOutcome[];
     invoices: number;
@@ -49,12 +56,11 @@ export interface SyncClientResult {
 class Gone extends Error {}
 
 const internals = {
-    retryable: new Set<AuthorityFailureKind>(['unavailable', 'unexpected_page', 'captcha']),
     detailMax: 200,
 
     // What is recorded for staff: the Spanish explanation, plus the client's detail without
     // anything secret in it.
-    describe(err: unknown, password: string | null): { message: string; retry: boolean; kind: AuthorityFailureKind | null } {
+    describe(err: unknown, password: string | null): { message: string; retry: boolean; retryAfterMs: number; kind: AuthorityFailureKind | null } {
 
         if (err instanceof AuthorityFailure) {
             let detail = err.message ?? '';
@@ -69,12 +75,13 @@ const internals = {
             }
 
             detail = detail.replace(/\s+/g, ' ').trim().slice(0, internals.detailMax);
-            return { message: detail ? `${text} (${detail})` : text, retry: internals.retryable.has(err.kind), kind: err.kind };
+            const policy = failurePolicy.of(err.kind, err.touchedPassword);
+            return { message: detail ? `${text} (${detail})` : text, retry: policy.retry, retryAfterMs: policy.minDelayMs, kind: err.kind };
         }
 
         // Only the error's code (e.g. ER_LOCK_DEADLOCK): a database message can quote values.
         const code = (err as { code?: unknown } | null)?.code;
-        return { message: typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? `${messages.sync.internal} (${code})` : messages.sync.internal, retry: true, kind: null };
+        return { message: typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? `${messages.sync.internal} (${code})` : messages.sync.internal, retry: true, retryAfterMs: 0, kind: null };
     },
 
     // Each write is one idempotent, all-or-nothing transaction (an upsert or a replace), so a
@@ -98,7 +105,7 @@ const internals = {
 
     writeAttempts: 3,
 
-    async fetchAndStore(deps: SyncDeps, session: AuthoritySession, target: SyncTarget, system: SyncSystem, input: SyncClientInput, mayWrite: () => Promise<boolean>): Promise<number | null> {
+    async fetchAndStore(deps: SyncDeps, session: TaxpayerSession, target: SyncTarget, system: SyncSystem, input: SyncClientInput, mayWrite: () => Promise<boolean>): Promise<number | null> {
 
         const now = () => deps.clock.now().getTime();
         switch (system) {
@@ -185,7 +192,7 @@ const internals = {
 // tried again until the key changes.
 export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promise<SyncClientResult> => {
 
-    const result: SyncClientResult = { clientId: input.clientId, cuit: null, outcome: 'failed', retry: false, error: null, systems: [], invoices: 0 };
+    const result: SyncClientResult = { clientId: input.clientId, cuit: null, outcome: 'failed', retry: false, retryAfterMs: 0, error: null, systems: [], invoices: 0 };
     const target = await deps.syncTargets.find(input.clientId);
     if (!target) {
         return { ...result, outcome: 'gone' };
@@ -199,10 +206,10 @@ export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promis
         systems = systems.filter((system) => !done.has(system));
     }
 
-    const fail = async (error: string, outcome: SyncOutcome, retry: boolean, remaining: readonly SyncSystem[] = systems): Promise<SyncClientResult> => {
+    const fail = async (error: string, outcome: SyncOutcome, retry: boolean, remaining: readonly SyncSystem[] = systems, retryAfterMs = 0): Promise<SyncClientResult> => {
 
         try {
-            return { ...result, outcome, retry, error, systems: [...result.systems, ...await internals.recordAll(deps, target.id, remaining, error)] };
+            return { ...result, outcome, retry, retryAfterMs: Math.max(result.retryAfterMs, retryAfterMs), error, systems: [...result.systems, ...await internals.recordAll(deps, target.id, remaining, error)] };
         }
         catch (err) {
             if (err instanceof Gone) {
@@ -239,20 +246,27 @@ export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promis
         return await fail(messages.sync.unreadableKey, 'failed', false);
     }
 
-    let session: AuthoritySession;
+    const sessions = input.sessions ?? createKeySessions(deps.authority, deps.clock);
+    let lease: KeyLease;
     try {
-        session = await deps.authority.login({ loginCuit: target.loginCuit, password, representedCuit: target.cuit });
+        lease = await sessions.acquire({ id: `${target.loginClientId}:${fingerprint}`, loginCuit: target.loginCuit, password });
     }
     catch (err) {
+        if (!input.sessions) {
+            await sessions.close();
+        }
+
         const failure = internals.describe(err, password);
         if (failure.kind && isKeyFailure(failure.kind)) {
             await deps.syncTargets.recordKeyFailure(target.loginClientId, fingerprint, failure.kind, deps.clock.now().getTime());
             return await fail(`${failure.message} ${messages.sync.keyNotRetried}`, 'key_refused', false);
         }
 
-        return await fail(failure.message, 'failed', failure.retry);
+        return await fail(failure.message, 'failed', failure.retry, systems, failure.retryAfterMs);
     }
 
+    const session = lease.session.taxpayer(target.cuit);
+    let broken = false;
     const mayWrite = input.mayWrite ?? (async () => true);
     try {
         for (const system of systems) {
@@ -277,6 +291,7 @@ export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promis
                     return { ...result, outcome: 'gone' };
                 }
 
+                broken ||= err instanceof AuthorityFailure && err.kind === 'session_expired';
                 const failure = internals.describe(err, password);
                 if (failure.kind && isKeyFailure(failure.kind)) {
                     await deps.syncTargets.recordKeyFailure(target.loginClientId, fingerprint, failure.kind, deps.clock.now().getTime());
@@ -289,12 +304,16 @@ export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promis
 
                 result.systems.push({ system, ok: false, error: failure.message, records: 0 });
                 result.retry ||= failure.retry;
+                result.retryAfterMs = Math.max(result.retryAfterMs, failure.retryAfterMs);
                 result.error ??= failure.message;
             }
         }
     }
     finally {
-        await session.close().catch(() => undefined);
+        lease.release(broken);
+        if (!input.sessions) {
+            await sessions.close();
+        }
     }
 
     const failed = result.systems.filter((entry) => !entry.ok).length;

@@ -1,0 +1,135 @@
+import type { Cuit } from '../../domain/cuit.js';
+import type { Clock } from '../../ports/clock.js';
+import type { AuthorityClient, KeySession } from '../../ports/authority-client.js';
+import { AuthorityFailure } from '../../ports/authority-client.js';
+import { isKeyFailure } from './rules.js';
+
+// One login per key per day (AUTHORITY.md: repeated logins bring CAPTCHAs): the session of a
+// key is kept and reused for every taxpayer it reaches (the person and every legal entity it
+// represents), one taxpayer at a time; different keys run in parallel. A login that failed
+// after posting the password, with a refused key, a CAPTCHA or a second factor is remembered
+// until the day ends, so the key's other taxpayers fail at once instead of logging in again.
+
+export interface SyncKey {
+    id: string;                        // the login client and its sealed key's fingerprint
+    loginCuit: Cuit;
+    password: string;
+}
+
+export interface KeyLease {
+    session: KeySession;
+    // broken: the session ended under us (the portal's); the next taxpayer logs in again.
+    release(broken?: boolean): void;
+}
+
+export interface KeySessions {
+    acquire(key: SyncKey): Promise<KeyLease>;
+    close(): Promise<void>;
+    readonly logins: number;
+}
+
+interface Entry {
+    tail: Promise<void>;
+    session: KeySession | null;
+    day: string;
+    failed: { error: unknown; day: string } | null;
+}
+
+export const createKeySessions = (authority: AuthorityClient, clock: Clock): KeySessions => {
+
+    const entries = new Map<string, Entry>();
+    let logins = 0;
+    const day = () => clock.now().toISOString().slice(0, 10);
+
+    const entry = (id: string): Entry => {
+
+        let found = entries.get(id);
+        if (!found) {
+            found = { tail: Promise.resolve(), session: null, day: '', failed: null };
+            entries.set(id, found);
+        }
+
+        return found;
+    };
+
+    return {
+        get logins() {
+
+            return logins;
+        },
+
+        async acquire(key) {
+
+            const current = entry(key.id);
+            const previous = current.tail;
+            let unlock!: () => void;
+            current.tail = new Promise<void>((resolve) => {
+
+                unlock = resolve;
+            });
+            await previous;
+
+            try {
+                const today = day();
+                if (current.failed && current.failed.day === today) {
+                    throw current.failed.error;
+                }
+
+                if (current.session && current.day !== today) {
+                    await current.session.close().catch(() => undefined);
+                    current.session = null;
+                }
+
+                if (!current.session) {
+                    logins++;
+                    try {
+                        current.session = await authority.login({ loginCuit: key.loginCuit, password: key.password });
+                        current.day = today;
+                        current.failed = null;
+                    }
+                    catch (err) {
+                        if (err instanceof AuthorityFailure && (err.touchedPassword || isKeyFailure(err.kind) || err.kind === 'captcha' || err.kind === 'second_factor')) {
+                            current.failed = { error: err, day: today };
+                        }
+
+                        throw err;
+                    }
+                }
+            }
+            catch (err) {
+                unlock();
+                throw err;
+            }
+
+            const session = current.session;
+            let released = false;
+            return {
+                session,
+                release(broken = false) {
+
+                    if (released) {
+                        return;
+                    }
+
+                    released = true;
+                    if (broken && current.session === session) {
+                        current.session = null;
+                        void session.close().catch(() => undefined);
+                    }
+
+                    unlock();
+                }
+            };
+        },
+
+        async close() {
+
+            const open = [...entries.values()];
+            entries.clear();
+            for (const current of open) {
+                await current.tail.catch(() => undefined);
+                await current.session?.close().catch(() => undefined);
+            }
+        }
+    };
+};
