@@ -84,6 +84,33 @@ for (const database of testDatabases()) {
             expect429(await server.request('/v1/tags', { token: user.token }), 100, internals.unix('2026-03-15T12:01:00Z'), 1);
         });
 
+        it('tells on every authenticated answer, 2xx or 4xx, the limit closest to running out, what is left and when it resets', async () => {
+
+            server.clock.set('2026-03-16T12:00:30Z');
+            const user = await seedAccount(server.app.ports);
+            const usage = (res: { headers: Headers }) => ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'].map((name) => res.headers.get(name));
+            const minuteReset = String(internals.unix('2026-03-16T12:01:00Z'));
+
+            expect(usage(await server.request('/v1/cuits', { token: user.token }))).to.deep.equal(['100', '99', minuteReset, null]);
+            await burn(user.token, 8);
+            expect(usage(await server.request('/v1/tags', { token: user.token }))).to.deep.equal(['100', '90', minuteReset, null]);
+            // Answers refused after counting tell it too.
+            const missing = await server.request('/v1/cuits/20999999990/sct', { token: user.token });
+            expect(missing.status).to.equal(404);
+            expect(usage(missing)).to.deep.equal(['100', '89', minuteReset, null]);
+            const invalid = await server.request('/v1/cuits?limit=0', { token: user.token });
+            expect(invalid.status).to.equal(400);
+            expect(usage(invalid)).to.deep.equal(['100', '88', minuteReset, null]);
+
+            // Near the end of the month, the monthly limit is the one closest to running out.
+            await setMonthCount(user, 199_990, server.clock.now());
+            expect(usage(await server.request('/v1/cuits', { token: user.token }))).to.deep.equal(['200000', '9', String(internals.unix('2026-04-01T00:00:00Z')), null]);
+
+            // No quota, no headers: the health check and a refused token.
+            expect(usage(await server.request('/healthcheck'))).to.deep.equal([null, null, null, null]);
+            expect(usage(await server.request('/v1/cuits', { token: 'asy_no-existe' }))).to.deep.equal([null, null, null, null]);
+        });
+
         it('refuses every authenticated endpoint once the limit is reached, but not the health check', async () => {
 
             server.clock.set('2026-03-15T13:00:00Z');

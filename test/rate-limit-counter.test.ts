@@ -52,7 +52,7 @@ for (const database of testDatabases()) {
             const windows = windowsAt(new Date('2026-05-10T10:00:30Z'));
             const limits = { perMinute: 15, perMonth: 100_000 };
             for (let i = 0; i < 10; i++) {
-                expect(await app.ports.rateLimitCounter.consume(userId, windows, limits)).to.deep.equal({ allowed: true });
+                expect(await app.ports.rateLimitCounter.consume(userId, windows, limits)).to.deep.equal({ allowed: true, usage: { minute: i + 1, month: i + 1 } });
             }
 
             // Eight at once fit under the limit as a number, but only five are left.

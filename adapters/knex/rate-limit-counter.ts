@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import type { RateLimits, RateWindows } from '../../core/domain/rate-limit.js';
-import type { RateLimitCounter, RateLimitOutcome } from '../../core/ports/index.js';
+import type { RateLimitCounter, RateLimitOutcome, RateLimitUsage } from '../../core/ports/index.js';
 import { batched } from './batching.js';
 import { toNumber } from './rows.js';
-import { statements } from './statements.js';
+import { placeholders, statements } from './statements.js';
 
 // One row per user holds both windows. The happy path is a single conditional UPDATE that
 // adds a user's requests only while both counts stay within their limits, so concurrent
@@ -24,6 +24,8 @@ const internals = {
         'month_count = CASE WHEN month_start = ? THEN month_count + ? ELSE ? END, month_start = ? ' +
         'where user_id = ? and (not minute_start = ? or minute_count + ? <= ?) and (not month_start = ? or month_count + ? <= ?)',
 
+    usage: (count: number) => `select user_id, minute_start, minute_count, month_start, month_count from rate_limits where user_id in (${placeholders(count)})`,
+
     groupKey: (request: Request): string => [request.userId, request.windows.minuteStart, request.windows.monthStart, request.limits.perMinute, request.limits.perMonth].join(':')
 };
 
@@ -31,6 +33,24 @@ export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
 
     // Fixed SQL on every request (see statements.ts).
     const sql = statements(knex);
+
+    // What the users' windows hold after their requests were counted, for the answer's
+    // headers: one read for every user counted in the same event-loop turn.
+    const usageOf = batched(async (requests: readonly Request[]): Promise<RateLimitUsage[]> => {
+
+        const userIds = [...new Set(requests.map((request) => request.userId))];
+        const rows = new Map((await sql.all(internals.usage(userIds.length), userIds)).map((row) => [toNumber(row.user_id), row]));
+        return requests.map(({ userId, windows }) => {
+
+            const row = rows.get(userId);
+            return {
+                minute: row && toNumber(row.minute_start) === windows.minuteStart ? toNumber(row.minute_count) : 0,
+                month: row && toNumber(row.month_start) === windows.monthStart ? toNumber(row.month_count) : 0
+            };
+        });
+    });
+
+    const allowed = async (request: Request): Promise<RateLimitOutcome> => ({ allowed: true, usage: await usageOf(request) });
 
     // Adds `count` requests at once, or none of them (false) when that would pass a limit or
     // the user has no row yet.
@@ -55,7 +75,7 @@ export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
         // created by a concurrent first request meanwhile): look, then try again.
         for (let attempt = 0; attempt < 3; attempt++) {
             if (await tryAdd(request, 1)) {
-                return { allowed: true };
+                return allowed(request);
             }
 
             const row = await knex('rate_limits').where('user_id', userId).first();
@@ -103,7 +123,7 @@ export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
 
             const first = requests[indexes[0]!]!;
             if (indexes.length > 1 && await tryAdd(first, indexes.length)) {
-                indexes.forEach((i) => (outcomes[i] = { allowed: true }));
+                await Promise.all(indexes.map(async (i) => (outcomes[i] = await allowed(requests[i]!))));
                 return;
             }
 

@@ -1,4 +1,5 @@
 import { forbidden } from './errors.js';
+import type { RateLimitStatus } from './rate-limit.js';
 import { messages } from './messages.js';
 
 // DESIGN: Identity and access.
@@ -20,6 +21,8 @@ export interface Principal {
     // The account's data version (adapters/knex/data-versions.ts): what lists its CUITs is
     // kept between requests only while it is unchanged.
     readonly dataVersion: number;
+    // Set once the request was counted (admitRequest): the answer tells it to the client.
+    readonly rateLimit?: RateLimitStatus;
 }
 
 // SPEC §7: two distinct 403 messages, on every endpoint.

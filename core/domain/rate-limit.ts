@@ -27,3 +27,19 @@ export const windowsAt = (now: Date): RateWindows => {
         monthReset: Date.UTC(year, month + 1, 1) / 1000
     };
 };
+
+// What an authenticated answer tells about the user's limits, GitHub-style: the limit closest
+// to running out (the month's on a tie, since waiting does not help there), what is left of
+// it and when it is released (Unix seconds).
+export interface RateLimitStatus {
+    limit: number;
+    remaining: number;
+    resetAt: number;
+}
+
+export const rateLimitStatus = (usage: { minute: number; month: number }, limits: RateLimits, windows: RateWindows): RateLimitStatus => {
+
+    const minute = { limit: limits.perMinute, remaining: Math.max(0, limits.perMinute - usage.minute), resetAt: windows.minuteReset };
+    const month = { limit: limits.perMonth, remaining: Math.max(0, limits.perMonth - usage.month), resetAt: windows.monthReset };
+    return month.remaining <= minute.remaining ? month : minute;
+};

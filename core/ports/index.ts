@@ -22,7 +22,7 @@ import type {
 export type * from './repositories.js';
 export type { Clock } from './clock.js';
 export type { OAuthEntry, OAuthEntryIndex, OAuthStore, UserCredentialRepository } from './oauth.js';
-export type { RateLimitCounter, RateLimitOutcome } from './rate-limit-counter.js';
+export type { RateLimitCounter, RateLimitOutcome, RateLimitUsage } from './rate-limit-counter.js';
 export type { ReadCache } from './read-cache.js';
 export type { SecretBox } from './secret-box.js';
 export type { ThrottleCounter } from './throttle-counter.js';

@@ -1,7 +1,13 @@
 import type { RateLimits, RateWindows } from '../domain/rate-limit.js';
 
+// The counts of both windows after a request was counted (other processes' requests included).
+export interface RateLimitUsage {
+    minute: number;
+    month: number;
+}
+
 export type RateLimitOutcome =
-    | { allowed: true }
+    | { allowed: true; usage: RateLimitUsage }
     | { allowed: false; exceeded: 'minute' | 'month' };
 
 // Counts a user's request in both windows atomically, shared by every server process; a

@@ -1,7 +1,7 @@
 import type { Principal } from '../domain/access.js';
 import { assertSubscriptionActive } from '../domain/access.js';
 import { rateLimited } from '../domain/errors.js';
-import { windowsAt } from '../domain/rate-limit.js';
+import { rateLimitStatus, windowsAt } from '../domain/rate-limit.js';
 import type { Ports } from '../ports/index.js';
 
 // What every request of a known user goes through, whatever proved who it is (an API token, an
@@ -25,5 +25,5 @@ export const admitRequest = async (deps: Pick<Ports, 'rateLimitCounter' | 'rateL
         });
     }
 
-    return principal;
+    return { ...principal, rateLimit: rateLimitStatus(outcome.usage, deps.rateLimits, windows) };
 };

@@ -1,5 +1,6 @@
 import type { Server } from '@hapi/hapi';
 import type { Principal } from '../../core/domain/access.js';
+import type { RateLimitStatus } from '../../core/domain/rate-limit.js';
 import type { ReadParameterName, ReadRequest } from '../../core/domain/read-parameters.js';
 import type { Ports } from '../../core/ports/index.js';
 import { authorizeRequest } from '../../core/use-cases/authorize-request.js';
@@ -18,6 +19,12 @@ declare module '@hapi/hapi' {
 }
 
 const internals = {
+    rateLimitHeaders: (status: RateLimitStatus): Record<string, string> => ({
+        'X-RateLimit-Limit': String(status.limit),
+        'X-RateLimit-Remaining': String(status.remaining),
+        'X-RateLimit-Reset': String(status.resetAt)
+    }),
+
     bearer(header: unknown): string | null {
 
         const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
@@ -42,6 +49,27 @@ export const registerBearerAuth = (server: Server, deps: Ports): void => {
 
     server.auth.strategy('bearer', 'arcasync-bearer');
     server.auth.default('bearer');
+
+    // Every answer to a counted request tells the client where its limits stand, as
+    // GitHub-style APIs do; a 429 sets the spec's own headers instead (errors.ts).
+    server.ext('onPreResponse', (request, h) => {
+
+        const status = request.auth.credentials?.user?.rateLimit;
+        const response = request.response;
+        if (status && response) {
+            const headers = internals.rateLimitHeaders(status);
+            if ('isBoom' in response && response.isBoom) {
+                Object.assign(response.output.headers, headers);
+            }
+            else if ('header' in response) {
+                for (const [name, value] of Object.entries(headers)) {
+                    response.header(name, value);
+                }
+            }
+        }
+
+        return h.continue;
+    });
 };
 
 // The `{cuit}` path parameter as sent; the core checks it.

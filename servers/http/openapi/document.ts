@@ -147,6 +147,14 @@ const internals = {
         Etiquetas: 'Etiquetas de la cuenta.'
     } satisfies Record<Operation['tag'], string>,
 
+    // On every answer to a counted request (not the health check): the limit closest to
+    // running out.
+    usageHeaders: {
+        'X-RateLimit-Limit': { description: 'el límite más cercano a agotarse: 100 (por minuto) o 200000 (por mes calendario UTC)', schema: { type: 'integer' } },
+        'X-RateLimit-Remaining': { description: 'solicitudes que quedan de ese límite', schema: { type: 'integer' } },
+        'X-RateLimit-Reset': { description: 'instante Unix en que se renueva ese límite', schema: { type: 'integer' } }
+    },
+
     rateLimitHeaders: {
         'Retry-After': { description: 'segundos a esperar', schema: { type: 'integer' } },
         'X-RateLimit-Limit': { description: 'el límite superado: 100 (por minuto) o 200000 (por mes calendario UTC)', schema: { type: 'integer' } },
@@ -185,14 +193,15 @@ const internals = {
 
         const responses: Schema = {};
         const { success } = operation;
+        const usage = operation.errors.includes(429) ? { headers: internals.usageHeaders } : {};
         if (success.body === 'text') {
             responses[success.status] = { description: success.description, content: { 'text/plain': { schema: { type: 'string', const: 'OK' } } } };
         }
         else if (success.body === null) {
-            responses[success.status] = { description: success.description };
+            responses[success.status] = { description: success.description, ...usage };
         }
         else {
-            responses[success.status] = { description: success.description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${internals.bodyName(success.body)}` } } } };
+            responses[success.status] = { description: success.description, ...usage, content: { 'application/json': { schema: { $ref: `#/components/schemas/${internals.bodyName(success.body)}` } } } };
         }
 
         for (const status of operation.errors) {
