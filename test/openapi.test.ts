@@ -92,7 +92,8 @@ describe('GET /openapi.json and the response contract', () => {
 
         const contract = contractFromDocument(document);
         const good = { id: 'x', cuit: '20123456786', displayCuit: '20-12345678-6', tipo: 'persona-fisica', nombre: 'A, B', email: null, telefono: null, etiquetas: [], monotributista: null, autonomo: null, categoria: null, sistemaRegistralSyncedAt: null };
-        const response = (item: object) => ({ method: 'GET', path: '/v1/cuits', status: 200, headers: {}, contentType: 'application/json; charset=utf-8', body: { data: [item], pagination: { limit: 50, offset: 0, total: 1 }, filters: { etiquetas: null, monotributista: null, autonomo: null, categoria: null } } });
+        const usage = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '1780000000' };
+        const response = (item: object) => ({ method: 'GET', path: '/v1/cuits', status: 200, headers: usage, contentType: 'application/json; charset=utf-8', body: { data: [item], pagination: { limit: 50, offset: 0, total: 1 }, filters: { etiquetas: null, monotributista: null, autonomo: null, categoria: null } } });
 
         expect(contract.check(response(good))).to.deep.equal([]);
         const { etiquetas: _dropped, ...missing } = good;

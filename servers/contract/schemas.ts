@@ -19,7 +19,9 @@ const internals = {
     number: { type: 'number' } as Schema,
     dateTime: { type: 'string', format: 'date-time' } as Schema,
     date: { type: 'string', format: 'date' } as Schema,
-    inline: (schema: unknown): unknown => schema
+    inline: (schema: unknown): unknown => schema,
+    // A realistic instance, shown by /docs and generated clients.
+    example: (schema: Schema, instance: Record<string, unknown>): Schema => ({ ...schema, examples: [instance] })
 };
 
 const { nullable, object, ref, string, number, dateTime, date } = internals;
@@ -67,14 +69,14 @@ export const componentSchemas: Record<string, Schema> = {
         total: { type: 'integer', description: 'cantidad total de registros que cumplen la consulta' }
     }),
     Cuit: object(cuitFields),
-    CuitListItem: object({
+    CuitListItem: internals.example(object({
         ...cuitFields,
         etiquetas: { type: 'array', items: string },
         monotributista: nullable({ type: 'boolean' }),
         autonomo: nullable({ type: 'boolean' }),
         categoria: nullable(string),
         sistemaRegistralSyncedAt: nullable(dateTime)
-    }),
+    }), { id: '3f0c2d4e-8a51-4a8e-9d0b-6c1f2a7b9e10', cuit: '20123456786', displayCuit: '20-12345678-6', tipo: 'persona-fisica', nombre: 'González, María', email: 'maria@example.com', telefono: null, etiquetas: ['Mensuales'], monotributista: true, autonomo: false, categoria: 'D', sistemaRegistralSyncedAt: '2026-10-31T03:12:44.000Z' }),
     CuitFilters: object({
         etiquetas: { type: ['array', 'null'], items: string },
         monotributista: nullable({ type: 'boolean' }),
@@ -83,10 +85,10 @@ export const componentSchemas: Record<string, Schema> = {
     }),
     Tag: object({ nombre: string, color: string }),
     InvoiceFilters: object({ fromDate: date, toDate: date }, 'período consultado'),
-    IssuedInvoice: object({
+    IssuedInvoice: internals.example(object({
         ...invoiceFields,
         receptor: object({ tipoDocumento: nullable(string), numeroDocumento: nullable(string), nombre: nullable(string) })
-    }),
+    }), { fecha: '2026-10-02T00:00:00.000Z', puntoVenta: '00002', numeroDesde: '00000145', numeroHasta: '00000145', tipo: '11', impNetoGravado: 0, impNetoNoGravado: 0, impOpExentas: 0, otrosTributos: 0, iva: 0, tipoCambio: 1, importeOriginal: 85000, monedaOriginal: 'PES', importe: 85000, receptor: { tipoDocumento: '80', numeroDocumento: '30712345671', nombre: 'Panadería La Espiga SRL' } }),
     ReceivedInvoice: object({
         ...invoiceFields,
         emisor: object({ nombre: string, cuit: string })
@@ -122,7 +124,7 @@ export const componentSchemas: Record<string, Schema> = {
         haber: nullable(number),
         saldo: { type: 'number', description: 'saldo luego del movimiento; negativo es deudor' }
     }),
-    Notification: object({
+    Notification: internals.example(object({
         arcaId: nullable(string),
         tipo: nullable(string),
         asunto: string,
@@ -130,7 +132,7 @@ export const componentSchemas: Record<string, Schema> = {
         fechaRecepcion: dateTime,
         fechaNotificacion: nullable(dateTime),
         leidaAt: nullable(dateTime)
-    })
+    }), { arcaId: '684512397', tipo: 'Comunicación', asunto: 'Vencimiento de la declaración jurada de IVA', organismo: 'ARCA', fechaRecepcion: '2026-10-14T13:05:00.000Z', fechaNotificacion: '2026-10-14T00:00:00.000Z', leidaAt: null })
 };
 
 // SPEC §2.11: request bodies of the write side. Their rules are enforced by the core's

@@ -138,6 +138,22 @@ const internals = {
         }
     } as Record<string, Operation>,
 
+    introduction: [
+        'Datos fiscales sincronizados una vez por día desde ARCA para los CUIT que gestiona cada cuenta: comprobantes emitidos y recibidos, cuenta corriente tributaria (SCT), cuenta de monotributo y autónomos (CCMA), notificaciones del domicilio fiscal electrónico (DFE) y clasificación registral. Cada respuesta trae `syncedAt`, el momento de la última sincronización exitosa.',
+        '',
+        '## Tokens',
+        'Cada solicitud, salvo `GET /healthcheck`, lleva `Authorization: Bearer <token>`. El token lo genera el usuario y actúa con sus permisos: solo ve los CUIT que ese usuario gestiona. Un CUIT ajeno responde igual que uno inexistente (404).',
+        '',
+        '## Límites',
+        'Por usuario (no por token): 100 solicitudes por minuto y 200000 por mes calendario en UTC. Cada respuesta a una solicitud autenticada trae `X-RateLimit-Limit`, `X-RateLimit-Remaining` y `X-RateLimit-Reset` del límite más cercano a agotarse. Al superarlo, 429 con `Retry-After`; si `X-RateLimit-Limit` es 200000, esperar segundos no ayuda.',
+        '',
+        '## Paginación',
+        '`limit` (1 a 100, 50 por omisión) y `offset` (desde 0); `pagination.total` cuenta todos los registros de la consulta. El orden es estable, así que recorrer las páginas no saltea ni repite registros. Cada página consume una solicitud de la cuota.',
+        '',
+        '## Errores',
+        'Siempre `{"error": "<mensaje en castellano>"}`; si fallan varios parámetros, sus mensajes van juntos. Reintentá 429 (tras `Retry-After`) y 500 (con espera exponencial); no reintentes 400, 401, 403, 404, 409 ni 415.'
+    ].join('\n'),
+
     tagDescriptions: {
         Salud: 'Estado del servicio.',
         CUIT: 'Los clientes (CUIT) de la cuenta: listado y, con la escritura por API habilitada, alta, edición y baja.',
@@ -278,7 +294,7 @@ export const buildOpenApiDocument = (routes: readonly RouteLike[], options: { se
         info: {
             title: 'arcasync API',
             version: '1.0.0',
-            description: 'Datos fiscales sincronizados diariamente desde ARCA para los CUIT que gestiona cada cuenta. Los mensajes de error están en castellano.',
+            description: internals.introduction,
             license: { name: 'Propietaria', identifier: 'LicenseRef-Propietaria' }
         },
         servers: [{ url: options.serverUrl }],
