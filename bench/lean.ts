@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2';
-import { listQueries } from '../adapters/knex/list-queries.js';
+import { listQueries, seekDay } from '../adapters/knex/list-queries.js';
 
 // The lean floor: the data queries of the read endpoints the integrator workload asks for,
 // through the driver alone (mysql2's pool or better-sqlite3) behind a bare node:http handler
@@ -88,9 +88,11 @@ const answer = async (req: IncomingMessage): Promise<unknown> => {
     switch (rest) {
         case 'mis-comprobantes/emitidos':
         case 'mis-comprobantes/recibidos': {
-            const bindings = [clientId, rest.endsWith('emitidos') ? 'E' : 'R', url.searchParams.get('from_date'), url.searchParams.get('to_date')];
-            const [count, data] = await Promise.all([query(queries.invoices.count, bindings), query(queries.invoices.page, [...bindings, limit, offset])]);
-            return { data, pagination: pagination(count) };
+            const kind = rest.endsWith('emitidos') ? 'E' : 'R';
+            const to = url.searchParams.get('to_date');
+            const start = seekDay(await query(queries.invoices.days, [clientId, kind, url.searchParams.get('from_date'), to]), offset);
+            const data = start.from === null ? [] : await query(queries.invoices.page, [clientId, kind, start.from, to, limit, start.skip]);
+            return { data, pagination: { limit, offset, total: start.total } };
         }
 
         case 'sct': {

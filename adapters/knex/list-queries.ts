@@ -7,6 +7,10 @@ import type { Dialect } from './connection.js';
 // SQLite), so the plan does not depend on the optimizer's statistics: right after a bulk sync,
 // before InnoDB refreshes them, MariaDB would otherwise walk another index of the same prefix
 // and sort. The order is the API's, to the last tie (SPEC §4.14), in the inner and outer query.
+//
+// Invoices go further, since a month may hold thousands: the per-day counts kept with them
+// (migration 005) give the total and the day the offset falls on, so the page is read from
+// that day on, skipping only invoices of that day (seekDay).
 
 const internals = {
 
@@ -34,8 +38,8 @@ const internals = {
 };
 
 export interface ListQueries {
-    // Bindings: client_id, kind, from, to [, limit, offset].
-    invoices: { count: string; page: string };
+    // Bindings: client_id, kind, from, to [, limit, offset]. `days` answers fecha and count.
+    invoices: { days: string; page: string };
     // Bindings: client_id [, limit, offset].
     notifications: { count: string; page: string };
     // Bindings: account_id [, limit, offset].
@@ -48,6 +52,26 @@ export interface ListQueries {
     clients(condition: string, byListIndex: boolean): { count: string; page: string };
 }
 
+// Where a page at `offset` starts, from the range's per-day counts in fecha order: the day it
+// falls on (null past the end) and how many invoices of that day come before it.
+export const seekDay = (days: readonly Record<string, unknown>[], offset: number): { total: number; from: string | null; skip: number } => {
+
+    let total = 0;
+    let from: string | null = null;
+    let skip = 0;
+    for (const day of days) {
+        const count = Number(day.count);
+        if (from === null && offset < total + count) {
+            from = String(day.fecha);
+            skip = offset - total;
+        }
+
+        total += count;
+    }
+
+    return { total, from, skip };
+};
+
 export const clientListColumns = internals.clientColumns;
 export const invoiceListColumns = internals.invoiceColumns;
 
@@ -57,8 +81,7 @@ export const listQueries = (dialect: Dialect): ListQueries => {
     const join = internals.join(dialect);
     return {
         invoices: {
-            // The total from the day counts kept with the invoices (migration 005).
-            count: 'select sum(d.count) as count from invoice_day_counts d where d.client_id = ? and d.kind = ? and d.fecha between ? and ?',
+            days: 'select d.fecha, d.count from invoice_day_counts d where d.client_id = ? and d.kind = ? and d.fecha between ? and ? order by d.fecha asc',
             page: `select ${internals.invoiceColumns.map((column) => `i.${column}`).join(', ')} ` +
                 `from (select k.id from ${from('invoices', 'k', 'invoices_list')} where k.client_id = ? and k.kind = ? and k.fecha between ? and ? order by k.fecha asc, k.id asc limit ? offset ?) p ` +
                 `${join} invoices i on i.id = p.id order by i.fecha asc, i.id asc`

@@ -3,8 +3,8 @@ import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js
 import type { InvoiceRepository } from '../../../core/ports/index.js';
 import { clientDataTransaction, dialectOf } from '../connection.js';
 import { touchClient } from '../data-versions.js';
-import { invoiceListColumns, listQueries } from '../list-queries.js';
-import { countOf, toNullableNumber, toNumber } from '../rows.js';
+import { invoiceListColumns, listQueries, seekDay } from '../list-queries.js';
+import { toNullableNumber, toNumber } from '../rows.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
 
@@ -78,13 +78,10 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
     // Fixed SQL on the read path (see statements.ts and list-queries.ts).
     async list(clientId, kind, range, page) {
 
-        const bindings = [clientId, internals.kinds[kind], range.fromDate, range.toDate];
-        const [countRow, rows] = await Promise.all([
-            sql.first(queries.count, bindings),
-            sql.all(queries.page, [...bindings, page.limit, page.offset])
-        ]);
-
-        return { items: rows.map(internals.toRecord), total: countOf(countRow) };
+        const days = await sql.all(queries.days, [clientId, internals.kinds[kind], range.fromDate, range.toDate]);
+        const start = seekDay(days, page.offset);
+        const rows = start.from === null ? [] : await sql.all(queries.page, [clientId, internals.kinds[kind], start.from, range.toDate, page.limit, start.skip]);
+        return { items: rows.map(internals.toRecord), total: start.total };
     },
 
     // A grouped pass over the period's rows; sums of NULL amounts are 0.
