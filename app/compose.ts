@@ -45,11 +45,21 @@ const internals = {
     }
 };
 
-export const composeApp = async (config: Config, options: ComposeOptions = {}): Promise<App> => {
+// Every command but `migrate` and the demo works on a database that exists: a SQLite file
+// missing where DATABASE_URL (or the default, under the working directory) says is an error
+// that names it, before anything (file, folder, key) is created.
+export const assertDatabaseExists = (config: Pick<Config, 'databaseUrl'>): void => {
 
     const file = sqliteFileOf(config.databaseUrl);
-    if (options.create === false && file && !existsSync(file)) {
+    if (file && !existsSync(file)) {
         throw new Error(messages.cli.noDatabase(file));
+    }
+};
+
+export const composeApp = async (config: Config, options: ComposeOptions = {}): Promise<App> => {
+
+    if (options.create === false) {
+        assertDatabaseExists(config);
     }
 
     const secretBox = secretBoxFor(loadKeyring(config));

@@ -45,12 +45,18 @@ export const configOf = async (io: CliIo, env: NodeJS.ProcessEnv = io.env): Prom
     return loadConfig(env, io.cwd);
 };
 
-// The app of a command: nothing heavier than commander is loaded before a command runs.
+// The app of a command: nothing heavier than commander is loaded before a command runs. Only
+// `migrate` and the demo create a database (create: true).
 export const openApp = async (io: CliIo, options: ComposeOptions & { config?: Config } = {}): Promise<App> => {
 
     const { composeApp } = await import('../app/compose.js');
     const { config, ...compose } = options;
-    return composeApp(config ?? await configOf(io), compose);
+    return composeApp(config ?? await configOf(io), { create: false, ...compose });
+};
+
+export const assertDatabaseExists = async (config: Config): Promise<void> => {
+
+    (await import('../app/compose.js')).assertDatabaseExists(config);
 };
 
 export const withApp = async <T>(io: CliIo, fn: (app: App) => Promise<T>): Promise<T> => {

@@ -7,7 +7,7 @@ import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
 import { startTestServer } from './support/server.js';
 
-// The built binary (dist/cli/main.js, what `npm run build` and `npx arcasync` run), one real
+// The built binary (dist/cli/main.js, what `npm run build` leaves and `npm run arcasync` runs), one real
 // process per command family: the contract itself is tested in-process (cli-*.test.ts,
 // sync-cli.test.ts); this checks that the binary wires each family to it. `serve`, `demo`,
 // `sync worker` and `authority simulate` run as processes in their own suites.

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
-import { configOf, failure, outputFor, withApp } from '../run.js';
+import { assertDatabaseExists, configOf, failure, outputFor, withApp } from '../run.js';
 
 // The key of the stored credentials (clave_arca): rotate it without stopping the service,
 // and see which keys still seal something. Only key ids (8 hex digits of sha256) are ever
@@ -34,7 +34,9 @@ export const registerSecretCommands = (program: Command, io: CliIo): void => {
                 import('../../core/use-cases/reseal-stored-keys.js')
             ]);
             const output = outputFor(command, io);
-            const plan = planRotation(await configOf(io), io.env.ARCASYNC_NEW_SECRET_KEY);
+            const config = await configOf(io);
+            await assertDatabaseExists(config);
+            const plan = planRotation(config, io.env.ARCASYNC_NEW_SECRET_KEY);
             if (plan.path) {
                 writeKeyFile(plan.path, plan.keyring);
             }

@@ -19,7 +19,9 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
 
             const output = outputFor(command, io);
             const [{ default: ora }, { connect, migrateLatest }] = await Promise.all([import('ora'), import('../../adapters/knex/index.js')]);
-            const spinner = ora({ text: 'Aplicando migraciones…', isEnabled: Boolean(io.stderr.isTTY) && !output.json, stream: io.stderr as NodeJS.WritableStream }).start();
+            // Off a terminal ora would still print its text once: quiet instead.
+            const enabled = Boolean(io.stderr.isTTY) && !output.json;
+            const spinner = ora({ text: 'Aplicando migraciones…', isEnabled: enabled, isSilent: !enabled, stream: io.stderr as NodeJS.WritableStream }).start();
             const knex = connect((await configOf(io)).databaseUrl);
             try {
                 const applied = await migrateLatest(knex);
@@ -65,7 +67,7 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
             const output = outputFor(command, io);
             const stopping = stopRequested(io);
             // The authority is the simulated one, in this process unless AUTHORITY_URL names one.
-            const app = await openApp(io, { config: await configOf(io, { ...io.env, AUTHORITY: 'simulated' }) });
+            const app = await openApp(io, { config: await configOf(io, { ...io.env, AUTHORITY: 'simulated' }), create: true });
             const spinner = await syncSpinner(io, output);
             let run: Awaited<ReturnType<typeof startDemo>>;
             try {
