@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { connect } from '../adapters/knex/connection.js';
 import { migrationSource } from '../adapters/knex/migrations/index.js';
 import { oauthStore } from '../adapters/knex/repositories/oauth.js';
-import { oauthAdapterFor } from '../servers/mcp/oauth-adapter.js';
+import { oauthAdapterFor } from '../servers/oauth/store.js';
 import { testDatabases } from './support/databases.js';
 
 // A database already in service moves to the latest schema with its data: the migrations

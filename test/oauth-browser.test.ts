@@ -14,8 +14,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import type { BrowserContext } from 'playwright-core';
 import { chromium } from 'playwright-core';
-import { messages } from '../core/domain/messages.js';
 import { setPassword } from '../core/use-cases/staff/set-password.js';
+import { texts } from '../servers/oauth/texts.js';
 import { invoice, movement, notification, sctData } from './support/data.js';
 import { testDatabases } from './support/databases.js';
 import type { SeededUser } from './support/fixtures.js';
@@ -192,15 +192,15 @@ for (const database of testDatabases()) {
 
             const page = await browser.newPage();
             await page.goto(authorizationUrl.href);
-            await page.getByRole('heading', { name: messages.oauth.heading }).waitFor();
-            expect(await page.textContent('main')).to.contain(messages.oauth.clientAsks('Asistente de prueba'));
+            await page.getByRole('heading', { name: texts.heading }).waitFor();
+            expect(await page.textContent('main')).to.contain(texts.clientAsks('Asistente de prueba'));
             await page.fill('#email', email);
             await page.fill('#password', internals.password);
             mkdirSync(internals.artifacts, { recursive: true });
             await page.screenshot({ path: join(internals.artifacts, `oauth-consent-${database.name}.png`), fullPage: true });
 
             const arrived = callback.next();
-            await page.getByRole('button', { name: messages.oauth.allow }).click();
+            await page.getByRole('button', { name: texts.allow }).click();
             const redirect = await arrived;
             expect(redirect.searchParams.get('error')).to.equal(null);
             const code = redirect.searchParams.get('code')!;
@@ -259,7 +259,7 @@ for (const database of testDatabases()) {
             const page = await browser.newPage();
             await page.goto(provider.authorizationUrl!.href);
             const arrived = callback.next();
-            await page.getByRole('button', { name: messages.oauth.deny }).click();
+            await page.getByRole('button', { name: texts.deny }).click();
             const redirect = await arrived;
             expect(redirect.searchParams.get('error')).to.equal('access_denied');
             expect(redirect.searchParams.get('code')).to.equal(null);

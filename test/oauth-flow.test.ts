@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { authorize, followToClient, form, grant, listTools, mcpStatus, oauthTest, register, submit, tokenRequest } from './support/oauth.js';
 import { expect } from 'chai';
 import { messages } from '../core/domain/messages.js';
 import { setPassword } from '../core/use-cases/staff/set-password.js';
+import { texts } from '../servers/oauth/texts.js';
 import { testDatabases } from './support/databases.js';
 import type { SeededUser } from './support/fixtures.js';
 import { addClient, seedAccount } from './support/fixtures.js';
+import { authorize, followToClient, form, grant, listTools, mcpStatus, oauthTest, register, submit, tokenRequest } from './support/oauth.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer, writeServerEnv } from './support/server.js';
 
@@ -118,12 +119,12 @@ for (const database of testDatabases()) {
             expect(page.status).to.equal(200);
             const html = await page.text();
             expect(html).to.contain('Cliente de prueba');
-            expect(html).to.contain(messages.oauth.scopeNoWrite);
+            expect(html).to.contain(texts.scopeNoWrite);
             expect(html).to.not.contain('<script');
 
             const refused = await submit(flow, location, { email, password: 'otra-clave-cualquiera', decision: 'allow' });
             expect(refused.status).to.equal(401);
-            expect(await refused.text()).to.contain(messages.oauth.invalidCredentials);
+            expect(await refused.text()).to.contain(texts.invalidCredentials);
         });
 
         it('returns access_denied to the client when the user denies', async () => {

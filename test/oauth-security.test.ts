@@ -2,6 +2,7 @@ import { createHook } from 'node:async_hooks';
 import { expect } from 'chai';
 import { messages } from '../core/domain/messages.js';
 import { setPassword } from '../core/use-cases/staff/set-password.js';
+import { texts } from '../servers/oauth/texts.js';
 import { testDatabases } from './support/databases.js';
 import type { SeededUser } from './support/fixtures.js';
 import { seedAccount } from './support/fixtures.js';
@@ -128,7 +129,7 @@ for (const database of testDatabases()) {
                 const throttled = await submit(flow, location, { email, password, decision: 'allow' });
                 expect(throttled.status).to.equal(429);
                 expect(Number(throttled.headers.get('retry-after'))).to.be.within(1, 15 * 60);
-                expect(await throttled.text()).to.contain(messages.oauth.signInThrottled);
+                expect(await throttled.text()).to.contain(messages.signInThrottled);
             }
 
             server.clock.advance(15 * 60 * 1000);
@@ -143,7 +144,7 @@ for (const database of testDatabases()) {
 
             const fromAddress = await submit(next.flow, next.location, { email, password: oauthTest.password, decision: 'allow' });
             expect(fromAddress.status).to.equal(429);
-            expect(await fromAddress.text()).to.contain(messages.oauth.signInThrottled);
+            expect(await fromAddress.text()).to.contain(messages.signInThrottled);
             server.clock.advance(15 * 60 * 1000);
         });
 
@@ -203,7 +204,7 @@ for (const database of testDatabases()) {
                 const refused = await post(values, headers);
                 expect(refused.status, JSON.stringify(headers)).to.equal(403);
                 expect(refused.headers.get('referrer-policy')).to.equal('no-referrer');
-                expect(await refused.text()).to.contain(messages.oauth.forbiddenForm);
+                expect(await refused.text()).to.contain(texts.forbiddenForm);
             }
 
             expect((await post({ ...allow, csrf }, { origin: server.url })).status).to.equal(303);
@@ -228,7 +229,7 @@ for (const database of testDatabases()) {
             // Another X-Forwarded-For does not make another address unless a proxy is trusted.
             const refused = await server.request('/oauth/register', { method: 'POST', body, headers: { ...headers, 'x-forwarded-for': '203.0.113.9' } });
             expect(refused.status).to.equal(429);
-            expect(refused.body).to.deep.equal({ error: messages.oauth.registrationThrottled });
+            expect(refused.body).to.deep.equal({ error: texts.registrationThrottled });
             expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60 * 60);
 
             const capped = await startTestServer(database, { env: { ...writeServerEnv, OAUTH_MAX_CLIENTS: '3', TRUST_PROXY: '1' } });
@@ -239,7 +240,7 @@ for (const database of testDatabases()) {
 
                 const full = await capped.request('/oauth/register', { method: 'POST', body, headers: { ...headers, 'x-forwarded-for': '203.0.113.9' } });
                 expect(full.status).to.equal(403);
-                expect(full.body).to.deep.equal({ error: messages.oauth.registrationFull });
+                expect(full.body).to.deep.equal({ error: texts.registrationFull });
 
                 // Behind a trusted proxy each client address has its own count.
                 for (let i = 0; i < 17; i++) {

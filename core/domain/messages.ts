@@ -116,7 +116,9 @@ export const messages = {
         syncFailed: (count: number): string => `${count} CUIT terminaron con error (detalle en la salida y en 'arcasync sync status').`,
         noDatabase: (path: string): string => `No hay base de datos en ${path}: creala con 'arcasync migrate' (o 'npm start' para la demostración), o indicá otra con DATABASE_URL.`
     },
-    // MCP endpoint and its OAuth 2.1 authorization pages (SPEC §4.13, §5.7).
+    // Signing in on the OAuth authorization page (the signIn use case).
+    signInThrottled: 'Hubo demasiados intentos de ingreso fallidos. Esperá unos minutos y volvé a intentar.',
+    // MCP endpoint (SPEC §4.13).
     mcp: {
         postOnly: 'El endpoint MCP solo acepta POST (transporte HTTP sin estado).',
         forbiddenHost: 'El encabezado Host u Origin de la solicitud no está permitido para este servidor.',
@@ -125,33 +127,6 @@ export const messages = {
         invoiceKind: "El parámetro 'tipo' es obligatorio y debe ser 'emitidos' o 'recibidos'.",
         ccmaQuery: "El parámetro 'consulta' debe ser 'saldos' (por omisión) o 'movimientos'.",
         unknownTool: (name: string): string => `No existe la herramienta '${name}'. Las herramientas son listar_cuits, listar_mis_comprobantes, consultar_sct, consultar_ccma y listar_dfe.`
-    },
-    oauth: {
-        pageTitle: 'Autorizar acceso a arcasync',
-        heading: 'Autorizar una aplicación',
-        clientAsks: (client: string): string => `La aplicación «${client}» pide acceso a tu cuenta de arcasync.`,
-        scopeTitle: 'Podrá, en modo de solo lectura:',
-        scopeItems: [
-            'ver los CUIT que gestionás;',
-            'consultar sus comprobantes emitidos y recibidos, la cuenta corriente (SCT), la cuenta de monotributo y autónomos (CCMA) y las notificaciones del domicilio fiscal electrónico (DFE).'
-        ],
-        scopeNoWrite: 'No podrá crear, modificar ni borrar nada.',
-        redirectNote: (uri: string): string => `Al terminar, volverás a ${uri}.`,
-        signInLegend: 'Ingresá con tu email y contraseña de arcasync',
-        email: 'Email',
-        password: 'Contraseña',
-        allow: 'Permitir',
-        deny: 'Denegar',
-        invalidCredentials: 'El email o la contraseña no son correctos.',
-        signInThrottled: 'Hubo demasiados intentos de ingreso fallidos. Esperá unos minutos y volvé a intentar.',
-        registrationThrottled: 'Se registraron demasiadas aplicaciones desde esta dirección. Esperá una hora y volvé a intentar.',
-        registrationFull: 'No se pueden registrar más aplicaciones en este servidor. Escribinos para liberar espacio.',
-        forbiddenForm: 'El formulario no se envió desde esta página. Volvé a iniciar la conexión desde la aplicación.',
-        denied: 'El usuario denegó el acceso.',
-        expired: 'La solicitud de autorización venció o ya fue usada. Volvé a iniciar la conexión desde la aplicación.',
-        errorTitle: 'No se pudo completar la autorización',
-        invalidTarget: 'El recurso solicitado no es válido: los tokens solo se emiten para el endpoint MCP.',
-        unknownClient: 'aplicación sin nombre'
     },
     unknownParameter: (name: string): string => `El parámetro '${name}' no está permitido.`,
     unknownField: (name: string): string => `El campo '${name}' no está permitido.`

@@ -23,7 +23,7 @@ export const signIn = async (
     ];
     const counted: { subject: string; start: number }[] = [];
     for (const { rule, subject } of subjects) {
-        const window = await countAttempt(deps, rule, subject, messages.oauth.signInThrottled);
+        const window = await countAttempt(deps, rule, subject, messages.signInThrottled);
         counted.push({ subject, start: window.start });
     }
 

@@ -4,6 +4,7 @@ import type { RateLimitStatus } from '../../core/domain/rate-limit.js';
 import type { ReadParameterName, ReadRequest } from '../../core/domain/read-parameters.js';
 import type { Ports } from '../../core/ports/index.js';
 import { authorizeRequest } from '../../core/use-cases/authorize-request.js';
+import { bearerToken } from './bearer.js';
 import { toBoom } from './errors.js';
 
 // The bearer scheme (SPEC §5): token -> user -> account flags -> per-user rate limits, all
@@ -23,13 +24,7 @@ const internals = {
         'X-RateLimit-Limit': String(status.limit),
         'X-RateLimit-Remaining': String(status.remaining),
         'X-RateLimit-Reset': String(status.resetAt)
-    }),
-
-    bearer(header: unknown): string | null {
-
-        const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-        return match ? match[1]! : null;
-    }
+    })
 };
 
 export const registerBearerAuth = (server: Server, deps: Ports): void => {
@@ -38,7 +33,7 @@ export const registerBearerAuth = (server: Server, deps: Ports): void => {
         async authenticate(request, h) {
 
             try {
-                const principal = await authorizeRequest(deps, internals.bearer(request.headers.authorization));
+                const principal = await authorizeRequest(deps, bearerToken(request.headers.authorization));
                 return h.authenticated({ credentials: { user: principal } });
             }
             catch (err) {

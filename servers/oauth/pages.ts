@@ -1,4 +1,4 @@
-import { messages } from '../../core/domain/messages.js';
+import { texts } from './texts.js';
 
 // The authorization pages, in Spanish, plain HTML forms that work without JavaScript.
 
@@ -47,7 +47,7 @@ export interface ConsentPage {
 
 export const consentPage = (page: ConsentPage): string => {
 
-    const text = messages.oauth;
+    const text = texts;
     const error = page.error ? `<p class="error" role="alert">${internals.escape(page.error)}</p>` : '';
     const redirect = page.redirectUri ? `<p class="note">${internals.escape(text.redirectNote(page.redirectUri))}</p>` : '';
     return internals.layout(text.pageTitle, [
@@ -75,5 +75,5 @@ export const consentPage = (page: ConsentPage): string => {
 
 export const errorPage = (message: string): string => {
 
-    return internals.layout(messages.oauth.errorTitle, `<h1>${internals.escape(messages.oauth.errorTitle)}</h1><p class="error">${internals.escape(message)}</p>`);
+    return internals.layout(texts.errorTitle, `<h1>${internals.escape(texts.errorTitle)}</h1><p class="error">${internals.escape(message)}</p>`);
 };

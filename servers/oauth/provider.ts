@@ -1,10 +1,10 @@
 import { createHmac, generateKeyPairSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
 import Provider, { errors } from 'oidc-provider';
-import { messages } from '../../core/domain/messages.js';
 import type { OAuthEntry, Ports } from '../../core/ports/index.js';
-import { oauthAdapterFor } from './oauth-adapter.js';
+import { oauthAdapterFor } from './store.js';
 import { errorPage, pageHeaders } from './pages.js';
+import { texts } from './texts.js';
 
 // The OAuth 2.1 authorization server of the MCP endpoint (SPEC §4.13, §5.7), on panva's
 // oidc-provider: dynamic client registration (RFC 7591), authorization code with PKCE S256
@@ -117,7 +117,7 @@ const internals = {
                     getResourceServerInfo: (_ctx, indicator) => {
 
                         if (indicator !== resource) {
-                            throw new errors.InvalidTarget(messages.oauth.invalidTarget);
+                            throw new errors.InvalidTarget(texts.invalidTarget);
                         }
 
                         return { scope: mcpScope, audience: resource, accessTokenTTL: tokenLifetimes.accessToken, accessTokenFormat: 'opaque' };

@@ -1,0 +1,44 @@
+import type { Request, ResponseObject, ResponseToolkit, Server } from '@hapi/hapi';
+import { messages } from '../../core/domain/messages.js';
+import { requestedHost } from './client-address.js';
+
+// The addresses this server answers for: {base_url} (PUBLIC_URL, by default where it listens),
+// where every published URL comes from, and the host names a request may carry.
+
+export interface PublicUrls {
+    base(): string;
+    // Host names (with port) this server is reached by.
+    allowedHosts(): Set<string>;
+    // Reverse proxies in front (TRUST_PROXY); 0 = forwarded headers are not believed.
+    trustProxy: number;
+}
+
+export const loopbackHosts: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export const publicUrls = (server: Server, publicUrl: string | undefined, trustProxy: number): PublicUrls => {
+
+    const base = () => (publicUrl ?? server.info.uri).replace(/\/+$/, '');
+    return {
+        base,
+        trustProxy,
+        allowedHosts() {
+
+            // DNS rebinding: only the names this server is reached by.
+            const hosts = new Set([new URL(base()).host]);
+            const port = server.info.port;
+            hosts.add(`${server.info.host}:${port}`);
+            if (loopbackHosts.has(server.info.host) || server.info.host === '::1') {
+                for (const host of loopbackHosts) {
+                    hosts.add(`${host}:${port}`);
+                }
+            }
+
+            return hosts;
+        }
+    };
+};
+
+// Host must name this server (DNS rebinding, and no answer built for a foreign name).
+export const hostAllowed = (request: Request, urls: PublicUrls): boolean => urls.allowedHosts().has(requestedHost(request, urls.trustProxy));
+
+export const forbiddenHost = (h: ResponseToolkit): ResponseObject => h.response({ error: messages.mcp.forbiddenHost }).code(403);

@@ -1,0 +1,147 @@
+import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Principal } from '../../core/domain/access.js';
+import { isDomainError } from '../../core/domain/errors.js';
+import { messages } from '../../core/domain/messages.js';
+import { tokenPrefix } from '../../core/domain/token.js';
+import type { Ports } from '../../core/ports/index.js';
+import { admitRequest } from '../../core/use-cases/admit-request.js';
+import { authenticateToken } from '../../core/use-cases/authorize-request.js';
+import { principalOfUser } from '../../core/use-cases/principal-of-user.js';
+import { bearerToken } from '../http/bearer.js';
+import type { PublicUrls } from '../http/public-urls.js';
+import { forbiddenHost, hostAllowed, loopbackHosts } from '../http/public-urls.js';
+import type { OAuthServer } from '../oauth/provider.js';
+import { mcpScope } from '../oauth/provider.js';
+import type { ProtectedResource } from '../oauth/routes.js';
+import type { McpLog } from './tools.js';
+import { createMcpServer } from './tools.js';
+
+// The MCP endpoint at {base_url}/mcp (SPEC §4.13): stateless streamable HTTP, a new transport
+// and server per POST, with JSON answers; authenticated by an OAuth access token issued for
+// it, or by an API token (SPEC §5) for clients configured by hand.
+
+const internals = {
+    cors: {
+        origin: ['*'],
+        additionalHeaders: ['mcp-protocol-version', 'mcp-session-id', 'last-event-id'],
+        additionalExposedHeaders: ['mcp-session-id', 'www-authenticate'],
+        credentials: false
+    },
+
+    // Host must name this server; a browser's Origin must be this server or a local client.
+    originAllowed(request: Request, urls: PublicUrls): boolean {
+
+        if (!hostAllowed(request, urls)) {
+            return false;
+        }
+
+        const origin = request.headers.origin;
+        if (!origin) {
+            return true;
+        }
+
+        try {
+            const parsed = new URL(origin);
+            return parsed.origin === new URL(urls.base()).origin || loopbackHosts.has(parsed.hostname);
+        }
+        catch {
+            return false;
+        }
+    },
+
+    challenge(h: ResponseToolkit, resource: ProtectedResource, status: 401 | 403, error: 'invalid_token' | 'insufficient_scope' | null, message: string): ResponseObject {
+
+        const parts = [`resource_metadata="${resource.metadataUrl()}"`, `scope="${mcpScope}"`];
+        if (error) {
+            parts.unshift(`error="${error}"`);
+        }
+
+        return h.response({ error: message }).code(status).header('WWW-Authenticate', `Bearer ${parts.join(', ')}`);
+    },
+
+    // Who is calling: an API token or an OAuth access token for this resource. The
+    // subscription and the rate limits are checked per tool call (admitRequest).
+    async authenticate(deps: Ports, oauth: OAuthServer, token: string): Promise<Principal | 'insufficient_scope' | null> {
+
+        if (token.startsWith(tokenPrefix)) {
+            try {
+                return await authenticateToken(deps, token);
+            }
+            catch (err) {
+                if (isDomainError(err)) {
+                    return null;
+                }
+
+                throw err;
+            }
+        }
+
+        const check = await oauth.verify(token);
+        if (!check.ok) {
+            return check.reason === 'insufficient_scope' ? 'insufficient_scope' : null;
+        }
+
+        return principalOfUser(deps, check.userId);
+    },
+
+    routes(deps: Ports, oauth: OAuthServer, urls: PublicUrls, resource: ProtectedResource, log: McpLog): ServerRoute[] {
+
+        const notAllowed = (_request: Request, h: ResponseToolkit) => h.response({ error: messages.mcp.postOnly }).code(405).header('Allow', 'POST');
+        return [
+            {
+                method: 'POST',
+                path: resource.path,
+                options: {
+                    auth: false,
+                    cors: internals.cors,
+                    payload: { parse: false, output: 'data', maxBytes: 1024 * 1024 }
+                },
+                async handler(request, h) {
+
+                    if (!internals.originAllowed(request, urls)) {
+                        return forbiddenHost(h);
+                    }
+
+                    const token = bearerToken(request.headers.authorization);
+                    const principal = token ? await internals.authenticate(deps, oauth, token) : null;
+                    if (principal === 'insufficient_scope') {
+                        return internals.challenge(h, resource, 403, 'insufficient_scope', messages.mcp.insufficientScope);
+                    }
+
+                    if (!principal) {
+                        return internals.challenge(h, resource, 401, token ? 'invalid_token' : null, messages.unauthenticated);
+                    }
+
+                    const server = createMcpServer(deps, () => admitRequest(deps, principal), log);
+                    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+                    try {
+                        await server.connect(transport);
+                        const headers = new Headers();
+                        for (const [name, value] of Object.entries(request.headers)) {
+                            headers.set(name, String(value));
+                        }
+
+                        const body = request.payload as Buffer | null;
+                        const answer = await transport.handleRequest(new Request(resource.url(), { method: 'POST', headers, body: body?.length ? body : null }));
+                        const text = await answer.text();
+                        const response = h.response(text || undefined).code(answer.status);
+                        const type = answer.headers.get('content-type');
+                        if (type) {
+                            response.type(type);
+                        }
+
+                        return response;
+                    }
+                    finally {
+                        await server.close();
+                    }
+                }
+            },
+            { method: 'GET', path: resource.path, options: { auth: false, cors: internals.cors }, handler: notAllowed },
+            { method: 'DELETE', path: resource.path, options: { auth: false, cors: internals.cors }, handler: notAllowed }
+        ];
+    },
+};
+
+export const mcpTransportRoutes = (deps: Ports, oauth: OAuthServer, urls: PublicUrls, resource: ProtectedResource, log: McpLog): ServerRoute[] => internals.routes(deps, oauth, urls, resource, log);
