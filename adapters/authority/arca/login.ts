@@ -33,8 +33,12 @@ const internals = {
             ?? /<input\b[^>]*\bvalue\s*=\s*["']([^"']+)["'][^>]*\bname\s*=\s*["']jwt["']/i.exec(html)?.[1];
         if (jwt) {
             http.secret(jwt);
-            const action = /<form\b[^>]*\baction\s*=\s*["']([^"']+)["']/i.exec(html)?.[1];
-            return { jwt, action: new URL(action && /portal\/login/.test(action) ? action : internals.portalLogin, response.url) };
+        }
+
+        // The auto-submit form to portal/login; a jwt field in any other form is not ours to send.
+        const action = /<form\b[^>]*\baction\s*=\s*["']([^"']*\/portal\/login)["']/i.exec(html)?.[1];
+        if (jwt && action && new URL(action, internals.portalLogin).href === internals.portalLogin) {
+            return { jwt, action: new URL(internals.portalLogin) };
         }
 
         const text = pageText(html).toLowerCase();
