@@ -1,4 +1,6 @@
 import { Writable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect } from 'chai';
 import { createLogger } from '../app/logger.js';
 import { composeApp } from '../app/compose.js';
@@ -19,11 +21,12 @@ describe('request logs and request ids', () => {
     let url: string;
     let stop: () => Promise<void>;
     let token: string;
+    let app: Awaited<ReturnType<typeof composeApp>>;
 
     before(async () => {
 
         const db = await database!.create();
-        const app = await composeApp(loadConfig({ DATABASE_URL: db.url }));
+        app = await composeApp(loadConfig({ DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '20' }));
         const sink = new Writable({
             write(chunk: Buffer, _encoding, done) {
 
@@ -63,6 +66,34 @@ describe('request logs and request ids', () => {
         expect(line, 'log line').to.not.equal(undefined);
         expect(line).to.include({ level: 30, service: 'arcasync' });
         expect(String(line!.msg)).to.include('/v1/cuits').and.include('200');
+    });
+
+    it('says who asked what and what came of it: user, account, query, the MCP tool, the limit that refused it', async () => {
+
+        const user = await seedAccount(app.ports);
+        const res = await fetch(`${url}/v1/cuits?limit=5&categoria=B`, { headers: { authorization: `Bearer ${user.token}` } });
+        expect(lineFor(res.headers.get('x-request-id')!)).to.deep.include({
+            req: { method: 'GET', path: '/v1/cuits' },
+            query: 'limit=5&categoria=B',
+            res: { statusCode: 200 },
+            userId: user.userId,
+            accountId: user.accountId
+        });
+
+        const mcp = new Client({ name: 'registro', version: '1.0.0' });
+        await mcp.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${user.token}` } } }));
+        await mcp.callTool({ name: 'listar_cuits', arguments: {} });
+        await mcp.close();
+        expect(lines.filter((line) => line.tool === 'listar_cuits' && line.userId === user.userId)).to.have.length(1);
+
+        let refused: Response | undefined;
+        for (let i = 0; i < 25 && refused?.status !== 429; i++) {
+            refused = await fetch(`${url}/v1/tags`, { headers: { authorization: `Bearer ${user.token}` } });
+        }
+
+        expect(refused!.status).to.equal(429);
+        expect(lineFor(refused!.headers.get('x-request-id')!)).to.deep.include({ userId: user.userId, rateLimited: { limit: 20, retryAfter: Number(refused!.headers.get('retry-after')) } });
+        expect(JSON.stringify(lines)).to.not.contain(user.token);
     });
 
     it('keeps the caller\'s X-Request-Id, on errors too', async () => {

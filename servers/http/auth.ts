@@ -3,12 +3,13 @@ import type { Principal } from '../../core/domain/access.js';
 import type { RateLimitStatus } from '../../core/domain/rate-limit.js';
 import type { ReadParameterName, ReadRequest } from '../../core/domain/read-parameters.js';
 import type { Ports } from '../../core/ports/index.js';
-import { authorizeRequest } from '../../core/use-cases/authorize-request.js';
+import { admitRequest } from '../../core/use-cases/admit-request.js';
+import { authenticateToken } from '../../core/use-cases/authorize-request.js';
 import { bearerToken } from './bearer.js';
 import { toBoom } from './errors.js';
 
 // The bearer scheme (SPEC §5): token -> user -> account flags -> per-user rate limits, all
-// in the core's authorizeRequest; here only the header is read.
+// in the core's authenticateToken and admitRequest; here only the header is read.
 
 declare module '@hapi/hapi' {
     interface UserCredentials extends Principal {}
@@ -33,7 +34,10 @@ export const registerBearerAuth = (server: Server, deps: Ports): void => {
         async authenticate(request, h) {
 
             try {
-                const principal = await authorizeRequest(deps, bearerToken(request.headers.authorization));
+                const user = await authenticateToken(deps, bearerToken(request.headers.authorization));
+                // Known from here on, for the request log, even when a limit refuses the request.
+                request.app.caller = { userId: user.userId, accountId: user.accountId };
+                const principal = await admitRequest(deps, user);
                 return h.authenticated({ credentials: { user: principal } });
             }
             catch (err) {

@@ -261,7 +261,8 @@ const definitions = (deps: Ports): ToolDefinition[] => [
 ];
 
 // One MCP server per connection (stdio) or per request (stateless HTTP).
-export const createMcpServer = (deps: Ports, admit: Admit, log: McpLog): Server => {
+// `onCall` learns each tool called, for the request log.
+export const createMcpServer = (deps: Ports, admit: Admit, log: McpLog, onCall?: (tool: string) => void): Server => {
 
     const server = new Server({ name: 'arcasync', title: 'arcasync: datos fiscales de ARCA', version: '1.0.0' }, {
         capabilities: { tools: { listChanged: false } },
@@ -277,6 +278,7 @@ export const createMcpServer = (deps: Ports, admit: Admit, log: McpLog): Server 
             throw new McpError(ErrorCode.InvalidParams, messages.mcp.unknownTool(request.params.name));
         }
 
+        onCall?.(definition.tool.name);
         return internals.call(definition, admit, log, request.params.arguments ?? {});
     });
 

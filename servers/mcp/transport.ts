@@ -113,7 +113,10 @@ const internals = {
                         return internals.challenge(h, resource, 401, token ? 'invalid_token' : null, messages.unauthenticated);
                     }
 
-                    const server = createMcpServer(deps, () => admitRequest(deps, principal), log);
+                    // The request log says who called which tool (servers/http/logging.ts).
+                    const caller: { userId: number; accountId: number; tool?: string } = { userId: principal.userId, accountId: principal.accountId };
+                    request.app.caller = caller;
+                    const server = createMcpServer(deps, () => admitRequest(deps, principal), log, (tool) => (caller.tool = tool));
                     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
                     try {
                         await server.connect(transport);
