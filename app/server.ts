@@ -1,4 +1,5 @@
 import type { Server } from '@hapi/hapi';
+import type { Logger } from 'pino';
 import type { App } from './compose.js';
 import { createLogger } from './logger.js';
 import { guardProcess } from './process-guard.js';
@@ -10,6 +11,20 @@ import { createHttpServer } from '../servers/http/server.js';
 // A serving process: the REST API and /mcp, with a sync worker beside it when asked, and
 // Prometheus metrics on METRICS_PORT when set. stop() is the graceful order: no new jobs
 // (running ones given back), in-flight requests finished, then the database released.
+
+// One line per synchronization job: which CUIT, how it ended, and each failing system's reason
+// (the recorded Spanish explanation, never a key); a failure is a warning.
+const logJob = (logger: Logger, result: JobResult): void => {
+
+    const failures = result.systems.filter((system) => system.error).map((system) => ({ system: system.system, error: system.error }));
+    const line = { jobId: result.jobId, clientId: result.clientId, cuit: result.cuit, outcome: result.outcome, disposition: result.disposition, attempts: result.attempts, invoices: result.invoices, ...(failures.length ? { failures } : {}), ...(result.error ? { error: result.error } : {}) };
+    if (failures.length || result.error) {
+        logger.warn(line, `sincronización con fallas del CUIT ${result.cuit ?? result.clientId}`);
+    }
+    else {
+        logger.info(line, `sincronización del CUIT ${result.cuit ?? result.clientId}: ${result.outcome}`);
+    }
+};
 
 export interface ServeOptions {
     host?: string;
@@ -25,9 +40,17 @@ export interface Serving {
 
 export const startServing = async (app: App, options: ServeOptions = {}): Promise<Serving> => {
 
+    const logger = createLogger({ level: app.config.logLevel });
+    guardProcess(logger);
     const metrics = options.metrics === false ? null : await startProcessMetrics(app);
-    const observe = metrics ? { onResult: (result: JobResult) => observeJob(metrics.metrics, result) } : {};
-    const worker = options.worker ? startSyncWorker(app, { concurrency: options.worker.concurrency, ...observe }) : null;
+    const onResult = (result: JobResult) => {
+
+        logJob(logger, result);
+        if (metrics) {
+            observeJob(metrics.metrics, result);
+        }
+    };
+    const worker = options.worker ? startSyncWorker(app, { concurrency: options.worker.concurrency, onResult }) : null;
     const stop = async (server?: Server) => {
 
         await worker?.stop();
@@ -36,8 +59,6 @@ export const startServing = async (app: App, options: ServeOptions = {}): Promis
         await app.close();
     };
 
-    const logger = createLogger({ level: app.config.logLevel });
-    guardProcess(logger);
     let server: Server | undefined;
     try {
         server = await createHttpServer(app.ports, {
@@ -58,5 +79,13 @@ export const startServing = async (app: App, options: ServeOptions = {}): Promis
     }
 
     const started = server;
+    // What an operator checks first when a process starts: where, on what, and what else runs.
+    logger.info({
+        url: started.info.uri,
+        database: app.config.databaseUrl.startsWith('mysql') ? 'mysql' : 'sqlite',
+        authority: app.config.authority,
+        worker: options.worker ? { concurrency: options.worker.concurrency } : null,
+        metricsPort: metrics ? app.config.metricsPort : null
+    }, 'arcasync en servicio');
     return { url: started.info.uri, stop: () => stop(started) };
 };

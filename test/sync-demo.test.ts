@@ -67,8 +67,9 @@ for (const database of testDatabases()) {
 
             const serve = await startCliProcess(['serve', '--worker', '--host', '127.0.0.1', '--port', '0', '--json'], {
                 cwd: internals.root,
-                env: internals.env({ DATABASE_URL: server.app.config.databaseUrl, ARCASYNC_SECRET_KEY: secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authority.url })
+                env: internals.env({ DATABASE_URL: server.app.config.databaseUrl, ARCASYNC_SECRET_KEY: secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authority.url, LOG_LEVEL: 'info' })
             });
+            const logLines = () => serve.stderr().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
 
             try {
                 let item: any = null;
@@ -82,6 +83,14 @@ for (const database of testDatabases()) {
 
                 expect(item.sistemaRegistralSyncedAt).to.be.a('string');
                 expect(item).to.include(authority.expected('20301239991').registry);
+
+                // The operator's log: what started, on what, and each job's outcome.
+                expect(logLines().find((line) => line.msg === 'arcasync en servicio')).to.deep.include({ database: database.name, authority: 'simulated', worker: { concurrency: 8 }, metricsPort: null });
+                for (const deadline = Date.now() + 10_000; Date.now() < deadline && !logLines().some((line) => line.cuit === '20301239991'); await sleep(100)) {
+                    // the job's line comes once its result is settled
+                }
+
+                expect(logLines().find((line) => line.cuit === '20301239991')).to.include({ clientId: client.id, outcome: 'synced', disposition: 'done' });
             }
             finally {
                 serve.child.kill('SIGTERM');
