@@ -3,6 +3,8 @@ import { createArcaClient } from '../adapters/authority/arca/index.js';
 import type { SimulatedAuthority } from '../adapters/authority/simulated/index.js';
 import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
 import type { KeySession } from '../core/ports/authority-client.js';
+import type { CapturedPage } from '../adapters/authority/arca/diagnostics.js';
+import { createDiagnostics, diagnosticsDirOf } from '../adapters/authority/arca/diagnostics.js';
 import type { Config } from './config.js';
 import { demoRelations } from './demo.js';
 
@@ -12,6 +14,8 @@ import { demoRelations } from './demo.js';
 // ephemeral port at the first login (it does not keep the process alive; close() stops it).
 
 export interface ConfiguredAuthority extends ArcaClient {
+    // Each page of the real authority that matched no known shape, as it is captured.
+    onCapture(listener: (page: CapturedPage) => void): void;
     close(): Promise<void>;
     simulated(): Promise<SimulatedAuthority | null>;      // the in-process one, started on demand
 }
@@ -29,12 +33,21 @@ const internals = {
     } satisfies ArcaClientOptions
 };
 
-export const createAuthorityClient = (config: Pick<Config, 'authority' | 'authorityUrl'>, overrides: ArcaClientOptions = {}): ConfiguredAuthority => {
+export const createAuthorityClient = (config: Pick<Config, 'authority' | 'authorityUrl'> & Partial<Pick<Config, 'dataDir'>>, overrides: ArcaClientOptions = {}): ConfiguredAuthority => {
+
+    // Unknown pages of the real authority are kept (redacted) under data/diagnostics.
+    const listeners: ((page: CapturedPage) => void)[] = [];
+    const diagnostics = createDiagnostics({ dir: config.authority === 'arca' && config.dataDir ? diagnosticsDirOf(config.dataDir) : null, onCapture: (page) => listeners.forEach((listener) => listener(page)) });
+    const onCapture = (listener: (page: CapturedPage) => void) => {
+
+        listeners.push(listener);
+    };
 
     if (config.authority === 'arca' || config.authorityUrl) {
         const tuning = config.authority === 'simulated' ? internals.simulatedTuning : {};
-        const client = createArcaClient({ ...tuning, ...overrides, baseUrl: config.authorityUrl });
+        const client = createArcaClient({ ...tuning, diagnostics, ...overrides, baseUrl: config.authorityUrl });
         return {
+            onCapture,
             transport: client.transport,
             get logins() {
 
@@ -51,13 +64,14 @@ export const createAuthorityClient = (config: Pick<Config, 'authority' | 'author
 
         started ??= startSimulatedAuthority({ port: 0, unref: true, relations: demoRelations(), captchaAfter: { logins: 5, windowMs: 10 * 60_000 } }).then((authority) => ({
             authority,
-            client: createArcaClient({ ...internals.simulatedTuning, ...overrides, baseUrl: authority.url })
+            client: createArcaClient({ ...internals.simulatedTuning, diagnostics, ...overrides, baseUrl: authority.url })
         }));
         return started;
     };
 
     let inProcess: ArcaClient | null = null;
     return {
+        onCapture,
         get transport() {
 
             if (!inProcess) {

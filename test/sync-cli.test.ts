@@ -73,6 +73,23 @@ for (const database of testDatabases()) {
             await authority.stop();
         });
 
+        it('authority probe --cuit walks the stored key through every step, prints each with its timing and verdict, and stores nothing', async () => {
+
+            const before = await server.app.knex('sync_states').count({ n: '*' }).first();
+            const result = await cli('authority', 'probe', '--cuit', people[0]!, '--json');
+            expect(result.code, result.stderr).to.equal(0);
+            const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; step?: string; ok?: boolean; host?: string; status?: number });
+            expect(lines.filter((line) => line.type === 'step').map((line) => [line.step, line.ok])).to.deep.equal([['login', true], ['registry', true], ['issued_invoices', true], ['received_invoices', true], ['sct', true], ['ccma', true], ['dfe', true]]);
+            expect(lines.filter((line) => line.type === 'request').map((line) => line.host)).to.include.members(['auth.afip.gob.ar', 'portalcf.cloud.afip.gob.ar', 'fes.afip.gob.ar', 'ctacte.cloud.afip.gob.ar', 'servicios2.afip.gob.ar', 've.cloud.afip.gob.ar']);
+            expect(result.stdout).to.not.include('clave-1');
+            expect(await server.app.knex('sync_states').count({ n: '*' }).first()).to.deep.equal(before);
+
+            const refusedRun = await cli('authority', 'probe', '--cuit', refused);
+            expect(refusedRun.code).to.equal(1);
+            expect(refusedRun.stdout).to.match(/FALLA login .*rejected_key/);
+            expect(refusedRun.stdout + refusedRun.stderr).to.not.include('mala-clave');
+        });
+
         it('sync --cuit runs the named CUITs now and reports them; the API then serves their data', async () => {
 
             const result = internals.json(await cli('sync', '--cuit', '20-30123456-1', '--json'));

@@ -11,6 +11,7 @@ export interface ServiceMetrics {
     observeRequest(input: { method: string; route: string; status: number; seconds: number }): void;
     rateLimitRejected(limit: number): void;
     syncJobFinished(input: { outcome: string; failedSystems: readonly string[] }): void;
+    authorityPageCaptured(system: string): void;
 }
 
 export const createServiceMetrics = (options: { defaults?: boolean } = {}): ServiceMetrics => {
@@ -31,6 +32,7 @@ export const createServiceMetrics = (options: { defaults?: boolean } = {}): Serv
     const rateLimited = new Counter({ name: 'arcasync_rate_limit_rejections_total', help: 'Solicitudes rechazadas con 429, por límite superado', labelNames: ['limit'], registers: [registry] });
     const jobs = new Counter({ name: 'arcasync_sync_jobs_total', help: 'Trabajos de sincronización terminados, por resultado', labelNames: ['outcome'], registers: [registry] });
     const failures = new Counter({ name: 'arcasync_sync_failures_total', help: 'Sistemas que fallaron al sincronizar, por sistema', labelNames: ['system'], registers: [registry] });
+    const unknownPages = new Counter({ name: 'arcasync_authority_unknown_pages_total', help: 'Páginas de ARCA con una forma desconocida, guardadas para diagnóstico, por sistema', labelNames: ['system'], registers: [registry] });
 
     return {
         registry,
@@ -50,6 +52,10 @@ export const createServiceMetrics = (options: { defaults?: boolean } = {}): Serv
             for (const system of failedSystems) {
                 failures.inc({ system });
             }
+        },
+        authorityPageCaptured(system) {
+
+            unknownPages.inc({ system });
         }
     };
 };

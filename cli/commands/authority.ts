@@ -2,10 +2,12 @@ import type { Command } from 'commander';
 import type { SimulatedFailures } from '../../adapters/authority/simulated/index.js';
 import type { CliIo } from '../io.js';
 import { stopRequested } from '../io.js';
-import { failure, outputFor } from '../run.js';
+import { exitCodes, failure, outputFor, withApp } from '../run.js';
 
 // arcasync authority simulate: the simulated authority alone, for AUTHORITY_URL of servers and
 // workers run apart (DESIGN.md, CLI contract). Runs until interrupted.
+// arcasync authority probe --cuit C: the stored key of C walked through every step against the
+// configured authority, nothing stored, each step printed with its timing and verdict.
 
 const internals = {
     share(name: string, value: string | undefined): number | undefined {
@@ -49,6 +51,49 @@ interface SimulateOptions {
 export const registerAuthorityCommands = (program: Command, io: CliIo): void => {
 
     const authority = program.command('authority').description('la autoridad fiscal (ARCA)');
+
+    authority.command('probe')
+        .description('recorre con la clave guardada de un CUIT cada paso de ARCA, sin guardar nada, e informa tiempo y resultado de cada uno')
+        .requiredOption('--cuit <cuit>', 'CUIT a probar (una persona jurídica usa la clave de su representante)')
+        .action(async (options: { cuit: string }, command: Command) => {
+
+            const output = outputFor(command, io);
+            const [{ parseCuit }, { queueDeps }, { createAuthorityClient }, { probeKey }] = await Promise.all([
+                import('../../core/domain/cuit.js'), import('../../app/sync.js'), import('../../app/authority.js'), import('../../adapters/authority/arca/probe.js')
+            ]);
+            const cuit = parseCuit(options.cuit);
+            if (!cuit) {
+                throw failure('--cuit debe ser una CUIT válida');
+            }
+
+            const ok = await withApp(io, async (app) => {
+
+                const targets = queueDeps(app).syncTargets;
+                const [found] = await targets.findByCuit(cuit);
+                const target = found ? await targets.find(found.id) : null;
+                if (!target || !target.loginCuit || !target.sealedKey) {
+                    throw failure(target ? 'El CUIT no tiene una clave fiscal con la que ingresar.' : 'No existe un cliente con ese CUIT.');
+                }
+
+                const authority = createAuthorityClient(app.config, {
+                    onExchange: (exchange) => output.print(`  ${exchange.method} ${exchange.host}${exchange.path} -> HTTP ${exchange.status} (${exchange.ms} ms)`, { type: 'request', ...exchange })
+                });
+                try {
+                    return await probeKey(authority, {
+                        key: { loginCuit: target.loginCuit, password: app.ports.secretBox.open(target.sealedKey) },
+                        cuit,
+                        today: app.ports.clock.now().toISOString().slice(0, 10),
+                        person: target.tipo === 'persona-fisica'
+                    }, (step) => output.print(`${step.ok ? 'OK   ' : 'FALLA'} ${step.step} (${step.ms} ms): ${step.verdict}`, { type: 'step', ...step }));
+                }
+                finally {
+                    await authority.close();
+                }
+            });
+            if (!ok) {
+                throw failure('Algún paso de ARCA falló (ver arriba).', exitCodes.error);
+            }
+        });
 
     authority.command('simulate')
         .description('sirve la autoridad simulada en 127.0.0.1 (apuntá AUTHORITY_URL a la dirección que imprime)')

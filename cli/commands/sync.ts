@@ -173,9 +173,10 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
             // Commander hands `sync status --cuit C` to the parent's --cuit when the program's
             // options are not positional: take it from there.
             const cuit = options.cuit ?? (command.parent?.opts() as { cuit?: string[] } | undefined)?.cuit?.at(-1);
-            const [{ syncStatus }, { queueDeps }] = await Promise.all([import('../../core/use-cases/sync/sync-status.js'), import('../../app/sync.js')]);
-            const result = await withApp(io, (app) => syncStatus({ ...queueDeps(app), syncStates: app.ports.syncStates }, { cuit }));
-            outputFor(command, io).print(describeStatus(result), result);
+            const [{ syncStatus }, { queueDeps }, { diagnosticsDirOf, diagnosticsSummary }] = await Promise.all([import('../../core/use-cases/sync/sync-status.js'), import('../../app/sync.js'), import('../../adapters/authority/arca/diagnostics.js')]);
+            const result = await withApp(io, async (app) => ({ ...await syncStatus({ ...queueDeps(app), syncStates: app.ports.syncStates }, { cuit }), unknownPages: diagnosticsSummary(diagnosticsDirOf(app.config.dataDir)) }));
+            const pages = result.unknownPages.captured ? `\nPáginas de ARCA con forma desconocida guardadas: ${result.unknownPages.captured} en ${result.unknownPages.dir} (última: ${result.unknownPages.latest})` : '';
+            outputFor(command, io).print(`${describeStatus(result)}${pages}`, result);
         });
 
     program.command('resync <cuit>')

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // When the real authority changes, we know the same day: every page or answer that matches no
@@ -93,3 +93,19 @@ export const createDiagnostics = (options: { dir: string | null; now?: () => Dat
         }
     };
 };
+
+// What the diagnostics folder holds: how many captures, and the latest, for `sync status`.
+export const diagnosticsSummary = (dir: string): { dir: string; captured: number; latest: string | null } => {
+
+    let files: string[] = [];
+    try {
+        files = readdirSync(dir).filter((name) => name.endsWith('.txt')).sort();
+    }
+    catch {
+        files = [];
+    }
+
+    return { dir, captured: files.length, latest: files.at(-1) ?? null };
+};
+
+export const diagnosticsDirOf = (dataDir: string): string => join(dataDir, 'diagnostics');

@@ -34,6 +34,8 @@ export interface TransportOptions {
     legacyTlsHosts: readonly string[]; // hosts whose TLS needs OpenSSL's legacy settings
     clock: TransportClock;
     diagnostics: Diagnostics | null;
+    // Each exchange as it ends (no query, no body): what `authority probe` prints.
+    onExchange: ((exchange: { method: string; host: string; path: string; status: number; ms: number }) => void) | null;
 }
 
 export const realClock: TransportClock = {
@@ -53,7 +55,8 @@ export const defaultTransportOptions: TransportOptions = {
     userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
     legacyTlsHosts: [arcaHosts.ccam],
     clock: realClock,
-    diagnostics: null
+    diagnostics: null,
+    onExchange: null
 };
 
 export interface HttpResponse {
@@ -258,10 +261,12 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
 
                 const done = await turn(url.host);
                 let exchanged: Exchanged;
+                const started = clock.now();
                 try {
                     requests++;
                     sent++;
                     exchanged = await global.add(() => send(url, method, headers, body)) as Exchanged;
+                    options.onExchange?.({ method, host: url.host, path: url.pathname, status: exchanged.status, ms: clock.now() - started });
                 }
                 catch (err) {
                     const name = err instanceof Error ? err.name : '';
