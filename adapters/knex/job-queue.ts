@@ -4,7 +4,7 @@ import type { Cuit } from '../../core/domain/cuit.js';
 import type { SyncSystem } from '../../core/domain/sync-system.js';
 import type { JobQueue, SyncJob, SyncReason, SyncTargetRepository } from '../../core/ports/job-queue.js';
 import { dialectOf } from './connection.js';
-import { isUniqueViolation } from './errors.js';
+import { isLockConflict, isUniqueViolation } from './errors.js';
 import { countOf, toNullableNumber, toNumber } from './rows.js';
 
 // The job queue on sync_jobs (migrations 001 and 002). Claiming differs per database:
@@ -47,12 +47,6 @@ const internals = {
         }
 
         return builder;
-    },
-
-    isDeadlock(err: unknown): boolean {
-
-        const code = (err as { code?: unknown } | null)?.code;
-        return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT' || code === 'SQLITE_BUSY';
     },
 
     // A transition of a job this owner holds; false when the lease was lost meanwhile.
@@ -191,7 +185,7 @@ export const jobQueue = (knex: Knex): JobQueue => {
                     return dialect === 'mysql' ? await claimMysql(options) : await claimSqlite(options);
                 }
                 catch (err) {
-                    if (attempt < internals.claimRetries && (internals.isDeadlock(err) || isUniqueViolation(err))) {
+                    if (attempt < internals.claimRetries && (isLockConflict(err) || isUniqueViolation(err))) {
                         continue;
                     }
 

@@ -21,7 +21,7 @@ export interface Principal {
     // The account's data version (adapters/knex/data-versions.ts): what lists its CUITs is
     // kept between requests only while it is unchanged.
     readonly dataVersion: number;
-    // Set once the request was counted (admitRequest): the answer tells it to the client.
+    // Set once the request was counted (chargeRequest): the answer tells it to the client.
     readonly rateLimit?: RateLimitStatus;
 }
 

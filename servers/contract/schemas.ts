@@ -1,3 +1,5 @@
+import { cuitPattern } from '../../core/domain/cuit.js';
+
 // Response schemas of SPEC §2, written once: the OpenAPI document publishes them, the MCP
 // tools give them as output schemas, and the contract tests validate every response against
 // them. Objects are closed and every field required, so a field added, renamed or dropped by
@@ -137,7 +139,7 @@ export const componentSchemas: Record<string, Schema> = {
 
 // SPEC §2.11: request bodies of the write side. Their rules are enforced by the core's
 // create and update use cases (which every front end shares), so they are stated here.
-const cuitInput = { type: 'string', pattern: '^\\d{2}-?\\d{8}-?\\d$', description: 'CUIT, con o sin guiones' };
+const cuitInput = { type: 'string', pattern: cuitPattern.source, description: 'CUIT, con o sin guiones' };
 const text = { type: 'string', minLength: 1 };
 const optionalContact = {
     email: { type: ['string', 'null'], format: 'email' },

@@ -1,15 +1,14 @@
 import type { Server } from '@hapi/hapi';
 import type { Principal } from '../../core/domain/access.js';
-import type { RateLimitStatus } from '../../core/domain/rate-limit.js';
 import type { ReadParameterName, ReadRequest } from '../../core/domain/read-parameters.js';
 import type { Ports } from '../../core/ports/index.js';
-import { admitRequest } from '../../core/use-cases/admit-request.js';
-import { authenticateToken } from '../../core/use-cases/authorize-request.js';
+import { chargeRequest } from '../../core/use-cases/charge-request.js';
+import { findTokenUser } from '../../core/use-cases/find-token-user.js';
 import { bearerToken } from './bearer.js';
 import { toBoom } from './errors.js';
 
 // The bearer scheme (SPEC §5): token -> user -> account flags -> per-user rate limits, all
-// in the core's authenticateToken and admitRequest; here only the header is read.
+// in the core's findTokenUser and chargeRequest; here only the header is read.
 
 declare module '@hapi/hapi' {
     interface UserCredentials extends Principal {}
@@ -20,24 +19,16 @@ declare module '@hapi/hapi' {
     }
 }
 
-const internals = {
-    rateLimitHeaders: (status: RateLimitStatus): Record<string, string> => ({
-        'X-RateLimit-Limit': String(status.limit),
-        'X-RateLimit-Remaining': String(status.remaining),
-        'X-RateLimit-Reset': String(status.resetAt)
-    })
-};
-
 export const registerBearerAuth = (server: Server, deps: Ports): void => {
 
     server.auth.scheme('arcasync-bearer', () => ({
         async authenticate(request, h) {
 
             try {
-                const user = await authenticateToken(deps, bearerToken(request.headers.authorization));
+                const user = await findTokenUser(deps, bearerToken(request.headers.authorization));
                 // Known from here on, for the request log, even when a limit refuses the request.
                 request.app.caller = { userId: user.userId, accountId: user.accountId };
-                const principal = await admitRequest(deps, user);
+                const principal = await chargeRequest(deps, user);
                 return h.authenticated({ credentials: { user: principal } });
             }
             catch (err) {
@@ -48,27 +39,6 @@ export const registerBearerAuth = (server: Server, deps: Ports): void => {
 
     server.auth.strategy('bearer', 'arcasync-bearer');
     server.auth.default('bearer');
-
-    // Every answer to a counted request tells the client where its limits stand, as
-    // GitHub-style APIs do; a 429 sets the spec's own headers instead (errors.ts).
-    server.ext('onPreResponse', (request, h) => {
-
-        const status = request.auth.credentials?.user?.rateLimit;
-        const response = request.response;
-        if (status && response) {
-            const headers = internals.rateLimitHeaders(status);
-            if ('isBoom' in response && response.isBoom) {
-                Object.assign(response.output.headers, headers);
-            }
-            else if ('header' in response) {
-                for (const [name, value] of Object.entries(headers)) {
-                    response.header(name, value);
-                }
-            }
-        }
-
-        return h.continue;
-    });
 };
 
 // The `{cuit}` path parameter as sent; the core checks it.

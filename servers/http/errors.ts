@@ -3,6 +3,7 @@ import type { Request, ResponseObject, ResponseToolkit, Server } from '@hapi/hap
 import type { DomainErrorKind } from '../../core/domain/errors.js';
 import { DomainError, isDomainError } from '../../core/domain/errors.js';
 import { messages } from '../../core/domain/messages.js';
+import { exceededHeaders } from './rate-limit-headers.js';
 
 // Every error leaves as `{ "error": "<Spanish message>" }` (SPEC §7): the core's errors with
 // their own message and status, hapi's own (unknown route, bad URL, body too large)
@@ -59,7 +60,7 @@ export const toBoom = (err: unknown): Boom.Boom => {
 };
 
 // Handlers run use cases; their domain errors become responses, anything else a 500.
-export const handled = <T>(fn: (request: Request, h: ResponseToolkit) => Promise<T>) => async (request: Request, h: ResponseToolkit): Promise<T | ResponseObject> => {
+export const answerUseCase = <T>(fn: (request: Request, h: ResponseToolkit) => Promise<T>) => async (request: Request, h: ResponseToolkit): Promise<T | ResponseObject> => {
 
     try {
         return internals.reply(h, await fn(request, h));
@@ -103,10 +104,9 @@ export const registerErrorResponses = (server: Server, log: (event: Record<strin
         }
 
         if (domain?.rateLimit) {
-            reply.header('Retry-After', String(domain.rateLimit.retryAfterSeconds));
-            reply.header('X-RateLimit-Limit', String(domain.rateLimit.limit));
-            reply.header('X-RateLimit-Remaining', '0');
-            reply.header('X-RateLimit-Reset', String(domain.rateLimit.resetAt));
+            for (const [name, value] of Object.entries(exceededHeaders(domain.rateLimit))) {
+                reply.header(name, value);
+            }
         }
 
         return reply;

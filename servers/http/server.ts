@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { ServiceMetrics } from '../../adapters/metrics/prometheus.js';
 import type { Ports } from '../../core/ports/index.js';
 import { registerBearerAuth } from './auth.js';
+import { registerRateLimitHeaders } from './rate-limit-headers.js';
 import { registerErrorResponses } from './errors.js';
 import { registerMcp } from '../mcp/routes.js';
 import { registerLogging } from './logging.js';
@@ -56,6 +57,7 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
     }
 
     registerBearerAuth(server, deps);
+    registerRateLimitHeaders(server);
     registerMcp(server, deps, { publicUrl: options.publicUrl, log: options.log, trustProxy: options.trustProxy, maxClients: options.maxOAuthClients });
 
     server.route([

@@ -1,7 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Ports } from '../../core/ports/index.js';
-import { authenticateToken, authorizeRequest } from '../../core/use-cases/authorize-request.js';
+import { findTokenUser, chargeTokenRequest } from '../../core/use-cases/find-token-user.js';
 import type { McpLog } from './tools.js';
 import { createMcpServer } from './tools.js';
 
@@ -10,8 +10,8 @@ import { createMcpServer } from './tools.js';
 // tool call, so a revoked token or a paused subscription takes effect at once.
 export const serveStdio = async (deps: Ports, token: string, log: McpLog): Promise<Server> => {
 
-    await authenticateToken(deps, token);
-    const server = createMcpServer(deps, () => authorizeRequest(deps, token), log);
+    await findTokenUser(deps, token);
+    const server = createMcpServer(deps, () => chargeTokenRequest(deps, token), log);
     await server.connect(new StdioServerTransport());
     return server;
 };

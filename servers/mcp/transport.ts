@@ -5,8 +5,8 @@ import { isDomainError } from '../../core/domain/errors.js';
 import { messages } from '../../core/domain/messages.js';
 import { tokenPrefix } from '../../core/domain/token.js';
 import type { Ports } from '../../core/ports/index.js';
-import { admitRequest } from '../../core/use-cases/admit-request.js';
-import { authenticateToken } from '../../core/use-cases/authorize-request.js';
+import { chargeRequest } from '../../core/use-cases/charge-request.js';
+import { findTokenUser } from '../../core/use-cases/find-token-user.js';
 import { principalOfUser } from '../../core/use-cases/principal-of-user.js';
 import { bearerToken } from '../http/bearer.js';
 import type { PublicUrls } from '../http/public-urls.js';
@@ -61,12 +61,12 @@ const internals = {
     },
 
     // Who is calling: an API token or an OAuth access token for this resource. The
-    // subscription and the rate limits are checked per tool call (admitRequest).
+    // subscription and the rate limits are checked per tool call (chargeRequest).
     async authenticate(deps: Ports, oauth: OAuthServer, token: string): Promise<Principal | 'insufficient_scope' | null> {
 
         if (token.startsWith(tokenPrefix)) {
             try {
-                return await authenticateToken(deps, token);
+                return await findTokenUser(deps, token);
             }
             catch (err) {
                 if (isDomainError(err)) {
@@ -116,7 +116,7 @@ const internals = {
                     // The request log says who called which tool (servers/http/logging.ts).
                     const caller: { userId: number; accountId: number; tool?: string } = { userId: principal.userId, accountId: principal.accountId };
                     request.app.caller = caller;
-                    const server = createMcpServer(deps, () => admitRequest(deps, principal), log, (tool) => (caller.tool = tool));
+                    const server = createMcpServer(deps, () => chargeRequest(deps, principal), log, (tool) => (caller.tool = tool));
                     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
                     try {
                         await server.connect(transport);

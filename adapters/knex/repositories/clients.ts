@@ -8,7 +8,7 @@ import { keyFingerprint } from '../../../core/use-cases/sync/rules.js';
 import { batched } from '../batching.js';
 import { dialectOf } from '../connection.js';
 import { touchAccount, touchAccountOfClient } from '../data-versions.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../errors.js';
+import { isForeignKeyViolation, isLockConflict, isUniqueViolation } from '../errors.js';
 import { clientListColumns, listQueries } from '../list-queries.js';
 import { countOf, toNullableBoolean, toNullableNumber, toNumber } from '../rows.js';
 import type { Binding } from '../statements.js';
@@ -75,7 +75,6 @@ const internals = {
     // Tables of later migrations that may not exist in every database yet.
     optionalClientTables: ['sync_key_failures', 'invoice_day_counts'],
 
-    isDeadlock: (err: unknown): boolean => (err as { code?: unknown } | null)?.code === 'ER_LOCK_DEADLOCK',
 
     // Owners manage the whole account; members only what is assigned to them. The reads of
     // every request use fixed SQL (see statements.ts), so visibility is a WHERE fragment.
@@ -172,7 +171,7 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
                         return { status: 'representative_gone' };
                     }
 
-                    if (!internals.isDeadlock(err) || tries >= 5) {
+                    if (!isLockConflict(err) || tries >= 5) {
                         throw err;
                     }
                 }

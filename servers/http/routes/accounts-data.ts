@@ -5,7 +5,7 @@ import { getSct, getSctParameters } from '../../../core/use-cases/get-sct.js';
 import { listCcmaMovements, listCcmaMovementsParameters } from '../../../core/use-cases/list-ccma-movements.js';
 import { listNotifications, listNotificationsParameters } from '../../../core/use-cases/list-notifications.js';
 import { principalOf, readRequestOf } from '../auth.js';
-import { handled } from '../errors.js';
+import { answerUseCase } from '../errors.js';
 
 // SPEC §4.8 to §4.11: the tax current account, the monotributo/autónomos account and the
 // electronic-address notifications of one CUIT.
@@ -14,24 +14,24 @@ export const accountDataRoutes = (deps: Ports): ServerRoute[] => [
         method: 'GET',
         path: '/v1/cuits/{cuit}/sct',
         options: { app: { parameters: getSctParameters } },
-        handler: handled(async (request) => getSct(deps, principalOf(request), readRequestOf(request)))
+        handler: answerUseCase(async (request) => getSct(deps, principalOf(request), readRequestOf(request)))
     },
     {
         method: 'GET',
         path: '/v1/cuits/{cuit}/ccma',
         options: { app: { parameters: getCcmaBalancesParameters } },
-        handler: handled(async (request) => getCcmaBalances(deps, principalOf(request), readRequestOf(request)))
+        handler: answerUseCase(async (request) => getCcmaBalances(deps, principalOf(request), readRequestOf(request)))
     },
     {
         method: 'GET',
         path: '/v1/cuits/{cuit}/ccma/movimientos',
         options: { app: { parameters: listCcmaMovementsParameters, pagesCount: 'periods' } },
-        handler: handled(async (request) => listCcmaMovements(deps, principalOf(request), readRequestOf(request)))
+        handler: answerUseCase(async (request) => listCcmaMovements(deps, principalOf(request), readRequestOf(request)))
     },
     {
         method: 'GET',
         path: '/v1/cuits/{cuit}/dfe',
         options: { app: { parameters: listNotificationsParameters } },
-        handler: handled(async (request) => listNotifications(deps, principalOf(request), readRequestOf(request)))
+        handler: answerUseCase(async (request) => listNotifications(deps, principalOf(request), readRequestOf(request)))
     }
 ];

@@ -7,7 +7,7 @@ import { createClient } from '../../../core/use-cases/create-client.js';
 import { deleteClient } from '../../../core/use-cases/delete-client.js';
 import { updateClient } from '../../../core/use-cases/update-client.js';
 import { cuitParam, principalOf } from '../auth.js';
-import { handled } from '../errors.js';
+import { answerUseCase } from '../errors.js';
 
 // SPEC §4.3 to §4.5, the write side. hapi hands the body over unparsed so that the refusals
 // come in the order the spec lists them: token (401), subscription (403) and limits (429) in
@@ -76,7 +76,7 @@ export const cuitWriteRoutes = (deps: Ports): ServerRoute[] => [
         method: 'POST',
         path: '/v1/cuits',
         options: { payload: internals.payload },
-        handler: handled(async (request, h) => {
+        handler: answerUseCase(async (request, h) => {
 
             const principal = principalOf(request);
             assertWritingEnabled(principal);
@@ -88,7 +88,7 @@ export const cuitWriteRoutes = (deps: Ports): ServerRoute[] => [
         method: 'PATCH',
         path: '/v1/cuits/{cuit}',
         options: { payload: internals.payload },
-        handler: handled(async (request) => {
+        handler: answerUseCase(async (request) => {
 
             const principal = principalOf(request);
             assertWritingEnabled(principal);
@@ -101,7 +101,7 @@ export const cuitWriteRoutes = (deps: Ports): ServerRoute[] => [
         path: '/v1/cuits/{cuit}',
         // No body is expected; whatever comes is not read as JSON.
         options: { payload: internals.payload },
-        handler: handled(async (request, h) => {
+        handler: answerUseCase(async (request, h) => {
 
             await deleteClient(deps, principalOf(request), cuitParam(request));
             return h.response().code(204);

@@ -2,12 +2,12 @@ import type { ServerRoute } from '@hapi/hapi';
 import type { Ports } from '../../../core/ports/index.js';
 import { listCuits, listCuitsParameters } from '../../../core/use-cases/list-cuits.js';
 import { principalOf, readRequestOf } from '../auth.js';
-import { handled } from '../errors.js';
+import { answerUseCase } from '../errors.js';
 
 // SPEC §4.2; the core parses the query (core/domain/read-parameters.ts).
 export const cuitRoutes = (deps: Ports): ServerRoute[] => [{
     method: 'GET',
     path: '/v1/cuits',
     options: { app: { parameters: listCuitsParameters } },
-    handler: handled(async (request) => listCuits(deps, principalOf(request), readRequestOf(request)))
+    handler: answerUseCase(async (request) => listCuits(deps, principalOf(request), readRequestOf(request)))
 }];

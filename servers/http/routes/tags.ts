@@ -2,12 +2,12 @@ import type { ServerRoute } from '@hapi/hapi';
 import type { Ports } from '../../../core/ports/index.js';
 import { listTags, listTagsParameters } from '../../../core/use-cases/list-tags.js';
 import { principalOf, readRequestOf } from '../auth.js';
-import { handled } from '../errors.js';
+import { answerUseCase } from '../errors.js';
 
 // SPEC §4.12
 export const tagRoutes = (deps: Ports): ServerRoute[] => [{
     method: 'GET',
     path: '/v1/tags',
     options: { app: { parameters: listTagsParameters } },
-    handler: handled(async (request) => listTags(deps, principalOf(request), readRequestOf(request)))
+    handler: answerUseCase(async (request) => listTags(deps, principalOf(request), readRequestOf(request)))
 }];
