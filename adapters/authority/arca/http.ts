@@ -35,7 +35,7 @@ export interface TransportOptions {
     clock: TransportClock;
     diagnostics: Diagnostics | null;
     // Each exchange as it ends (no query, no body): what `authority probe` prints.
-    onExchange: ((exchange: { method: string; host: string; path: string; status: number; ms: number }) => void) | null;
+    onExchange: ((exchange: { session: number; method: string; host: string; path: string; status: number; ms: number }) => void) | null;
 }
 
 export const realClock: TransportClock = {
@@ -165,6 +165,7 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
         legacy: new HttpsAgent({ keepAlive: true, ciphers: 'DEFAULT@SECLEVEL=0', minVersion: 'TLSv1' })
     };
     let requests = 0;
+    let sessions = 0;
 
     const send = (logical: URL, method: string, headers: Record<string, string>, body: string | undefined): Promise<Exchanged> => {
 
@@ -199,6 +200,7 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
             const tails = new Map<string, Promise<void>>();
             const lastAt = new Map<string, number>();
             const secrets = new Set<string>();
+            const id = ++sessions;
             let sent = 0;
 
             // This session's turn at a host: after the previous request to it, paced, and not
@@ -266,7 +268,7 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
                     requests++;
                     sent++;
                     exchanged = await global.add(() => send(url, method, headers, body)) as Exchanged;
-                    options.onExchange?.({ method, host: url.host, path: url.pathname, status: exchanged.status, ms: clock.now() - started });
+                    options.onExchange?.({ session: id, method, host: url.host, path: url.pathname, status: exchanged.status, ms: clock.now() - started });
                 }
                 catch (err) {
                     const name = err instanceof Error ? err.name : '';
