@@ -46,6 +46,9 @@ interface SimulateOptions {
     failTimeout?: string;
     failMalformed?: string;
     csvGeneration?: string;
+    fesGapMs?: string;
+    captchaAfter?: string;
+    jwtTtlMs?: string;
 }
 
 export const registerAuthorityCommands = (program: Command, io: CliIo): void => {
@@ -102,7 +105,10 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
         .option('--fail-5xx <share>', 'proporción de respuestas 500/503')
         .option('--fail-timeout <share>', 'proporción de pedidos que no se responden')
         .option('--fail-malformed <share>', 'proporción de datos ilegibles')
-        .option('--csv-generation <n>', 'generación del CSV de Mis Comprobantes (1, 2 o 3)')
+        .option('--csv-generation <n>', 'generación del CSV de Mis Comprobantes (1, 2 o 3; por omisión, la de la fecha)')
+        .option('--fes-gap-ms <ms>', 'Mis Comprobantes responde "BL…" a pedidos más seguidos que esto (por omisión 100; el real, unos 1200)')
+        .option('--captcha-after <n>', 'pide CAPTCHA tras n ingresos de una CUIT en 10 minutos')
+        .option('--jwt-ttl-ms <ms>', 'vida del jwt del ingreso (por omisión 10000)')
         .action(async (options: SimulateOptions, command: Command) => {
 
             const output = outputFor(command, io);
@@ -122,10 +128,14 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
                 failures.malformed = malformed;
             }
 
-            const generation = options.csvGeneration === undefined ? 3 : Number(options.csvGeneration);
-            if (generation !== 1 && generation !== 2 && generation !== 3) {
+            const generation = options.csvGeneration === undefined ? undefined : Number(options.csvGeneration);
+            if (generation !== undefined && generation !== 1 && generation !== 2 && generation !== 3) {
                 throw failure('--csv-generation debe ser 1, 2 o 3');
             }
+
+            const fesMinGapMs = internals.integer('--fes-gap-ms', options.fesGapMs, 0);
+            const captchaAfter = internals.integer('--captcha-after', options.captchaAfter, 1);
+            const jwtTtlMs = internals.integer('--jwt-ttl-ms', options.jwtTtlMs, 1);
 
             const { startSimulatedAuthority } = await import('../../adapters/authority/simulated/index.js');
             const stopping = stopRequested(io);
@@ -133,7 +143,10 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
                 port: internals.integer('--port', options.port, 0) ?? 0,
                 latencyMs: internals.integer('--latency', options.latency, 0) ?? 0,
                 failures,
-                csvGeneration: generation
+                ...(generation === undefined ? {} : { csvGeneration: generation }),
+                ...(fesMinGapMs === undefined ? {} : { fesMinGapMs }),
+                ...(captchaAfter === undefined ? {} : { captchaAfter: { logins: captchaAfter, windowMs: 10 * 60_000 } }),
+                ...(jwtTtlMs === undefined ? {} : { jwtTtlMs })
             });
             output.print(`Autoridad simulada en ${simulated.url}\nUsala con AUTHORITY=simulated AUTHORITY_URL=${simulated.url}`, { url: simulated.url, port: simulated.port });
             await stopping;
