@@ -27,23 +27,39 @@ export interface CliIo {
     onStop(listener: () => void): () => void;
 }
 
-export const processIo = (): CliIo => ({
-    env: process.env,
-    cwd: process.cwd(),
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    onStop(listener) {
+export const processIo = (): CliIo => {
 
-        process.once('SIGTERM', listener);
-        process.once('SIGINT', listener);
-        return () => {
+    // A reader that stops early (`arcasync openapi | head -1`) closes the pipe: the rest of the
+    // output has nowhere to go, which is no failure of the command.
+    for (const stream of [process.stdout, process.stderr]) {
+        stream.on('error', (err: NodeJS.ErrnoException) => {
 
-            process.off('SIGTERM', listener);
-            process.off('SIGINT', listener);
-        };
+            if (err.code !== 'EPIPE') {
+                throw err;
+            }
+
+            process.exit(0);
+        });
     }
-});
+
+    return {
+        env: process.env,
+        cwd: process.cwd(),
+        stdin: process.stdin,
+        stdout: process.stdout,
+        stderr: process.stderr,
+        onStop(listener) {
+
+            process.once('SIGTERM', listener);
+            process.once('SIGINT', listener);
+            return () => {
+
+                process.off('SIGTERM', listener);
+                process.off('SIGINT', listener);
+            };
+        }
+    };
+};
 
 // Resolves at the first stop request.
 export const stopRequested = (io: CliIo): Promise<void> => new Promise((resolve) => {

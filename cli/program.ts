@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { registerAuthorityCommands } from './commands/authority.js';
 import { registerMcpCommands } from './commands/mcp.js';
@@ -8,6 +11,7 @@ import { registerStaffCommands } from './commands/staff.js';
 import { registerSyncCommands } from './commands/sync.js';
 import type { CliIo } from './io.js';
 import { exitCodes } from './run.js';
+import { speakSpanish, usageMessage } from './spanish.js';
 
 // arcasync: the staff and operators' command line (DESIGN.md, CLI contract), as a function:
 // runCli(argv, io) runs one command line against the given environment and streams and
@@ -18,9 +22,10 @@ const internals = {
     program(io: CliIo): Command {
 
         // Settings given before the subcommands are added are inherited by them.
-        const program = new Command('arcasync')
+        const program = speakSpanish(new Command('arcasync'))
             .description('Sincronización de datos fiscales de ARCA: API REST, MCP y herramientas de operación')
-            .option('--json', 'imprime un objeto JSON en lugar de texto')
+            .version(internals.version(), '-V, --version', 'muestra la versión')
+            .option('--json', 'imprime un objeto JSON en lugar de texto (y los errores, en stderr)')
             .exitOverride()
             .configureOutput({
                 writeOut: (text) => io.stdout.write(text),
@@ -39,11 +44,45 @@ const internals = {
         return program;
     },
 
-    // The one line on stderr of a failed command.
-    report(io: CliIo, err: unknown): number {
+    // package.json's, found from here (cli/ when run by tsx, dist/cli/ when built).
+    version(): string {
 
-        const message = (err instanceof Error ? err.message : String(err)).replace(/^error: /, '').split('\n')[0]!;
-        io.stderr.write(`error: ${message}\n`);
+        for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
+            try {
+                const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+                if (pkg.name === 'arcasync' && pkg.version) {
+                    return pkg.version;
+                }
+            }
+            catch {
+                // not here: one level up
+            }
+        }
+
+        return '0.0.0';
+    },
+
+    async message(err: unknown): Promise<string> {
+
+        if (err instanceof CommanderError) {
+            return usageMessage(err);
+        }
+
+        const { code, address, port } = err as { code?: unknown; address?: unknown; port?: unknown };
+        if (code === 'EADDRINUSE') {
+            const { messages } = await import('../core/domain/messages.js');
+            return messages.cli.addressInUse(String(address), String(port));
+        }
+
+        return (err instanceof Error ? err.message : String(err)).replace(/^error: /, '').split('\n')[0]!;
+    },
+
+    // The one line on stderr of a failed command; with --json, a JSON object.
+    async report(io: CliIo, argv: readonly string[], err: unknown): Promise<number> {
+
+        const message = await internals.message(err);
+        const json = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
+        io.stderr.write(json ? `${JSON.stringify({ error: message })}\n` : `error: ${message}\n`);
         const code = (err as { exitCode?: unknown }).exitCode;
         return typeof code === 'number' && code !== 0 ? code : exitCodes.error;
     }
@@ -62,6 +101,6 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
             return err.exitCode;
         }
 
-        return internals.report(io, err);
+        return await internals.report(io, argv, err);
     }
 };

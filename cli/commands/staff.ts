@@ -12,6 +12,9 @@ const staff = {
     createTag: () => import('../../core/use-cases/staff/create-tag.js'),
     createToken: () => import('../../core/use-cases/staff/create-token.js'),
     createUser: () => import('../../core/use-cases/staff/create-user.js'),
+    listAccounts: () => import('../../core/use-cases/staff/list-accounts.js'),
+    listTokens: () => import('../../core/use-cases/staff/list-tokens.js'),
+    listUsers: () => import('../../core/use-cases/staff/list-users.js'),
     revokeToken: () => import('../../core/use-cases/staff/revoke-token.js'),
     showAccount: () => import('../../core/use-cases/staff/show-account.js'),
     updateAccount: () => import('../../core/use-cases/staff/update-account.js')
@@ -59,7 +62,26 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
             ].join('\n'), result);
         });
 
+    account.command('list')
+        .description('todas las cuentas: id, nombre, suscripción, escritura, CUIT y usuarios')
+        .action(async (_options: object, command: Command) => {
+
+            const result = await withApp(io, async (app) => (await staff.listAccounts()).listAccounts(app.ports));
+            const lines = result.accounts.map((item) => `  ${item.id}  ${item.name} · ${item.subscription} · escritura ${item.writingEnabled ? 'habilitada' : 'deshabilitada'} · ${item.cuitCount} CUIT · ${item.userCount} usuarios`);
+            outputFor(command, io).print(lines.join('\n') || '  (sin cuentas)', result);
+        });
+
     const user = program.command('user').description('usuarios de una cuenta');
+
+    user.command('list')
+        .description('los usuarios de una cuenta (de todas si no se indica): id, email, rol')
+        .option('--account <id>', 'cuenta')
+        .action(async (options: { account?: string }, command: Command) => {
+
+            const result = await withApp(io, async (app) => (await staff.listUsers()).listUsers(app.ports, { accountId: options.account === undefined ? undefined : parseId(options.account) }));
+            const lines = result.users.map((item) => `  ${item.id}  ${item.email}  ${item.role}  cuenta ${item.accountId}`);
+            outputFor(command, io).print(lines.join('\n') || '  (sin usuarios)', result);
+        });
 
     user.command('create')
         .description('crea un usuario')
@@ -93,6 +115,20 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
 
             const result = await withApp(io, async (app) => (await staff.createToken()).createToken(app.ports, { userId: parseId(options.user), name: options.name }));
             outputFor(command, io).print(`Token ${result.id} (se muestra una sola vez):\n${result.token}`, result);
+        });
+
+    token.command('list')
+        .description('los tokens de un usuario o de una cuenta (todos si no se indica): id, nombre, prefijo y fechas; nunca el token')
+        .option('--user <id>', 'usuario')
+        .option('--account <id>', 'cuenta')
+        .action(async (options: { user?: string; account?: string }, command: Command) => {
+
+            const result = await withApp(io, async (app) => (await staff.listTokens()).listTokens(app.ports, {
+                userId: options.user === undefined ? undefined : parseId(options.user),
+                accountId: options.account === undefined ? undefined : parseId(options.account)
+            }));
+            const lines = result.tokens.map((item) => `  ${item.id}  ${item.prefix}…  ${item.name ?? '(sin nombre)'}  usuario ${item.userId}  creado ${item.createdAt}${item.revokedAt ? ` · revocado ${item.revokedAt}` : ''}`);
+            outputFor(command, io).print(lines.join('\n') || '  (sin tokens)', result);
         });
 
     token.command('revoke <id>')

@@ -26,7 +26,15 @@ export interface UserRecord {
     role: Role;
 }
 
+// An account as staff list them: what it is and what it is billed for.
+export interface AccountListing extends AccountRecord {
+    cuitCount: number;
+    userCount: number;
+}
+
 export interface AccountRepository {
+    // Every account, by id.
+    list(): Promise<AccountListing[]>;
     create(input: { name: string; writingEnabled: boolean; subscription: SubscriptionState; createdAt: Timestamp }): Promise<number>;
     update(id: number, changes: { writingEnabled?: boolean; subscription?: SubscriptionState }): Promise<boolean>;
     findById(id: number): Promise<AccountRecord | null>;
@@ -38,6 +46,8 @@ export interface UserRepository {
     findById(id: number): Promise<UserRecord | null>;
     findByEmail(email: string): Promise<UserRecord | null>;
     listByAccount(accountId: number): Promise<UserRecord[]>;
+    // Every user of every account, by id.
+    list(): Promise<UserRecord[]>;
     // The user with its account's live flags (an OAuth grant names its user); null when gone.
     findPrincipal(id: number): Promise<Principal | null>;
     // A member manages the clients assigned to it; assigning twice is harmless.
@@ -57,6 +67,9 @@ export interface TokenRepository {
     create(input: { userId: number; name: string | null; tokenHash: string; hint: string; createdAt: Timestamp }): Promise<number>;
     revoke(id: number, at: Timestamp): Promise<boolean>;
     findById(id: number): Promise<TokenRecord | null>;
+    // The tokens of a user or of every user of an account (all when neither), by id; revoked
+    // ones too. Never the digest.
+    list(filter: { userId?: number; accountId?: number }): Promise<TokenRecord[]>;
     // The acting user and its account flags for a live token, in one lookup.
     findPrincipal(tokenHash: string): Promise<Principal | null>;
 }

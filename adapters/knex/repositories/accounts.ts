@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { SubscriptionState } from '../../../core/domain/access.js';
-import type { AccountRecord, AccountRepository } from '../../../core/ports/index.js';
+import type { AccountListing, AccountRecord, AccountRepository } from '../../../core/ports/index.js';
 import { countOf, toBoolean, toNumber } from '../rows.js';
 
 const internals = {
@@ -14,6 +14,16 @@ const internals = {
 };
 
 export const accountRepository = (knex: Knex): AccountRepository => ({
+
+    async list() {
+
+        const rows = await knex('accounts as a')
+            .select('a.id', 'a.name', 'a.writing_enabled', 'a.subscription', 'a.created_at')
+            .select(knex('clients').count('*').where('clients.account_id', knex.ref('a.id')).as('cuit_count'))
+            .select(knex('users').count('*').where('users.account_id', knex.ref('a.id')).as('user_count'))
+            .orderBy('a.id');
+        return rows.map((row: Record<string, unknown>): AccountListing => ({ ...internals.toRecord(row), cuitCount: toNumber(row.cuit_count), userCount: toNumber(row.user_count) }));
+    },
 
     async create(input) {
 

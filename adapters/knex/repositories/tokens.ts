@@ -7,6 +7,9 @@ import { toNullableNumber, toNumber } from '../rows.js';
 import { placeholders, statements } from '../statements.js';
 
 const internals = {
+    // Never token_hash: nothing that reads tokens back needs it.
+    columns: ['id', 'user_id', 'name', 'hint', 'created_at', 'revoked_at'],
+
     toRecord: (row: Record<string, unknown>): TokenRecord => ({
         id: toNumber(row.id),
         userId: toNumber(row.user_id),
@@ -54,8 +57,22 @@ export const tokenRepository = (knex: Knex, sql = statements(knex)): TokenReposi
 
         async findById(id) {
 
-            const row = await knex('tokens').select('id', 'user_id', 'name', 'hint', 'created_at', 'revoked_at').where({ id }).first();
+            const row = await knex('tokens').select(internals.columns).where({ id }).first();
             return row ? internals.toRecord(row) : null;
+        },
+
+        async list(filter) {
+
+            const query = knex('tokens').select(internals.columns.map((column) => `tokens.${column}`)).orderBy('tokens.id');
+            if (filter.userId !== undefined) {
+                query.where('tokens.user_id', filter.userId);
+            }
+
+            if (filter.accountId !== undefined) {
+                query.innerJoin('users', 'users.id', 'tokens.user_id').where('users.account_id', filter.accountId);
+            }
+
+            return (await query).map(internals.toRecord);
         },
 
         // On every request: one indexed lookup by digest, joined to the live account flags (fixed

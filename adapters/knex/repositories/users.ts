@@ -42,6 +42,12 @@ export const userRepository = (knex: Knex, sql = statements(knex)): UserReposito
         return row ? internals.toRecord(row) : null;
     },
 
+    async list() {
+
+        const rows = await knex('users').select(internals.columns).orderBy('id');
+        return rows.map(internals.toRecord);
+    },
+
     async listByAccount(accountId) {
 
         const rows = await knex('users').select(internals.columns).where({ account_id: accountId }).orderBy('id');
