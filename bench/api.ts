@@ -19,7 +19,8 @@ import type { BenchRequest } from './workload.js';
 //                      [--workload both|endpoints|integrators]
 //                      ["--node-options=--max-semi-space-size=4 ..."]
 // --profile writes the server's CPU profile (node --cpu-prof) to DIR and skips the ceiling,
-// so the profile holds only the endpoints measured. --read-cache-mb sets the server's
+// so the profile holds only the endpoints measured (with --workload integrators, one profile
+// per API server process of that workload). --read-cache-mb sets the server's
 // READ_CACHE_MB (0: every request reads the database, the cold path). --duration and
 // --warmup are seconds per row.
 // (BENCH_MYSQL_URL=mysql://root@127.0.0.1:3306/ names the MariaDB server; the bench creates
@@ -194,7 +195,7 @@ const internals = {
     start(databaseUrl: string, options: Options, script = 'server.ts', readCacheMb = options.readCacheMb): Promise<{ child: ChildProcess; url: string }> {
 
         const log = openSync(internals.logFile, 'w');
-        const profile = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${options.profile}`] : [];
+        const profile = options.profile && script === 'server.ts' ? ['--cpu-prof', `--cpu-prof-dir=${options.profile}`] : [];
         const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(import.meta.dirname, script)], {
             env: { ...internals.env(databaseUrl), ...(readCacheMb ? { READ_CACHE_MB: readCacheMb } : {}), NODE_OPTIONS: [process.env.NODE_OPTIONS, options.nodeOptions].filter(Boolean).join(' ') },
             stdio: ['ignore', 'pipe', log]
@@ -434,7 +435,8 @@ const internals = {
             process.stderr.write(`[${db}] seeded 1,000 CUITs and 100,000 invoices, and ${integrators.users.length} integrator users with ${cuits} CUITs, in ${((Date.now() - seedStart) / 1000).toFixed(1)} s\n`);
 
             const workload: WorkloadResult[] = [];
-            const integratorsToo = options.workload !== 'endpoints' && !options.profile;
+            // A profile of the endpoints alone unless --workload integrators asks for theirs.
+            const integratorsToo = options.workload === 'integrators' || (options.workload === 'both' && !options.profile);
             if (integratorsToo) {
                 workload.push(await internals.workload('right after seeding', db, databaseUrl, data, integrators, options));
             }
