@@ -188,7 +188,7 @@ for (const database of testDatabases()) {
             const { flow, location } = await authorize(server, clientId);
             const page = await fetch(new URL(location, server.url), { headers: { cookie: flow.jar.header() } });
             expect(page.status).to.equal(200);
-            expect(page.headers.get('referrer-policy')).to.equal('no-referrer');
+            expect(page.headers.get('referrer-policy')).to.equal('same-origin');
             expect(page.headers.get('x-content-type-options')).to.equal('nosniff');
 
             const post = (values: Record<string, string>, headers: Record<string, string> = {}) => fetch(new URL(location, server.url), {
@@ -203,7 +203,7 @@ for (const database of testDatabases()) {
             for (const [values, headers] of [[allow, {}], [{ ...allow, csrf: 'x'.repeat(csrf.length) }, {}], [{ ...allow, csrf }, { origin: 'http://evil.example' }]] as [Record<string, string>, Record<string, string>][]) {
                 const refused = await post(values, headers);
                 expect(refused.status, JSON.stringify(headers)).to.equal(403);
-                expect(refused.headers.get('referrer-policy')).to.equal('no-referrer');
+                expect(refused.headers.get('referrer-policy')).to.equal('same-origin');
                 expect(await refused.text()).to.contain(texts.forbiddenForm);
             }
 
@@ -212,7 +212,7 @@ for (const database of testDatabases()) {
             // The authorization server's own error pages carry them too.
             const error = await fetch(`${server.url}/oauth/authorize?client_id=desconocido&response_type=code`);
             expect(error.status).to.equal(400);
-            expect(error.headers.get('referrer-policy')).to.equal('no-referrer');
+            expect(error.headers.get('referrer-policy')).to.equal('same-origin');
             expect(error.headers.get('x-content-type-options')).to.equal('nosniff');
         });
 

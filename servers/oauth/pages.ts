@@ -26,13 +26,15 @@ const internals = {
     }
 };
 
-// Every authorization page: never cached, never framed, no script, no referrer leaving with
-// the page's address (it carries the interaction), no sniffing.
+// Every authorization page: never cached, never framed, no script, no referrer leaving the
+// site with the page's address (it carries the interaction), no sniffing.
 export const pageHeaders: Readonly<Record<string, string>> = {
     'Cache-Control': 'no-store',
     'X-Frame-Options': 'DENY',
     'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-    'Referrer-Policy': 'no-referrer',
+    // same-origin, not no-referrer: with no-referrer a browser posts the consent form with
+    // 'Origin: null', which the form's Origin check must refuse.
+    'Referrer-Policy': 'same-origin',
     'X-Content-Type-Options': 'nosniff'
 };
 
