@@ -121,6 +121,8 @@ for (const database of testDatabases()) {
             internals.expectError(cuits, 405, messages.methodNotAllowed);
             expect(cuits.responses[0]!.headers.allow).to.equal('GET, POST');
             internals.expectError(await preflight('/v1'), 404, messages.routeNotFound);
+            // A path the router cannot decode (found by the fuzz suite: it was a 500).
+            internals.expectError(await preflight('/v1/%FF'), 404, messages.routeNotFound);
             internals.expectError(await rawExchange(port, 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), 404, messages.routeNotFound);
             // The MCP endpoint keeps its CORS preflight.
             const mcp = await rawExchange(port, rawRequest('OPTIONS', '/mcp', [['Host', 'x'], ['Origin', 'https://example.com'], ['Access-Control-Request-Method', 'POST'], ['Connection', 'close']]));

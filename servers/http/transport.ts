@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Boom from '@hapi/boom';
-import type { HTTP_METHODS, ResponseToolkit, Server, ServerRoute } from '@hapi/hapi';
+import type { HTTP_METHODS, RequestRoute, ResponseToolkit, Server, ServerRoute } from '@hapi/hapi';
 import type { Logger } from 'pino';
 import { messages } from '../../core/domain/messages.js';
 
@@ -46,9 +46,21 @@ const internals = {
     // when it has none.
     notAllowed(server: Server, path: string): Boom.Boom {
 
-        const allowed = path.startsWith('/') ? internals.methods.filter((method) => (server.match(method, path)?.path ?? internals.catchAll) !== internals.catchAll) : [];
+        const allowed = internals.methods.filter((method) => (internals.match(server, method, path)?.path ?? internals.catchAll) !== internals.catchAll);
 
         return allowed.length ? Boom.methodNotAllowed(undefined, undefined, allowed) : Boom.notFound();
+    },
+
+    // The route a method and path would reach; none for a path the router cannot read (not
+    // absolute, or percent-encoding that is not UTF-8, which hapi refuses later with a 400).
+    match(server: Server, method: string, path: string): RequestRoute | null {
+
+        try {
+            return path.startsWith('/') ? server.match(method.toLowerCase() as Lowercase<HTTP_METHODS>, path) : null;
+        }
+        catch {
+            return null;
+        }
     },
 
     isMethod: (value: unknown): value is string => typeof value === 'string' && /^[A-Za-z]{1,16}$/.test(value),
@@ -130,7 +142,7 @@ export const guardTransport = (server: Server, logger: Logger): void => {
         }
 
         const wanted = request.headers['access-control-request-method'];
-        const target = internals.isMethod(wanted) && request.path.startsWith('/') ? server.match(wanted.toLowerCase() as Lowercase<HTTP_METHODS>, request.path) : null;
+        const target = internals.isMethod(wanted) ? internals.match(server, wanted, request.path) : null;
         if (target?.settings.cors) {
             return h.continue;
         }
