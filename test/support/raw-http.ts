@@ -24,6 +24,8 @@ export interface RawOptions {
     halfClose?: boolean;
     // The request's method, to know that a HEAD answer has no body.
     method?: string;
+    // Stop reading once this many whole answers arrived (a connection kept alive).
+    answers?: number;
 }
 
 const internals = {
@@ -124,15 +126,27 @@ export const rawExchange = (port: number, request: Buffer | string, options: Raw
         const chunks: Buffer[] = [];
         const socket = connect({ host: '127.0.0.1', port });
         let closed = false;
+        let done = false;
         const finish = () => {
 
+            if (done) {
+                return;
+            }
+
+            done = true;
             clearTimeout(timer);
             socket.destroy();
             resolve({ ...internals.parse(Buffer.concat(chunks), options.method), closed });
         };
 
         const timer = setTimeout(finish, options.timeoutMs ?? 10_000);
-        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('data', (chunk: Buffer) => {
+
+            chunks.push(chunk);
+            if (options.answers && internals.parse(Buffer.concat(chunks), options.method).responses.length >= options.answers) {
+                finish();
+            }
+        });
         socket.on('error', () => undefined);
         socket.on('close', () => {
 
