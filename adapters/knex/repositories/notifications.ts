@@ -9,6 +9,7 @@ import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
 
 const internals = {
+    batchSize: 200,
     ms: (iso: string | null): number | null => (iso === null ? null : new Date(iso).getTime())
 };
 
@@ -40,20 +41,22 @@ export const notificationRepository = (knex: Knex, sql = statements(knex), queri
         await clientDataTransaction(knex, async (trx) => {
 
             await touchClient(trx, clientId);
-            for (const notification of notifications) {
-                const row = {
-                    client_id: clientId,
-                    arca_id: notification.arcaId,
-                    tipo: notification.tipo,
-                    asunto: notification.asunto,
-                    organismo: notification.organismo,
-                    fecha_recepcion: internals.ms(notification.fechaRecepcion),
-                    fecha_notificacion: internals.ms(notification.fechaNotificacion),
-                    leida_at: internals.ms(notification.leidaAt)
-                };
+            const rows = notifications.map((notification) => ({
+                client_id: clientId,
+                arca_id: notification.arcaId,
+                tipo: notification.tipo,
+                asunto: notification.asunto,
+                organismo: notification.organismo,
+                fecha_recepcion: internals.ms(notification.fechaRecepcion),
+                fecha_notificacion: internals.ms(notification.fechaNotificacion),
+                leida_at: internals.ms(notification.leidaAt)
+            }));
 
-                // leida_at belongs to the service once stored: a resync never changes it.
-                await trx('dfe_notifications').insert(row).onConflict(['client_id', 'arca_id']).merge(['tipo', 'asunto', 'organismo', 'fecha_recepcion', 'fecha_notificacion']);
+            // One statement per batch, not per notification (each a round trip inside the
+            // client's transaction). leida_at belongs to the service once stored: a resync
+            // never changes it.
+            for (let i = 0; i < rows.length; i += internals.batchSize) {
+                await trx('dfe_notifications').insert(rows.slice(i, i + internals.batchSize)).onConflict(['client_id', 'arca_id']).merge(['tipo', 'asunto', 'organismo', 'fecha_recepcion', 'fecha_notificacion']);
             }
 
             await markSynced(trx, clientId, 'dfe', syncedAt);
