@@ -105,7 +105,7 @@ for (const database of testDatabases()) {
             const run = await cli('sync', '--all', '--json');
             // A CUIT ended with an error: the summary on stdout, one line on stderr, exit 3.
             expect(run.code, run.stderr).to.equal(3);
-            expect(run.stderr.trimEnd().split('\n')).to.deep.equal([`error: ${messages.cli.syncFailed(1)}`]);
+            expect(run.stderr.trimEnd().split('\n').map((line) => JSON.parse(line))).to.deep.equal([{ error: messages.cli.syncFailed(1) }]);
             const result = JSON.parse(run.stdout);
             expect(result).to.include({ jobs: 3, synced: 2, failed: 1, otherWorkers: 0 });
             expect(result.failures).to.have.length(1);
