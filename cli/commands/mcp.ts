@@ -1,28 +1,12 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { stopRequested } from '../io.js';
+import { readPassword } from '../password.js';
 import { failure, openApp, outputFor, parseId, withApp } from '../run.js';
 
 // `arcasync mcp`: the MCP tools over stdio as the user of ARCASYNC_TOKEN; and
 // `arcasync user set-password`, the password that user signs in with to authorize MCP
 // clients over OAuth.
-
-const internals = {
-    // The password from --password or, so it stays out of shell history, from stdin.
-    async password(io: CliIo, option: string | undefined): Promise<string> {
-
-        if (option !== undefined) {
-            return option;
-        }
-
-        let text = '';
-        for await (const chunk of io.stdin) {
-            text += chunk.toString();
-        }
-
-        return text.replace(/\r?\n$/, '');
-    }
-};
 
 export const registerMcpCommands = (program: Command, io: CliIo): void => {
 
@@ -57,13 +41,19 @@ export const registerMcpCommands = (program: Command, io: CliIo): void => {
 
     const user = program.commands.find((command) => command.name() === 'user') ?? program.command('user').description('usuarios de una cuenta');
     user.command('set-password')
-        .description('define la contraseña con la que el usuario autoriza clientes MCP (OAuth); se lee de stdin si no se pasa --password')
+        .description('define la contraseña con la que el usuario autoriza clientes MCP (OAuth); en una terminal la pide sin mostrarla, si no la lee de stdin')
         .requiredOption('--user <id>', 'usuario')
         .option('--password <password>', 'contraseña (preferí pasarla por stdin)')
         .action(async (options: { user: string; password?: string }, command: Command) => {
 
             const { setPassword } = await import('../../core/use-cases/staff/set-password.js');
-            const result = await withApp(io, async (app) => setPassword(app.ports, { userId: parseId(options.user), password: await internals.password(io, options.password) }));
+            // The database is checked first, so nobody types a password for nothing.
+            const result = await withApp(io, async (app) => {
+
+                const userId = parseId(options.user);
+                const password = options.password ?? await readPassword(io, `Contraseña para el usuario ${userId} (no se muestra): `);
+                return setPassword(app.ports, { userId, password });
+            });
             outputFor(command, io).print(`Contraseña actualizada para el usuario ${result.id}`, result);
         });
 };
