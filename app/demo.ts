@@ -87,6 +87,8 @@ export interface DemoRun {
 // The authority is the simulated one, in this process unless AUTHORITY_URL names one.
 export const startDemo = async (app: App, options: { host?: string; port?: number; onProgress?: (progress: SyncProgress) => void }): Promise<DemoRun> => {
 
+    // Its clients' keys are made up: the database never reaches the real authority.
+    await app.ports.installation.markSimulated();
     const demo = await seedDemo(app.ports);
     const first = await syncNow(app, { clientIds: null, concurrency: 4, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
     const serving = await startServing(app, { ...(options.host ? { host: options.host } : {}), ...(options.port === undefined ? {} : { port: options.port }), worker: { concurrency: 4 }, metrics: false });

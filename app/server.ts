@@ -4,7 +4,7 @@ import type { App } from './compose.js';
 import { createLogger } from './logger.js';
 import { guardProcess } from './process-guard.js';
 import { observeJob, startProcessMetrics } from './metrics.js';
-import { startSyncWorker } from './worker.js';
+import { checkAuthorityFor, startSyncWorker } from './worker.js';
 import type { JobResult } from '../core/use-cases/sync/run-job.js';
 import { createHttpServer } from '../servers/http/server.js';
 
@@ -39,6 +39,14 @@ export interface Serving {
 }
 
 export const startServing = async (app: App, options: ServeOptions = {}): Promise<Serving> => {
+
+    if (options.worker) {
+        await checkAuthorityFor(app).catch(async (err: unknown) => {
+
+            await app.close();
+            throw err;
+        });
+    }
 
     const logger = createLogger({ level: app.config.logLevel });
     guardProcess(logger);

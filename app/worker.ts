@@ -7,6 +7,7 @@ import { queueDeps, syncDeps } from './sync.js';
 import type { JobResult } from '../core/use-cases/sync/run-job.js';
 import type { Worker, WorkerOptions, WorkerSummary } from '../core/use-cases/sync/run-worker.js';
 import { startWorker } from '../core/use-cases/sync/run-worker.js';
+import { checkAuthority } from '../core/use-cases/sync/check-authority.js';
 
 // The synchronization as processes run it: a worker over the app's database and the
 // configured authority (`sync worker`, `serve --worker`, the demo), and a run to the end in
@@ -40,6 +41,9 @@ export const authorityOf = (app: App): ConfiguredAuthority => {
 
     return authority;
 };
+
+// Before anything contacts the authority: the demo's database never reaches the real one.
+export const checkAuthorityFor = (app: App): Promise<void> => checkAuthority(app.ports, app.config.authority);
 
 // A worker over the app's database and the configured authority.
 export const startSyncWorker = (app: App, options: SyncWorkerOptions = {}): Worker => {
@@ -99,6 +103,7 @@ const outcomes = {
 // with one outcome; `jobs` counts the attempts.
 export const syncNow = async (app: App, options: SyncNowOptions): Promise<SyncNowSummary> => {
 
+    await checkAuthorityFor(app);
     const queue = queueDeps(app);
     const initial = await queue.jobQueue.counts(options.clientIds ?? undefined, app.ports.clock.now().getTime());
     const total = initial.due + initial.running;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { accountRepository } from './repositories/accounts.js';
 import { ccmaRepository } from './repositories/ccma.js';
+import { installationRepository } from './repositories/installation.js';
 import { clientRepository } from './repositories/clients.js';
 import { invoiceRepository } from './repositories/invoices.js';
 import { notificationRepository } from './repositories/notifications.js';
@@ -23,6 +24,7 @@ export const knexRepositories = (knex: Knex) => ({
     users: userRepository(knex),
     tokens: tokenRepository(knex),
     clients: clientRepository(knex),
+    installation: installationRepository(knex),
     tags: tagRepository(knex),
     invoices: invoiceRepository(knex),
     sct: sctRepository(knex),

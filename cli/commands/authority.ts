@@ -69,8 +69,10 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
                 throw failure('--cuit debe ser una CUIT válida');
             }
 
+            const { checkAuthorityFor } = await import('../../app/worker.js');
             const ok = await withApp(io, async (app) => {
 
+                await checkAuthorityFor(app);
                 const targets = queueDeps(app).syncTargets;
                 const [found] = await targets.findByCuit(cuit);
                 const target = found ? await targets.find(found.id) : null;

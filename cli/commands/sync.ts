@@ -116,9 +116,10 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
         .action(async (options: { concurrency?: string; leaseSeconds?: string; pollSeconds?: string }, command: Command) => {
 
             const output = outputFor(command, io);
-            const [{ authorityOf, startSyncWorker }, { observeJob, startProcessMetrics }] = await Promise.all([import('../../app/worker.js'), import('../../app/metrics.js')]);
+            const [{ authorityOf, checkAuthorityFor, startSyncWorker }, { observeJob, startProcessMetrics }] = await Promise.all([import('../../app/worker.js'), import('../../app/metrics.js')]);
             const app = await openApp(io);
             try {
+                await checkAuthorityFor(app);
                 // `sync worker --concurrency N` may land on the parent's option (see status).
                 const concurrency = await internals.concurrency(options.concurrency ?? (command.parent?.opts() as { concurrency?: string } | undefined)?.concurrency);
                 const event = (data: object) => {

@@ -107,7 +107,8 @@ export const messages = {
         keyNotRetried: 'No se reintenta hasta que se cambie la clave.',
         internal: 'Error interno al sincronizar; se reintentará.',
         nothingToRun: 'Indicá qué sincronizar: --cuit CUIT, --due o --all.',
-        invalidConcurrency: 'La concurrencia debe ser un entero entre 1 y 200.'
+        invalidConcurrency: 'La concurrencia debe ser un entero entre 1 y 200.',
+        simulatedDatabase: "Esta base de datos la creó la demostración (npm start): sus CUIT y claves son de prueba y no se envían a ARCA. Usala con AUTHORITY=simulated, o sincronizá una base propia creada con 'arcasync migrate'."
     },
     // The command line: its own failures and commander's, in Spanish.
     cli: {

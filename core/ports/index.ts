@@ -9,6 +9,7 @@ import type {
     AccountRepository,
     CcmaRepository,
     ClientRepository,
+    InstallationRepository,
     InvoiceRepository,
     NotificationRepository,
     RegistryRepository,
@@ -33,6 +34,7 @@ export interface Ports {
     users: UserRepository;
     tokens: TokenRepository;
     clients: ClientRepository;
+    installation: InstallationRepository;
     tags: TagRepository;
     invoices: InvoiceRepository;
     sct: SctRepository;

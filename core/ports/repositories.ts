@@ -198,3 +198,9 @@ export interface SyncStateRepository {
     // A failed attempt: the data and syncedAt stay; false when the client no longer exists.
     recordFailure(clientId: number, system: SyncSystem, error: string, at: Timestamp): Promise<boolean>;
 }
+
+// The database itself: whether the demo created it (its clients' keys are made up).
+export interface InstallationRepository {
+    isSimulated(): Promise<boolean>;
+    markSimulated(): Promise<void>;
+}

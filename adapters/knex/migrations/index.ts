@@ -6,6 +6,7 @@ import * as dataVersions from './004_data_versions.js';
 import * as invoiceDayCounts from './005_invoice_day_counts.js';
 import * as throttles from './006_throttles.js';
 import * as oauthDigests from './007_oauth_digests.js';
+import * as installation from './008_installation.js';
 
 // Migrations are listed here rather than found on disk, so the same list runs from the
 // TypeScript sources (tests) and from the compiled build.
@@ -17,7 +18,8 @@ const internals = {
         '004_data_versions': dataVersions,
         '005_invoice_day_counts': invoiceDayCounts,
         '006_throttles': throttles,
-        '007_oauth_digests': oauthDigests
+        '007_oauth_digests': oauthDigests,
+        '008_installation': installation
     } as Record<string, Knex.Migration>
 };
 
