@@ -6,10 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import type { BrowserContext } from 'playwright-core';
@@ -20,6 +18,7 @@ import { invoice, movement, notification, sctData } from './support/data.js';
 import { testDatabases } from './support/databases.js';
 import type { SeededUser } from './support/fixtures.js';
 import { addClient, seedAccount } from './support/fixtures.js';
+import { MemoryOAuthProvider } from './support/oauth.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer, writeServerEnv } from './support/server.js';
 
@@ -63,63 +62,6 @@ const startCallback = async (): Promise<{ url: string; next(): Promise<URL>; clo
         close: () => new Promise((resolve) => server.close(() => resolve()))
     };
 };
-
-// An MCP client's OAuth state, in memory.
-class MemoryOAuthProvider implements OAuthClientProvider {
-
-    info: OAuthClientInformationMixed | undefined;
-    saved: OAuthTokens | undefined;
-    verifier = '';
-    authorizationUrl: URL | null = null;
-
-    constructor(readonly redirectUrl: string) {}
-
-    get clientMetadata(): OAuthClientMetadata {
-
-        return {
-            client_name: 'Asistente de prueba',
-            redirect_uris: [this.redirectUrl],
-            grant_types: ['authorization_code', 'refresh_token'],
-            response_types: ['code'],
-            token_endpoint_auth_method: 'none'
-        };
-    }
-
-    clientInformation() {
-
-        return this.info;
-    }
-
-    saveClientInformation(info: OAuthClientInformationMixed) {
-
-        this.info = info;
-    }
-
-    tokens() {
-
-        return this.saved;
-    }
-
-    saveTokens(tokens: OAuthTokens) {
-
-        this.saved = tokens;
-    }
-
-    redirectToAuthorization(url: URL) {
-
-        this.authorizationUrl = url;
-    }
-
-    saveCodeVerifier(verifier: string) {
-
-        this.verifier = verifier;
-    }
-
-    codeVerifier() {
-
-        return this.verifier;
-    }
-}
 
 // Debian's chromium is newer than the one playwright-core pins, and closing a page or the
 // browser sometimes never settles: give it a moment, then move on.

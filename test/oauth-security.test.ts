@@ -1,12 +1,9 @@
 import { createHook } from 'node:async_hooks';
 import { expect } from 'chai';
 import { messages } from '../core/domain/messages.js';
-import { setPassword } from '../core/use-cases/staff/set-password.js';
 import { texts } from '../servers/oauth/texts.js';
 import { testDatabases } from './support/databases.js';
-import type { SeededUser } from './support/fixtures.js';
-import { seedAccount } from './support/fixtures.js';
-import { authorize, csrfOf, form, grant, listTools, oauthTest, rawRequest, register, submit } from './support/oauth.js';
+import { authorize, csrfOf, form, grant, listTools, oauthTest, rawRequest, register, startOAuthTestServer, submit } from './support/oauth.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer, writeServerEnv } from './support/server.js';
 
@@ -47,15 +44,11 @@ for (const database of testDatabases()) {
     describe(`OAuth surface hardening (${database.name})`, () => {
 
         let server: TestServer;
-        let user: SeededUser;
         let email: string;
 
         before(async () => {
 
-            server = await startTestServer(database, { env: writeServerEnv });
-            user = await seedAccount(server.app.ports);
-            await setPassword(server.app.ports, { userId: user.userId, password: oauthTest.password });
-            email = (await server.app.ports.users.findById(user.userId))!.email;
+            ({ server, email } = await startOAuthTestServer(database));
         });
 
         after(async () => {

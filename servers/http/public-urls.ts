@@ -7,6 +7,11 @@ import { requestedHost } from './client-address.js';
 
 export interface PublicUrls {
     base(): string;
+    // {base_url} as the request named it: the same but for another loopback name of a loopback
+    // {base_url} (localhost for 127.0.0.1), which clients compare what they are told with.
+    baseFor(request: Request): string;
+    // Whether a URL is {base_url}'s origin or such a loopback alias of it.
+    sameOrigin(url: string): boolean;
     // Host names (with port) this server is reached by.
     allowedHosts(): Set<string>;
     // Reverse proxies in front (TRUST_PROXY); 0 = forwarded headers are not believed.
@@ -18,8 +23,30 @@ export const loopbackHosts: ReadonlySet<string> = new Set(['localhost', '127.0.0
 export const publicUrls = (server: Server, publicUrl: string | undefined, trustProxy: number): PublicUrls => {
 
     const base = () => (publicUrl ?? server.info.uri).replace(/\/+$/, '');
+    const sameOrigin = (url: string): boolean => {
+
+        let parsed: URL;
+        let own: URL;
+        try {
+            parsed = new URL(url);
+            own = new URL(base());
+        }
+        catch {
+            return false;
+        }
+
+        return parsed.origin === own.origin || (loopbackHosts.has(own.hostname) && loopbackHosts.has(parsed.hostname) && parsed.protocol === own.protocol && parsed.port === own.port);
+    };
+
     return {
         base,
+        sameOrigin,
+        baseFor(request) {
+
+            const own = new URL(base());
+            const asked = `${own.protocol}//${requestedHost(request, trustProxy)}`;
+            return loopbackHosts.has(own.hostname) && sameOrigin(asked) ? `${asked}${own.pathname.replace(/\/+$/, '')}` : base();
+        },
         trustProxy,
         allowedHosts() {
 

@@ -50,9 +50,9 @@ const internals = {
         }
     },
 
-    challenge(h: ResponseToolkit, resource: ProtectedResource, status: 401 | 403, error: 'invalid_token' | 'insufficient_scope' | null, message: string): ResponseObject {
+    challenge(request: Request, h: ResponseToolkit, resource: ProtectedResource, status: 401 | 403, error: 'invalid_token' | 'insufficient_scope' | null, message: string): ResponseObject {
 
-        const parts = [`resource_metadata="${resource.metadataUrl()}"`, `scope="${mcpScope}"`];
+        const parts = [`resource_metadata="${resource.metadataUrl(request)}"`, `scope="${mcpScope}"`];
         if (error) {
             parts.unshift(`error="${error}"`);
         }
@@ -106,11 +106,11 @@ const internals = {
                     const token = bearerToken(request.headers.authorization);
                     const principal = token ? await internals.authenticate(deps, oauth, token) : null;
                     if (principal === 'insufficient_scope') {
-                        return internals.challenge(h, resource, 403, 'insufficient_scope', messages.mcp.insufficientScope);
+                        return internals.challenge(request, h, resource, 403, 'insufficient_scope', messages.mcp.insufficientScope);
                     }
 
                     if (!principal) {
-                        return internals.challenge(h, resource, 401, token ? 'invalid_token' : null, messages.unauthenticated);
+                        return internals.challenge(request, h, resource, 401, token ? 'invalid_token' : null, messages.unauthenticated);
                     }
 
                     // The request log says who called which tool (servers/http/logging.ts).

@@ -70,7 +70,52 @@ const internals = {
         return { ...privateKey.export({ format: 'jwk' }), use: 'sig', alg: 'ES256', kid: randomBytes(8).toString('hex') } as JWK;
     },
 
-    configuration(deps: Ports, resource: string, keys: { cookies: string[]; jwk: JWK }): Configuration {
+    // Redirect URIs with a private-use scheme (RFC 8252 §7.1), as real MCP clients register
+    // them (cursor://anysphere.cursor-retrieval/…, vscode://…): any well-formed scheme but the
+    // ones a browser would run or read locally. oidc-provider wants a reverse domain name
+    // (a dot) there; it keeps checking every other redirect URI (http only on loopback).
+    privateUse(uri: string): 'accept' | 'refuse' | 'provider' {
+
+        const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(uri)?.[1]?.toLowerCase();
+        if (!scheme || scheme === 'http' || scheme === 'https') {
+            return 'provider';
+        }
+
+        if (internals.refusedSchemes.has(scheme)) {
+            return 'refuse';
+        }
+
+        try {
+            return new URL(uri).hash ? 'refuse' : 'accept';
+        }
+        catch {
+            return 'refuse';
+        }
+    },
+
+    refusedSchemes: new Set(['javascript', 'vbscript', 'data', 'file', 'blob', 'filesystem', 'about', 'view-source', 'ws', 'wss', 'ftp', 'mailto', 'tel', 'sms']),
+
+    allowPrivateUseRedirects(instance: Provider): void {
+
+        interface ClientSchema {
+            redirect_uris: string[];
+            invalidate(message: string): never;
+            redirectUris(this: ClientSchema, uris?: string[], label?: string): void;
+        }
+
+        const schema = (instance.Client as unknown as { Schema: { prototype: ClientSchema } }).Schema.prototype;
+        const check = schema.redirectUris;
+        schema.redirectUris = function (this: ClientSchema, uris = this.redirect_uris, label = 'redirect_uris') {
+
+            if (uris.some((uri) => internals.privateUse(uri) === 'refuse')) {
+                this.invalidate(`${label} must not use a scheme a browser would run or read locally`);
+            }
+
+            check.call(this, uris.filter((uri) => internals.privateUse(uri) === 'provider'), label);
+        };
+    },
+
+    configuration(deps: Ports, resource: OAuthResource, keys: { cookies: string[]; jwk: JWK }): Configuration {
 
         return {
             adapter: oauthAdapterFor(deps.oauthStore),
@@ -112,15 +157,17 @@ const internals = {
                 rpInitiatedLogout: { enabled: false },
                 resourceIndicators: {
                     enabled: true,
-                    defaultResource: () => resource,
+                    defaultResource: () => resource.url(),
                     useGrantedResource: () => true,
+                    // The resource by {base_url} or by a loopback alias the client reached it
+                    // by; the token's audience is always {base_url}'s.
                     getResourceServerInfo: (_ctx, indicator) => {
 
-                        if (indicator !== resource) {
+                        if (!resource.accepts(indicator)) {
                             throw new errors.InvalidTarget(texts.invalidTarget);
                         }
 
-                        return { scope: mcpScope, audience: resource, accessTokenTTL: tokenLifetimes.accessToken, accessTokenFormat: 'opaque' };
+                        return { scope: mcpScope, audience: resource.url(), accessTokenTTL: tokenLifetimes.accessToken, accessTokenFormat: 'opaque' };
                     }
                 }
             },
@@ -154,7 +201,13 @@ const internals = {
     }
 };
 
-export const createOAuthServer = (deps: Ports, urls: { issuer: () => string; resource: () => string }, log: (event: Record<string, unknown>) => void): OAuthServer => {
+// The protected resource tokens are issued for (see routes.ts).
+export interface OAuthResource {
+    url(): string;
+    accepts(indicator: unknown): boolean;
+}
+
+export const createOAuthServer = (deps: Ports, urls: { issuer: () => string; resource: OAuthResource }, log: (event: Record<string, unknown>) => void): OAuthServer => {
 
     let built: Promise<Provider> | null = null;
 
@@ -164,7 +217,8 @@ export const createOAuthServer = (deps: Ports, urls: { issuer: () => string; res
 
             const cookies = await internals.sharedSecret(deps, 'cookies', () => [randomBytes(32).toString('base64url')]);
             const jwk = await internals.sharedSecret(deps, 'jwk', internals.signingKey);
-            const instance = new Provider(urls.issuer(), internals.configuration(deps, urls.resource(), { cookies, jwk }));
+            const instance = new Provider(urls.issuer(), internals.configuration(deps, urls.resource, { cookies, jwk }));
+            internals.allowPrivateUseRedirects(instance);
             // Koa reads the scheme and host from X-Forwarded-Proto and -Host, which the routes
             // always set from PUBLIC_URL (never from the client): see routes.ts.
             instance.proxy = true;
@@ -204,7 +258,7 @@ export const createOAuthServer = (deps: Ports, urls: { issuer: () => string; res
             }
 
             const audiences = Array.isArray(token.aud) ? token.aud : [token.aud];
-            if (!audiences.includes(urls.resource())) {
+            if (!audiences.includes(urls.resource.url())) {
                 return { ok: false, reason: 'invalid_token' };
             }
 

@@ -19,13 +19,16 @@ import { texts } from './texts.js';
 // oidc-provider endpoints under /oauth with open registration within limits, and the Spanish
 // sign-in and consent page.
 
-// What the tokens are for: a path of this server, published as {base_url}{path}.
+// What the tokens are for: a path of this server, published as {base_url}{path}; told to a
+// request as it named the server when that is a loopback alias (PublicUrls.baseFor).
 export interface ProtectedResource {
     path: string;
     name: string;
-    url(): string;
+    url(request?: Request): string;
     metadataPath: string;
-    metadataUrl(): string;
+    metadataUrl(request?: Request): string;
+    // A resource indicator (RFC 8707) naming this resource, by {base_url} or a loopback alias.
+    accepts(indicator: unknown): boolean;
 }
 
 export interface OAuthRouteOptions {
@@ -45,11 +48,15 @@ interface FoundInteraction {
 const internals = {
     metadataPath: '/.well-known/oauth-protected-resource',
 
+    // Discovery is read from browsers too (the MCP Inspector), which send the MCP protocol
+    // version header along and ask first.
+    discoveryCors: { origin: ['*'], additionalHeaders: ['mcp-protocol-version'] },
+
     // RFC 9728, at the root and at the path-suffixed location of the protected resource.
     metadataRoutes(urls: PublicUrls, resource: ProtectedResource): ServerRoute[] {
 
         const handler = (request: Request, h: ResponseToolkit) => (!hostAllowed(request, urls) ? forbiddenHost(h) : {
-            resource: resource.url(),
+            resource: resource.url(request),
             authorization_servers: [urls.base()],
             scopes_supported: [mcpScope],
             bearer_methods_supported: ['header'],
@@ -59,7 +66,7 @@ const internals = {
         return [internals.metadataPath, resource.metadataPath].map((path) => ({
             method: 'GET',
             path,
-            options: { auth: false, cors: { origin: ['*'] } },
+            options: { auth: false, cors: internals.discoveryCors },
             handler
         }));
     },
@@ -116,6 +123,14 @@ const internals = {
                 res.setHeader('Access-Control-Allow-Origin', '*');
             }
 
+            // Clients that ask for no scope (the MCP SDK when the metadata names one) mean the
+            // only one there is; without it the consent would grant nothing.
+            if (request.path === oauthPaths.authorization && request.method === 'get' && !request.query.scope) {
+                const url = new URL(req.url ?? '', 'http://x');
+                url.searchParams.set('scope', mcpScope);
+                req.url = `${url.pathname}${url.search}`;
+            }
+
             if (rewrite) {
                 req.url = rewrite + (req.url?.includes('?') ? req.url.slice(req.url.indexOf('?')) : '');
             }
@@ -139,9 +154,9 @@ const internals = {
             { method: '*', path: '/oauth/{path*}', options, handler },
             // Browser clients: hapi answers the CORS preflights of the endpoints they call.
             ...[oauthPaths.registration, oauthPaths.token, oauthPaths.revocation].map((path): ServerRoute => ({ method: 'POST', path, options: { ...options, cors: { origin: ['*'] } }, handler })),
-            { method: '*', path: '/.well-known/openid-configuration', options, handler },
+            { method: 'GET', path: '/.well-known/openid-configuration', options: { auth: false, cors: internals.discoveryCors }, handler },
             // RFC 8414: the same document oidc-provider publishes as OpenID discovery.
-            { method: '*', path: '/.well-known/oauth-authorization-server', options, handler: internals.passthrough(deps, oauth, urls, maxClients, '/.well-known/openid-configuration') }
+            { method: 'GET', path: '/.well-known/oauth-authorization-server', options: { auth: false, cors: internals.discoveryCors }, handler: internals.passthrough(deps, oauth, urls, maxClients, '/.well-known/openid-configuration') }
         ];
     },
 
@@ -203,18 +218,22 @@ const internals = {
     },
 
     // What the user consents to: the scopes the client asked for among those this server
-    // knows, service:read only for the /mcp resource (the provider refuses any other).
-    async grant(provider: Provider, details: InteractionDetails, accountId: string, resource: string): Promise<string> {
+    // knows, service:read only for the protected resource (the provider refuses any other),
+    // under the name the client gave it (a loopback alias) or its own.
+    async grant(provider: Provider, details: InteractionDetails, accountId: string, resource: ProtectedResource): Promise<string> {
 
         const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
         const requested = new Set(String(details.params.scope ?? '').split(' ').filter(Boolean));
+        const indicators = [details.params.resource].flat().filter((indicator) => resource.accepts(indicator)) as string[];
         const oidc = ['openid', 'offline_access', mcpScope].filter((scope) => requested.has(scope));
         if (oidc.length) {
             grant.addOIDCScope(oidc.join(' '));
         }
 
         if (requested.has(mcpScope)) {
-            grant.addResourceScope(resource, mcpScope);
+            for (const indicator of new Set([resource.url(), ...indicators])) {
+                grant.addResourceScope(indicator, mcpScope);
+            }
         }
 
         return grant.save();
@@ -284,7 +303,7 @@ const internals = {
                         }
 
                         const accountId = String(user.id);
-                        result = { login: { accountId }, consent: { grantId: await internals.grant(provider, details, accountId, resource.url()) } };
+                        result = { login: { accountId }, consent: { grantId: await internals.grant(provider, details, accountId, resource) } };
                     }
 
                     const returnTo = await provider.interactionResult(request.raw.req, request.raw.res, result, { mergeWithLastSubmission: false });
@@ -295,18 +314,31 @@ const internals = {
     }
 };
 
-export const protectedResource = (urls: PublicUrls, path: string, name: string): ProtectedResource => ({
-    path,
-    name,
-    url: () => `${urls.base()}${path}`,
-    metadataPath: `${internals.metadataPath}${path}`,
-    metadataUrl: () => `${urls.base()}${internals.metadataPath}${path}`
-});
+export const protectedResource = (urls: PublicUrls, path: string, name: string): ProtectedResource => {
+
+    const baseOf = (request?: Request) => (request ? urls.baseFor(request) : urls.base());
+    return {
+        path,
+        name,
+        url: (request) => `${baseOf(request)}${path}`,
+        metadataPath: `${internals.metadataPath}${path}`,
+        metadataUrl: (request) => `${baseOf(request)}${internals.metadataPath}${path}`,
+        accepts(indicator) {
+
+            if (typeof indicator !== 'string' || !urls.sameOrigin(indicator)) {
+                return false;
+            }
+
+            const parsed = new URL(indicator);
+            return `${new URL(urls.base()).pathname.replace(/\/+$/, '')}${path}` === parsed.pathname && !parsed.search && !parsed.hash;
+        }
+    };
+};
 
 // The routes of the authorization server for `resource`; the server that checks its tokens.
 export const registerOAuth = (server: Server, deps: Ports, urls: PublicUrls, resource: ProtectedResource, options: OAuthRouteOptions): OAuthServer => {
 
-    const oauth = createOAuthServer(deps, { issuer: urls.base, resource: resource.url }, options.log);
+    const oauth = createOAuthServer(deps, { issuer: urls.base, resource }, options.log);
     const maxClients = options.maxClients ?? defaultMaxOAuthClients;
     server.route([
         ...internals.metadataRoutes(urls, resource),

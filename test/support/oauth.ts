@@ -1,9 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { expect } from 'chai';
+import { setPassword } from '../../core/use-cases/staff/set-password.js';
+import type { TestDatabase } from './databases.js';
+import { seedAccount } from './fixtures.js';
 import type { TestServer } from './server.js';
+import { startTestServer, writeServerEnv } from './server.js';
 
 // The OAuth 2.1 authorization server driven with plain HTTP as a native client would:
 // registration, the authorization request with PKCE, the consent form, the code exchange.
@@ -185,4 +191,86 @@ export const rawRequest = (server: TestServer, path: string, options: { method?:
         req.on('error', reject);
         req.end(options.body);
     });
+};
+
+// An MCP client's OAuth state, in memory.
+export class MemoryOAuthProvider implements OAuthClientProvider {
+
+    info: OAuthClientInformationMixed | undefined;
+    saved: OAuthTokens | undefined;
+    verifier = '';
+    authorizationUrl: URL | null = null;
+
+    constructor(readonly redirectUrl: string, readonly metadata: Partial<OAuthClientMetadata> = {}) {}
+
+    get clientMetadata(): OAuthClientMetadata {
+
+        return {
+            client_name: 'Asistente de prueba',
+            redirect_uris: [this.redirectUrl],
+            grant_types: ['authorization_code', 'refresh_token'],
+            response_types: ['code'],
+            token_endpoint_auth_method: 'none',
+            ...this.metadata
+        };
+    }
+
+    clientInformation() {
+
+        return this.info;
+    }
+
+    saveClientInformation(info: OAuthClientInformationMixed) {
+
+        this.info = info;
+    }
+
+    tokens() {
+
+        return this.saved;
+    }
+
+    saveTokens(tokens: OAuthTokens) {
+
+        this.saved = tokens;
+    }
+
+    redirectToAuthorization(url: URL) {
+
+        this.authorizationUrl = url;
+    }
+
+    saveCodeVerifier(verifier: string) {
+
+        this.verifier = verifier;
+    }
+
+    codeVerifier() {
+
+        return this.verifier;
+    }
+}
+
+// The user's side of an authorization the SDK client started: the authorization URL opened,
+// the consent form posted (`values`), the redirects followed back to the client.
+export const consentTo = async (server: TestServer, authorizationUrl: URL, values: Record<string, string>): Promise<URL> => {
+
+    const jar = new Jar();
+    const flow: Flow = { server, clientId: authorizationUrl.searchParams.get('client_id') ?? '', jar, verifier: '', redirectUri: authorizationUrl.searchParams.get('redirect_uri') ?? '' };
+    const start = await fetch(authorizationUrl, { redirect: 'manual' });
+    jar.take(start);
+    const interaction = start.headers.get('location') ?? '';
+    expect(interaction, `${start.status} ${await start.text()}`).to.match(/\/oauth\/interaction\//);
+    const consent = await submit(flow, interaction, values);
+    expect(consent.status, await consent.clone().text()).to.equal(303);
+    return followToClient(flow, consent.headers.get('location')!);
+};
+
+// A server whose OAuth provider can seal its keys, and a person who can sign in to it.
+export const startOAuthTestServer = async (database: TestDatabase): Promise<{ server: TestServer; email: string }> => {
+
+    const server = await startTestServer(database, { env: writeServerEnv });
+    const user = await seedAccount(server.app.ports);
+    await setPassword(server.app.ports, { userId: user.userId, password: oauthTest.password });
+    return { server, email: (await server.app.ports.users.findById(user.userId))!.email };
 };
