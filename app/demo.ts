@@ -10,11 +10,15 @@ import { principalOfUser } from '../core/use-cases/principal-of-user.js';
 import { createAccount } from '../core/use-cases/staff/create-account.js';
 import { createToken } from '../core/use-cases/staff/create-token.js';
 import { createUser } from '../core/use-cases/staff/create-user.js';
+import { assignTag } from '../core/use-cases/staff/assign-tag.js';
+import { createTag } from '../core/use-cases/staff/create-tag.js';
+import { setPassword } from '../core/use-cases/staff/set-password.js';
+import { randomBytes } from 'node:crypto';
 
 // The embedded demo (DESIGN.md: `npm start`): one account with API writing, its owner, a fresh
-// token each start (a token is only ever shown once) and a small portfolio created the way
-// the API creates clients: keys sealed, first synchronization enqueued. The simulated
-// authority accepts these keys.
+// token and sign-in password each start (shown once, like any token), a small portfolio
+// created the way the API creates clients (keys sealed, first synchronization enqueued) and a
+// few tags on it. The simulated authority accepts these keys.
 
 const internals = {
     email: 'demo@arcasync.local',
@@ -23,6 +27,11 @@ const internals = {
         { tipo: 'persona-fisica', cuit: '27-23456789-1', nombre: 'Juan', apellido: 'Pérez', clave_arca: 'demo-clave-juan' },
         { tipo: 'persona-fisica', cuit: '20-34567890-3', nombre: 'Lucía', apellido: 'Fernández', clave_arca: 'demo-clave-lucia' },
         { tipo: 'persona-juridica', cuit: '30-71234567-1', razon_social: 'Panadería La Espiga SRL', representante: '20-12345678-6' }
+    ],
+    tags: [
+        { name: 'Monotributo', color: '#2e7d32', cuits: ['20123456786', '27234567891'] },
+        { name: 'Sociedades', color: '#1565c0', cuits: ['30712345671'] },
+        { name: 'Clientes nuevos', color: '#ef6c00', cuits: ['20345678903'] }
     ]
 };
 
@@ -42,6 +51,7 @@ export const demoRelations = (): Record<string, string[]> => {
 export interface DemoSeed {
     accountId: number;
     email: string;
+    password: string;                  // the owner's sign-in password (OAuth consent page)
     token: string;
     cuits: string[];
     created: boolean;
@@ -61,14 +71,24 @@ export const seedDemo = async (ports: Ports): Promise<DemoSeed> => {
         for (const client of internals.clients) {
             await createClient(ports, principal, client);
         }
+
+        for (const tag of internals.tags) {
+            await createTag(ports, { accountId: account.id, name: tag.name, color: tag.color });
+            for (const cuit of tag.cuits) {
+                await assignTag(ports, { accountId: account.id, cuit, name: tag.name });
+            }
+        }
     }
 
+    const password = `demo-${randomBytes(6).toString('hex')}`;
+    await setPassword(ports, { userId: user.id, password });
     const { token } = await createToken(ports, { userId: user.id, name: 'demo' });
     const now = ports.clock.now();
     const from = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth(), now.getUTCDate() + 1));
     return {
         accountId: user.accountId,
         email: internals.email,
+        password,
         token,
         cuits: internals.clients.map((client) => client.cuit.replace(/-/g, '')),
         created,

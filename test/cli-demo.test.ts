@@ -3,9 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { messages } from '../core/domain/messages.js';
-import { runInProcess, startCliProcess } from './support/cli.js';
+import { spawn } from 'node:child_process';
+import { composeApp } from '../app/compose.js';
+import { loadConfig } from '../app/config.js';
+import { signIn } from '../core/use-cases/sign-in.js';
+import { builtCli, runInProcess } from './support/cli.js';
 
-// The database `npm start` creates holds made-up clients and keys: after the demo, every
+// The demo's banner says where everything is and how to sign in and stop; the database it
+// creates (the first test starts it) holds made-up clients and keys: after the demo, every
 // command that would contact the real authority for it (the README's cron line among them)
 // refuses with one line; with AUTHORITY=simulated they run.
 
@@ -22,22 +27,64 @@ const internals = {
     }
 };
 
-describe('the demo database and the real authority', function () {
+describe('the demo (npm start) and its database', function () {
 
     this.timeout(120_000);
     let dir: string;
 
-    before(async () => {
+    before(() => {
 
         dir = mkdtempSync(join(tmpdir(), 'arcasync-demo-'));
-        const demo = await startCliProcess(['demo', '--host', '127.0.0.1', '--port', '0', '--json'], { cwd: dir, env: internals.env() });
-        demo.child.kill('SIGTERM');
-        expect(await demo.exited).to.equal(0);
     });
 
     after(() => {
 
         rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('prints where the docs and /mcp are, how to sign in and how to stop; seeds tags', async () => {
+
+        const child = spawn(process.execPath, [builtCli(), 'demo', '--host', '127.0.0.1', '--port', '0'], { cwd: dir, env: internals.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+        const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+        let banner = '';
+        try {
+            banner = await new Promise<string>((resolve, reject) => {
+
+                let stdout = '';
+                child.stdout!.on('data', (chunk: Buffer) => {
+
+                    stdout += chunk.toString();
+                    if (stdout.includes('Ctrl+C')) {
+                        resolve(stdout);
+                    }
+                });
+                child.once('exit', () => reject(new Error(`demo exited: ${stdout}`)));
+            });
+
+            const url = /escuchando en (http:\/\/\S+)/.exec(banner)![1]!;
+            const password = /contraseña (demo-[0-9a-f]+)/.exec(banner)![1]!;
+            const token = /asy_[A-Za-z0-9_-]+/.exec(banner)![0];
+            expect(banner).to.include(`Documentación de la API: ${url}/docs`);
+            expect(banner).to.include(`MCP: ${url}/mcp`);
+            expect(banner).to.include('demo@arcasync.local');
+            expect(banner).to.include('Para detenerlo: Ctrl+C.');
+            expect((await fetch(`${url}/docs`)).status).to.equal(200);
+            const tags = await (await fetch(`${url}/v1/tags`, { headers: { authorization: `Bearer ${token}` } })).json() as { data: { nombre: string }[] };
+            expect(tags.data.map((tag) => tag.nombre)).to.have.members(['Monotributo', 'Sociedades', 'Clientes nuevos']);
+
+            child.kill('SIGTERM');
+            expect(await exited).to.equal(0);
+            const app = await composeApp(loadConfig(internals.env(), dir));
+            try {
+                expect(await signIn(app.ports, { email: 'demo@arcasync.local', password })).to.not.equal(null);
+            }
+            finally {
+                await app.close();
+            }
+        }
+        finally {
+            child.kill('SIGTERM');
+        }
     });
 
     it('refuses every command that would send its keys to ARCA, with one line', async () => {

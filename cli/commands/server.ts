@@ -89,14 +89,17 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
             const uri = serving.url;
             output.print([
                 `arcasync escuchando en ${uri}`,
-                `Autoridad simulada; primera sincronización: ${first.synced} CUIT sincronizados, ${first.failed} con fallas, ${first.invoices} comprobantes.`,
-                `Cuenta de demostración ${demo.accountId}, usuario ${demo.email}.`,
+                `Documentación de la API: ${uri}/docs`,
+                `Autoridad simulada; primera sincronización: ${first.synced} CUIT sincronizados, ${first.failed} con error, ${first.invoices} comprobantes.`,
+                `Cuenta de demostración ${demo.accountId}: usuario ${demo.email}, contraseña ${demo.password} (nueva en cada inicio).`,
                 'Token de acceso (se muestra una sola vez):',
                 `  ${demo.token}`,
                 'Probalo:',
                 `  curl -H "Authorization: Bearer ${demo.token}" ${uri}/v1/cuits`,
-                `  curl -H "Authorization: Bearer ${demo.token}" "${uri}/v1/cuits/${demo.cuits[0]}/mis-comprobantes/emitidos?from_date=${demo.from}&to_date=${demo.to}"`
-            ].join('\n'), { url: uri, accountId: demo.accountId, token: demo.token, cuits: demo.cuits, sync: first });
+                `  curl -H "Authorization: Bearer ${demo.token}" "${uri}/v1/cuits/${demo.cuits[0]}/mis-comprobantes/emitidos?from_date=${demo.from}&to_date=${demo.to}"`,
+                `MCP: ${uri}/mcp (el cliente abre el inicio de sesión: entrá con ${demo.email} y la contraseña de arriba; o usá el token como Bearer).`,
+                'Para detenerlo: Ctrl+C.'
+            ].join('\n'), { url: uri, docs: `${uri}/docs`, mcp: `${uri}/mcp`, accountId: demo.accountId, email: demo.email, password: demo.password, token: demo.token, cuits: demo.cuits, sync: first });
             await stopping;
             await serving.stop();
         });
