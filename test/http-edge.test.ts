@@ -183,6 +183,17 @@ for (const database of testDatabases()) {
 
             expect((await server.ok('/v1/cuits?limit=007&offset=0', owner.token)).pagination).to.include({ limit: 7, offset: 0 });
         });
+
+        it('refuses tag names in the query that are not UTF-8 or hold control characters, naming the parameter (finding 11)', async () => {
+
+            for (const value of ['%FF', 'a%00b', '%ED%A0%80', 'Mensual%0A']) {
+                const res = await server.request(`/v1/cuits?etiquetas=${value}`, { token: owner.token });
+                expect(res.status, value).to.equal(400);
+                expect(res.body).to.deep.equal({ error: messages.field.etiquetas });
+            }
+
+            expect((await server.ok('/v1/cuits?etiquetas=%C3%91and%C3%BA', owner.token)).filters.etiquetas).to.deep.equal(['Ñandú']);
+        });
     });
 }
 

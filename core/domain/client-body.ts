@@ -4,6 +4,7 @@ import type { Cuit } from './cuit.js';
 import { parseCuit } from './cuit.js';
 import { isEmail } from './email.js';
 import { messages } from './messages.js';
+import { isPrintableText } from './text.js';
 
 // SPEC §2.11: the creation bodies (discriminated by `tipo`) and the merge-patch edit body.
 // Every failing field gets its own Spanish message naming it; they are all collected so one
@@ -98,14 +99,10 @@ const internals = {
         autonomo: messages.clientWrite.autonomo
     } as Record<string, string>,
 
-    // Text a person can type: well-formed Unicode (no lone surrogate, which each database
-    // would store differently) and no control character (NUL included).
-    unprintable: /[\u0000-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/,
-
     // The field's failure, if any: its characters first, then its own rule.
     failure(name: FieldName, spec: FieldSpec, value: unknown): { failure: string } | { value: unknown } {
 
-        if (typeof value === 'string' && internals.unprintable.test(value)) {
+        if (typeof value === 'string' && !isPrintableText(value)) {
             return { failure: messages.clientWrite.characters(name) };
         }
 

@@ -5,6 +5,7 @@ import { parseCuit } from './cuit.js';
 import { invalid } from './errors.js';
 import { messages } from './messages.js';
 import { maxLimit, pageDefaults } from './pagination.js';
+import { isDecodedCleanly } from './text.js';
 import { isCalendarDate } from './time.js';
 
 // The parameters of the read endpoints (SPEC §4.2, §4.6 to §4.12, §4.14) and each one's rule,
@@ -69,7 +70,7 @@ const internals = {
     tagNames(raw: unknown): Parsed<string[]> {
 
         const list = Array.isArray(raw) ? raw : [raw];
-        const valid = list.length > 0 && list.every((name) => typeof name === 'string' && name.length >= tagNameBounds.min && name.length <= tagNameBounds.max);
+        const valid = list.length > 0 && list.every((name) => typeof name === 'string' && name.length >= tagNameBounds.min && name.length <= tagNameBounds.max && isDecodedCleanly(name));
         return valid ? internals.ok(list as string[]) : internals.fail;
     },
 
