@@ -263,12 +263,19 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
 
                 const done = await turn(url.host);
                 let exchanged: Exchanged;
-                const started = clock.now();
+                let ms = 0;
                 try {
                     requests++;
                     sent++;
-                    exchanged = await global.add(() => send(url, method, headers, body)) as Exchanged;
-                    options.onExchange?.({ session: id, method, host: url.host, path: url.pathname, status: exchanged.status, ms: clock.now() - started });
+                    // Timed inside the global slot: the authority's time, not the queue's.
+                    exchanged = await global.add(async () => {
+
+                        const started = clock.now();
+                        const result = await send(url, method, headers, body);
+                        ms = clock.now() - started;
+                        return result;
+                    }) as Exchanged;
+                    options.onExchange?.({ session: id, method, host: url.host, path: url.pathname, status: exchanged.status, ms });
                 }
                 catch (err) {
                     const name = err instanceof Error ? err.name : '';
