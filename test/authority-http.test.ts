@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseAmount, parseCurrency, parseDate, parseDigits, parseInvoiceType, parsePeriod, parseUsAmount } from '../adapters/authority/arca/values.js';
+import { parseAmount, parseCurrency, parseDate, parseDigits, parseInvoiceType, parsePeriod, parseUsAmount } from '../adapters/authority/arca/authority-values.js';
 import { createRouter } from '../adapters/authority/hosts.js';
 import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
 import { AuthorityFailure } from '../core/ports/authority-client.js';

@@ -8,7 +8,7 @@ import { ensureKeyFile, planRotation, readKeyFile, writeKeyFile } from '../app/s
 import { messages } from '../core/domain/messages.js';
 import type { ClientRepository } from '../core/ports/index.js';
 import { resealStoredKeys } from '../core/use-cases/reseal-stored-keys.js';
-import { keyFingerprint } from '../core/use-cases/sync/rules.js';
+import { keyFingerprint } from '../core/domain/sealed-key.js';
 import type { CliResult } from './support/cli.js';
 import { runCli } from './support/cli.js';
 import { testDatabases } from './support/databases.js';

@@ -9,7 +9,7 @@ import type { ClientRecord } from '../core/domain/client.js';
 import type { Cuit } from '../core/domain/cuit.js';
 import type { SyncDeps } from '../core/use-cases/sync/deps.js';
 import { createKeySessions } from '../core/use-cases/sync/key-sessions.js';
-import { failurePolicy } from '../core/use-cases/sync/rules.js';
+import { failurePolicy } from '../core/use-cases/sync/sync-policy.js';
 import { runJob } from '../core/use-cases/sync/run-job.js';
 import { startWorker } from '../core/use-cases/sync/run-worker.js';
 import { AuthorityFailure } from '../core/ports/authority-client.js';

@@ -17,7 +17,7 @@ import { displayName, sortKey } from '../core/domain/client.js';
 import type { Cuit } from '../core/domain/cuit.js';
 import type { DateRange } from '../core/domain/period.js';
 import { runJob } from '../core/use-cases/sync/run-job.js';
-import { invoiceRanges } from '../core/use-cases/sync/rules.js';
+import { invoiceRanges } from '../core/use-cases/sync/sync-policy.js';
 import type { TestDatabase } from './support/databases.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';

@@ -5,7 +5,7 @@ import type { SyncSystem } from '../../core/domain/sync-system.js';
 import type { JobQueue, SyncJob, SyncReason, SyncTargetRepository } from '../../core/ports/job-queue.js';
 import { dialectOf } from './connection.js';
 import { isLockConflict, isUniqueViolation } from './errors.js';
-import { countOf, toNullableNumber, toNumber } from './rows.js';
+import { countOf, toNullableNumber, toNumber } from './column-values.js';
 
 // The job queue on sync_jobs (migrations 001 and 002). Claiming differs per database:
 // - MySQL/MariaDB: in a transaction, `SELECT … FOR UPDATE SKIP LOCKED` picks candidates that

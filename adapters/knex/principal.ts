@@ -1,5 +1,5 @@
 import type { Principal, Role, SubscriptionState } from '../../core/domain/access.js';
-import { toBoolean, toNumber } from './rows.js';
+import { toBoolean, toNumber } from './column-values.js';
 
 // Who a request acts as: a user with its account's live flags and data version, looked up on
 // every request (by API token digest, or by user id for an OAuth grant) in one statement.

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { RateLimits, RateWindows } from '../../core/domain/rate-limit.js';
 import type { RateLimitCounter, RateLimitOutcome, RateLimitUsage } from '../../core/ports/index.js';
 import { batched } from './batching.js';
-import { toNumber } from './rows.js';
+import { toNumber } from './column-values.js';
 import { placeholders, statements } from './statements.js';
 
 // One row per user holds both windows. The happy path is a single conditional UPDATE that

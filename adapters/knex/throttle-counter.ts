@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ThrottleCounter } from '../../core/ports/index.js';
-import { toNumber } from './rows.js';
+import { toNumber } from './column-values.js';
 import { statements } from './statements.js';
 
 // One row per subject holds its current window. As with the rate limits, a single conditional

@@ -9,3 +9,17 @@ export interface Notification {
     fechaNotificacion: string | null;
     leidaAt: string | null;
 }
+
+// SPEC §2.8, how a notification read from the authority enters the service: on the CUIT's
+// first sync, one already read at the authority enters as read at its fechaRecepcion;
+// afterwards everything new enters unread. A stored notification keeps its leidaAt (the
+// repository does not overwrite it).
+export const enteringNotification = (notification: Omit<Notification, 'leidaAt'> & { readAtAuthority: boolean }, firstSync: boolean): Notification => ({
+    arcaId: notification.arcaId,
+    tipo: notification.tipo,
+    asunto: notification.asunto,
+    organismo: notification.organismo,
+    fechaRecepcion: notification.fechaRecepcion,
+    fechaNotificacion: notification.fechaNotificacion,
+    leidaAt: firstSync && notification.readAtAuthority ? notification.fechaRecepcion : null
+});

@@ -5,7 +5,7 @@ import { failure } from './failures.js';
 import { decodeEntities, pageText, parseForms } from './html.js';
 import type { HttpResponse, HttpSession, TransportClock } from './http.js';
 import { openService } from './services.js';
-import { parseDate, parseUsAmount } from './values.js';
+import { parseDate, parseUsAmount } from './authority-values.js';
 
 // CCMA: service `ccam` on servicios2.afip.gob.ar (classic ASP, legacy TLS; AUTHORITY.md).
 // procesa.asp (token/sign) -> seleccionaCuit.asp: the CUIT is selected (selectCuit, accion=s)

@@ -2,7 +2,7 @@ import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js
 import { pesosAmount } from '../../../core/domain/invoice.js';
 import { failure } from './failures.js';
 import { detectDelimiter, headerKey, parseCsv } from './csv.js';
-import { blankToNull, parseAmount, parseCurrency, parseDigits, parseInvoiceType, requireAmount, requireDate } from './values.js';
+import { blankToNull, parseAmount, parseCurrency, parseDigits, parseInvoiceType, requireAmount, requireDate } from './authority-values.js';
 
 // Mis Comprobantes' CSV export in its three generations (AUTHORITY.md), chosen by the header
 // row: (1) before Oct 2023, comma separated, all quoted, 16 columns, "1 - Factura A" types,

@@ -1,5 +1,6 @@
 import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js';
 import type { DateRange } from '../../../core/domain/period.js';
+import { invoiceQueryMaxDays, splitRange } from '../../../core/domain/period.js';
 import type { AuthorityFailure } from '../../../core/ports/authority-client.js';
 import { logicalUrl } from '../hosts.js';
 import { readZip, zipText } from '../zip.js';
@@ -32,27 +33,10 @@ interface AjaxEnvelope {
 
 const internals = {
     base: '/mcmp/jsp',
-    maxDays: 365,
-    dayMs: 86_400_000,
     sessionMarginMs: 30_000,
     defaultSessionMs: 14 * 60_000,
 
     dmy: (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`,
-
-    // Consecutive ranges of at most 365 days covering the range.
-    split(range: DateRange): DateRange[] {
-
-        const parts: DateRange[] = [];
-        let from = Date.parse(`${range.fromDate}T00:00:00Z`);
-        const to = Date.parse(`${range.toDate}T00:00:00Z`);
-        while (from <= to) {
-            const end = Math.min(to, from + (internals.maxDays - 1) * internals.dayMs);
-            parts.push({ fromDate: new Date(from).toISOString().slice(0, 10), toDate: new Date(end).toISOString().slice(0, 10) });
-            from = end + internals.dayMs;
-        }
-
-        return parts;
-    },
 
     // The cards of seleccionaEmpresaForm: index N and the text they show.
     cards(html: string): { index: string; text: string }[] {
@@ -98,7 +82,6 @@ const internals = {
     }
 };
 
-export const splitRange = internals.split;
 
 export const createMisComprobantes = (http: HttpSession, loginCuit: string, options: MisComprobantesOptions) => {
 
@@ -311,7 +294,7 @@ export const createMisComprobantes = (http: HttpSession, loginCuit: string, opti
         async invoices(cuit: string, kind: InvoiceKind, range: DateRange): Promise<InvoiceRecord[]> {
 
             const result: InvoiceRecord[] = [];
-            for (const part of internals.split(range)) {
+            for (const part of splitRange(range, invoiceQueryMaxDays)) {
                 let recovered = false;
                 for (;;) {
                     try {

@@ -5,7 +5,7 @@ import { failure } from './failures.js';
 import { decodeEntities, pageText, parseForms } from './html.js';
 import type { HttpResponse, HttpSession } from './http.js';
 import { openService } from './services.js';
-import { parseAmount, parseDate } from './values.js';
+import { parseAmount, parseDate } from './authority-values.js';
 
 // Sistema de Cuentas Tributarias on ctacte.cloud.afip.gob.ar (AUTHORITY.md): the page inside the
 // iframe `homeContribuyente` holds the Tapestry selector `$PropertySelection` whose option

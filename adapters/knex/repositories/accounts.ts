@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { SubscriptionState } from '../../../core/domain/access.js';
 import type { AccountListing, AccountRecord, AccountRepository } from '../../../core/ports/index.js';
-import { countOf, toBoolean, toNumber } from '../rows.js';
+import { countOf, toBoolean, toNumber } from '../column-values.js';
 
 const internals = {
     toRecord: (row: Record<string, unknown>): AccountRecord => ({

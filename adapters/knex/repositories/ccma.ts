@@ -4,7 +4,7 @@ import type { CcmaRepository } from '../../../core/ports/index.js';
 import { clientDataTransaction, dialectOf } from '../connection.js';
 import { touchClient } from '../data-versions.js';
 import { listQueries } from '../list-queries.js';
-import { countOf, toNullableNumber, toNumber } from '../rows.js';
+import { countOf, toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
 

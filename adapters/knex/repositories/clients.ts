@@ -4,13 +4,13 @@ import type { ClientListRow, ClientRecord, ClientType } from '../../../core/doma
 import { sortKey } from '../../../core/domain/client.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
 import type { ClientChanges, ClientRepository, CreateClientOutcome, NewClient } from '../../../core/ports/index.js';
-import { keyFingerprint } from '../../../core/use-cases/sync/rules.js';
+import { keyFingerprint } from '../../../core/domain/sealed-key.js';
 import { batched } from '../batching.js';
 import { dialectOf } from '../connection.js';
 import { touchAccount, touchAccountOfClient } from '../data-versions.js';
 import { isForeignKeyViolation, isLockConflict, isUniqueViolation } from '../errors.js';
 import { clientListColumns, listQueries } from '../list-queries.js';
-import { countOf, toNullableBoolean, toNullableNumber, toNumber } from '../rows.js';
+import { countOf, toNullableBoolean, toNullableNumber, toNumber } from '../column-values.js';
 import type { Binding } from '../statements.js';
 import { placeholders, statements } from '../statements.js';
 

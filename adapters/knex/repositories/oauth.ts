@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { OAuthEntry, OAuthStore, UserCredentialRepository } from '../../../core/ports/index.js';
-import { toNullableNumber, toNumber } from '../rows.js';
+import { toNullableNumber, toNumber } from '../column-values.js';
 
 const internals = {
     toEntry: (row: Record<string, unknown> | undefined): OAuthEntry | null => (row ? {

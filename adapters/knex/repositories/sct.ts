@@ -4,7 +4,7 @@ import type { SctRepository } from '../../../core/ports/index.js';
 import { toIso } from '../../../core/domain/time.js';
 import { clientDataTransaction } from '../connection.js';
 import { touchClient } from '../data-versions.js';
-import { toNullableNumber, toNumber } from '../rows.js';
+import { toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
 

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { SyncSystem } from '../../../core/domain/sync-system.js';
 import type { Timestamp } from '../../../core/domain/time.js';
 import type { SyncStateRepository } from '../../../core/ports/index.js';
-import { toNullableNumber } from '../rows.js';
+import { toNullableNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 
 // Called inside the transaction that writes a system's data (which raised the client's data

@@ -5,7 +5,7 @@ import { dialectOf } from '../connection.js';
 import { touchAccount } from '../data-versions.js';
 import { isUniqueViolation } from '../errors.js';
 import { listQueries } from '../list-queries.js';
-import { countOf, toNumber } from '../rows.js';
+import { countOf, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 
 export const tagRepository = (knex: Knex, sql = statements(knex), queries = listQueries(dialectOf(knex)).tags): TagRepository => ({

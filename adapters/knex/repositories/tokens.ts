@@ -3,7 +3,7 @@ import type { TokenRecord, TokenRepository } from '../../../core/ports/index.js'
 import { batched } from '../batching.js';
 import { dialectOf } from '../connection.js';
 import { principalSelect, toPrincipal } from '../principal.js';
-import { toNullableNumber, toNumber } from '../rows.js';
+import { toNullableNumber, toNumber } from '../column-values.js';
 import { placeholders, statements } from '../statements.js';
 
 const internals = {

@@ -3,7 +3,7 @@ import type { Role } from '../../../core/domain/access.js';
 import { touchAccount } from '../data-versions.js';
 import { principalSelect, toPrincipal } from '../principal.js';
 import type { UserRecord, UserRepository } from '../../../core/ports/index.js';
-import { toNumber } from '../rows.js';
+import { toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 
 const internals = {

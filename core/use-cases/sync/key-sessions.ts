@@ -2,7 +2,7 @@ import type { Cuit } from '../../domain/cuit.js';
 import type { Clock } from '../../ports/clock.js';
 import type { AuthorityClient, KeySession } from '../../ports/authority-client.js';
 import { AuthorityFailure } from '../../ports/authority-client.js';
-import { isKeyFailure } from './rules.js';
+import { isKeyFailure } from './sync-policy.js';
 
 // One login per key per day (AUTHORITY.md: repeated logins bring CAPTCHAs): the session of a
 // key is kept and reused for every taxpayer it reaches (the person and every legal entity it

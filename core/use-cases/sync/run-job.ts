@@ -1,7 +1,7 @@
 import type { SyncJob } from '../../ports/job-queue.js';
 import type { SyncDeps } from './deps.js';
-import type { InvoiceWindowPolicy } from './rules.js';
-import { retryPolicy } from './rules.js';
+import type { InvoiceWindowPolicy } from './sync-policy.js';
+import { retryPolicy } from './sync-policy.js';
 import type { KeySessions } from './key-sessions.js';
 import type { SyncClientResult } from './sync-client.js';
 import { syncClient } from './sync-client.js';
@@ -65,14 +65,14 @@ export const runJob = async (deps: SyncDeps, job: SyncJob, options: RunJobOption
     }
     catch (err) {
         clearInterval(heartbeat);
-        const endedAt = Date.now();
+        const endedAt = deps.clock.now().getTime();
         const message = err instanceof Error ? err.message : String(err);
         const settled = await settle(deps, job, options, { retry: true, retryAfterMs: 0, error: message.slice(0, 500) });
         return { clientId: job.clientId, cuit: null, outcome: 'failed', retry: true, retryAfterMs: 0, error: message, systems: [], invoices: 0, jobId: job.id, attempts: job.attempts, disposition: settled, endedAt };
     }
 
     clearInterval(heartbeat);
-    const base = { ...result, jobId: job.id, attempts: job.attempts, endedAt: Date.now() };
+    const base = { ...result, jobId: job.id, attempts: job.attempts, endedAt: deps.clock.now().getTime() };
     if (result.outcome === 'gone') {
         return { ...base, disposition: 'lost' };
     }

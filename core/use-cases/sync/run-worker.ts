@@ -77,7 +77,7 @@ export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {
                 continue;
             }
 
-            options.onStart?.({ jobId: job.id, clientId: job.clientId, at: Date.now() });
+            options.onStart?.({ jobId: job.id, clientId: job.clientId, at: deps.clock.now().getTime() });
             let result: JobResult;
             try {
                 result = await runJob(deps, job, { ...options, sessions, stopping: () => stopping });
@@ -97,7 +97,7 @@ export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {
                 summary.failed++;
             }
 
-            options.onResult?.({ ...result, at: Date.now() });
+            options.onResult?.({ ...result, at: deps.clock.now().getTime() });
             // A finished job may let another slot's client through: wake the idle ones.
             idle.abort();
             idle = new AbortController();

@@ -1,5 +1,5 @@
 import type { QueueDeps } from './deps.js';
-import { dayMs } from './rules.js';
+import { dayMs } from './sync-policy.js';
 
 // Once a day per CUIT: every client whose last run is older than a day and that has nothing
 // pending or running gets a 'daily' job. A run that failed is retried by its own job with

@@ -7,10 +7,12 @@ import type { AuthorityFailureKind, TaxpayerSession } from '../../ports/authorit
 import { AuthorityFailure } from '../../ports/authority-client.js';
 import type { SyncTarget } from '../../ports/job-queue.js';
 import type { SyncDeps } from './deps.js';
-import type { InvoiceWindowPolicy } from './rules.js';
+import type { InvoiceWindowPolicy } from './sync-policy.js';
 import type { KeyLease, KeySessions } from './key-sessions.js';
 import { createKeySessions } from './key-sessions.js';
-import { failurePolicy, invoiceRanges, isKeyFailure, keyFingerprint, normalizeInvoice, systemsFor, toNotification } from './rules.js';
+import { failurePolicy, invoiceRanges, isKeyFailure, normalizeInvoice, systemsFor } from './sync-policy.js';
+import { keyFingerprint } from '../../domain/sealed-key.js';
+import { enteringNotification } from '../../domain/notification.js';
 
 export interface SyncClientInput {
     clientId: number;
@@ -166,7 +168,7 @@ const internals = {
                     return null;
                 }
 
-                await internals.write(() => deps.notifications.save(target.id, listed.map((notification) => toNotification(notification, firstSync)), now()));
+                await internals.write(() => deps.notifications.save(target.id, listed.map((notification) => enteringNotification(notification, firstSync)), now()));
                 return listed.length;
             }
         }

@@ -4,7 +4,7 @@ import type { Ports } from '../../ports/index.js';
 import type { JobCounts, SyncSummary } from '../../ports/job-queue.js';
 import type { QueueDeps } from './deps.js';
 import { findSyncTargets } from './find-sync-targets.js';
-import { systemsFor } from './rules.js';
+import { systemsFor } from './sync-policy.js';
 
 export interface SystemStatus {
     system: SyncSystem;

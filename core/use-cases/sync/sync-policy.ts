@@ -1,15 +1,14 @@
-import { createHash } from 'node:crypto';
 import type { ClientType } from '../../domain/client.js';
 import type { InvoiceRecord } from '../../domain/invoice.js';
 import { pesosAmount } from '../../domain/invoice.js';
-import type { Notification } from '../../domain/notification.js';
 import type { DateRange } from '../../domain/period.js';
+import { invoiceQueryMaxDays, splitRange } from '../../domain/period.js';
 import type { SyncSystem } from '../../domain/sync-system.js';
 import { formatDate } from '../../domain/time.js';
 import type { Timestamp } from '../../domain/time.js';
-import type { AuthorityFailureKind, AuthorityNotification } from '../../ports/authority-client.js';
+import type { AuthorityFailureKind } from '../../ports/authority-client.js';
 
-// The rules of the synchronization that do not touch a port (SPEC §1-§3, DESIGN:
+// The synchronization's policy, the rules that do not touch a port (SPEC §1-§3, DESIGN:
 // Synchronization).
 
 export interface InvoiceWindowPolicy {
@@ -29,7 +28,6 @@ export const defaultInvoicePolicy: InvoiceWindowPolicy = { backfillMonths: 12, r
 
 const internals = {
     dayMs: 24 * 60 * 60 * 1000,
-    maxQueryDays: 365,                 // Mis Comprobantes answers at most 365 days per query
     keyKinds: ['rejected_key', 'blocked_key', 'expired_key'] as readonly AuthorityFailureKind[],
     pesos: new Set(['PES', '$', 'ARS']),
 
@@ -74,14 +72,7 @@ export const invoiceRanges = (input: { now: Timestamp; lastSyncedAt: Timestamp |
         }
     }
 
-    const ranges: DateRange[] = [];
-    for (let start = from; start <= today;) {
-        const endMs = Math.min(start.getTime() + (internals.maxQueryDays - 1) * internals.dayMs, today.getTime());
-        ranges.push({ fromDate: formatDate(start), toDate: formatDate(new Date(endMs)) });
-        start = new Date(endMs + internals.dayMs);
-    }
-
-    return ranges;
+    return splitRange({ fromDate: formatDate(from), toDate: formatDate(today) }, invoiceQueryMaxDays);
 };
 
 // SPEC §2.4: importe is importeOriginal in pesos; tipoCambio is 1 for pesos.
@@ -90,23 +81,6 @@ export const normalizeInvoice = (invoice: InvoiceRecord): InvoiceRecord => {
     const tipoCambio = internals.pesos.has(invoice.monedaOriginal.trim().toUpperCase()) ? 1 : invoice.tipoCambio;
     return { ...invoice, tipoCambio, importe: pesosAmount(invoice.importeOriginal, tipoCambio) };
 };
-
-// SPEC §2.8: on the first sync of the CUIT, what is already read at the authority enters as
-// read at its fechaRecepcion; afterwards everything new enters unread. A stored
-// notification keeps its leidaAt (the repository does not overwrite it).
-export const toNotification = (notification: AuthorityNotification, firstSync: boolean): Notification => ({
-    arcaId: notification.arcaId,
-    tipo: notification.tipo,
-    asunto: notification.asunto,
-    organismo: notification.organismo,
-    fechaRecepcion: notification.fechaRecepcion,
-    fechaNotificacion: notification.fechaNotificacion,
-    leidaAt: firstSync && notification.readAtAuthority ? notification.fechaRecepcion : null
-});
-
-// A refused key is not tried again until it changes: it is remembered by a digest of its
-// sealed form, which changes whenever a new key is stored.
-export const keyFingerprint = (sealedKey: string): string => createHash('sha256').update(sealedKey).digest('hex');
 
 export const isKeyFailure = (kind: AuthorityFailureKind): boolean => internals.keyKinds.includes(kind);
 

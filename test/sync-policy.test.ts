@@ -1,8 +1,11 @@
 import { expect } from 'chai';
-import { invoiceRanges, isKeyFailure, keyFingerprint, normalizeInvoice, retryPolicy, systemsFor, toNotification } from '../core/use-cases/sync/rules.js';
+import { invoiceRanges, isKeyFailure, normalizeInvoice, retryPolicy, systemsFor } from '../core/use-cases/sync/sync-policy.js';
+import { keyFingerprint } from '../core/domain/sealed-key.js';
+import { enteringNotification } from '../core/domain/notification.js';
 import { invoice } from './support/data.js';
 
-// The synchronization's pure rules (core/use-cases/sync/rules.ts).
+// The synchronization's pure rules (core/use-cases/sync/sync-policy.ts, and the domain's
+// sealed-key fingerprint and entering notifications).
 
 describe('sync rules', () => {
 
@@ -48,9 +51,9 @@ describe('sync rules', () => {
     it('enters read-at-the-authority notifications as read only on the first sync', () => {
 
         const listed = { arcaId: '1', tipo: null, asunto: 'A', organismo: null, fechaRecepcion: '2026-01-05T13:00:00.000Z', fechaNotificacion: null, readAtAuthority: true };
-        expect(toNotification(listed, true).leidaAt).to.equal('2026-01-05T13:00:00.000Z');
-        expect(toNotification(listed, false).leidaAt).to.equal(null);
-        expect(toNotification({ ...listed, readAtAuthority: false }, true).leidaAt).to.equal(null);
+        expect(enteringNotification(listed, true).leidaAt).to.equal('2026-01-05T13:00:00.000Z');
+        expect(enteringNotification(listed, false).leidaAt).to.equal(null);
+        expect(enteringNotification({ ...listed, readAtAuthority: false }, true).leidaAt).to.equal(null);
     });
 
     it('tells refused keys apart, remembers them by a digest of the sealed key, and backs off with jitter', () => {
