@@ -49,7 +49,9 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
     });
 
     const logger = options.logger ?? pino({ level: 'silent' });
-    registerErrorResponses(server, options.log ?? ((event) => logger.error(event, String(event.msg ?? 'error'))));
+    // Unexpected errors go through the logger (and so through its redaction), wherever they happen.
+    const reportError = options.log ?? ((event: Record<string, unknown>) => logger.error(event, String(event.msg ?? 'error')));
+    registerErrorResponses(server, reportError);
     await registerLogging(server, logger);
     guardTransport(server, logger);
     if (options.metrics) {
@@ -58,7 +60,7 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
 
     registerBearerAuth(server, deps);
     registerRateLimitHeaders(server);
-    registerMcp(server, deps, { publicUrl: options.publicUrl, log: options.log, trustProxy: options.trustProxy, maxClients: options.maxOAuthClients });
+    registerMcp(server, deps, { publicUrl: options.publicUrl, log: reportError, trustProxy: options.trustProxy, maxClients: options.maxOAuthClients });
 
     server.route([
         ...healthRoutes,

@@ -11,7 +11,8 @@ export interface McpRouteOptions {
     // {base_url}; by default the address the server listens on, known once started. Every
     // URL the service publishes comes from it, never from the request.
     publicUrl?: string | undefined;
-    log?: McpLog | undefined;
+    // Where unexpected errors go: the server's logger, so its redaction applies.
+    log: McpLog;
     // How many reverse proxies stand in front (TRUST_PROXY): only then are forwarded headers
     // believed, for the client address and the host asked for.
     trustProxy?: number | undefined;
@@ -19,13 +20,9 @@ export interface McpRouteOptions {
     maxClients?: number | undefined;
 }
 
-const internals = {
-    log: (event: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`)
-};
-
 export const registerMcp = (server: Server, deps: Ports, options: McpRouteOptions): void => {
 
-    const log = options.log ?? internals.log;
+    const { log } = options;
     const urls = publicUrls(server, options.publicUrl, options.trustProxy ?? 0);
     const resource = protectedResource(urls, '/mcp', 'arcasync MCP');
     const oauth = registerOAuth(server, deps, urls, resource, { log, maxClients: options.maxClients });
