@@ -1,3 +1,4 @@
+import { categories } from '../../../core/domain/client.js';
 import type { CcmaBalances, CcmaMovement } from '../../../core/domain/ccma.js';
 import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js';
 import { pesosAmount } from '../../../core/domain/invoice.js';
@@ -98,7 +99,6 @@ const internals = {
     suppliers: ['DISTRIBUIDORA NORTE SA', 'TELECOM ARGENTINA SA', 'EDENOR SA', 'LIBRERIA EL ATENEO SRL', 'ESTACION DE SERVICIO RUTA 8 SA', 'CONSULTORA PAMPA SRL', 'MAYORISTA DEL SUR SA', 'GOMEZ HNOS SH', 'FARMACIA CENTRAL SCS', 'SOFTWARE ANDINO SAS'],
     customers: ['ALVAREZ, JUAN CARLOS', 'ESTUDIO CONTABLE RIVAS', 'MUNICIPALIDAD DE TANDIL', 'PÉREZ Y ASOCIADOS SRL', 'ÑANDÚ EVENTOS SA', 'COOPERATIVA AGRICOLA LIMITADA', 'BERTOLINI, MARÍA LAURA'],
     subjects: ['Comunicación de vencimientos', 'Intimación de pago', 'Recategorización de oficio', 'Inconsistencias en declaraciones juradas', 'Novedades del domicilio fiscal electrónico', 'Requerimiento de información'],
-    categories: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K'] as const,
     monthlyFee: { A: 26_927, B: 30_133, C: 34_261, D: 41_049, E: 50_066, F: 57_876, G: 65_587, H: 100_860, I: 132_483, J: 154_709, K: 211_209 } as Record<string, number>,
 
     registry(random: Random, entity: boolean): RegistryClassification {
@@ -109,7 +109,7 @@ const internals = {
 
         const draw = random();
         if (draw < 0.55) {
-            return { monotributista: true, autonomo: false, categoria: internals.pick(random, internals.categories) };
+            return { monotributista: true, autonomo: false, categoria: internals.pick(random, categories) };
         }
 
         return draw < 0.85 ? { monotributista: false, autonomo: true, categoria: null } : { monotributista: false, autonomo: false, categoria: null };
