@@ -114,7 +114,7 @@ export const messages = {
     cli: {
         syncSummary: (run: { synced: number; failed: number; invoices: number }): string => `Sincronizados: ${run.synced} CUIT; con error: ${run.failed} CUIT; comprobantes guardados: ${run.invoices}.`,
         syncByOthers: (count: number): string => `Otro trabajador sincronizó ${count} CUIT de esta corrida al mismo tiempo; su resultado está en 'arcasync sync status'.`,
-        syncFailed: (count: number): string => `${count} CUIT terminaron con error (detalle en la salida y en 'arcasync sync status').`,
+        syncFailed: (count: number): string => `${count} CUIT ${count === 1 ? 'terminó' : 'terminaron'} con error (detalle en la salida y en 'arcasync sync status').`,
         addressInUse: (address: string, port: string): string => `El puerto ${port} de ${address} ya está en uso: elegí otro con --port (o PORT; METRICS_PORT para las métricas) o detené el proceso que lo ocupa.`,
         noDatabase: (path: string): string => `No hay base de datos en ${path}: creala con 'arcasync migrate' (o 'npm start' para la demostración), o indicá otra con DATABASE_URL.`
     },

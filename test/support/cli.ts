@@ -198,7 +198,13 @@ export const startCliProcess = (args: string[], options: { cwd: string; env: Nod
 };
 
 // `arcasync serve --port 0 --json` in its own process; resolves once it prints where it listens.
+// The database is migrated first: serve, like every command but migrate, creates none.
 export const startServeProcess = async (databaseUrl: string, env: Record<string, string> = {}): Promise<ServeProcess> => {
+
+    const migrated = await runCli(databaseUrl, ['migrate']);
+    if (migrated.code !== 0) {
+        throw new Error(`migrate: ${migrated.stderr}`);
+    }
 
     const { child, first, exited, stderr } = await startCliProcess(['serve', '--host', '127.0.0.1', '--port', '0', '--json'], {
         cwd: internals.root,
