@@ -138,6 +138,12 @@ for (const database of testDatabases()) {
             const fromAddress = await submit(next.flow, next.location, { email, password: oauthTest.password, decision: 'allow' });
             expect(fromAddress.status).to.equal(429);
             expect(await fromAddress.text()).to.contain(messages.signInThrottled);
+
+            // Meanwhile new emails from that address leave nothing behind in the counters.
+            const counters = async () => Number((await server.app.knex('throttles').count({ count: '*' }).first())!.count);
+            const before = await counters();
+            expect((await submit(next.flow, next.location, { email: 'otra-persona@example.com', password: 'una-clave-cualquiera', decision: 'allow' })).status).to.equal(429);
+            expect(await counters()).to.equal(before);
             server.clock.advance(15 * 60 * 1000);
         });
 

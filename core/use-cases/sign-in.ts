@@ -16,10 +16,11 @@ export const signIn = async (
 ): Promise<UserRecord | null> => {
 
     const email = input.email.trim().toLowerCase();
-    // The email as a digest: any length fits the counter's key, and the table names nobody.
+    // The address first: once it is throttled, guessing new emails adds no counter rows. The
+    // email as a digest: any length fits the counter's key, and the table names nobody.
     const subjects = [
-        { rule: throttleRules.signInPerEmail, subject: `sign-in:email:${hashToken(email)}` },
-        ...(input.address ? [{ rule: throttleRules.signInPerAddress, subject: `sign-in:address:${input.address}` }] : [])
+        ...(input.address ? [{ rule: throttleRules.signInPerAddress, subject: `sign-in:address:${input.address}` }] : []),
+        { rule: throttleRules.signInPerEmail, subject: `sign-in:email:${hashToken(email)}` }
     ];
     const counted: { subject: string; start: number }[] = [];
     for (const { rule, subject } of subjects) {
