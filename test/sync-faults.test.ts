@@ -11,6 +11,7 @@ import type { SeededUser } from './support/fixtures.js';
 import { seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer, testClock } from './support/server.js';
+import { failurePolicy } from '../core/use-cases/sync/sync-policy.js';
 
 // A flaky authority: a share of its requests fail (5xx, timeouts, malformed payloads). Each
 // CUIT ends with every system either synchronized by this run or with its error recorded and
@@ -154,9 +155,11 @@ for (const database of testDatabases()) {
             expect(failedSystems, 'failed systems').to.be.greaterThan(0);
             expect(syncedSystems, 'synced systems').to.be.greaterThan(0);
 
-            // The failed jobs come back later and finish once the authority recovers.
+            // The failed jobs come back later and finish once the authority recovers: after the
+            // longest wait the failure policy imposes (a failure after the password was posted)
+            // and the backoff on top of it.
             second.setFailures({});
-            server.clock.advance(3_600_000);
+            server.clock.advance(failurePolicy.passwordDelayMs + 3_600_000);
             await run(second);
             const remaining = await server.app.knex('sync_states').whereNotNull('last_error').count({ n: '*' }).first();
             expect(Number(remaining!.n)).to.equal(0);
