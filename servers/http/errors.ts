@@ -86,7 +86,7 @@ export const registerErrorResponses = (server: Server, log: (event: Record<strin
             message = domain.message;
         }
         else if (status >= 500) {
-            log({ level: 'error', msg: 'request failed', method: request.method, path: request.path, err: response.stack ?? response.message });
+            log({ level: 'error', msg: 'request failed', requestId: request.info.id, method: request.method, path: request.path, err: response.stack ?? response.message });
             message = messages.internal;
         }
         else {

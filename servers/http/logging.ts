@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, ResponseObject, Server } from '@hapi/hapi';
-import hapiPino from 'hapi-pino';
 import type { Logger } from 'pino';
 
 // One JSON line per request, tagged with a request id: the caller's X-Request-Id when it is a
 // sane token, a new UUID otherwise; returned in the response either way so a support request
 // can be matched to the log. The line says what an operator asks first: who (user and account,
 // never a credential), what (method, path, query, the MCP tool), and what came of it (status,
-// time, which limit refused it). hapi-pino logs the request errors.
+// time, which limit refused it). What failed inside a request is logged by errors.ts, once.
 
 declare module '@hapi/hapi' {
     interface RequestApplicationState {
@@ -50,7 +49,7 @@ const internals = {
     }
 };
 
-export const registerLogging = async (server: Server, logger: Logger): Promise<void> => {
+export const registerLogging = (server: Server, logger: Logger): void => {
 
     server.ext('onRequest', (request, h) => {
 
@@ -58,26 +57,6 @@ export const registerLogging = async (server: Server, logger: Logger): Promise<v
         const id = typeof given === 'string' && internals.requestIdPattern.test(given) ? given : randomUUID();
         (request.info as { id: string }).id = id;
         return h.continue;
-    });
-
-    await server.register({
-        plugin: hapiPino,
-        options: {
-            instance: logger,
-            // The request line is written below; hapi-pino logs what failed inside a request.
-            logEvents: ['request-error'],
-            ignorePaths: ['/healthcheck'],
-            // Query strings of this API carry no secrets, but bodies may (clave_arca): never log them.
-            logPayload: false,
-            getChildBindings: (request) => ({ requestId: request.info.id }),
-            // Only what an operator needs; no headers, so no credential can ride along.
-            // (unwrapped: pino's full standard serialization is not computed first).
-            wrapSerializers: false,
-            serializers: {
-                req: (request: { method?: string; path?: string }) => ({ method: request.method, path: request.path }),
-                res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode })
-            }
-        }
     });
 
     server.events.on('response', (request) => {

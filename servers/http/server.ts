@@ -52,7 +52,7 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
     // Unexpected errors go through the logger (and so through its redaction), wherever they happen.
     const reportError = options.log ?? ((event: Record<string, unknown>) => logger.error(event, String(event.msg ?? 'error')));
     registerErrorResponses(server, reportError);
-    await registerLogging(server, logger);
+    registerLogging(server, logger);
     guardTransport(server, logger);
     if (options.metrics) {
         registerHttpMetrics(server, options.metrics);
