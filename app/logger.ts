@@ -1,22 +1,10 @@
 import pino from 'pino';
 import type { DestinationStream, Logger } from 'pino';
 
-// Structured JSON logs (pino). Secrets are redacted by path wherever they could appear: the
-// Authorization header, cookies, and any field named like a credential. Then every line is
-// checked once more as it leaves, whoever logged it and whatever serializer ran: no request's
-// bytes, headers or body (a parser error's `rawPacket`, a Buffer, an array of bytes), no
-// credential field at any depth, no token or Bearer value inside any text.
-
-export const redactedPaths = [
-    'req.headers.authorization',
-    'req.headers.cookie',
-    'res.headers["set-cookie"]',
-    'clave_arca', '*.clave_arca',
-    'password', '*.password',
-    'token', '*.token',
-    'access_token', '*.access_token',
-    'refresh_token', '*.refresh_token'
-];
+// Structured JSON logs (pino). Every line is checked as it leaves, whoever logged it and
+// whatever serializer ran: no request's bytes, headers or body (a parser error's `rawPacket`,
+// a Buffer, an array of bytes), no credential field at any depth, no token or Bearer value
+// inside any text. One mechanism, so the names it hides are listed once.
 
 const internals = {
     censor: '[oculto]',
@@ -78,6 +66,10 @@ const internals = {
 
     line(text: string): string {
 
+        if (!suspicious.test(text)) {
+            return text;
+        }
+
         let parsed: unknown;
         try {
             parsed = JSON.parse(text);
@@ -91,12 +83,14 @@ const internals = {
     }
 };
 
+// Most lines (a request's, a job's) hold none of what `clean` hides: they leave unparsed.
+const suspicious = new RegExp(`asy_|bearer|"(?:${[...internals.requestContent, ...internals.credentials].join('|')})"\\s*:|"Buffer"|\\[(?:\\d{1,3},){7}`, 'i');
+
 export const createLogger = (options: { level: string; destination?: DestinationStream }): Logger => {
 
     return pino({
         level: options.level,
         base: { service: 'arcasync' },
-        redact: { paths: redactedPaths, censor: internals.censor },
         hooks: { streamWrite: internals.line }
     }, options.destination ?? pino.destination({ dest: 2, sync: false }));
 };
