@@ -29,14 +29,16 @@ const internals = {
     groupKey: (request: Request): string => [request.userId, request.windows.minuteStart, request.windows.monthStart, request.limits.perMinute, request.limits.perMonth].join(':')
 };
 
+type Counted = { allowed: true } | Extract<RateLimitOutcome, { allowed: false }>;
+
 export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
 
     // Fixed SQL on every request (see statements.ts).
     const sql = statements(knex);
 
-    // What the users' windows hold after their requests were counted, for the answer's
-    // headers: one read for every user counted in the same event-loop turn.
-    const usageOf = batched(async (requests: readonly Request[]): Promise<RateLimitUsage[]> => {
+    // What the users' windows hold after their requests were counted, for the answers'
+    // headers: one read after the batch's updates, for every user counted in it.
+    const usageOf = async (requests: readonly Request[]): Promise<RateLimitUsage[]> => {
 
         const userIds = [...new Set(requests.map((request) => request.userId))];
         const rows = new Map((await sql.all(internals.usage(userIds.length), userIds)).map((row) => [toNumber(row.user_id), row]));
@@ -48,9 +50,7 @@ export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
                 month: row && toNumber(row.month_start) === windows.monthStart ? toNumber(row.month_count) : 0
             };
         });
-    });
-
-    const allowed = async (request: Request): Promise<RateLimitOutcome> => ({ allowed: true, usage: await usageOf(request) });
+    };
 
     // Adds `count` requests at once, or none of them (false) when that would pass a limit or
     // the user has no row yet.
@@ -68,14 +68,14 @@ export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
         ]) > 0;
     };
 
-    const consumeOne = async (request: Request): Promise<RateLimitOutcome> => {
+    const consumeOne = async (request: Request): Promise<Counted> => {
 
         const { userId, windows: { minuteStart, monthStart }, limits } = request;
         // A refused UPDATE means a full window, or a row that did not exist yet (or was
         // created by a concurrent first request meanwhile): look, then try again.
         for (let attempt = 0; attempt < 3; attempt++) {
             if (await tryAdd(request, 1)) {
-                return allowed(request);
+                return { allowed: true };
             }
 
             const row = await knex('rate_limits').where('user_id', userId).first();
@@ -118,21 +118,24 @@ export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
             }
         });
 
-        const outcomes: RateLimitOutcome[] = new Array(requests.length);
+        const counted: Counted[] = new Array(requests.length);
         await Promise.all([...groups.values()].map(async (indexes) => {
 
             const first = requests[indexes[0]!]!;
             if (indexes.length > 1 && await tryAdd(first, indexes.length)) {
-                await Promise.all(indexes.map(async (i) => (outcomes[i] = await allowed(requests[i]!))));
+                indexes.forEach((i) => (counted[i] = { allowed: true }));
                 return;
             }
 
             for (const i of indexes) {
-                outcomes[i] = await consumeOne(requests[i]!);
+                counted[i] = await consumeOne(requests[i]!);
             }
         }));
 
-        return outcomes;
+        const admitted = requests.filter((_request, i) => counted[i]!.allowed);
+        const usage = admitted.length ? await usageOf(admitted) : [];
+        let next = 0;
+        return counted.map((outcome): RateLimitOutcome => (outcome.allowed ? { allowed: true, usage: usage[next++]! } : outcome));
     });
 
     return {
