@@ -1,4 +1,5 @@
 import type { Dialect } from './connection.js';
+import { placeholders } from './statements.js';
 
 // The SQL of every paged list (fixed SQL, run through statements.ts). A page costs the same
 // at any offset: its keys are read from the list's covering index first (the skipped entries
@@ -104,7 +105,7 @@ export const listQueries = (dialect: Dialect): ListQueries => {
             count: `select count(distinct m.period_key) as count from ${from('ccma_movements', 'm', 'ccma_movements_list')} where m.client_id = ?`,
             periods: `select distinct m.period_key from ${from('ccma_movements', 'm', 'ccma_movements_list')} where m.client_id = ? order by m.period_key desc limit ? offset ?`,
             movements: (periods) => 'select m.period_key, m.orden, m.impuesto, m.concepto, m.subconcepto, m.descripcion, m.fecha_movimiento, m.debe, m.haber, m.saldo ' +
-                `from ${from('ccma_movements', 'm', 'ccma_movements_list')} where m.client_id = ? and m.period_key in (${new Array(periods).fill('?').join(', ')}) ` +
+                `from ${from('ccma_movements', 'm', 'ccma_movements_list')} where m.client_id = ? and m.period_key in (${placeholders(periods)}) ` +
                 'order by m.period_key desc, m.orden asc, m.id asc'
         },
         clients: (condition, byListIndex) => {

@@ -53,7 +53,7 @@ export const pesosAmount = (importeOriginal: number, tipoCambio: number): number
 
 // ARCA's voucher-type codes of credit notes (A, B, C, E, M, the tique ones and the FCE MiPyME
 // ones): they take back what an invoice charged, so a period's totals subtract them.
-export const creditNoteTypes: ReadonlySet<number> = new Set([3, 8, 13, 21, 53, 110, 112, 113, 114, 203, 208, 213]);
+const creditNoteTypes: ReadonlySet<number> = new Set([3, 8, 13, 21, 53, 110, 112, 113, 114, 203, 208, 213]);
 
 export const isCreditNote = (tipo: string): boolean => creditNoteTypes.has(Number(tipo));
 

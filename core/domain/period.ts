@@ -1,5 +1,3 @@
-import { invalid } from './errors.js';
-import { messages } from './messages.js';
 import { formatDate } from './time.js';
 
 // SPEC §2.10 and §4.6: the period of an invoice query, both ends inclusive.
@@ -18,20 +16,11 @@ export const currentMonthUtc = (now: Date): DateRange => {
     };
 };
 
-// The ends arrive checked (read-parameters.ts: dates, both or neither); without them, the
-// current month in UTC.
-export const resolveDateRange = (input: { from_date?: string | undefined; to_date?: string | undefined }, now: Date): DateRange => {
-
-    if (input.from_date === undefined || input.to_date === undefined) {
-        return currentMonthUtc(now);
-    }
-
-    if (input.from_date > input.to_date) {
-        throw invalid([messages.dateRangeInverted]);
-    }
-
-    return { fromDate: input.from_date, toDate: input.to_date };
-};
+// The ends arrive checked (read-parameters.ts: dates, both or neither, in order); without
+// them, the current month in UTC.
+export const resolveDateRange = (input: { from_date?: string | undefined; to_date?: string | undefined }, now: Date): DateRange => (
+    input.from_date === undefined || input.to_date === undefined ? currentMonthUtc(now) : { fromDate: input.from_date, toDate: input.to_date }
+);
 
 // Mis Comprobantes answers at most 365 days per query (AUTHORITY.md).
 export const invoiceQueryMaxDays = 365;

@@ -137,9 +137,12 @@ export const parseReadRequest = <K extends ReadParameterName>(request: ReadReque
         }
     }
 
-    // SPEC §4.6: both ends of the period or neither.
+    // SPEC §4.6: both ends of the period or neither, in order.
     if (names.includes('from_date' as K) && internals.has(request.query, 'from_date') !== internals.has(request.query, 'to_date')) {
         failures.push(messages.dateRangeIncomplete);
+    }
+    else if (values.from_date !== undefined && values.to_date !== undefined && values.from_date > values.to_date) {
+        failures.push(messages.dateRangeInverted);
     }
 
     for (const name of Object.keys(request.query)) {

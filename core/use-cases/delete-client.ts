@@ -3,6 +3,7 @@ import { assertWritingEnabled } from '../domain/access.js';
 import { conflict, notFound } from '../domain/errors.js';
 import { messages } from '../domain/messages.js';
 import type { Ports } from '../ports/index.js';
+import { parseReadRequest } from '../domain/read-parameters.js';
 import { findVisibleClient } from './find-visible-client.js';
 
 // SPEC §4.5 and §3: the client and everything synchronized for it go in one transaction,
@@ -11,7 +12,8 @@ import { findVisibleClient } from './find-visible-client.js';
 export const deleteClient = async (deps: Pick<Ports, 'clients'>, principal: Principal, cuitInput: string): Promise<{ cuit: string }> => {
 
     assertWritingEnabled(principal);
-    const client = await findVisibleClient(deps, principal, cuitInput);
+    const { cuit } = parseReadRequest({ path: { cuit: cuitInput }, query: {} }, ['cuit']);
+    const client = await findVisibleClient(deps, principal, cuit);
     const outcome = await deps.clients.delete(client.id);
     if (outcome === 'represents') {
         throw conflict(messages.clientWrite.representsEntities);

@@ -1,7 +1,8 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Ports } from '../../core/ports/index.js';
-import { findTokenUser, chargeTokenRequest } from '../../core/use-cases/find-token-user.js';
+import { chargeRequest } from '../../core/use-cases/charge-request.js';
+import { findTokenUser } from '../../core/use-cases/find-token-user.js';
 import type { McpLog } from './tools.js';
 import { createMcpServer } from './tools.js';
 
@@ -11,7 +12,7 @@ import { createMcpServer } from './tools.js';
 export const serveStdio = async (deps: Ports, token: string, log: McpLog): Promise<Server> => {
 
     await findTokenUser(deps, token);
-    const server = createMcpServer(deps, () => chargeTokenRequest(deps, token), log);
+    const server = createMcpServer(deps, async () => chargeRequest(deps, await findTokenUser(deps, token)), log);
     await server.connect(new StdioServerTransport());
     return server;
 };
