@@ -21,7 +21,6 @@ const internals = {
     number: { type: 'number' } as Schema,
     dateTime: { type: 'string', format: 'date-time' } as Schema,
     date: { type: 'string', format: 'date' } as Schema,
-    inline: (schema: unknown): unknown => schema,
     // A realistic instance, shown by /docs and generated clients.
     example: (schema: Schema, instance: Record<string, unknown>): Schema => ({ ...schema, examples: [instance] })
 };
@@ -195,12 +194,10 @@ export type BodySchemaName = keyof typeof bodySchemas;
 
 // A schema with every `#/components/schemas/…` reference replaced by what it names, for
 // readers that get one schema alone (an MCP tool's output schema has no components).
-export const selfContained = (schema: unknown): Schema => internals.inline(schema) as Schema;
-
-internals.inline = (schema: unknown): unknown => {
+const inline = (schema: unknown): unknown => {
 
     if (Array.isArray(schema)) {
-        return schema.map(internals.inline);
+        return schema.map(inline);
     }
 
     if (!schema || typeof schema !== 'object') {
@@ -210,8 +207,10 @@ internals.inline = (schema: unknown): unknown => {
     const ref = (schema as Schema).$ref;
     if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
         const name = ref.slice('#/components/schemas/'.length);
-        return internals.inline(componentSchemas[name] ?? requestSchemas[name]);
+        return inline(componentSchemas[name] ?? requestSchemas[name]);
     }
 
-    return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, internals.inline(value)]));
+    return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, inline(value)]));
 };
+
+export const selfContained = (schema: unknown): Schema => inline(schema) as Schema;

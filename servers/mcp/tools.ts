@@ -33,7 +33,7 @@ export type McpLog = (event: Record<string, unknown>) => void;
 interface ToolDefinition {
     tool: Tool;
     // Takes the principal and the raw arguments; answers the structured result and its text.
-    run(principal: Principal, args: RawParameters): Promise<{ structured: object; text: string }>;
+    run(deps: Ports, principal: Principal, args: RawParameters): Promise<{ structured: object; text: string }>;
 }
 
 const internals = {
@@ -120,11 +120,11 @@ const internals = {
 
     without: (args: RawParameters, name: string): RawParameters => Object.fromEntries(Object.entries(args).filter(([key]) => key !== name)),
 
-    async call(definition: ToolDefinition, admit: Admit, log: McpLog, args: RawParameters): Promise<CallToolResult> {
+    async call(deps: Ports, definition: ToolDefinition, admit: Admit, log: McpLog, args: RawParameters): Promise<CallToolResult> {
 
         try {
             const principal = await admit();
-            const result = await definition.run(principal, args);
+            const result = await definition.run(deps, principal, args);
             return { content: [{ type: 'text', text: result.text }], structuredContent: result.structured as Record<string, unknown> };
         }
         catch (err) {
@@ -142,7 +142,8 @@ const internals = {
 const invoiceKinds = ['emitidos', 'recibidos'] as const;
 const ccmaQueries = ['saldos', 'movimientos'] as const;
 
-const definitions = (deps: Ports): ToolDefinition[] => [
+// Built once: a tool's description depends on nothing of the request.
+const definitions: ToolDefinition[] = [
     {
         tool: {
             name: 'listar_cuits',
@@ -152,7 +153,7 @@ const definitions = (deps: Ports): ToolDefinition[] => [
             outputSchema: selfContained(bodySchemas.cuitList) as Tool['outputSchema'],
             annotations: { title: 'Listar CUIT', ...internals.annotations }
         },
-        async run(principal, args) {
+        async run(deps, principal, args) {
 
             const result = await listCuits(deps, principal, { query: args });
             return { structured: result, text: text.cuits(result) };
@@ -179,7 +180,7 @@ const definitions = (deps: Ports): ToolDefinition[] => [
             }) as Tool['outputSchema'],
             annotations: { title: 'Listar comprobantes', ...internals.annotations }
         },
-        async run(principal, args) {
+        async run(deps, principal, args) {
 
             const tipo = internals.choose(args, 'tipo', invoiceKinds, null, messages.mcp.invoiceKind, listInvoicesParameters);
             const request = { query: internals.without(args, 'tipo') };
@@ -204,7 +205,7 @@ const definitions = (deps: Ports): ToolDefinition[] => [
             }) as Tool['outputSchema'],
             annotations: { title: 'Consultar cuenta corriente (SCT)', ...internals.annotations }
         },
-        async run(principal, args) {
+        async run(deps, principal, args) {
 
             const result = await getSct(deps, principal, { query: args });
             const resumen = result.data ? summarizeSct(result.data, formatDate(deps.clock.now())) : null;
@@ -230,7 +231,7 @@ const definitions = (deps: Ports): ToolDefinition[] => [
             }) as Tool['outputSchema'],
             annotations: { title: 'Consultar CCMA', ...internals.annotations }
         },
-        async run(principal, args) {
+        async run(deps, principal, args) {
 
             const consulta = internals.choose(args, 'consulta', ccmaQueries, 'saldos', messages.mcp.ccmaQuery, args.consulta === 'movimientos' ? listCcmaMovementsParameters : getCcmaBalancesParameters);
             const request = { query: internals.without(args, 'consulta') };
@@ -252,13 +253,16 @@ const definitions = (deps: Ports): ToolDefinition[] => [
             outputSchema: selfContained(bodySchemas.notifications) as Tool['outputSchema'],
             annotations: { title: 'Listar notificaciones del DFE', ...internals.annotations }
         },
-        async run(principal, args) {
+        async run(deps, principal, args) {
 
             const result = await listNotifications(deps, principal, { query: args });
             return { structured: result, text: text.dfe(result) };
         }
     }
 ];
+
+const toolsByName = new Map(definitions.map((definition) => [definition.tool.name, definition]));
+const toolList = definitions.map((definition) => definition.tool);
 
 // One MCP server per connection (stdio) or per request (stateless HTTP).
 // `onCall` learns each tool called, for the request log.
@@ -269,17 +273,16 @@ export const createMcpServer = (deps: Ports, admit: Admit, log: McpLog, onCall?:
         instructions: 'Datos fiscales de ARCA sincronizados una vez por día para los CUIT que gestiona el usuario. Todas las herramientas son de solo lectura. Empezá por listar_cuits para conocer los CUIT disponibles.'
     });
 
-    const tools = new Map(definitions(deps).map((definition) => [definition.tool.name, definition]));
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.values()].map((definition) => definition.tool) }));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));
     server.setRequestHandler(CallToolRequestSchema, (request) => {
 
-        const definition = tools.get(request.params.name);
+        const definition = toolsByName.get(request.params.name);
         if (!definition) {
             throw new McpError(ErrorCode.InvalidParams, messages.mcp.unknownTool(request.params.name));
         }
 
         onCall?.(definition.tool.name);
-        return internals.call(definition, admit, log, request.params.arguments ?? {});
+        return internals.call(deps, definition, admit, log, request.params.arguments ?? {});
     });
 
     return server;

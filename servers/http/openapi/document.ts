@@ -1,5 +1,7 @@
 import type { Server } from '@hapi/hapi';
 import { messages } from '../../../core/domain/messages.js';
+import { maxLimit, pageDefaults } from '../../../core/domain/pagination.js';
+import { defaultRateLimits } from '../../../core/domain/rate-limit.js';
 import type { ReadParameterName } from '../../../core/domain/read-parameters.js';
 import { parameterSchemas, periodPageSchemas } from '../../contract/parameters.js';
 import type { Schema } from '../../contract/parameters.js';
@@ -145,10 +147,10 @@ const internals = {
         'Cada solicitud, salvo `GET /healthcheck`, lleva `Authorization: Bearer <token>`. El token lo genera el usuario y actúa con sus permisos: solo ve los CUIT que ese usuario gestiona. Un CUIT ajeno responde igual que uno inexistente (404).',
         '',
         '## Límites',
-        'Por usuario (no por token): 100 solicitudes por minuto y 200000 por mes calendario en UTC. Cada respuesta a una solicitud autenticada trae `X-RateLimit-Limit`, `X-RateLimit-Remaining` y `X-RateLimit-Reset` del límite más cercano a agotarse. Al superarlo, 429 con `Retry-After`; si `X-RateLimit-Limit` es 200000, esperar segundos no ayuda.',
+        `Por usuario (no por token): ${defaultRateLimits.perMinute} solicitudes por minuto y ${defaultRateLimits.perMonth} por mes calendario en UTC. Cada respuesta a una solicitud autenticada trae \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` y \`X-RateLimit-Reset\` del límite más cercano a agotarse. Al superarlo, 429 con \`Retry-After\`; si \`X-RateLimit-Limit\` es ${defaultRateLimits.perMonth}, esperar segundos no ayuda.`,
         '',
         '## Paginación',
-        '`limit` (1 a 100, 50 por omisión) y `offset` (desde 0); `pagination.total` cuenta todos los registros de la consulta. El orden es estable, así que recorrer las páginas no saltea ni repite registros. Cada página consume una solicitud de la cuota.',
+        `\`limit\` (1 a ${maxLimit}, ${pageDefaults.limit} por omisión) y \`offset\` (desde ${pageDefaults.offset}); \`pagination.total\` cuenta todos los registros de la consulta. El orden es estable, así que recorrer las páginas no saltea ni repite registros. Cada página consume una solicitud de la cuota.`,
         '',
         '## Errores',
         'Siempre `{"error": "<mensaje en castellano>"}`; si fallan varios parámetros, sus mensajes van juntos. Reintentá 429 (tras `Retry-After`) y 500 (con espera exponencial); no reintentes 400, 401, 403, 404, 409 ni 415.'
@@ -166,14 +168,14 @@ const internals = {
     // On every answer to a counted request (not the health check): the limit closest to
     // running out.
     usageHeaders: {
-        'X-RateLimit-Limit': { description: 'el límite más cercano a agotarse: 100 (por minuto) o 200000 (por mes calendario UTC)', schema: { type: 'integer' } },
+        'X-RateLimit-Limit': { description: `el límite más cercano a agotarse: ${defaultRateLimits.perMinute} (por minuto) o ${defaultRateLimits.perMonth} (por mes calendario UTC)`, schema: { type: 'integer' } },
         'X-RateLimit-Remaining': { description: 'solicitudes que quedan de ese límite', schema: { type: 'integer' } },
         'X-RateLimit-Reset': { description: 'instante Unix en que se renueva ese límite', schema: { type: 'integer' } }
     },
 
     rateLimitHeaders: {
         'Retry-After': { description: 'segundos a esperar', schema: { type: 'integer' } },
-        'X-RateLimit-Limit': { description: 'el límite superado: 100 (por minuto) o 200000 (por mes calendario UTC)', schema: { type: 'integer' } },
+        'X-RateLimit-Limit': { description: `el límite superado: ${defaultRateLimits.perMinute} (por minuto) o ${defaultRateLimits.perMonth} (por mes calendario UTC)`, schema: { type: 'integer' } },
         'X-RateLimit-Remaining': { description: 'siempre 0 en un 429', schema: { type: 'integer' } },
         'X-RateLimit-Reset': { description: 'instante Unix en que se libera el límite', schema: { type: 'integer' } }
     },
