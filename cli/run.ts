@@ -34,11 +34,6 @@ export const outputFor = (command: Command, io: CliIo): Output => {
 // A failure with its exit code, for runCli to report.
 export const failure = (message: string, exitCode: number = exitCodes.error): Error & { exitCode: number } => Object.assign(new Error(message), { exitCode });
 
-export const fail = (err: unknown): never => {
-
-    throw err;
-};
-
 export const configOf = async (io: CliIo, env: NodeJS.ProcessEnv = io.env): Promise<Config> => {
 
     const { loadConfig } = await import('../app/config.js');

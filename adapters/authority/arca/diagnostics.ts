@@ -58,7 +58,6 @@ const internals = {
     slug: (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60)
 };
 
-export const redactPage = internals.redact;
 
 export const createDiagnostics = (options: { dir: string | null; now?: () => Date; onCapture?: (page: CapturedPage) => void }): Diagnostics => {
 

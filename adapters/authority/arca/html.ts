@@ -71,25 +71,3 @@ export const findForm = (html: string, id: string): HtmlForm | null => {
     return parseForms(html).find((form) => form.id === id) ?? null;
 };
 
-// Rows of cell texts of the table with this id (or the first table), header row included.
-export const parseTable = (html: string, id?: string): string[][] | null => {
-
-    const tables = [...html.matchAll(/<table\b([^>]*)>([\s\S]*?)<\/table>/gi)];
-    const table = id === undefined ? tables[0] : tables.find((candidate) => internals.attributes(candidate[1]!).id === id);
-    if (!table) {
-        return null;
-    }
-
-    const rows: string[][] = [];
-    for (const row of table[2]!.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/gi)) {
-        const cells = [...row[1]!.matchAll(/<t[hd]\b[^>]*>([\s\S]*?)<\/t[hd]>/gi)].map((cell) => pageText(cell[1]!));
-        if (cells.length) {
-            rows.push(cells);
-        }
-    }
-
-    return rows;
-};
-
-// Links and options carrying a value, e.g. Mis Comprobantes' taxpayer choice.
-export const findAll = (html: string, pattern: RegExp): RegExpMatchArray[] => [...html.matchAll(pattern)];

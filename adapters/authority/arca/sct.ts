@@ -149,9 +149,6 @@ export const parseSctReturns = (data: unknown): SctReturn[] => internals.list((d
     vencimiento: required(internals.date(item.fechaVencimiento))
 }));
 
-export const sctServiceName = internals.service;
-export const sctWrapper = internals.wrapper;
-
 export const createSct = (http: HttpSession, loginCuit: string) => {
 
     let page: SelectorPage | null = null;
@@ -260,11 +257,6 @@ export const createSct = (http: HttpSession, loginCuit: string) => {
             const vencimientos = await call('getVencimientos', [Number(cuit)]);
             const faltas = await call('getFaltasPresentacion', [Number(cuit)]);
             return { deuda: parseSctDebts(deudas), vencimientos: parseSctDueDates(vencimientos), ddjj: parseSctReturns(faltas) };
-        },
-
-        reset(): void {
-
-            page = null;
         }
     };
 };
