@@ -34,6 +34,24 @@ export const outputFor = (command: Command, io: CliIo): Output => {
 // A failure with its exit code, for runCli to report.
 export const failure = (message: string, exitCode: number = exitCodes.error): Error & { exitCode: number } => Object.assign(new Error(message), { exitCode });
 
+// How many CUITs a worker syncs at once (`sync`, `sync worker`, `serve --worker`): 1 to 200.
+export const defaultWorkerConcurrency = 8;
+
+export const workerConcurrency = async (raw: string | undefined): Promise<number> => {
+
+    if (raw === undefined) {
+        return defaultWorkerConcurrency;
+    }
+
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1 || value > 200) {
+        const [{ invalid }, { messages }] = await Promise.all([import('../core/domain/errors.js'), import('../core/domain/messages.js')]);
+        throw invalid([messages.sync.invalidConcurrency]);
+    }
+
+    return value;
+};
+
 export const configOf = async (io: CliIo, env: NodeJS.ProcessEnv = io.env): Promise<Config> => {
 
     const { loadConfig } = await import('../app/config.js');

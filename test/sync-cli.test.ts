@@ -156,7 +156,8 @@ for (const database of testDatabases()) {
                 [['sync', '--cuit', '123'], messages.admin.invalidCuit],
                 [['sync', '--cuit', '20-99999999-9'], messages.notFound],
                 [['resync', '20-99999999-9'], messages.notFound],
-                [['sync', '--all', '--concurrency', '0'], messages.sync.invalidConcurrency]
+                [['sync', '--all', '--concurrency', '0'], messages.sync.invalidConcurrency],
+                [['serve', '--worker', '--concurrency', '5000'], messages.sync.invalidConcurrency]
             ] as const) {
                 const result = await cli(...args);
                 expect(result.code, args.join(' ')).to.equal(1);

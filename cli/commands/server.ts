@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { stopRequested } from '../io.js';
 import { syncSpinner } from '../progress.js';
-import { configOf, openApp, outputFor } from '../run.js';
+import { configOf, defaultWorkerConcurrency, openApp, outputFor, workerConcurrency } from '../run.js';
 
 // `migrate`, `serve` and `demo` (npm start). The serving process is app/server.ts; these
 // commands print where it listens and stop it when asked (SIGTERM, SIGINT).
@@ -39,9 +39,10 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
         .option('--host <host>', 'dirección donde escuchar')
         .option('--port <port>', 'puerto')
         .option('--worker', 'también sincroniza: un trabajador de la cola en este proceso')
-        .option('--concurrency <n>', 'con --worker: CUIT a la vez', '8')
-        .action(async (options: { host?: string; port?: string; worker?: boolean; concurrency: string }, command: Command) => {
+        .option('--concurrency <n>', `con --worker: CUIT a la vez (${defaultWorkerConcurrency})`)
+        .action(async (options: { host?: string; port?: string; worker?: boolean; concurrency?: string }, command: Command) => {
 
+            const worker = options.worker ? { concurrency: await workerConcurrency(options.concurrency) } : null;
             const [{ assertSecretKeyConfigured }, { startServing }] = await Promise.all([import('../../app/secret-keys.js'), import('../../app/server.js')]);
             const config = await configOf(io);
             assertSecretKeyConfigured(config);
@@ -50,7 +51,7 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
             const serving = await startServing(app, {
                 ...(options.host ? { host: options.host } : {}),
                 ...(options.port === undefined ? {} : { port: internals.port(options.port)! }),
-                worker: options.worker ? { concurrency: Number(options.concurrency) || 8 } : null
+                worker
             });
             outputFor(command, io).print(`arcasync escuchando en ${serving.url}`, { url: serving.url });
             await stopping;

@@ -2,32 +2,16 @@ import type { Command } from 'commander';
 import type { SyncStatusResult } from '../../core/use-cases/sync/sync-status.js';
 import type { CliIo } from '../io.js';
 import { syncSpinner } from '../progress.js';
-import { exitCodes, failure, openApp, outputFor, withApp } from '../run.js';
+import { defaultWorkerConcurrency, exitCodes, failure, openApp, outputFor, withApp, workerConcurrency } from '../run.js';
 
 // The synchronization commands of the CLI contract (DESIGN.md): `sync` (cron), `sync worker`
 // (long-running), `sync status`, `resync`. The work happens in app/worker.ts; this module
 // parses options and shows progress and results.
 
 const internals = {
-    defaultConcurrency: 8,
     defaultLeaseMs: 5 * 60_000,
 
     collect: (value: string, previous: string[] = []): string[] => [...previous, value],
-
-    async concurrency(raw: string | undefined): Promise<number> {
-
-        if (raw === undefined) {
-            return internals.defaultConcurrency;
-        }
-
-        const value = Number(raw);
-        if (!Number.isInteger(value) || value < 1 || value > 200) {
-            const [{ invalid }, { messages }] = await Promise.all([import('../../core/domain/errors.js'), import('../../core/domain/messages.js')]);
-            throw invalid([messages.sync.invalidConcurrency]);
-        }
-
-        return value;
-    },
 
     positiveMs(raw: string | undefined, fallback: number, unit = 1000): number {
 
@@ -65,7 +49,7 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
         .option('--cuit <cuit>', 'un CUIT a sincronizar (repetible)', internals.collect)
         .option('--due', 'los CUIT cuya última sincronización tiene más de un día')
         .option('--all', 'todos los CUIT')
-        .option('--concurrency <n>', `CUIT a la vez (${internals.defaultConcurrency})`)
+        .option('--concurrency <n>', `CUIT a la vez (${defaultWorkerConcurrency})`)
         .action(async (options: { cuit?: string[]; due?: boolean; all?: boolean; concurrency?: string }, command: Command) => {
 
             const output = outputFor(command, io);
@@ -77,7 +61,7 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
 
             const summary = await withApp(io, async (app) => {
 
-                const concurrency = await internals.concurrency(options.concurrency);
+                const concurrency = await workerConcurrency(options.concurrency);
                 const { clientIds } = await enqueueSync(queueDeps(app), { cuits: options.cuit ?? [], all: options.all ?? false, due: options.due ?? false });
                 const spinner = await syncSpinner(io, output);
                 const stop = new AbortController();
@@ -110,7 +94,7 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
 
     sync.command('worker')
         .description('trabajador de larga duración: toma trabajos de la cola hasta recibir SIGTERM (pueden correr muchos a la vez)')
-        .option('--concurrency <n>', `CUIT a la vez (${internals.defaultConcurrency})`)
+        .option('--concurrency <n>', `CUIT a la vez (${defaultWorkerConcurrency})`)
         .option('--lease-seconds <s>', 'duración de la reserva de un trabajo, renovada mientras corre', String(internals.defaultLeaseMs / 1000))
         .option('--poll-seconds <s>', 'espera entre consultas a la cola vacía', '1')
         .action(async (options: { concurrency?: string; leaseSeconds?: string; pollSeconds?: string }, command: Command) => {
@@ -121,7 +105,7 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
             try {
                 await checkAuthorityFor(app);
                 // `sync worker --concurrency N` may land on the parent's option (see status).
-                const concurrency = await internals.concurrency(options.concurrency ?? (command.parent?.opts() as { concurrency?: string } | undefined)?.concurrency);
+                const concurrency = await workerConcurrency(options.concurrency ?? (command.parent?.opts() as { concurrency?: string } | undefined)?.concurrency);
                 const event = (data: object) => {
 
                     if (output.json) {
