@@ -1,6 +1,7 @@
 import type { CcmaBalances, CcmaMovement } from '../domain/ccma.js';
 import type { Cuit } from '../domain/cuit.js';
 import type { InvoiceKind, InvoiceRecord } from '../domain/invoice.js';
+import { messages } from '../domain/messages.js';
 import type { DateRange } from '../domain/period.js';
 import type { SctData } from '../domain/sct.js';
 import type { RegistryClassification } from './repositories.js';
@@ -32,14 +33,18 @@ export type AuthorityFailureKind =
 export class AuthorityFailure extends Error {
 
     readonly kind: AuthorityFailureKind;
+    // A short technical detail (never a credential); the message is the kind's Spanish
+    // explanation with it, put together here once.
+    readonly detail: string;
     // The password was posted in the attempt that failed: retrying soon would post it again.
     readonly touchedPassword: boolean;
 
-    constructor(kind: AuthorityFailureKind, message: string, options: { touchedPassword?: boolean } = {}) {
+    constructor(kind: AuthorityFailureKind, detail = '', options: { touchedPassword?: boolean } = {}) {
 
-        super(message);
+        super(detail ? `${messages.authority[kind]} (${detail})` : messages.authority[kind]);
         this.name = 'AuthorityFailure';
         this.kind = kind;
+        this.detail = detail;
         this.touchedPassword = options.touchedPassword ?? false;
     }
 }

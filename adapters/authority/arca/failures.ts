@@ -1,4 +1,3 @@
-import { messages } from '../../../core/domain/messages.js';
 import type { AuthorityFailureKind } from '../../../core/ports/authority-client.js';
 import { AuthorityFailure } from '../../../core/ports/authority-client.js';
 
@@ -6,7 +5,7 @@ import { AuthorityFailure } from '../../../core/ports/authority-client.js';
 // credential, never page content beyond a few characters).
 export const failure = (kind: AuthorityFailureKind, detail?: string, options: { touchedPassword?: boolean } = {}): AuthorityFailure => {
 
-    return new AuthorityFailure(kind, detail ? `${messages.authority[kind]} (${detail})` : messages.authority[kind], options);
+    return new AuthorityFailure(kind, detail, options);
 };
 
 export const isAuthorityFailure = (err: unknown): err is AuthorityFailure => err instanceof AuthorityFailure;
@@ -14,5 +13,5 @@ export const isAuthorityFailure = (err: unknown): err is AuthorityFailure => err
 // The same failure, marked as having posted the password (a timeout or 5xx after it left).
 export const passwordTouched = (err: unknown): unknown => {
 
-    return isAuthorityFailure(err) && !err.touchedPassword ? new AuthorityFailure(err.kind, err.message, { touchedPassword: true }) : err;
+    return isAuthorityFailure(err) && !err.touchedPassword ? new AuthorityFailure(err.kind, err.detail, { touchedPassword: true }) : err;
 };

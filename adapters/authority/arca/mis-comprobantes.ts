@@ -238,7 +238,7 @@ export const createMisComprobantes = (http: HttpSession, loginCuit: string, opti
             }
             catch (err) {
                 if (isAuthorityFailure(err) && err.kind === 'unexpected_page') {
-                    http.unexpected({ ...response, text: () => zipText(csv) }, 'mcmp', 'csv', err.message);
+                    http.unexpected({ ...response, text: () => zipText(csv) }, 'mcmp', 'csv', err.detail);
                 }
 
                 throw err;

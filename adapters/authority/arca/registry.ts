@@ -84,7 +84,7 @@ export const createRegistry = (http: HttpSession, loginCuit: string) => {
                     return parseTaxes(response.json());
                 }
                 catch (err) {
-                    throw http.unexpected(response, 'registry', 'tipoCuitImpuestos', err instanceof Error ? err.message : 'ilegible');
+                    throw http.unexpected(response, 'registry', 'tipoCuitImpuestos', isAuthorityFailure(err) ? err.detail : err instanceof Error ? err.message : 'ilegible');
                 }
             });
 

@@ -65,17 +65,12 @@ const internals = {
     describe(err: unknown, password: string | null): { message: string; retry: boolean; retryAfterMs: number; kind: AuthorityFailureKind | null } {
 
         if (err instanceof AuthorityFailure) {
-            let detail = err.message ?? '';
+            let detail = err.detail;
             if (password) {
                 detail = detail.split(password).join('***');
             }
 
             const text = messages.authority[err.kind];
-            // A client that already leads with the kind's explanation: said once, not twice.
-            if (detail.startsWith(text)) {
-                detail = detail.slice(text.length).trim().replace(/^\((.*)\)$/s, '$1');
-            }
-
             detail = detail.replace(/\s+/g, ' ').trim().slice(0, internals.detailMax);
             const policy = failurePolicy.of(err.kind, err.touchedPassword);
             return { message: detail ? `${text} (${detail})` : text, retry: policy.retry, retryAfterMs: policy.minDelayMs, kind: err.kind };
