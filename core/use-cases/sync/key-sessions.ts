@@ -2,7 +2,7 @@ import type { Cuit } from '../../domain/cuit.js';
 import type { Clock } from '../../ports/clock.js';
 import type { AuthorityClient, KeySession } from '../../ports/authority-client.js';
 import { AuthorityFailure } from '../../ports/authority-client.js';
-import { isKeyFailure } from './sync-policy.js';
+import { failurePolicy } from './sync-policy.js';
 
 // One login per key per day (AUTHORITY.md: repeated logins bring CAPTCHAs): the session of a
 // key is kept and reused for every taxpayer it reaches (the person and every legal entity it
@@ -88,7 +88,7 @@ export const createKeySessions = (authority: AuthorityClient, clock: Clock): Key
                         current.failed = null;
                     }
                     catch (err) {
-                        if (err instanceof AuthorityFailure && (err.touchedPassword || isKeyFailure(err.kind) || err.kind === 'captcha' || err.kind === 'second_factor')) {
+                        if (err instanceof AuthorityFailure && failurePolicy.endsLoginsForDay(err.kind, err.touchedPassword)) {
                             current.failed = { error: err, day: today };
                         }
 

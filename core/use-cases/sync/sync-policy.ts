@@ -104,6 +104,13 @@ export const failurePolicy = {
         }
 
         return { retry: false, minDelayMs: 0 };
+    },
+
+    // A failed login that must not be tried again with the same key that day, by any taxpayer
+    // it reaches: the password was posted, the key was refused, or a person is needed.
+    endsLoginsForDay(kind: AuthorityFailureKind, touchedPassword: boolean): boolean {
+
+        return touchedPassword || isKeyFailure(kind) || kind === 'captcha' || kind === 'second_factor';
     }
 };
 
