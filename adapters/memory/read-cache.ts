@@ -3,11 +3,14 @@ import type { ReadCache } from '../../core/ports/read-cache.js';
 
 // The read cache of one process: least recently used answers are dropped first once their
 // estimated size passes the budget. lru-cache does the bookkeeping (size-bounded LRU, no
-// timers); an answer's size is estimated from its JSON, since that is what it stands for.
+// timers); an answer's size is estimated from the JSON it stands for, in the same walk that
+// freezes it: most answers are stored once and never asked for again (an integrator pages
+// through distinct URLs), so a miss must not pay for a JSON.stringify of its own.
 
 interface Entry {
     version: number;
     value: unknown;
+    size: number;
 }
 
 const internals = {
@@ -15,16 +18,34 @@ const internals = {
     // the text too (servers/http/errors.ts).
     bytesPerJsonChar: 4,
 
-    freeze(value: unknown): void {
+    // Freezes the value, nested objects included, and returns how many characters its JSON
+    // takes (escapes inside strings aside).
+    freezeAndMeasure(value: unknown): number {
 
-        if (value === null || typeof value !== 'object' || Object.isFrozen(value)) {
-            return;
+        if (typeof value === 'string') {
+            return value.length + 2;
+        }
+
+        if (value === null || typeof value !== 'object') {
+            return String(value).length;
         }
 
         Object.freeze(value);
-        for (const inner of Object.values(value)) {
-            internals.freeze(inner);
+        // The brackets, and one comma fewer than the members.
+        let chars = 1;
+        if (Array.isArray(value)) {
+            for (const inner of value) {
+                chars += internals.freezeAndMeasure(inner) + 1;
+            }
+
+            return Math.max(2, chars);
         }
+
+        for (const key in value) {
+            chars += key.length + 4 + internals.freezeAndMeasure((value as Record<string, unknown>)[key]);
+        }
+
+        return Math.max(2, chars);
     },
 
     disabled: {
@@ -43,7 +64,7 @@ export const memoryReadCache = (options: { maxBytes: number }): ReadCache => {
         maxSize: options.maxBytes,
         // One answer alone may not take more than a tenth of the budget.
         maxEntrySize: Math.max(1, Math.floor(options.maxBytes / 10)),
-        sizeCalculation: (entry) => Math.max(1, (JSON.stringify(entry.value)?.length ?? 0) * internals.bytesPerJsonChar)
+        sizeCalculation: (entry) => Math.max(1, entry.size * internals.bytesPerJsonChar)
     });
 
     return {
@@ -55,11 +76,11 @@ export const memoryReadCache = (options: { maxBytes: number }): ReadCache => {
 
         set<T>(key: string, version: number, value: T): T {
 
-            internals.freeze(value);
+            const size = internals.freezeAndMeasure(value);
             const kept = entries.get(key);
             // A slower request that read an older version must not replace a newer answer.
             if (!kept || kept.version < version) {
-                entries.set(key, { version, value });
+                entries.set(key, { version, value, size });
             }
 
             return value;
