@@ -56,6 +56,22 @@ for (const database of testDatabases()) {
             expect((await get(user, path)).data[0].importe).to.equal(999);
         });
 
+        it("reads a client's sync dates once per data version, for every page and endpoint of the client", async () => {
+
+            const { user, client, cuit } = await setup();
+            await server.app.ports.invoices.save(client.id, 'issued', [invoice({ numeroDesde: '1' }), invoice({ numeroDesde: '2' })], Date.UTC(2026, 2, 14));
+            const page = (offset: number) => get(user, `/v1/cuits/${cuit}/mis-comprobantes/emitidos?limit=1&offset=${offset}`);
+            expect((await page(0)).syncedAt).to.equal('2026-03-14T00:00:00.000Z');
+
+            // Written behind the version, as no part of the service does: another page, an
+            // answer never read before, still shows the date read once.
+            await server.app.knex('sync_states').where({ client_id: client.id }).update({ synced_at: Date.UTC(2026, 2, 15) });
+            expect((await page(1)).syncedAt).to.equal('2026-03-14T00:00:00.000Z');
+
+            await server.app.knex('clients').where({ id: client.id }).increment('data_version', 1);
+            expect((await page(1)).syncedAt).to.equal('2026-03-15T00:00:00.000Z');
+        });
+
         it('keeps nothing with READ_CACHE_MB=0', async () => {
 
             const uncached = await startServerOn(server, { rateLimits: noRateLimits, env: { READ_CACHE_MB: '0' } });

@@ -193,6 +193,8 @@ export interface SyncState {
 
 export interface SyncStateRepository {
     syncedAt(clientId: number, system: SyncSystem): Promise<Timestamp | null>;
+    // When each system of the client was last synchronized (systems never synchronized: absent).
+    syncedAtBySystem(clientId: number): Promise<Partial<Record<SyncSystem, Timestamp>>>;
     // Every system's state of the client that was ever attempted.
     list(clientId: number): Promise<SyncState[]>;
     // A failed attempt: the data and syncedAt stay; false when the client no longer exists.

@@ -5,6 +5,7 @@ import type { CcmaBalances } from '../domain/ccma.js';
 import { toIso } from '../domain/time.js';
 import type { Ports } from '../ports/index.js';
 import { cachedRead } from './cached-read.js';
+import { clientSyncedAt } from './client-synced-at.js';
 import { findVisibleClient } from './find-visible-client.js';
 
 export interface CcmaBalancesResult {
@@ -22,7 +23,7 @@ export const getCcmaBalances = async (deps: Pick<Ports, 'clients' | 'ccma' | 'sy
     const client = await findVisibleClient(deps, principal, cuit);
     return cachedRead(deps.readCache, `ccma:${client.id}`, client.dataVersion, async () => {
 
-        const syncedAt = await deps.syncStates.syncedAt(client.id, 'ccma');
+        const syncedAt = await clientSyncedAt(deps, client, 'ccma');
         if (syncedAt === null) {
             return { data: null, syncedAt: null };
         }

@@ -5,6 +5,7 @@ import type { SctData } from '../domain/sct.js';
 import { toIso } from '../domain/time.js';
 import type { Ports } from '../ports/index.js';
 import { cachedRead } from './cached-read.js';
+import { clientSyncedAt } from './client-synced-at.js';
 import { findVisibleClient } from './find-visible-client.js';
 
 export interface SctResult {
@@ -21,7 +22,7 @@ export const getSct = async (deps: Pick<Ports, 'clients' | 'sct' | 'syncStates' 
     const client = await findVisibleClient(deps, principal, cuit);
     return cachedRead(deps.readCache, `sct:${client.id}`, client.dataVersion, async () => {
 
-        const syncedAt = await deps.syncStates.syncedAt(client.id, 'sct');
+        const syncedAt = await clientSyncedAt(deps, client, 'sct');
         if (syncedAt === null) {
             return { data: null, syncedAt: null };
         }

@@ -6,6 +6,7 @@ import type { Pagination } from '../domain/pagination.js';
 import { toIso } from '../domain/time.js';
 import type { Ports } from '../ports/index.js';
 import { cachedRead } from './cached-read.js';
+import { clientSyncedAt } from './client-synced-at.js';
 import { findVisibleClient } from './find-visible-client.js';
 
 export interface CcmaMovementsResult {
@@ -27,7 +28,7 @@ export const listCcmaMovements = async (deps: Pick<Ports, 'clients' | 'ccma' | '
 
         const [result, syncedAt] = await Promise.all([
             deps.ccma.listMovements(client.id, page),
-            deps.syncStates.syncedAt(client.id, 'ccma')
+            clientSyncedAt(deps, client, 'ccma')
         ]);
 
         return { data: result.items, pagination: { ...page, total: result.total }, syncedAt: toIso(syncedAt) };

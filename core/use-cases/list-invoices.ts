@@ -8,6 +8,7 @@ import { resolveDateRange } from '../domain/period.js';
 import type { SyncSystem } from '../domain/sync-system.js';
 import { dateToIso, toIso } from '../domain/time.js';
 import type { Ports } from '../ports/index.js';
+import { clientSyncedAt } from './client-synced-at.js';
 import { findVisibleClient } from './find-visible-client.js';
 import { cachedRead } from './cached-read.js';
 
@@ -68,7 +69,7 @@ const internals = {
 
             const [result, syncedAt] = await Promise.all([
                 deps.invoices.list(client.id, kind, range, page),
-                deps.syncStates.syncedAt(client.id, internals.systems[kind])
+                clientSyncedAt(deps, client, internals.systems[kind])
             ]);
 
             return { data: result.items.map(view), pagination: { ...page, total: result.total }, filters: range, syncedAt: toIso(syncedAt) };

@@ -6,6 +6,7 @@ import type { Pagination } from '../domain/pagination.js';
 import { toIso } from '../domain/time.js';
 import type { Ports } from '../ports/index.js';
 import { cachedRead } from './cached-read.js';
+import { clientSyncedAt } from './client-synced-at.js';
 import { findVisibleClient } from './find-visible-client.js';
 
 export interface NotificationsResult {
@@ -26,7 +27,7 @@ export const listNotifications = async (deps: Pick<Ports, 'clients' | 'notificat
 
         const [result, syncedAt] = await Promise.all([
             deps.notifications.list(client.id, page),
-            deps.syncStates.syncedAt(client.id, 'dfe')
+            clientSyncedAt(deps, client, 'dfe')
         ]);
 
         return { data: result.items, pagination: { ...page, total: result.total }, syncedAt: toIso(syncedAt) };

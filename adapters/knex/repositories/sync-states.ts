@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { SyncSystem } from '../../../core/domain/sync-system.js';
 import type { Timestamp } from '../../../core/domain/time.js';
 import type { SyncStateRepository } from '../../../core/ports/index.js';
-import { toNullableNumber } from '../column-values.js';
+import { toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 
 // Called inside the transaction that writes a system's data (which raised the client's data
@@ -22,6 +22,12 @@ export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncSta
 
         const row = await sql.first('select s.synced_at from sync_states s where s.client_id = ? and s.system = ? limit 1', [clientId, system]);
         return row ? toNullableNumber(row.synced_at) : null;
+    },
+
+    async syncedAtBySystem(clientId) {
+
+        const rows = await sql.all('select s.system, s.synced_at from sync_states s where s.client_id = ? and s.synced_at is not null', [clientId]);
+        return Object.fromEntries(rows.map((row) => [row.system as SyncSystem, toNumber(row.synced_at)]));
     },
 
     async list(clientId) {
