@@ -46,6 +46,22 @@ for (const database of testDatabases()) {
             expect(outcomes.filter((outcome) => !outcome.allowed)).to.deep.include({ allowed: false, exceeded: 'minute' });
         });
 
+        it('answers both counts after the request, however large the limits let them grow', async () => {
+
+            const { userId } = await seedAccount(app.ports);
+            const windows = windowsAt(new Date('2026-05-10T10:00:30Z'));
+            const limits = { perMinute: 2_147_483_647, perMonth: 2_147_483_647 };
+            expect(await app.ports.rateLimitCounter.consume(userId, windows, limits)).to.deep.equal({ allowed: true, usage: { minute: 1, month: 1 } });
+
+            // Counts near the columns' 32-bit bound, in the current windows.
+            await app.knex('rate_limits').where({ user_id: userId }).update({ minute_count: 2_000_000_000, month_count: 2_100_000_000 });
+            expect(await app.ports.rateLimitCounter.consume(userId, windows, limits)).to.deep.equal({ allowed: true, usage: { minute: 2_000_000_001, month: 2_100_000_001 } });
+
+            // A new minute starts its count again; the month's goes on.
+            const next = windowsAt(new Date('2026-05-10T10:01:30Z'));
+            expect(await app.ports.rateLimitCounter.consume(userId, next, limits)).to.deep.equal({ allowed: true, usage: { minute: 1, month: 2_100_000_002 } });
+        });
+
         it('lets through exactly what is left of the limit when concurrent requests would pass it', async () => {
 
             const { userId } = await seedAccount(app.ports);

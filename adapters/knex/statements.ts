@@ -19,12 +19,14 @@ export interface Statements {
     all(sql: string, bindings: readonly Binding[]): Promise<Row[]>;
     first(sql: string, bindings: readonly Binding[]): Promise<Row | undefined>;
     run(sql: string, bindings: readonly Binding[]): Promise<number>;     // rows affected
+    // Rows affected and the statement's insert id (MySQL: what LAST_INSERT_ID(expr) was given).
+    runForId(sql: string, bindings: readonly Binding[]): Promise<{ changes: number; id: bigint }>;
 }
 
 interface SqliteStatement {
     all(...bindings: readonly Binding[]): Row[];
     get(...bindings: readonly Binding[]): Row | undefined;
-    run(...bindings: readonly Binding[]): { changes: number };
+    run(...bindings: readonly Binding[]): { changes: number; lastInsertRowid: number | bigint };
 }
 
 interface SqliteConnection {
@@ -71,7 +73,12 @@ const internals = {
         return {
             all: (sql, bindings) => use(sql, (statement) => statement.all(...bindings)),
             first: (sql, bindings) => use(sql, (statement) => statement.get(...bindings)),
-            run: (sql, bindings) => use(sql, (statement) => statement.run(...bindings).changes)
+            run: (sql, bindings) => use(sql, (statement) => statement.run(...bindings).changes),
+            runForId: (sql, bindings) => use(sql, (statement) => {
+
+                const result = statement.run(...bindings);
+                return { changes: result.changes, id: BigInt(result.lastInsertRowid) };
+            })
         };
     },
 
@@ -91,7 +98,13 @@ const internals = {
         return {
             all: async (sql, bindings) => await query(sql, bindings) as Row[],
             first: async (sql, bindings) => (await query(sql, bindings) as Row[])[0],
-            run: async (sql, bindings) => (await query(sql, bindings) as { affectedRows: number }).affectedRows
+            run: async (sql, bindings) => (await query(sql, bindings) as { affectedRows: number }).affectedRows,
+            runForId: async (sql, bindings) => {
+
+                // mysql2 hands an id past 2^53 as a string.
+                const result = await query(sql, bindings) as { affectedRows: number; insertId: number | string };
+                return { changes: result.affectedRows, id: BigInt(result.insertId) };
+            }
         };
     }
 };
