@@ -46,6 +46,7 @@ interface Row {
     non2xx: number;
     errors: number;
     cpuUs: number;             // server CPU (user + system) per request, in µs
+    statements: number;        // statements the server sent to the database per request
 }
 
 type Db = 'sqlite' | 'mysql';
@@ -325,6 +326,9 @@ const internals = {
             url,
             connections: options.connections,
             ...bound,
+            // autocannon notices that `amount` requests are done only on its sampling tick (1 s
+            // by default), which rounded a one-pass run of a few seconds to whole seconds.
+            ...('amount' in bound ? { sampleInt: 10 } : {}),
             requests: [{
                 setupRequest: (request) => {
 
@@ -338,9 +342,12 @@ const internals = {
     async measure(name: string, pid: number, url: string, requests: BenchRequest[], options: Options, bound: { duration: number } | { amount: number }): Promise<Row> {
 
         const cpuBefore = internals.cpu(pid);
+        const sentBefore = (await internals.counts(url)).statements;
         const result = await internals.drive(url, requests, options, bound);
-        const cpuUs = (internals.cpu(pid) - cpuBefore) / Math.max(1, result.requests.total);
-        return { name, requests: result.requests.total, rps: result.requests.total / (result.duration || 1), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, cpuUs };
+        const total = Math.max(1, result.requests.total);
+        const cpuUs = (internals.cpu(pid) - cpuBefore) / total;
+        const statements = ((await internals.counts(url)).statements - sentBefore) / total;
+        return { name, requests: result.requests.total, rps: result.requests.total / (result.duration || 1), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, cpuUs, statements };
     },
 
     // Every request must answer 200 before anything is measured (the lean floor's too).
@@ -356,9 +363,10 @@ const internals = {
         }
     },
 
-    async cacheCounts(url: string): Promise<{ hits: number; misses: number }> {
+    // The server's read cache counts (the API only) and the statements it sent (bench/statement-count.ts).
+    async counts(url: string): Promise<{ hits: number; misses: number; statements: number }> {
 
-        return await (await fetch(`${url}/bench/cache`)).json() as { hits: number; misses: number };
+        return await (await fetch(`${url}/bench/counts`)).json() as { hits: number; misses: number; statements: number };
     },
 
     // The integrator workload once: the month's first page and all its pages on a server
@@ -400,9 +408,9 @@ const internals = {
         await rows('server.ts', options.readCacheMb, async (pid, url) => {
 
             await internals.drive(url, pages, options, { duration: options.warmup });
-            const before = await internals.cacheCounts(url);
+            const before = await internals.counts(url);
             result.integratorsApp = await internals.measure('integrators', pid, url, passes, options, { amount: passes.length });
-            const after = await internals.cacheCounts(url);
+            const after = await internals.counts(url);
             result.cache = { hits: after.hits - before.hits, misses: after.misses - before.misses };
             log('integrators', result.integratorsApp);
         });
@@ -473,13 +481,13 @@ const internals = {
         // Without the ceiling (a profiling run) there is no ratio and no verdict.
         const isCeiling = (row: Row) => row.name.endsWith('(ceiling)');
         const ceiling = result.rows.find(isCeiling)?.rps ?? Number.NaN;
-        const header = ['endpoint', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'CPU µs/req', 'non-2xx', 'verdict'];
+        const header = ['endpoint', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'CPU µs/req', 'statements/req', 'non-2xx', 'verdict'];
         const lines = result.rows.map((row) => {
 
             const ratio = row.rps / ceiling;
             const ok = ratio >= internals.targets.ratio && row.p99 < internals.targets.p99 && row.non2xx === 0 && row.errors === 0;
             const verdict = isCeiling(row) || Number.isNaN(ceiling) ? '' : ok ? 'ok' : 'MISS';
-            return [row.name, String(Math.round(row.rps)), Number.isNaN(ratio) ? '' : ratio.toFixed(2), String(row.p50), String(row.p99), String(Math.round(row.cpuUs)), String(row.non2xx + row.errors), verdict];
+            return [row.name, String(Math.round(row.rps)), Number.isNaN(ratio) ? '' : ratio.toFixed(2), String(row.p50), String(row.p99), String(Math.round(row.cpuUs)), row.statements.toFixed(2), String(row.non2xx + row.errors), verdict];
         });
 
         const rssOk = result.peak.hwm < internals.targets.rssMb;
@@ -503,7 +511,7 @@ const internals = {
         }
 
         const { targets } = internals;
-        const header = ['phase', 'workload', 'req/s', 'vs first page', 'vs lean floor', 'p50 ms', 'p99 ms', 'CPU µs/req', 'requests', 'non-2xx', 'verdict'];
+        const header = ['phase', 'workload', 'req/s', 'vs first page', 'vs lean floor', 'p50 ms', 'p99 ms', 'CPU µs/req', 'statements/req', 'requests', 'non-2xx', 'verdict'];
         const lines: string[][] = [];
         for (const run of result.workload) {
             const { cache } = run.integrators;
@@ -520,7 +528,7 @@ const internals = {
             ];
             for (const [name, row, first, lean, verdict] of rows) {
                 const failed = row.non2xx + row.errors;
-                lines.push([run.phase, name, String(Math.round(row.rps)), (row.rps / first.rps).toFixed(2), (row.rps / lean.rps).toFixed(2), String(row.p50), String(row.p99), String(Math.round(row.cpuUs)), String(row.requests), String(failed), failed ? 'MISS' : verdict]);
+                lines.push([run.phase, name, String(Math.round(row.rps)), (row.rps / first.rps).toFixed(2), (row.rps / lean.rps).toFixed(2), String(row.p50), String(row.p99), String(Math.round(row.cpuUs)), row.statements.toFixed(2), String(row.requests), String(failed), failed ? 'MISS' : verdict]);
             }
         }
 

@@ -7,6 +7,7 @@ declare module 'autocannon' {
         pipelining?: number;
         headers?: Record<string, string>;
         amount?: number;                      // this many requests in all, then stop (instead of duration)
+        sampleInt?: number;                   // ms between its samples, when it also checks whether to stop
         requests?: { setupRequest?: (request: Request) => Request }[];
     }
 

@@ -3,13 +3,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2';
 import { listQueries, seekDay } from '../adapters/knex/list-queries.js';
+import { statementsSent } from './statement-count.js';
 
 // The lean floor: the data queries of the read endpoints the integrator workload asks for,
 // through the driver alone (mysql2's pool or better-sqlite3) behind a bare node:http handler
 // that answers JSON.stringify of the rows. No authentication, rate limit, validation, routing
 // framework, logging or mapping: what the database and Node allow for the same pages, to
 // print the API's distance to it. The SQL is the API's own (adapters/knex/list-queries.ts),
-// plus the CUIT lookup. Prints its URL as one JSON line on stdout, serves until SIGTERM.
+// plus the CUIT lookup. GET /bench/counts answers the statements sent so far. Prints its URL
+// as one JSON line on stdout, serves until SIGTERM.
 
 type Row = Record<string, unknown>;
 type Query = (sql: string, bindings: unknown[]) => Promise<Row[]>;
@@ -67,6 +69,10 @@ const accounts = new Map((await query('select cuit, account_id from clients', []
 const answer = async (req: IncomingMessage): Promise<unknown> => {
 
     const url = new URL(req.url!, 'http://lean');
+    if (url.pathname === '/bench/counts') {
+        return { statements: statementsSent() };
+    }
+
     const match = /^\/v1\/cuits\/(\d{11})\/(.+)$/.exec(url.pathname);
     if (!match) {
         return null;

@@ -2,10 +2,12 @@ import { composeApp } from '../app/compose.js';
 import { loadConfig } from '../app/config.js';
 import { createLogger } from '../app/logger.js';
 import { createHttpServer } from '../servers/http/server.js';
+import { statementsSent } from './statement-count.js';
 
 // The bench's own server process: the app composed exactly like `arcasync serve`, plus one
 // bare route (the ceiling: hapi's own cost with no auth and no database) and the read
-// cache's hit and miss counts (GET /bench/cache). Prints its URL as
+// cache's hit and miss counts and the statements sent to the database (GET /bench/counts).
+// Prints its URL as
 // one JSON line on stdout, then serves until SIGTERM.
 
 const app = await composeApp(loadConfig());
@@ -36,9 +38,9 @@ server.route({
 
 server.route({
     method: 'GET',
-    path: '/bench/cache',
+    path: '/bench/counts',
     options: { auth: false },
-    handler: () => cacheCounts
+    handler: () => ({ ...cacheCounts, statements: statementsSent() })
 });
 
 await server.start();
