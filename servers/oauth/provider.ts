@@ -195,7 +195,7 @@ const internals = {
 
                 ctx.type = 'html';
                 ctx.set(pageHeaders);
-                ctx.body = errorPage(out.error_description ?? out.error);
+                ctx.body = errorPage(texts.authorizationErrors[out.error] ?? texts.invalidAuthorizationRequest);
             }
         };
     }

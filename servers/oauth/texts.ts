@@ -1,6 +1,8 @@
 // What the OAuth authorization server says to people: its Spanish pages (sign-in and consent,
 // errors) and the answers of its own endpoints.
 
+const invalidTarget = 'El recurso solicitado no es válido: los tokens solo se emiten para el endpoint MCP.';
+
 export const texts = {
     pageTitle: 'Autorizar acceso a arcasync',
     heading: 'Autorizar una aplicación',
@@ -24,6 +26,16 @@ export const texts = {
     denied: 'El usuario denegó el acceso.',
     expired: 'La solicitud de autorización venció o ya fue usada. Volvé a iniciar la conexión desde la aplicación.',
     errorTitle: 'No se pudo completar la autorización',
-    invalidTarget: 'El recurso solicitado no es válido: los tokens solo se emiten para el endpoint MCP.',
+    invalidTarget,
+    // The authorization server's own errors on the person's page, by OAuth error code (its
+    // descriptions are in English and meant for developers).
+    authorizationErrors: {
+        invalid_client: 'La aplicación no está registrada en este servidor, o su registro venció sin usarse. Volvé a conectarla desde la aplicación.',
+        invalid_redirect_uri: 'La dirección de regreso que envió la aplicación no es la que registró. Volvé a conectarla desde la aplicación.',
+        invalid_scope: 'La aplicación pidió permisos que este servidor no ofrece.',
+        invalid_target: invalidTarget,
+        unsupported_response_type: 'La aplicación pidió un tipo de respuesta que este servidor no ofrece.'
+    } as Record<string, string>,
+    invalidAuthorizationRequest: 'La solicitud de autorización no es válida. Volvé a iniciar la conexión desde la aplicación.',
     unknownClient: 'aplicación sin nombre'
 } as const;
