@@ -231,26 +231,61 @@ for (const database of testDatabases()) {
             expect(refused.body).to.deep.equal({ error: texts.registrationThrottled });
             expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60 * 60);
 
-            const capped = await startTestServer(database, { env: { ...writeServerEnv, OAUTH_MAX_CLIENTS: '3', TRUST_PROXY: '1' } });
+            const capped = await startOAuthTestServer(database, { OAUTH_MAX_CLIENTS: '3', TRUST_PROXY: '1' });
             try {
+                // Three clients people authorized fill the cap for good.
                 for (let i = 0; i < 3; i++) {
-                    expect((await capped.request('/oauth/register', { method: 'POST', body, headers })).status).to.equal(201);
+                    await grant(capped.server, await register(capped.server), capped.email);
                 }
 
-                const full = await capped.request('/oauth/register', { method: 'POST', body, headers: { ...headers, 'x-forwarded-for': '203.0.113.9' } });
+                const full = await capped.server.request('/oauth/register', { method: 'POST', body, headers: { ...headers, 'x-forwarded-for': '203.0.113.9' } });
                 expect(full.status).to.equal(403);
                 expect(full.body).to.deep.equal({ error: texts.registrationFull });
 
                 // Behind a trusted proxy each client address has its own count.
                 for (let i = 0; i < 17; i++) {
-                    await capped.request('/oauth/register', { method: 'POST', body, headers });
+                    await capped.server.request('/oauth/register', { method: 'POST', body, headers });
                 }
 
-                expect((await capped.request('/oauth/register', { method: 'POST', body, headers })).status).to.equal(429);
-                expect((await capped.request('/oauth/register', { method: 'POST', body, headers: { ...headers, 'x-forwarded-for': '203.0.113.10' } })).status).to.equal(403);
+                expect((await capped.server.request('/oauth/register', { method: 'POST', body, headers })).status).to.equal(429);
+                expect((await capped.server.request('/oauth/register', { method: 'POST', body, headers: { ...headers, 'x-forwarded-for': '203.0.113.10' } })).status).to.equal(403);
             }
             finally {
-                await capped.stop();
+                await capped.server.stop();
+            }
+        });
+
+        it('makes room at the cap by dropping the oldest registration nobody authorized, never an authorized client (item 7)', async () => {
+
+            const capped = await startOAuthTestServer(database, { OAUTH_MAX_CLIENTS: '3', TRUST_PROXY: '1' });
+            try {
+                const used = await register(capped.server);
+                await grant(capped.server, used, capped.email);
+                const unused = [await register(capped.server), await register(capped.server)];
+
+                // A flood of registrations from many addresses: each one is let in, in the place
+                // of the oldest registration nobody authorized.
+                const flood: string[] = [];
+                for (let i = 0; i < 5; i++) {
+                    const res = await capped.server.request('/oauth/register', { method: 'POST', body: internals.registration, headers: { 'x-forwarded-for': `198.51.100.${i}` } });
+                    expect(res.status, res.text).to.equal(201);
+                    flood.push(res.body.client_id as string);
+                }
+
+                // The authorized client still signs in; the dropped registrations are unknown.
+                await grant(capped.server, used, capped.email);
+                for (const clientId of [...unused, ...flood.slice(0, 3)]) {
+                    const { response, location } = await authorize(capped.server, clientId);
+                    expect(location, clientId).to.not.match(/^\/oauth\/interaction\//);
+                    expect(response.status, clientId).to.equal(400);
+                    // Told in Spanish, as every page of the authorization server.
+                    expect(await response.text(), clientId).to.include(texts.authorizationErrors.invalid_client);
+                }
+
+                expect((await authorize(capped.server, flood.at(-1)!)).location).to.match(/^\/oauth\/interaction\//);
+            }
+            finally {
+                await capped.server.stop();
             }
         });
 

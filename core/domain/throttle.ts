@@ -19,6 +19,12 @@ export const throttleRules = {
 // must not fill the database.
 export const defaultMaxOAuthClients = 1000;
 
+// A registration that nobody has authorized yet lives a week; the first grant keeps the client
+// for good. At the cap, the oldest such registration makes room for a new one, so a flood of
+// registrations (20 an hour from each of many addresses) can neither fill the database nor
+// close registration: only clients people authorized count against the cap for good.
+export const unauthorizedClientLifetimeMs = 7 * 24 * 60 * 60 * 1000;
+
 export interface ThrottleWindow {
     start: number;              // Unix seconds
     retryAfterSeconds: number;  // until the next window

@@ -28,6 +28,10 @@ export interface OAuthStore {
     revokeByGrantId(grantId: string): Promise<void>;
     // How many live entries of a kind there are (registered clients, to cap them).
     count(kind: string, now: Timestamp): Promise<number>;
+    // The entry no longer expires.
+    keep(kind: string, id: string): Promise<void>;
+    // Deletes the live entry of a kind that expires soonest; false when every live one is kept.
+    dropSoonestExpiring(kind: string, now: Timestamp): Promise<boolean>;
 }
 
 // The password people sign in with on the authorization page (never shown, only its hash).

@@ -72,7 +72,8 @@ const internals = {
     },
 
     // Open registration stays (MCP clients register themselves) within limits: so many per
-    // client address and hour, so many clients in all. null when the registration may go on.
+    // client address and hour, so many authorized clients in all. null when the registration
+    // may go on.
     async registrationRefused(deps: Ports, urls: PublicUrls, request: Request, h: ResponseToolkit, maxClients: number): Promise<ResponseObject | null> {
 
         try {
@@ -86,7 +87,9 @@ const internals = {
             throw err;
         }
 
-        if (await deps.oauthStore.count('Client', Date.now()) >= maxClients) {
+        // At the cap, the oldest registration nobody authorized gives way (core/domain/throttle.ts).
+        const now = Date.now();
+        if (await deps.oauthStore.count('Client', now) >= maxClients && !await deps.oauthStore.dropSoonestExpiring('Client', now)) {
             return h.response({ error: texts.registrationFull }).code(403);
         }
 

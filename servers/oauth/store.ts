@@ -1,11 +1,14 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { credentialKinds, storedEntryId } from '../../core/domain/oauth-entry.js';
+import { unauthorizedClientLifetimeMs } from '../../core/domain/throttle.js';
 import type { OAuthStore } from '../../core/ports/index.js';
 
 // oidc-provider's storage contract over the service's database (the OAuthStore port): every
 // model (Client, Grant, AuthorizationCode, AccessToken, RefreshToken, Session, Interaction…)
 // by name and id, expiring with the lifetime the authorization server gives it. Ids are
-// stored as digests, and tokens without their own id (core/domain/oauth-entry.ts).
+// stored as digests, and tokens without their own id (core/domain/oauth-entry.ts). A client
+// registers with no lifetime of its own: it gets the one of a registration nobody authorized,
+// and its first grant keeps it (core/domain/throttle.ts).
 
 export const oauthAdapterFor = (store: OAuthStore) => class KnexOAuthAdapter implements Adapter {
 
@@ -20,13 +23,16 @@ export const oauthAdapterFor = (store: OAuthStore) => class KnexOAuthAdapter imp
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
 
-        const expiresAt = expiresIn ? Date.now() + expiresIn * 1000 : null;
+        const lifetimeMs = expiresIn ? expiresIn * 1000 : this.name === 'Client' ? unauthorizedClientLifetimeMs : null;
         const kept: Record<string, unknown> = { ...payload };
         if (this.credential) {
             delete kept.jti;
         }
 
-        await store.upsert(this.name, storedEntryId(id), kept, expiresAt, { grantId: payload.grantId, userCode: payload.userCode, uid: payload.uid });
+        await store.upsert(this.name, storedEntryId(id), kept, lifetimeMs === null ? null : Date.now() + lifetimeMs, { grantId: payload.grantId, userCode: payload.userCode, uid: payload.uid });
+        if (this.name === 'Grant' && typeof payload.clientId === 'string') {
+            await store.keep('Client', storedEntryId(payload.clientId));
+        }
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {

@@ -267,9 +267,9 @@ export const consentTo = async (server: TestServer, authorizationUrl: URL, value
 };
 
 // A server whose OAuth provider can seal its keys, and a person who can sign in to it.
-export const startOAuthTestServer = async (database: TestDatabase): Promise<{ server: TestServer; email: string }> => {
+export const startOAuthTestServer = async (database: TestDatabase, env: Record<string, string> = {}): Promise<{ server: TestServer; email: string }> => {
 
-    const server = await startTestServer(database, { env: writeServerEnv });
+    const server = await startTestServer(database, { env: { ...writeServerEnv, ...env } });
     const user = await seedAccount(server.app.ports);
     await setPassword(server.app.ports, { userId: user.userId, password: oauthTest.password });
     return { server, email: (await server.app.ports.users.findById(user.userId))!.email };

@@ -61,6 +61,17 @@ export const oauthStore = (knex: Knex): OAuthStore => ({
 
         const row = await internals.live(knex('oauth_entries').count({ count: '*' }).where({ kind }), now).first();
         return toNumber(row?.count ?? 0);
+    },
+
+    async keep(kind, id) {
+
+        await knex('oauth_entries').where({ kind, id }).whereNotNull('expires_at').update({ expires_at: null });
+    },
+
+    async dropSoonestExpiring(kind, now) {
+
+        const soonest = await knex('oauth_entries').select('id').where({ kind }).andWhere('expires_at', '>', now).orderBy('expires_at', 'asc').first();
+        return soonest ? await knex('oauth_entries').where({ kind, id: soonest.id }).delete() > 0 : false;
     }
 });
 
