@@ -6,12 +6,12 @@ import { windowsAt } from '../core/domain/rate-limit.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
 
-// The database-backed counter under concurrency, where a user's very first requests race
-// to create the counter row.
+// The database-backed counters: the rate limits under concurrency, where a user's very first
+// requests race to create the counter row, and the throttles of sign-ins and registrations.
 
 for (const database of testDatabases()) {
 
-    describe(`rate-limit counter under concurrency (${database.name})`, () => {
+    describe(`rate-limit and throttle counters (${database.name})`, () => {
 
         let app: App;
         let release: () => Promise<void>;
@@ -92,6 +92,22 @@ for (const database of testDatabases()) {
             }
 
             expect(counts).to.deep.equal([[4, 4], [7, 7], [10, 10]]);
+        });
+
+        it('counts up to the limit per window, and forgets subjects whose window ended over a day ago', async () => {
+
+            const now = Math.floor(Date.UTC(2026, 4, 10, 10) / 1000);
+            for (let i = 0; i < 3; i++) {
+                expect(await app.ports.throttles.tryCount('signin:email:ana@example.com', now, 3)).to.equal(true);
+            }
+
+            expect(await app.ports.throttles.tryCount('signin:email:ana@example.com', now, 3)).to.equal(false);
+            expect(await app.ports.throttles.tryCount('signin:email:ana@example.com', now + 900, 3)).to.equal(true);
+
+            // Two days later, a new subject's first attempt clears the rows nobody needs.
+            const later = now + 2 * 24 * 60 * 60;
+            expect(await app.ports.throttles.tryCount('register:address:203.0.113.7', later, 20)).to.equal(true);
+            expect(await app.knex('throttles').pluck('subject')).to.deep.equal(['register:address:203.0.113.7']);
         });
     });
 }

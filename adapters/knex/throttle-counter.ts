@@ -10,7 +10,12 @@ import { statements } from './statements.js';
 
 const internals = {
     count: 'update throttles set count = CASE WHEN window_start = ? THEN count + 1 ELSE 1 END, window_start = ? ' +
-        'where subject = ? and (not window_start = ? or count < ?)'
+        'where subject = ? and (not window_start = ? or count < ?)',
+
+    // A subject's row is no longer needed once its window is over; every rule's window is far
+    // shorter than a day (core/domain/throttle.ts). Rows older than that are dropped whenever a
+    // new subject's row is made, so addresses and emails seen once do not pile up for ever.
+    staleAfterSeconds: 24 * 60 * 60
 };
 
 export const throttleCounter = (knex: Knex): ThrottleCounter => {
@@ -28,6 +33,7 @@ export const throttleCounter = (knex: Knex): ThrottleCounter => {
 
                 const row = await knex('throttles').where({ subject }).first();
                 if (!row) {
+                    await knex('throttles').where('window_start', '<', windowStart - internals.staleAfterSeconds).delete();
                     await knex('throttles').insert({ subject, window_start: windowStart, count: 0 }).onConflict('subject').ignore();
                     continue;
                 }
