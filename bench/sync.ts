@@ -232,7 +232,7 @@ const main = async (): Promise<void> => {
         // Enough CUITs in flight that the adapter's C slots never wait for the database.
         const workerConcurrency = Number(process.env.BENCH_WORKER_CONCURRENCY ?? internals.concurrency * 4);
         const started = performance.now();
-        const summary = await startWorker(deps, { owner: 'bench', concurrency: workerConcurrency, leaseMs: 10 * 60_000, drain: true, pollMs: 20 }).done;
+        const summary = await startWorker(deps, { owner: 'bench', concurrency: workerConcurrency, leaseMs: 10 * 60_000, drain: true }).done;
         const wallMs = performance.now() - started;
         clearInterval(sampler);
         peakRss = Math.max(peakRss, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
