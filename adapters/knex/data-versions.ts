@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { statements } from './statements.js';
 
 // Every change a read endpoint can show raises a data version in the transaction that makes
 // it: the client's for its own endpoints (invoices, SCT, CCMA, DFE, sync dates), the
@@ -25,7 +26,8 @@ export const touchAccountOfClient = async (trx: Knex.Transaction, clientId: numb
     }
 };
 
+// Fixed SQL: it opens every write of synchronized data.
 export const touchClient = async (trx: Knex.Transaction, clientId: number): Promise<void> => {
 
-    await trx('clients').where({ id: clientId }).increment('data_version', 1);
+    await statements(trx).run('update clients set data_version = data_version + 1 where id = ?', [clientId]);
 };

@@ -2,12 +2,14 @@ import type { Knex } from 'knex';
 import { dialectOf } from './connection.js';
 
 // Fixed SQL for the queries every request runs (token -> principal, the rate-limit UPDATE,
-// the visible client, the list pages), sent straight to the driver on a connection taken
-// from knex's own pool: no query building or compiling per request, and on SQLite each
-// statement is prepared once per connection. Going through the pool keeps knex's rules (a
-// transaction holding SQLite's connection is waited for, never joined). The SQL must be
-// valid on both databases: plain identifiers (columns qualified by their table's alias where
-// a name is reserved in MySQL 8, like `system`), `?` placeholders, numbers and strings only.
+// the visible client, the list pages) and for the sync's bulk writes, sent straight to the
+// driver on a connection taken from knex's own pool, or a transaction's (statements(trx)): no
+// query building or compiling per request, and on SQLite each statement is prepared once per
+// connection. Going through the pool keeps knex's rules (a transaction holding SQLite's
+// connection is waited for, never joined). The SQL must be valid on both databases (the
+// upsert, which is not, is built per dialect by upsert.ts): plain identifiers (columns
+// qualified by their table's alias where a name is reserved in MySQL 8, like `system`), `?`
+// placeholders, numbers and strings only.
 
 export type Binding = string | number | null;
 
@@ -21,6 +23,10 @@ export interface Statements {
     run(sql: string, bindings: readonly Binding[]): Promise<number>;     // rows affected
     // Rows affected and the statement's insert id (MySQL: what LAST_INSERT_ID(expr) was given).
     runForId(sql: string, bindings: readonly Binding[]): Promise<{ changes: number; id: bigint }>;
+    // The same statement once per row of bindings, in order (rows affected, summed). On SQLite
+    // one prepared statement run in a loop, the fastest way to write many rows there; on MySQL
+    // one round trip per row, so callers send many rows in one statement instead.
+    each(sql: string, rows: readonly (readonly Binding[])[]): Promise<number>;
 }
 
 interface SqliteStatement {
@@ -43,18 +49,20 @@ interface PoolClient {
 }
 
 const internals = {
+    // Per connection, for every Statements over it: a transaction's (statements(trx)) reuses
+    // what the pool's prepared on the same connection.
+    prepared: new WeakMap<SqliteConnection, Map<string, SqliteStatement>>(),
 
     sqlite(client: PoolClient): Statements {
 
-        const prepared = new WeakMap<SqliteConnection, Map<string, SqliteStatement>>();
         const use = async <T>(sql: string, fn: (statement: SqliteStatement) => T): Promise<T> => {
 
             const connection = await client.acquireConnection() as SqliteConnection;
             try {
-                let cache = prepared.get(connection);
+                let cache = internals.prepared.get(connection);
                 if (!cache) {
                     cache = new Map();
-                    prepared.set(connection, cache);
+                    internals.prepared.set(connection, cache);
                 }
 
                 let statement = cache.get(sql);
@@ -78,7 +86,8 @@ const internals = {
 
                 const result = statement.run(...bindings);
                 return { changes: result.changes, id: BigInt(result.lastInsertRowid) };
-            })
+            }),
+            each: (sql, rows) => use(sql, (statement) => rows.reduce((changes, bindings) => changes + statement.run(...bindings).changes, 0))
         };
     },
 
@@ -95,15 +104,25 @@ const internals = {
             }
         };
 
+        const run = async (sql: string, bindings: readonly Binding[]): Promise<number> => (await query(sql, bindings) as { affectedRows: number }).affectedRows;
         return {
             all: async (sql, bindings) => await query(sql, bindings) as Row[],
             first: async (sql, bindings) => (await query(sql, bindings) as Row[])[0],
-            run: async (sql, bindings) => (await query(sql, bindings) as { affectedRows: number }).affectedRows,
+            run,
             runForId: async (sql, bindings) => {
 
                 // mysql2 hands an id past 2^53 as a string.
                 const result = await query(sql, bindings) as { affectedRows: number; insertId: number | string };
                 return { changes: result.affectedRows, id: BigInt(result.insertId) };
+            },
+            async each(sql, rows) {
+
+                let changes = 0;
+                for (const bindings of rows) {
+                    changes += await run(sql, bindings);
+                }
+
+                return changes;
             }
         };
     }

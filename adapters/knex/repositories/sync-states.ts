@@ -3,16 +3,23 @@ import type { SyncSystem } from '../../../core/domain/sync-system.js';
 import type { Timestamp } from '../../../core/domain/time.js';
 import type { SyncStateRepository } from '../../../core/ports/index.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
+import type { Dialect } from '../connection.js';
+import { dialectOf } from '../connection.js';
 import { statements } from '../statements.js';
+import { upsertSql } from '../upsert.js';
+
+const internals = {
+    // Fixed SQL: markSynced closes every write of synchronized data.
+    synced: (dialect: Dialect): string => upsertSql(dialect, 'sync_states', ['client_id', 'system', 'synced_at', 'last_attempt_at', 'last_error'], ['client_id', 'system'], ['synced_at', 'last_attempt_at', 'last_error'])
+};
+
+const markSyncedSql: Record<Dialect, string> = { mysql: internals.synced('mysql'), sqlite: internals.synced('sqlite') };
 
 // Called inside the transaction that writes a system's data (which raised the client's data
 // version first, see data-versions.ts), so data and syncedAt move together or not at all.
 export const markSynced = async (trx: Knex.Transaction, clientId: number, system: SyncSystem, at: Timestamp): Promise<void> => {
 
-    await trx('sync_states')
-        .insert({ client_id: clientId, system, synced_at: at, last_attempt_at: at, last_error: null })
-        .onConflict(['client_id', 'system'])
-        .merge(['synced_at', 'last_attempt_at', 'last_error']);
+    await statements(trx).run(markSyncedSql[dialectOf(trx)], [clientId, system, at, at, null]);
 };
 
 export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncStateRepository => ({
