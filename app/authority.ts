@@ -53,7 +53,7 @@ export const createAuthorityClient = (config: Pick<Config, 'authority' | 'author
 
                 return client.logins;
             },
-            login: (key) => client.login(key),
+            login: (key, options) => client.login(key, options),
             close: () => Promise.resolve(),
             simulated: () => Promise.resolve(null)
         };
@@ -86,11 +86,11 @@ export const createAuthorityClient = (config: Pick<Config, 'authority' | 'author
             return inProcess?.logins ?? 0;
         },
 
-        async login(key): Promise<KeySession> {
+        async login(key, options): Promise<KeySession> {
 
             const { client } = await start();
             inProcess = client;
-            return client.login(key);
+            return client.login(key, options);
         },
 
         async simulated() {

@@ -75,6 +75,14 @@ export interface KeySession {
     close(): Promise<void>;
 }
 
+export interface LoginOptions {
+    // How much work is left in this key's session, in taxpayers: the unfinished share of the
+    // one being read plus those waiting for the key. When the authority's request slots are
+    // scarce, the sessions with the most left are served first, so the longest one (a key
+    // that also reads the legal entities it represents) is not left running alone at the end.
+    workLeft?: () => number;
+}
+
 export interface AuthorityClient {
-    login(key: AuthorityKey): Promise<KeySession>;
+    login(key: AuthorityKey, options?: LoginOptions): Promise<KeySession>;
 }

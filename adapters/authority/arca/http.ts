@@ -11,7 +11,8 @@ import { failure, isAuthorityFailure } from './failures.js';
 
 // Every request to the authority goes through here. Within one key's session each host is
 // spoken to strictly one request at a time, at least `pacingMs` apart (fes: 1.2 s, AUTHORITY.md);
-// all sessions together keep under a global cap of requests in flight. A firewall block (a
+// all sessions together keep under a global cap of requests in flight, handed out to the
+// session with the most work left first (SessionOptions.priority). A firewall block (a
 // body "BL<digits> …" or an empty 503) closes the host to every session for `blockWaitMs`.
 // Only safe reads are retried (5xx, 429, timeouts, resets) with backoff; nothing that posts
 // a password or a jwt is ever sent twice. Waits go through `clock` so tests need not wait.
@@ -92,8 +93,15 @@ export interface HttpSession {
     close(): void;
 }
 
+export interface SessionOptions {
+    // Read each time one of the session's requests waits for a global slot: the waiting request
+    // of the session with the highest value goes first (in arrival order among equals). A
+    // session's requests are sequential, so this only orders sessions against each other.
+    priority?: () => number;
+}
+
 export interface Transport {
-    session(): HttpSession;
+    session(options?: SessionOptions): HttpSession;
     readonly requests: number;         // HTTP requests sent so far (each attempt and redirect)
     readonly options: TransportOptions;
 }
@@ -194,8 +202,9 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
             return requests;
         },
 
-        session() {
+        session(sessionOptions = {}) {
 
+            const priority = sessionOptions.priority ?? (() => 0);
             const jar = new CookieJar();
             const tails = new Map<string, Promise<void>>();
             const lastAt = new Map<string, number>();
@@ -274,7 +283,7 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
                         const result = await send(url, method, headers, body);
                         ms = clock.now() - started;
                         return result;
-                    }) as Exchanged;
+                    }, { priority: priority() }) as Exchanged;
                     options.onExchange?.({ session: id, method, host: url.host, path: url.pathname, status: exchanged.status, ms });
                 }
                 catch (err) {

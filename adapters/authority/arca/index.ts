@@ -1,4 +1,4 @@
-import type { AuthorityClient, AuthorityKey, KeySession, TaxpayerSession } from '../../../core/ports/authority-client.js';
+import type { AuthorityClient, AuthorityKey, KeySession, LoginOptions, TaxpayerSession } from '../../../core/ports/authority-client.js';
 import { createCcma } from './ccma.js';
 import { createDfe } from './dfe.js';
 import type { Transport, TransportOptions } from './http.js';
@@ -38,9 +38,9 @@ export const createArcaClient = (options: ArcaClientOptions = {}): ArcaClient =>
             return logins;
         },
 
-        async login(key: AuthorityKey): Promise<KeySession> {
+        async login(key: AuthorityKey, loginOptions: LoginOptions = {}): Promise<KeySession> {
 
-            const http = transport.session();
+            const http = transport.session(loginOptions.workLeft ? { priority: loginOptions.workLeft } : {});
             try {
                 logins++;
                 await login(http, key);

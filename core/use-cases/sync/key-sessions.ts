@@ -9,6 +9,8 @@ import { failurePolicy } from './sync-policy.js';
 // represents), one taxpayer at a time; different keys run in parallel. A login that failed
 // after posting the password, with a refused key, a CAPTCHA or a second factor is remembered
 // until the day ends, so the key's other taxpayers fail at once instead of logging in again.
+// Each session tells the authority client how much work it has left (LoginOptions.workLeft):
+// the key with taxpayers waiting for it is the longest chain of the day and goes first.
 
 export interface SyncKey {
     id: string;                        // the login client and its sealed key's fingerprint
@@ -18,6 +20,8 @@ export interface SyncKey {
 
 export interface KeyLease {
     session: KeySession;
+    // The share (0 to 1) of this taxpayer's work already done.
+    progress(share: number): void;
     // broken: the session ended under us (the portal's); the next taxpayer logs in again.
     release(broken?: boolean): void;
 }
@@ -33,6 +37,10 @@ interface Entry {
     session: KeySession | null;
     day: string;
     failed: { error: unknown; day: string } | null;
+    // The taxpayers that asked for the key and have not released it (the one being read and
+    // those waiting), and the share of the one being read already done.
+    taxpayers: number;
+    done: number;
 }
 
 export const createKeySessions = (authority: AuthorityClient, clock: Clock): KeySessions => {
@@ -45,7 +53,7 @@ export const createKeySessions = (authority: AuthorityClient, clock: Clock): Key
 
         let found = entries.get(id);
         if (!found) {
-            found = { tail: Promise.resolve(), session: null, day: '', failed: null };
+            found = { tail: Promise.resolve(), session: null, day: '', failed: null, taxpayers: 0, done: 0 };
             entries.set(id, found);
         }
 
@@ -61,6 +69,7 @@ export const createKeySessions = (authority: AuthorityClient, clock: Clock): Key
         async acquire(key) {
 
             const current = entry(key.id);
+            current.taxpayers++;
             const previous = current.tail;
             let unlock!: () => void;
             current.tail = new Promise<void>((resolve) => {
@@ -83,7 +92,7 @@ export const createKeySessions = (authority: AuthorityClient, clock: Clock): Key
                 if (!current.session) {
                     logins++;
                     try {
-                        current.session = await authority.login({ loginCuit: key.loginCuit, password: key.password });
+                        current.session = await authority.login({ loginCuit: key.loginCuit, password: key.password }, { workLeft: () => Math.max(0, current.taxpayers - current.done) });
                         current.day = today;
                         current.failed = null;
                     }
@@ -97,6 +106,7 @@ export const createKeySessions = (authority: AuthorityClient, clock: Clock): Key
                 }
             }
             catch (err) {
+                current.taxpayers--;
                 unlock();
                 throw err;
             }
@@ -105,6 +115,13 @@ export const createKeySessions = (authority: AuthorityClient, clock: Clock): Key
             let released = false;
             return {
                 session,
+                progress(share) {
+
+                    if (!released) {
+                        current.done = Math.min(1, Math.max(0, share));
+                    }
+                },
+
                 release(broken = false) {
 
                     if (released) {
@@ -112,6 +129,8 @@ export const createKeySessions = (authority: AuthorityClient, clock: Clock): Key
                     }
 
                     released = true;
+                    current.taxpayers--;
+                    current.done = 0;
                     if (broken && current.session === session) {
                         current.session = null;
                         void session.close().catch(() => undefined);

@@ -266,7 +266,11 @@ export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promis
     let broken = false;
     const mayWrite = input.mayWrite ?? (async () => true);
     try {
-        for (const system of systems) {
+        for (const [index, system] of systems.entries()) {
+            if (index > 0) {
+                lease.progress(index / systems.length);
+            }
+
             if (input.proceed && !input.proceed()) {
                 return { ...result, outcome: 'interrupted' };
             }
