@@ -36,7 +36,7 @@ import { startWorker } from '../core/use-cases/sync/run-worker.js';
 // (a fresh database is created beside it and dropped) or sqlite:PATH (default: a temporary file).
 
 const internals = {
-    targets: { ratio: 1.3, invoicesPerSecond: 20_000, rssMb: 300 },
+    targets: { ratio: 1.2, invoicesPerSecond: 20_000, rssMb: 300 },
     cuits: Number(process.env.BENCH_CUITS ?? 12),
     latencyMs: (process.env.BENCH_LATENCY_MS ?? '300,2000').split(',').map(Number) as [number, number],
     concurrency: Number(process.env.BENCH_CONCURRENCY ?? defaultTransportOptions.concurrency),
