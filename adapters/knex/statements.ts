@@ -27,6 +27,10 @@ export interface Statements {
     // one prepared statement run in a loop, the fastest way to write many rows there; on MySQL
     // one round trip per row, so callers send many rows in one statement instead.
     each(sql: string, rows: readonly (readonly Binding[])[]): Promise<number>;
+    // An insert of several rows, and how many of them met a row already there (an upsert's
+    // update): MySQL's note on such a statement, "Records: N  Duplicates: D  Warnings: W".
+    // null when the database did not say (SQLite; MySQL for a single row).
+    insert(sql: string, bindings: readonly Binding[]): Promise<{ changes: number; duplicates: number | null }>;
 }
 
 interface SqliteStatement {
@@ -87,7 +91,8 @@ const internals = {
                 const result = statement.run(...bindings);
                 return { changes: result.changes, id: BigInt(result.lastInsertRowid) };
             }),
-            each: (sql, rows) => use(sql, (statement) => rows.reduce((changes, bindings) => changes + statement.run(...bindings).changes, 0))
+            each: (sql, rows) => use(sql, (statement) => rows.reduce((changes, bindings) => changes + statement.run(...bindings).changes, 0)),
+            insert: (sql, bindings) => use(sql, (statement) => ({ changes: statement.run(...bindings).changes, duplicates: null }))
         };
     },
 
@@ -105,6 +110,12 @@ const internals = {
         };
 
         const run = async (sql: string, bindings: readonly Binding[]): Promise<number> => (await query(sql, bindings) as { affectedRows: number }).affectedRows;
+        const duplicates = (info: string | undefined): number | null => {
+
+            const match = /^Records: (\d+) +Duplicates: (\d+) +Warnings: \d+$/.exec((info ?? '').trim());
+            return match ? Number(match[2]) : null;
+        };
+
         return {
             all: async (sql, bindings) => await query(sql, bindings) as Row[],
             first: async (sql, bindings) => (await query(sql, bindings) as Row[])[0],
@@ -123,6 +134,12 @@ const internals = {
                 }
 
                 return changes;
+            },
+
+            async insert(sql, bindings) {
+
+                const result = await query(sql, bindings) as { affectedRows: number; info?: string };
+                return { changes: result.affectedRows, duplicates: duplicates(result.info) };
             }
         };
     }

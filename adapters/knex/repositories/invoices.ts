@@ -46,11 +46,25 @@ const internals = {
         ['importe', 'importe_original', 'imp_neto_gravado', 'imp_neto_no_gravado', 'imp_op_exentas', 'otros_tributos', 'iva'].map((column) => `coalesce(sum(${column}), 0) as ${column}`).join(', ') +
         ' from invoices where client_id = ? and kind = ? and fecha between ? and ? group by moneda_original, tipo',
 
-    // Every day of the client and kind is counted again after a save: an upsert may move an
-    // invoice to another day, and one grouped pass over the index is cheap next to the sync.
+    // invoice_day_counts after a save. When every row went in as a new invoice (MySQL says so
+    // of each multi-row insert) the save's own rows are added to their days: one statement,
+    // nothing read. Otherwise an upsert may have moved an invoice to another day, and every
+    // day of the client and kind is counted again, one grouped pass over the list index.
+    addDays: (days: number): string => 'insert into invoice_day_counts (client_id, kind, fecha, count) values ' +
+        new Array(days).fill('(?, ?, ?, ?)').join(', ') + ' on duplicate key update count = count + values(count)',
     forget: 'delete from invoice_day_counts where client_id = ? and kind = ?',
     recount: 'insert into invoice_day_counts (client_id, kind, fecha, count) ' +
         'select client_id, kind, fecha, count(*) from invoices where client_id = ? and kind = ? group by client_id, kind, fecha',
+
+    dayBindings(clientId: number, code: string, invoices: readonly InvoiceRecord[]): Binding[] {
+
+        const days = new Map<string, number>();
+        for (const invoice of invoices) {
+            days.set(invoice.fecha, (days.get(invoice.fecha) ?? 0) + 1);
+        }
+
+        return [...days].flatMap(([fecha, count]) => [clientId, code, fecha, count]);
+    },
 
     toRecord: (row: Record<string, unknown>): InvoiceRecord => ({
         fecha: String(row.fecha),
@@ -139,18 +153,30 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
 
             await touchClient(trx, clientId);
             const write = statements(trx);
+            let added = false;
             if (dialect === 'sqlite') {
                 await write.each(internals.upsert(dialect), rows);
             }
             else {
+                added = true;
                 for (let i = 0; i < rows.length; i += internals.batchSize) {
                     const batch = rows.slice(i, i + internals.batchSize);
-                    await write.run(internals.upsert(dialect, batch.length), batch.flat());
+                    const { duplicates } = await write.insert(internals.upsert(dialect, batch.length), batch.flat());
+                    added &&= duplicates === 0;
                 }
             }
 
-            await write.run(internals.forget, [clientId, code]);
-            await write.run(internals.recount, [clientId, code]);
+            if (added) {
+                const days = internals.dayBindings(clientId, code, invoices);
+                if (days.length) {
+                    await write.run(internals.addDays(days.length / 4), days);
+                }
+            }
+            else {
+                await write.run(internals.forget, [clientId, code]);
+                await write.run(internals.recount, [clientId, code]);
+            }
+
             await markSynced(trx, clientId, internals.systems[kind], syncedAt);
         });
     }

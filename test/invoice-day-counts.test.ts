@@ -1,0 +1,101 @@
+import { expect } from 'chai';
+import { composeApp } from '../app/compose.js';
+import type { App } from '../app/compose.js';
+import { loadConfig } from '../app/config.js';
+import type { InvoiceKind, InvoiceRecord } from '../core/domain/invoice.js';
+import { invoice } from './support/data.js';
+import { testDatabases } from './support/databases.js';
+import { seedAccountWithClient } from './support/fixtures.js';
+
+// invoice_day_counts, which the invoice list pages by, holds exactly what a count of the
+// stored invoices per day gives, whichever way a save got there: new invoices added to their
+// days, or a full recount when an upsert met stored invoices (one may have moved to another
+// day).
+
+const internals = {
+    // Invoice n's day: 28 a month over three months.
+    day(n: number): string {
+
+        return `2026-0${1 + Math.floor(n / 28) % 3}-${String(1 + (n % 28)).padStart(2, '0')}`;
+    },
+
+    invoices: (from: number, count: number, fecha: (n: number) => string = (n) => internals.day(n)): InvoiceRecord[] => Array.from({ length: count }, (_, i) => invoice({
+        fecha: fecha(from + i),
+        numeroDesde: String(from + i),
+        numeroHasta: String(from + i)
+    }))
+};
+
+for (const database of testDatabases()) {
+
+    describe(`invoice day counts (${database.name})`, () => {
+
+        let app: App;
+        let release: () => Promise<void>;
+
+        before(async () => {
+
+            const db = await database.create();
+            release = db.release;
+            app = await composeApp(loadConfig({ DATABASE_URL: db.url }));
+        });
+
+        after(async () => {
+
+            await app.close();
+            await release();
+        });
+
+        const expectExact = async (clientId: number, kind: InvoiceKind, invoices: number) => {
+
+            const code = kind === 'issued' ? 'E' : 'R';
+            const kept = await app.knex('invoice_day_counts').where({ client_id: clientId, kind: code }).select('fecha', 'count').orderBy('fecha');
+            const counted = await app.knex('invoices').where({ client_id: clientId, kind: code }).select('fecha').count({ count: '*' }).groupBy('fecha').orderBy('fecha') as { fecha: string; count: number | string }[];
+            expect(kept.map((row) => [row.fecha, Number(row.count)])).to.deep.equal(counted.map((row) => [row.fecha, Number(row.count)]));
+            expect(kept.reduce((sum, row) => sum + Number(row.count), 0)).to.equal(invoices);
+        };
+
+        it('counts a first save, and later saves of new invoices on days already counted', async () => {
+
+            const { clientId } = await seedAccountWithClient(app.ports);
+            await app.ports.invoices.save(clientId, 'issued', internals.invoices(0, 300), Date.UTC(2026, 3, 1));
+            await expectExact(clientId, 'issued', 300);
+            await app.ports.invoices.save(clientId, 'issued', internals.invoices(300, 50), Date.UTC(2026, 3, 2));
+            await expectExact(clientId, 'issued', 350);
+            await app.ports.invoices.save(clientId, 'issued', internals.invoices(350, 1), Date.UTC(2026, 3, 2));
+            await expectExact(clientId, 'issued', 351);
+            await app.ports.invoices.save(clientId, 'issued', [], Date.UTC(2026, 3, 3));
+            await expectExact(clientId, 'issued', 351);
+            await expectExact(clientId, 'received', 0);
+        });
+
+        it('counts a save of more invoices than one statement takes', async () => {
+
+            const { clientId } = await seedAccountWithClient(app.ports);
+            await app.ports.invoices.save(clientId, 'received', internals.invoices(0, 2_345), Date.UTC(2026, 3, 1));
+            await expectExact(clientId, 'received', 2_345);
+        });
+
+        it('moves the count when a stored invoice comes back on another day, and drops a day left empty', async () => {
+
+            const { clientId } = await seedAccountWithClient(app.ports);
+            await app.ports.invoices.save(clientId, 'issued', internals.invoices(0, 10, () => '2026-03-01'), Date.UTC(2026, 3, 1));
+            await app.ports.invoices.save(clientId, 'issued', [invoice({ fecha: '2026-03-05', numeroDesde: '99', numeroHasta: '99' })], Date.UTC(2026, 3, 1));
+            // Invoice 99 moves from the 5th (left empty) to the 6th, with a new one beside it.
+            await app.ports.invoices.save(clientId, 'issued', [...internals.invoices(100, 3, () => '2026-03-06'), invoice({ fecha: '2026-03-06', numeroDesde: '99', numeroHasta: '99' })], Date.UTC(2026, 3, 2));
+            await expectExact(clientId, 'issued', 14);
+            expect(await app.knex('invoice_day_counts').where({ client_id: clientId, fecha: '2026-03-05' })).to.deep.equal([]);
+            // Several of them move, along with new ones, in one save.
+            await app.ports.invoices.save(clientId, 'issued', [...internals.invoices(0, 5, () => '2026-03-07'), ...internals.invoices(200, 5, () => '2026-03-07')], Date.UTC(2026, 3, 3));
+            await expectExact(clientId, 'issued', 19);
+        });
+
+        it('counts an invoice listed twice in one save once', async () => {
+
+            const { clientId } = await seedAccountWithClient(app.ports);
+            const twice = internals.invoices(0, 20);
+            await app.ports.invoices.save(clientId, 'received', [...twice, { ...twice[3]!, fecha: '2026-03-20' }], Date.UTC(2026, 3, 1));
+            await expectExact(clientId, 'received', 20);
+        });
+    });
+}
