@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { createArcaClient } from '../adapters/authority/arca/index.js';
 import type { Cuit } from '../core/domain/cuit.js';
-import { builtCli, runCli } from './support/cli.js';
+import { builtCli } from './support/build.js';
+import { runCli } from './support/cli.js';
 
 // `arcasync authority simulate` in its own process (the built binary), used by the arca
 // adapter through its URL.

@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { composeApp } from '../app/compose.js';
 import { loadConfig } from '../app/config.js';
 import { signIn } from '../core/use-cases/sign-in.js';
-import { builtCli, runInProcess } from './support/cli.js';
+import { builtCli } from './support/build.js';
+import { runInProcess } from './support/cli.js';
 
 // The demo's banner says where everything is and how to sign in and stop; the database it
 // creates (the first test starts it) holds made-up clients and keys: after the demo, every

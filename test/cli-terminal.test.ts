@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { signIn } from '../core/use-cases/sign-in.js';
-import { builtCli } from './support/cli.js';
+import { builtCli } from './support/build.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';

@@ -1,12 +1,11 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { CliIo } from '../../cli/io.js';
 import { runCli as runCommandLine } from '../../cli/program.js';
+import { builtCli } from './build.js';
 
 // The CLI as staff and operators run it. The contract (output, --json, exit codes, errors) is
 // tested in-process through runCli(argv, io), the same function the binary runs; a few smoke
@@ -16,7 +15,6 @@ const internals = {
     root: fileURLToPath(new URL('../..', import.meta.url)),
     // Test databases are not the embedded default, where `serve` requires a key.
     serveKey: randomBytes(32).toString('base64'),
-    built: false,
     // In-process runs take turns: side by side they would be one process with several SQLite
     // connections writing at once, where a transaction that read first may find the file
     // locked (SQLITE_BUSY without waiting), a race that separate processes start too slowly
@@ -28,17 +26,6 @@ const internals = {
         const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, ...extra };
         delete env.TEST_MYSQL_URL;
         return env;
-    },
-
-    newest(dir: string): number {
-
-        let newest = 0;
-        for (const entry of readdirSync(dir, { withFileTypes: true })) {
-            const path = join(dir, entry.name);
-            newest = Math.max(newest, entry.isDirectory() ? internals.newest(path) : entry.name.endsWith('.ts') ? statSync(path).mtimeMs : 0);
-        }
-
-        return newest;
     }
 };
 
@@ -97,38 +84,6 @@ export const runCli = (databaseUrl: string, args: string[], env: Record<string, 
     internals.turn = run.catch(() => undefined);
     return run;
 };
-
-// dist/ as `npm run build` leaves it; rebuilt once here when a source is newer.
-export const builtCli = (): string => {
-
-    const main = join(internals.root, 'dist/cli/main.js');
-    if (!internals.built) {
-        const built = (() => {
-
-            try {
-                return statSync(main).mtimeMs;
-            }
-            catch {
-                return 0;
-            }
-        })();
-        if (built < Math.max(...['app', 'cli', 'core', 'adapters', 'servers'].map((dir) => internals.newest(join(internals.root, dir))))) {
-            execFileSync(process.execPath, [join(internals.root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: internals.root, stdio: 'inherit' });
-        }
-
-        internals.built = true;
-    }
-
-    return main;
-};
-
-// Before the first test of a run that loads this file: a stale dist/ is rebuilt here, where
-// the time it takes counts against no test.
-before(function () {
-
-    this.timeout(300_000);
-    builtCli();
-});
 
 // A Node process run to its end: its exit code and what it printed; `input` goes to its stdin.
 export const runProcess = (args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; input?: string }): Promise<CliResult> => {

@@ -1,8 +1,54 @@
-import { contractSummary, takeViolations } from './contract.js';
-import { runLogLeaks, runLogLineCount, runLogPath } from './run-log.js';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { builtCli } from './build.js';
+import type { ContractTally } from './contract.js';
+import { contractSummary, contractTally, takeViolations } from './contract.js';
+import { databasesNotice } from './databases.js';
+import { clearRunLogs, processLogged, runLogDir, runLogLeaks, runLogPids } from './run-log.js';
 
-// Root hooks (see .mocharc.json): the test during which a response broke the OpenAPI
-// contract fails, and the run ends with what the suite checked.
+// The run's fixtures and root hooks (see .mocharc.json). `npm test` runs the files in worker
+// processes (see .mocharc.suite.cjs): the global setup and teardown run once, in the main
+// process, and the root hooks in every worker, around each file. A response that breaks the
+// OpenAPI contract fails the test during which it was sent; a secret in the logs fails the
+// file that wrote it; the run ends with what the suite checked, added up over the processes.
+
+interface ProcessTally {
+    logChecked: number;                // bytes of this process's log already checked for secrets
+    leaks: string[];                   // the secrets found in them
+    contract: ContractTally;
+}
+
+const internals = {
+    logChecked: 0,
+    leaks: [] as string[],
+
+    tallyPath: (pid: number | string): string => join(runLogDir, `${pid}.json`),
+
+    tallies(): Map<number, ProcessTally> {
+
+        const tallies = new Map<number, ProcessTally>();
+        for (const name of (existsSync(runLogDir) ? readdirSync(runLogDir) : []).filter((entry) => /^\d+\.json$/.test(entry))) {
+            tallies.set(Number.parseInt(name, 10), JSON.parse(readFileSync(join(runLogDir, name), 'utf8')) as ProcessTally);
+        }
+
+        return tallies;
+    },
+
+    leakError: (leaks: string[]): Error => new Error(`Secretos en los logs de la corrida:\n  ${leaks.slice(0, 20).join('\n  ')}`)
+};
+
+export const mochaGlobalSetup = (): void => {
+
+    clearRunLogs();
+    const notice = databasesNotice();
+    if (notice) {
+        process.stdout.write(notice);
+    }
+
+    // A stale dist/ is rebuilt here, once, before any test (or worker) runs the binary.
+    builtCli();
+};
+
 export const mochaHooks = {
     afterEach() {
 
@@ -12,25 +58,58 @@ export const mochaHooks = {
         }
     },
 
+    // After each file (in a worker) or after the run (in a single process): the lines this
+    // process logged since the last check hold no token, key or Authorization value; what it
+    // has checked so far is left for the teardown to add up.
     afterAll() {
 
-        // A full run's logs must hold no token, key or Authorization value.
-        const leaks = runLogLeaks();
+        let leaks: string[] = [];
+        if (processLogged()) {
+            const log = runLogLeaks(process.pid, internals.logChecked);
+            internals.logChecked = log.checked;
+            leaks = log.leaks;
+            internals.leaks.push(...leaks);
+        }
+
+        const tally: ProcessTally = { logChecked: internals.logChecked, leaks: internals.leaks, contract: contractTally() };
+        mkdirSync(runLogDir, { recursive: true });
+        writeFileSync(internals.tallyPath(process.pid), JSON.stringify(tally));
         if (leaks.length) {
-            throw new Error(`Secretos en los logs de la corrida (${runLogPath}):\n  ${leaks.slice(0, 20).join('\n  ')}`);
+            throw internals.leakError(leaks);
         }
+    }
+};
 
-        const lines = runLogLineCount();
-        if (lines) {
-            process.stdout.write(`\n  Logs de la corrida: ${lines} líneas en ${runLogPath}, sin tokens, claves ni valores de Authorization.\n`);
-        }
+// Once all the files ran: whatever a process logged after its last check is checked here
+// (a whole run's logs, every line, hold no secret), then the summary of the run.
+export const mochaGlobalTeardown = (): void => {
 
-        const { checked, unexercised } = contractSummary();
-        if (checked) {
-            process.stdout.write(`\n  Contrato OpenAPI: ${checked} respuestas validadas contra /openapi.json.\n`);
-            if (unexercised.length) {
-                process.stdout.write(`  Respuestas documentadas que ninguna prueba produjo: ${unexercised.length}\n`);
-            }
+    const tallies = internals.tallies();
+    const leaks = [...tallies.values()].flatMap((tally) => tally.leaks);
+    let lines = 0;
+    for (const pid of runLogPids()) {
+        const log = runLogLeaks(pid, tallies.get(pid)?.logChecked ?? 0);
+        leaks.push(...log.leaks);
+        lines += log.lines;
+    }
+
+    if (leaks.length) {
+        // Mocha ends the run on a teardown's error, but in a single process says nothing of it.
+        const error = internals.leakError(leaks);
+        process.stderr.write(`\n  ${error.message}\n`);
+        process.exitCode = 1;
+        throw error;
+    }
+
+    if (lines) {
+        process.stdout.write(`\n  Logs de la corrida: ${lines} líneas en ${runLogDir}/, sin tokens, claves ni valores de Authorization.\n`);
+    }
+
+    const { checked, unexercised } = contractSummary([...tallies.values()].map((tally) => tally.contract));
+    if (checked) {
+        process.stdout.write(`\n  Contrato OpenAPI: ${checked} respuestas validadas contra /openapi.json.\n`);
+        if (unexercised.length) {
+            process.stdout.write(`  Respuestas documentadas que ninguna prueba produjo: ${unexercised.length}\n`);
         }
     }
 };

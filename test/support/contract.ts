@@ -166,7 +166,26 @@ export const watchContract = (server: Server): void => {
 
 export const takeViolations = (): string[] => internals.run.violations.splice(0);
 
-export const contractSummary = (): { checked: number; unexercised: string[] } => ({
+// What this process has checked, as JSON: a parallel run has several worker processes, and
+// the run's summary adds up theirs (contractSummary).
+export interface ContractTally {
+    checked: number;
+    exercised: string[];
+    documented: string[];
+}
+
+export const contractTally = (): ContractTally => ({
     checked: internals.run.checked,
-    unexercised: [...internals.run.documented].filter((key) => !internals.run.exercised.has(key)).sort()
+    exercised: [...internals.run.exercised],
+    documented: [...internals.run.documented]
 });
+
+export const contractSummary = (tallies: readonly ContractTally[]): { checked: number; unexercised: string[] } => {
+
+    const exercised = new Set(tallies.flatMap((tally) => tally.exercised));
+    const documented = new Set(tallies.flatMap((tally) => tally.documented));
+    return {
+        checked: tallies.reduce((sum, tally) => sum + tally.checked, 0),
+        unexercised: [...documented].filter((key) => !exercised.has(key)).sort()
+    };
+};

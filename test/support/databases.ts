@@ -14,8 +14,7 @@ export interface TestDatabase {
 }
 
 const internals = {
-    mysqlUrl: process.env.TEST_MYSQL_URL || null,
-    warned: false
+    mysqlUrl: process.env.TEST_MYSQL_URL || null
 };
 
 const sqlite: TestDatabase = {
@@ -59,16 +58,7 @@ const mysql = (baseUrl: string): TestDatabase => ({
     }
 });
 
-export const testDatabases = (): TestDatabase[] => {
+export const testDatabases = (): TestDatabase[] => (internals.mysqlUrl ? [sqlite, mysql(internals.mysqlUrl)] : [sqlite]);
 
-    if (!internals.mysqlUrl) {
-        if (!internals.warned) {
-            internals.warned = true;
-            process.stdout.write('  MySQL omitido: TEST_MYSQL_URL no está definida; las pruebas corren solo sobre SQLite.\n');
-        }
-
-        return [sqlite];
-    }
-
-    return [sqlite, mysql(internals.mysqlUrl)];
-};
+// What the run says once, before its tests, about the databases it leaves out.
+export const databasesNotice = (): string | null => (internals.mysqlUrl ? null : '  MySQL omitido: TEST_MYSQL_URL no está definida; las pruebas corren solo sobre SQLite.\n');

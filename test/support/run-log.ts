@@ -1,16 +1,18 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { createLogger } from '../../app/logger.js';
 
-// Every test server logs, at debug level, to one file for the whole run; at the end the run
-// checks that no secret reached it (see contract-hooks.ts).
+// Every test server logs, at debug level, to one file per test process (a parallel run has
+// several worker processes; side by side they would cut into each other's lines): the run's
+// logs are test-artifacts/test-run/*.log, and the run checks that no secret reached them (see
+// contract-hooks.ts).
 
-export const runLogPath = 'test-artifacts/test-run.log';
+export const runLogDir = 'test-artifacts/test-run';
 
 // Test files may load this module twice (through ESM and through CommonJS): the logger lives
-// on the process, not on the module, so the file is truncated once and every server writes
-// to the same log.
+// on the process, not on the module, so every server of the process writes to the same file.
 const processState = globalThis as typeof globalThis & { arcasyncRunLog?: { logger: Logger | null } };
 processState.arcasyncRunLog ??= { logger: null };
 
@@ -63,25 +65,44 @@ export const logLeaks = (text: string, secrets: readonly string[] = []): string[
     return [...found];
 };
 
+// This process's log file.
+export const processLogPath = (pid = process.pid): string => join(runLogDir, `${pid}.log`);
+
 export const runLogger = (): Logger => {
 
     if (!internals.state.logger) {
-        mkdirSync('test-artifacts', { recursive: true });
-        writeFileSync(runLogPath, '');
-        internals.state.logger = createLogger({ level: 'debug', destination: pino.destination({ dest: runLogPath, sync: true, append: true }) });
+        mkdirSync(runLogDir, { recursive: true });
+        writeFileSync(processLogPath(), '');
+        internals.state.logger = createLogger({ level: 'debug', destination: pino.destination({ dest: processLogPath(), sync: true, append: true }) });
     }
 
     return internals.state.logger;
 };
 
-export const runLogLeaks = (): string[] => {
+export const processLogged = (): boolean => internals.state.logger !== null;
 
-    if (!internals.state.logger) {
+// Before a run: no log of an earlier one.
+export const clearRunLogs = (): void => rmSync(runLogDir, { recursive: true, force: true });
+
+// The processes that wrote a log in this run.
+export const runLogPids = (): number[] => {
+
+    try {
+        return readdirSync(runLogDir).filter((name) => /^\d+\.log$/.test(name)).map((name) => Number.parseInt(name, 10)).sort((a, b) => a - b);
+    }
+    catch {
         return [];
     }
-
-    const lines = readFileSync(runLogPath, 'utf8').split('\n');
-    return lines.flatMap((line, index) => logLeaks(line).map((name) => `línea ${index + 1}: ${name}`));
 };
 
-export const runLogLineCount = (): number => (internals.state.logger ? readFileSync(runLogPath, 'utf8').split('\n').filter(Boolean).length : 0);
+// The secrets in the lines of a process's log from byte `from` on (what an earlier check has
+// not seen), each named by file and line; `checked`: where the next check starts.
+export const runLogLeaks = (pid: number, from = 0): { leaks: string[]; lines: number; checked: number } => {
+
+    const path = processLogPath(pid);
+    const bytes = readFileSync(path);
+    const seen = bytes.subarray(0, from).toString('utf8').split('\n').length - 1;
+    const lines = bytes.subarray(from).toString('utf8').split('\n');
+    const leaks = lines.flatMap((line, index) => logLeaks(line).map((name) => `${path}, línea ${seen + index + 1}: ${name}`));
+    return { leaks, lines: seen + lines.filter(Boolean).length, checked: bytes.length };
+};
