@@ -1,0 +1,23 @@
+// `npm test`: every test file, each in one of a few worker processes at a time (mocha's
+// parallel mode), with .mocharc.json's options. Most files spend their time waiting (on child
+// processes, on the simulated authority, on MariaDB), so more workers than the two cores of
+// the machines it runs on pay; see the README. Workers take the files in this order: the
+// longest first (by their measured time on SQLite and MariaDB), so that no long file starts
+// last and keeps the run waiting for it; then the rest by name.
+const { readdirSync } = require('node:fs');
+const base = require('./.mocharc.json');
+
+const internals = {
+    longest: [
+        'sync-workers', 'sync-faults', 'sync-cli', 'fuzz', 'sync-e2e', 'cli-demo', 'mcp-inspector', 'authority-simulated',
+        'oauth-security', 'sync-demo', 'http-rate-limits', 'oauth-browser'
+    ].map((name) => `test/${name}.test.ts`),
+    all: readdirSync(`${__dirname}/test`, { recursive: true }).filter((name) => name.endsWith('.test.ts')).map((name) => `test/${name}`).sort()
+};
+
+module.exports = {
+    ...base,
+    parallel: true,
+    jobs: 3,
+    spec: [...internals.longest.filter((file) => internals.all.includes(file)), ...internals.all.filter((file) => !internals.longest.includes(file))]
+};
