@@ -1,6 +1,7 @@
-import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
 import { expect } from 'chai';
 import { messages } from '../core/domain/messages.js';
+import { builtCli } from './support/build.js';
 import type { ServeProcess } from './support/cli.js';
 import { runProcess, startServeProcess } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
@@ -204,14 +205,15 @@ describe('the serving process\'s last line of defence', () => {
         this.timeout(30_000);
         // What `serve` installs, in a process that then fails outside any request handling.
         const script = [
-            "import { createLogger } from './app/logger.ts';",
-            "import { guardProcess } from './app/process-guard.ts';",
+            "import { createLogger } from './app/logger.js';",
+            "import { guardProcess } from './app/process-guard.js';",
             "guardProcess(createLogger({ level: 'info' }));",
             "Promise.reject(new Error('rechazo sin atender'));",
             "setTimeout(() => { throw new Error('excepción sin atender'); }, 10);",
             "setTimeout(() => process.stdout.write('sigue'), 200);"
         ].join('\n');
-        const result = await runProcess(['--import', 'tsx', '--input-type=module', '-e', script], { cwd: fileURLToPath(new URL('..', import.meta.url)), env: process.env });
+        // In the built app (dist/), as `serve` runs.
+        const result = await runProcess(['--input-type=module', '-e', script], { cwd: dirname(dirname(builtCli())), env: process.env });
         expect(result.stdout, result.stderr).to.equal('sigue');
         expect(result.code).to.equal(0);
         expect(result.stderr).to.include('unhandled rejection').and.include('uncaught exception');

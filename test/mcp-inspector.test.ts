@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { messages } from '../core/domain/messages.js';
 import { invoice, movement, notification, sctData } from './support/data.js';
+import { builtCli } from './support/build.js';
 import type { CliResult } from './support/cli.js';
 import { runProcess } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
@@ -21,7 +22,6 @@ const internals = {
     // The inspector finds its own package.json by a path relative to the working directory
     // (it works from its build directory; elsewhere it looks for the meta-package's).
     inspectorDir: fileURLToPath(new URL('../node_modules/@modelcontextprotocol/inspector-cli/build/', import.meta.url)),
-    main: fileURLToPath(new URL('../cli/main.ts', import.meta.url)),
     testKey: Buffer.alloc(32, 7).toString('base64')
 };
 
@@ -96,7 +96,7 @@ for (const database of testDatabases().slice(0, 1)) {
         });
 
         it('lists the five tools and calls each over stdio (arcasync mcp)', expectations((args) => inspect(
-            [process.execPath, '--import', 'tsx', internals.main, 'mcp', ...args],
+            [process.execPath, builtCli(), 'mcp', ...args],
             { DATABASE_URL: server.app.config.databaseUrl, ARCASYNC_TOKEN: user.token, ARCASYNC_SECRET_KEY: internals.testKey }
         )));
 
@@ -110,7 +110,7 @@ for (const database of testDatabases().slice(0, 1)) {
 
                 const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: server.app.config.databaseUrl, ARCASYNC_TOKEN: token };
                 delete env.TEST_MYSQL_URL;
-                const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'mcp'], { cwd: internals.root, env, stdio: ['pipe', 'pipe', 'pipe'] });
+                const child = spawn(process.execPath, [builtCli(), 'mcp'], { cwd: internals.root, env, stdio: ['pipe', 'pipe', 'pipe'] });
                 let stderr = '';
                 child.stderr.on('data', (chunk: Buffer) => {
 

@@ -18,6 +18,7 @@ import type { Cuit } from '../core/domain/cuit.js';
 import type { DateRange } from '../core/domain/period.js';
 import { runJob } from '../core/use-cases/sync/run-job.js';
 import { invoiceRanges } from '../core/use-cases/sync/sync-policy.js';
+import { builtCli } from './support/build.js';
 import type { TestDatabase } from './support/databases.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
@@ -42,7 +43,7 @@ const internals = {
 
     spawnWorker(databaseUrl: string, authorityUrl: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; events: WorkerEvent[]; exited: Promise<number | null>; stderr: () => string } {
 
-        const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'sync', 'worker', '--json', ...args], {
+        const child = spawn(process.execPath, [builtCli(), 'sync', 'worker', '--json', ...args], {
             cwd: internals.root,
             env: { ...process.env, DATABASE_URL: databaseUrl, ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authorityUrl, LOG_LEVEL: 'silent', ...env },
             stdio: ['ignore', 'pipe', 'pipe']
