@@ -154,7 +154,7 @@ for (const database of testDatabases()) {
                 expect(new Set(notifications).size).to.equal(notifications.length);
             }
 
-            process.stdout.write(`      (${failedSystems} systems failed, ${syncedSystems} synchronized)\n`);
+            process.stdout.write(`      (${database.name}: ${failedSystems} systems failed, ${syncedSystems} synchronized)\n`);
             // The injected share did hit (this is a fault test), and most systems got through.
             expect(failedSystems, 'failed systems').to.be.greaterThan(0);
             expect(syncedSystems, 'synced systems').to.be.greaterThan(0);
