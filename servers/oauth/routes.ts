@@ -2,11 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, ResponseObject, ResponseToolkit, Server, ServerRoute } from '@hapi/hapi';
 import type Provider from 'oidc-provider';
 import { isDomainError } from '../../core/domain/errors.js';
-import { defaultMaxOAuthClients, throttleRules } from '../../core/domain/throttle.js';
+import { defaultMaxOAuthClients } from '../../core/domain/throttle.js';
 import type { Ports } from '../../core/ports/index.js';
-import { countAttempt } from '../../core/use-cases/count-attempt.js';
+import { admitClientRegistration } from '../../core/use-cases/admit-client-registration.js';
 import { signIn } from '../../core/use-cases/sign-in.js';
 import { clientAddress } from '../http/client-address.js';
+import { toBoom } from '../http/errors.js';
 import type { PublicUrls } from '../http/public-urls.js';
 import { forbiddenHost, hostAllowed } from '../http/public-urls.js';
 import { consentPage, errorPage, pageHeaders } from './pages.js';
@@ -71,31 +72,6 @@ const internals = {
         }));
     },
 
-    // Open registration stays (MCP clients register themselves) within limits: so many per
-    // client address and hour, so many authorized clients in all. null when the registration
-    // may go on.
-    async registrationRefused(deps: Ports, urls: PublicUrls, request: Request, h: ResponseToolkit, maxClients: number): Promise<ResponseObject | null> {
-
-        try {
-            await countAttempt(deps, throttleRules.registrationPerAddress, `register:address:${clientAddress(request, urls.trustProxy)}`, texts.registrationThrottled);
-        }
-        catch (err) {
-            if (isDomainError(err) && err.rateLimit) {
-                return h.response({ error: err.message }).code(429).header('Retry-After', String(err.rateLimit.retryAfterSeconds));
-            }
-
-            throw err;
-        }
-
-        // At the cap, the oldest registration nobody authorized gives way (core/domain/throttle.ts).
-        const now = Date.now();
-        if (await deps.oauthStore.count('Client', now) >= maxClients && !await deps.oauthStore.dropSoonestExpiring('Client', now)) {
-            return h.response({ error: texts.registrationFull }).code(403);
-        }
-
-        return null;
-    },
-
     // oidc-provider answers on the raw request and response; hapi steps aside. It builds every
     // URL it publishes from the scheme and host it is given: always {base_url}'s.
     passthrough(deps: Ports, oauth: OAuthServer, urls: PublicUrls, maxClients: number, rewrite?: string) {
@@ -107,9 +83,11 @@ const internals = {
             }
 
             if (request.path === oauthPaths.registration && request.method === 'post') {
-                const refused = await internals.registrationRefused(deps, urls, request, h, maxClients);
-                if (refused) {
-                    return refused.header('Access-Control-Allow-Origin', '*');
+                try {
+                    await admitClientRegistration(deps, { address: clientAddress(request, urls.trustProxy), maxClients, messages: { throttled: texts.registrationThrottled, full: texts.registrationFull } });
+                }
+                catch (err) {
+                    throw toBoom(err);
                 }
             }
 
