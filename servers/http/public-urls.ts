@@ -13,7 +13,7 @@ export interface PublicUrls {
     // Whether a URL is {base_url}'s origin or such a loopback alias of it.
     sameOrigin(url: string): boolean;
     // Host names (with port) this server is reached by.
-    allowedHosts(): Set<string>;
+    allowedHosts(): ReadonlySet<string>;
     // Reverse proxies in front (TRUST_PROXY); 0 = forwarded headers are not believed.
     trustProxy: number;
 }
@@ -23,6 +23,7 @@ export const loopbackHosts: ReadonlySet<string> = new Set(['localhost', '127.0.0
 export const publicUrls = (server: Server, publicUrl: string | undefined, trustProxy: number): PublicUrls => {
 
     const base = () => (publicUrl ?? server.info.uri).replace(/\/+$/, '');
+    let allowed: { address: string; hosts: ReadonlySet<string> } | undefined;
     const sameOrigin = (url: string): boolean => {
 
         let parsed: URL;
@@ -50,17 +51,21 @@ export const publicUrls = (server: Server, publicUrl: string | undefined, trustP
         trustProxy,
         allowedHosts() {
 
-            // DNS rebinding: only the names this server is reached by.
-            const hosts = new Set([new URL(base()).host]);
-            const port = server.info.port;
-            hosts.add(`${server.info.host}:${port}`);
-            if (loopbackHosts.has(server.info.host) || server.info.host === '::1') {
-                for (const host of loopbackHosts) {
-                    hosts.add(`${host}:${port}`);
+            // DNS rebinding: only the names this server is reached by. Asked on every /mcp and
+            // /oauth request: built once per address (the port is known only once listening).
+            const address = `${server.info.host}:${server.info.port}`;
+            if (allowed?.address !== address) {
+                const hosts = new Set([new URL(base()).host, address]);
+                if (loopbackHosts.has(server.info.host) || server.info.host === '::1') {
+                    for (const host of loopbackHosts) {
+                        hosts.add(`${host}:${server.info.port}`);
+                    }
                 }
+
+                allowed = { address, hosts };
             }
 
-            return hosts;
+            return allowed.hosts;
         }
     };
 };
