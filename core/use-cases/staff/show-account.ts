@@ -1,4 +1,5 @@
 import type { Ports } from '../../ports/index.js';
+import { accountView } from './account-view.js';
 import { requireAccount } from './staff-input.js';
 
 // What staff need to answer a customer: flags, users, and the CUIT count billed.
@@ -11,11 +12,7 @@ export const showAccount = async (deps: Pick<Ports, 'accounts' | 'users'>, input
     ]);
 
     return {
-        id: account.id,
-        name: account.name,
-        writingEnabled: account.writingEnabled,
-        subscription: account.subscription,
-        createdAt: new Date(account.createdAt).toISOString(),
+        ...accountView(account),
         cuitCount,
         users: users.map((user) => ({ id: user.id, email: user.email, role: user.role }))
     };
