@@ -69,7 +69,7 @@ export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
             return row ? { minute: toNumber(row.minute_count), month: toNumber(row.month_count) } : null;
         }
 
-        const { changes, id } = await sql.runForId(increment, bindings);
+        const { changes, id } = await sql.write(increment, bindings);
         return changes > 0 ? { minute: Number(id >> internals.countsShift), month: Number(id & ((1n << internals.countsShift) - 1n)) } : null;
     };
 

@@ -16,21 +16,25 @@ export type Binding = string | number | null;
 // `?, ?, ?` for an IN list of `count` values.
 export const placeholders = (count: number): string => new Array(count).fill('?').join(', ');
 export type Row = Record<string, unknown>;
+export interface Written {
+    changes: number;
+    id: bigint;
+    duplicates: number | null;
+}
 
 export interface Statements {
     all(sql: string, bindings: readonly Binding[]): Promise<Row[]>;
     first(sql: string, bindings: readonly Binding[]): Promise<Row | undefined>;
     run(sql: string, bindings: readonly Binding[]): Promise<number>;     // rows affected
-    // Rows affected and the statement's insert id (MySQL: what LAST_INSERT_ID(expr) was given).
-    runForId(sql: string, bindings: readonly Binding[]): Promise<{ changes: number; id: bigint }>;
     // The same statement once per row of bindings, in order (rows affected, summed). On SQLite
     // one prepared statement run in a loop, the fastest way to write many rows there; on MySQL
     // one round trip per row, so callers send many rows in one statement instead.
     each(sql: string, rows: readonly (readonly Binding[])[]): Promise<number>;
-    // An insert of several rows, and how many of them met a row already there (an upsert's
-    // update): MySQL's note on such a statement, "Records: N  Duplicates: D  Warnings: W".
-    // null when the database did not say (SQLite; MySQL for a single row).
-    insert(sql: string, bindings: readonly Binding[]): Promise<{ changes: number; duplicates: number | null }>;
+    // A write and what the database said of it: rows affected; the insert id (on MySQL also
+    // what LAST_INSERT_ID(expr) was given); and, for an insert of several rows, how many met a
+    // row already there (an upsert's update), from MySQL's note "Records: N  Duplicates: D
+    // Warnings: W", null when the database did not say (SQLite; MySQL for a single row).
+    write(sql: string, bindings: readonly Binding[]): Promise<Written>;
 }
 
 interface SqliteStatement {
@@ -86,13 +90,12 @@ const internals = {
             all: (sql, bindings) => use(sql, (statement) => statement.all(...bindings)),
             first: (sql, bindings) => use(sql, (statement) => statement.get(...bindings)),
             run: (sql, bindings) => use(sql, (statement) => statement.run(...bindings).changes),
-            runForId: (sql, bindings) => use(sql, (statement) => {
+            each: (sql, rows) => use(sql, (statement) => rows.reduce((changes, bindings) => changes + statement.run(...bindings).changes, 0)),
+            write: (sql, bindings) => use(sql, (statement) => {
 
                 const result = statement.run(...bindings);
-                return { changes: result.changes, id: BigInt(result.lastInsertRowid) };
-            }),
-            each: (sql, rows) => use(sql, (statement) => rows.reduce((changes, bindings) => changes + statement.run(...bindings).changes, 0)),
-            insert: (sql, bindings) => use(sql, (statement) => ({ changes: statement.run(...bindings).changes, duplicates: null }))
+                return { changes: result.changes, id: BigInt(result.lastInsertRowid), duplicates: null };
+            })
         };
     },
 
@@ -120,12 +123,6 @@ const internals = {
             all: async (sql, bindings) => await query(sql, bindings) as Row[],
             first: async (sql, bindings) => (await query(sql, bindings) as Row[])[0],
             run,
-            runForId: async (sql, bindings) => {
-
-                // mysql2 hands an id past 2^53 as a string.
-                const result = await query(sql, bindings) as { affectedRows: number; insertId: number | string };
-                return { changes: result.affectedRows, id: BigInt(result.insertId) };
-            },
             async each(sql, rows) {
 
                 let changes = 0;
@@ -136,10 +133,11 @@ const internals = {
                 return changes;
             },
 
-            async insert(sql, bindings) {
+            async write(sql, bindings) {
 
-                const result = await query(sql, bindings) as { affectedRows: number; info?: string };
-                return { changes: result.affectedRows, duplicates: duplicates(result.info) };
+                // mysql2 hands an id past 2^53 as a string.
+                const result = await query(sql, bindings) as { affectedRows: number; insertId: number | string; info?: string };
+                return { changes: result.affectedRows, id: BigInt(result.insertId), duplicates: duplicates(result.info) };
             }
         };
     }

@@ -152,16 +152,16 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
         await clientDataTransaction(knex, async (trx) => {
 
             await touchClient(trx, clientId);
-            const write = statements(trx);
+            const trxSql = statements(trx);
             let added = false;
             if (dialect === 'sqlite') {
-                await write.each(internals.upsert(dialect), rows);
+                await trxSql.each(internals.upsert(dialect), rows);
             }
             else {
                 added = true;
                 for (let i = 0; i < rows.length; i += internals.batchSize) {
                     const batch = rows.slice(i, i + internals.batchSize);
-                    const { duplicates } = await write.insert(internals.upsert(dialect, batch.length), batch.flat());
+                    const { duplicates } = await trxSql.write(internals.upsert(dialect, batch.length), batch.flat());
                     added &&= duplicates === 0;
                 }
             }
@@ -169,12 +169,12 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
             if (added) {
                 const days = internals.dayBindings(clientId, code, invoices);
                 if (days.length) {
-                    await write.run(internals.addDays(days.length / 4), days);
+                    await trxSql.run(internals.addDays(days.length / 4), days);
                 }
             }
             else {
-                await write.run(internals.forget, [clientId, code]);
-                await write.run(internals.recount, [clientId, code]);
+                await trxSql.run(internals.forget, [clientId, code]);
+                await trxSql.run(internals.recount, [clientId, code]);
             }
 
             await markSynced(trx, clientId, internals.systems[kind], syncedAt);
