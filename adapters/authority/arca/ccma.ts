@@ -2,7 +2,7 @@ import type { CcmaBalances, CcmaMovement } from '../../../core/domain/ccma.js';
 import { dateToIso } from '../../../core/domain/time.js';
 import { logicalUrl } from '../hosts.js';
 import { failure } from './failures.js';
-import { decodeEntities, pageText, parseForms } from './html.js';
+import { decodeEntities, pageText, parseForms, selectOptions } from './html.js';
 import type { HttpResponse, HttpSession, TransportClock } from './http.js';
 import { openService } from './services.js';
 import { parseDate, parseUsAmount } from './authority-values.js';
@@ -41,12 +41,7 @@ const internals = {
 
     options(html: string): string[] | null {
 
-        const select = /<select\b[^>]*\bname\s*=\s*["']selectCuit["'][^>]*>([\s\S]*?)<\/select>/i.exec(html);
-        if (!select) {
-            return null;
-        }
-
-        return [...select[1]!.matchAll(/<option\b([^>]*)>([\s\S]*?)<\/option>/gi)].map((match) => (decodeEntities(/\bvalue\s*=\s*["']([^"']*)["']/i.exec(match[1]!)?.[1] ?? pageText(match[2]!))).replace(/\D/g, ''));
+        return selectOptions(html, 'selectCuit')?.map((option) => option.value.replace(/\D/g, '')) ?? null;
     },
 
     period(date: Date): string {

@@ -46,6 +46,28 @@ export const pageText = (html: string): string => {
         .trim();
 };
 
+export interface SelectOption {
+    value: string;             // the value attribute, or the label when there is none
+    label: string;             // the text shown
+    selected: boolean;
+}
+
+// The options of the <select> named `name`, in page order; null when the page has none.
+export const selectOptions = (html: string, name: string): SelectOption[] | null => {
+
+    const escaped = name.replace(/[$^.*+?()[\]{}|\\]/g, '\\$&');
+    const select = new RegExp(`<select\\b[^>]*\\bname\\s*=\\s*["']${escaped}["'][^>]*>([\\s\\S]*?)<\\/select>`, 'i').exec(html);
+    if (!select) {
+        return null;
+    }
+
+    return [...select[1]!.matchAll(/<option\b([^>]*)>([\s\S]*?)<\/option>/gi)].map((match) => ({
+        value: decodeEntities(/\bvalue\s*=\s*["']([^"']*)["']/i.exec(match[1]!)?.[1] ?? pageText(match[2]!)),
+        label: pageText(match[2]!),
+        selected: /\bselected\b/i.test(match[1]!)
+    }));
+};
+
 export const parseForms = (html: string): HtmlForm[] => {
 
     const forms: HtmlForm[] = [];

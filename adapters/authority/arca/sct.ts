@@ -2,7 +2,7 @@ import type { SctData, SctDebt, SctDueDate, SctReturn } from '../../../core/doma
 import { dateToIso } from '../../../core/domain/time.js';
 import { logicalUrl } from '../hosts.js';
 import { failure } from './failures.js';
-import { decodeEntities, pageText, parseForms } from './html.js';
+import { decodeEntities, parseForms, selectOptions } from './html.js';
 import type { HttpResponse, HttpSession } from './http.js';
 import { openService } from './services.js';
 import { parseAmount, parseDate } from './authority-values.js';
@@ -106,16 +106,7 @@ const internals = {
     // The option labels of the selector and which one is chosen.
     options(html: string): { value: string; cuit: string; selected: boolean }[] | null {
 
-        const select = /<select\b[^>]*\bname\s*=\s*["']\$PropertySelection["'][^>]*>([\s\S]*?)<\/select>/i.exec(html);
-        if (!select) {
-            return null;
-        }
-
-        return [...select[1]!.matchAll(/<option\b([^>]*)>([\s\S]*?)<\/option>/gi)].map((match) => ({
-            value: decodeEntities(/\bvalue\s*=\s*["']([^"']*)["']/i.exec(match[1]!)?.[1] ?? pageText(match[2]!)),
-            cuit: pageText(match[2]!).replace(/\D/g, ''),
-            selected: /\bselected\b/i.test(match[1]!)
-        }));
+        return selectOptions(html, '$PropertySelection')?.map((option) => ({ value: option.value, cuit: option.label.replace(/\D/g, ''), selected: option.selected })) ?? null;
     }
 };
 
