@@ -3,6 +3,7 @@ import { arcaHosts, arcaPaths, logicalUrl } from '../hosts.js';
 import { failure, passwordTouched } from './failures.js';
 import { findForm, pageText } from './html.js';
 import type { HttpResponse, HttpSession } from './http.js';
+import { portalApiRequest } from './services.js';
 
 // The login (AUTHORITY.md: Login): GET login.xhtml (form F1 with its ;jsessionid= action and
 // ViewState), POST the CUIT, POST the password once; the answer is an auto-submit form with a
@@ -135,7 +136,7 @@ export const login = async (http: HttpSession, key: AuthorityKey): Promise<void>
         throw passwordTouched(err);
     });
 
-    await http.request({ url: logicalUrl('portal', arcaPaths.portalInfo), accept: 'application/json, text/plain, */*', referer: `https://${arcaHosts.portal}${arcaPaths.portalApp}` }, (response) => {
+    await http.request(portalApiRequest(arcaPaths.portalInfo), (response) => {
 
         const body = response.json();
         if (response.status !== 200 || !body || typeof body !== 'object') {

@@ -1,9 +1,9 @@
 import type { RegistryClassification } from '../../../core/ports/repositories.js';
-import { arcaHosts, arcaPaths, logicalUrl } from '../hosts.js';
+import { arcaPaths } from '../hosts.js';
 import { failure, isAuthorityFailure } from './failures.js';
 import { pageText } from './html.js';
 import type { HttpSession } from './http.js';
-import { openService } from './services.js';
+import { openService, portalApiRequest, portalSessionEnded } from './services.js';
 
 // The registry classification (AUTHORITY.md): GET /portal/api/cuit/{cuit}/tipoCuitImpuestos on
 // the portal session -> data.impuestos[{id, periodo, descripcion, estado}]; active taxes are
@@ -70,13 +70,9 @@ export const createRegistry = (http: HttpSession, loginCuit: string) => {
     return {
         async registry(cuit: string): Promise<RegistryClassification> {
 
-            const taxes = await http.request({
-                url: logicalUrl('portal', arcaPaths.taxes(cuit)),
-                accept: 'application/json, text/plain, */*',
-                referer: `https://${arcaHosts.portal}${arcaPaths.portalApp}`
-            }, (response) => {
+            const taxes = await http.request(portalApiRequest(arcaPaths.taxes(cuit)), (response) => {
 
-                if (response.status === 401 || (response.json() === undefined && /<html|<form/i.test(response.text()))) {
+                if (portalSessionEnded(response)) {
                     throw failure('session_expired', 'portal (tipoCuitImpuestos)');
                 }
 
