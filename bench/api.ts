@@ -11,7 +11,7 @@ import { composeApp } from '../app/compose.js';
 import { loadConfig } from '../app/config.js';
 import { seedBench, seedIntegrators } from './seed.js';
 import type { BenchData, IntegratorData } from './seed.js';
-import { integratorRequests, monthPages } from './workload.js';
+import { integratorRequests, integratorWarmup, monthPages } from './workload.js';
 import type { BenchRequest } from './workload.js';
 
 // npm run bench:api -- [--db sqlite|mysql|both] [--duration 5] [--connections 32]
@@ -35,7 +35,9 @@ import type { BenchRequest } from './workload.js';
 // and after ANALYZE: every page of the month of issued invoices of one CUIT, in turn, against
 // its first page, on a server without read cache; then each integrator user's pass over every
 // page of its CUITs (one pass, every URL once, interleaved across users) on a server with the
-// read cache; and the same three through bench/lean.ts, the lean floor.
+// read cache; and the same three through bench/lean.ts, the lean floor. The integrators' pass
+// runs on both sides in a new process warmed alike (see workload()), never after the other
+// rows, so the API and the floor are compared with the same history.
 
 interface Row {
     name: string;
@@ -377,6 +379,7 @@ const internals = {
         const pages = monthPages(data);
         const first = pages.slice(0, 1);
         const passes = integratorRequests(integrators);
+        const warmup = integratorWarmup(integrators, data);
         const timed = { duration: options.duration };
         const log = (name: string, row: Row) => process.stderr.write(`[${db}, ${phase}] ${name}: ${Math.round(row.rps)} req/s, p99 ${row.p99} ms\n`);
         const rows = async (script: string, readCacheMb: string, run: (pid: number, url: string) => Promise<void>) => {
@@ -395,7 +398,7 @@ const internals = {
 
             // Checked here, where nothing is cached: a URL asked for before the integrators'
             // pass would count as a hit in it.
-            await internals.expectOk(url, [...first, pages.at(-1)!, ...passes.slice(0, 40)], 'API');
+            await internals.expectOk(url, [...first, pages.at(-1)!, ...passes.slice(0, 40), ...warmup.slice(-40)], 'API');
             await internals.drive(url, pages, options, { duration: options.warmup });
             result.firstApp = await internals.measure('first page', pid, url, first, options, timed);
             log('first page', result.firstApp);
@@ -403,11 +406,21 @@ const internals = {
             log('all pages', result.allApp);
         });
 
-        // The read cache as configured (the app's default unless --read-cache-mb); warmed on
-        // the month's pages, which the integrators never ask for.
-        await rows('server.ts', options.readCacheMb, async (pid, url) => {
+        // The integrators' pass, on the API with the read cache as configured (the app's
+        // default unless --read-cache-mb) and on the lean floor, each in a new process warmed
+        // the same way: the month's pages for the warm-up time, then one lap of the warm-up
+        // set (workload.ts), which runs every route the pass runs on URLs the pass never asks
+        // for. Both sides then have the same history, and the read cache holds only answers
+        // the pass cannot use.
+        const warm = async (url: string) => {
 
             await internals.drive(url, pages, options, { duration: options.warmup });
+            await internals.drive(url, warmup, options, { amount: warmup.length });
+        };
+
+        await rows('server.ts', options.readCacheMb, async (pid, url) => {
+
+            await warm(url);
             const before = await internals.counts(url);
             result.integratorsApp = await internals.measure('integrators', pid, url, passes, options, { amount: passes.length });
             const after = await internals.counts(url);
@@ -417,10 +430,15 @@ const internals = {
 
         await rows('lean.ts', '', async (pid, url) => {
 
-            await internals.expectOk(url, [...first, pages.at(-1)!, ...passes.slice(0, 40)], 'lean floor');
+            await internals.expectOk(url, [...first, pages.at(-1)!, ...passes.slice(0, 40), ...warmup.slice(-40)], 'lean floor');
             await internals.drive(url, pages, options, { duration: options.warmup });
             result.firstLean = await internals.measure('first page', pid, url, first, options, timed);
             result.allLean = await internals.measure('all pages', pid, url, pages, options, timed);
+        });
+
+        await rows('lean.ts', '', async (pid, url) => {
+
+            await warm(url);
             result.integratorsLean = await internals.measure('integrators', pid, url, passes, options, { amount: passes.length });
             log('lean floor, integrators', result.integratorsLean);
         });

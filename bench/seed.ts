@@ -38,6 +38,8 @@ export interface IntegratorCuit {
 export interface IntegratorData {
     users: { token: string; cuits: IntegratorCuit[] }[];
     month: { from: string; to: string };
+    // The month before, with half as many invoices: what the servers are warmed on.
+    previousMonth: { from: string; to: string };
 }
 
 const internals = {
@@ -287,5 +289,5 @@ export const seedIntegrators = async (app: App): Promise<IntegratorData> => {
         }
     }
 
-    return { users, month };
+    return { users, month, previousMonth: before };
 };
