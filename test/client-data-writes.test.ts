@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import { composeApp } from '../app/compose.js';
 import type { App } from '../app/compose.js';
-import { loadConfig } from '../app/config.js';
 import type { InvoiceRecord } from '../core/domain/invoice.js';
 import { invoice, movement, notification, sctData } from './support/data.js';
+import { openApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { addClient, seedAccount } from './support/fixtures.js';
 
@@ -15,20 +14,17 @@ for (const database of testDatabases()) {
     describe(`concurrent writes of many clients' synchronized data (${database.name})`, () => {
 
         let app: App;
-        let release: () => Promise<void>;
+        let close: () => Promise<void>;
 
         before(async () => {
 
-            const db = await database.create();
-            release = db.release;
             // The pools the service runs with: one connection on SQLite, ten on MySQL.
-            app = await composeApp(loadConfig({ DATABASE_URL: db.url }));
+            ({ app, close } = await openApp(database));
         });
 
         after(async () => {
 
-            await app.close();
-            await release();
+            await close();
         });
 
         it('stores every client\'s invoices, SCT, CCMA, DFE and registry without a single failure', async () => {

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import { composeApp } from '../app/compose.js';
 import type { App } from '../app/compose.js';
-import { loadConfig } from '../app/config.js';
 import type { InvoiceKind, InvoiceRecord } from '../core/domain/invoice.js';
 import { invoice } from './support/data.js';
+import { openApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccountWithClient } from './support/fixtures.js';
 
@@ -31,19 +30,16 @@ for (const database of testDatabases()) {
     describe(`invoice day counts (${database.name})`, () => {
 
         let app: App;
-        let release: () => Promise<void>;
+        let close: () => Promise<void>;
 
         before(async () => {
 
-            const db = await database.create();
-            release = db.release;
-            app = await composeApp(loadConfig({ DATABASE_URL: db.url }));
+            ({ app, close } = await openApp(database));
         });
 
         after(async () => {
 
-            await app.close();
-            await release();
+            await close();
         });
 
         const expectExact = async (clientId: number, kind: InvoiceKind, invoices: number) => {

@@ -1,12 +1,11 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { composeApp } from '../app/compose.js';
 import type { App } from '../app/compose.js';
-import { loadConfig } from '../app/config.js';
 import { dialectOf } from '../adapters/knex/connection.js';
 import { listQueries } from '../adapters/knex/list-queries.js';
 import { createTag } from '../core/use-cases/staff/create-tag.js';
 import { invoice, movement, notification } from './support/data.js';
+import { openApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { addClient, seedAccount } from './support/fixtures.js';
 
@@ -90,21 +89,18 @@ for (const database of testDatabases()) {
     describe(`Paged list plans (${database.name})`, () => {
 
         let app: App;
-        let release: () => Promise<void>;
+        let close: () => Promise<void>;
         let seeded: Awaited<ReturnType<typeof internals.seed>>;
 
         before(async () => {
 
-            const db = await database.create();
-            release = db.release;
-            app = await composeApp(loadConfig({ DATABASE_URL: db.url }));
+            ({ app, close } = await openApp(database));
             seeded = await internals.seed(app);
         });
 
         after(async () => {
 
-            await app.close();
-            await release();
+            await close();
         });
 
         const expectPlans = async () => {

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { composeApp } from '../app/compose.js';
 import type { App } from '../app/compose.js';
-import { loadConfig } from '../app/config.js';
 import { windowsAt } from '../core/domain/rate-limit.js';
+import { openApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
 
@@ -14,19 +13,16 @@ for (const database of testDatabases()) {
     describe(`rate-limit and throttle counters (${database.name})`, () => {
 
         let app: App;
-        let release: () => Promise<void>;
+        let close: () => Promise<void>;
 
         before(async () => {
 
-            const db = await database.create();
-            release = db.release;
-            app = await composeApp(loadConfig({ DATABASE_URL: db.url }), { pool: { max: 10 } });
+            ({ app, close } = await openApp(database, { pool: { max: 10 } }));
         });
 
         after(async () => {
 
-            await app.close();
-            await release();
+            await close();
         });
 
         it('lets every one of a new user\'s concurrent first requests through when under the limit', async () => {

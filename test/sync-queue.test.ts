@@ -1,11 +1,10 @@
 import { expect } from 'chai';
 import type { App } from '../app/compose.js';
-import { composeApp } from '../app/compose.js';
-import { loadConfig } from '../app/config.js';
 import { queueDeps } from '../app/sync.js';
 import type { QueueDeps } from '../core/use-cases/sync/deps.js';
 import { scheduleDue } from '../core/use-cases/sync/schedule-due.js';
 import { forceResync } from '../core/use-cases/sync/force-resync.js';
+import { openApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { addClient, seedAccount } from './support/fixtures.js';
 
@@ -18,7 +17,7 @@ for (const database of testDatabases()) {
 
         let app: App;
         let deps: QueueDeps;
-        let release: () => Promise<void>;
+        let close: () => Promise<void>;
         let accountId: number;
         let sequence = 0;
         const lease = 60_000;
@@ -32,17 +31,14 @@ for (const database of testDatabases()) {
 
         before(async () => {
 
-            const db = await database.create();
-            release = db.release;
-            app = await composeApp(loadConfig({ DATABASE_URL: db.url }));
+            ({ app, close } = await openApp(database));
             deps = queueDeps(app);
             accountId = (await seedAccount(app.ports)).accountId;
         });
 
         after(async () => {
 
-            await app.close();
-            await release();
+            await close();
         });
 
         beforeEach(async () => {

@@ -1,3 +1,5 @@
+import type { ClientRecord } from './client.js';
+import type { Cuit } from './cuit.js';
 import { forbidden } from './errors.js';
 import type { RateLimitStatus } from './rate-limit.js';
 import { messages } from './messages.js';
@@ -23,6 +25,10 @@ export interface Principal {
     readonly dataVersion: number;
     // Set once the request was counted (chargeRequest): the answer tells it to the client.
     readonly rateLimit?: RateLimitStatus;
+    // The CUIT the request names, when it was looked up with the token: the client if this
+    // user manages it (the rule of findVisibleClient), null if not. A request then asks the
+    // database once for who is asking and about which CUIT (find-token-user.ts).
+    readonly named?: { readonly cuit: Cuit; readonly client: ClientRecord | null };
 }
 
 // SPEC §7: two distinct 403 messages, on every endpoint.

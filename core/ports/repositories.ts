@@ -70,8 +70,10 @@ export interface TokenRepository {
     // The tokens of a user or of every user of an account (all when neither), by id; revoked
     // ones too. Never the digest.
     list(filter: { userId?: number; accountId?: number }): Promise<TokenRecord[]>;
-    // The acting user and its account flags for a live token, in one lookup.
-    findPrincipal(tokenHash: string): Promise<Principal | null>;
+    // The acting user and its account flags for a live token, in one lookup; with a CUIT,
+    // the same lookup also answers the client it names if the user manages it (`named`, under
+    // ClientRepository.findVisible's rule).
+    findPrincipal(tokenHash: string, cuit?: Cuit): Promise<Principal | null>;
 }
 
 export interface NewClient {

@@ -6,10 +6,11 @@ import type { Ports } from '../ports/index.js';
 
 // A CUIT the principal does not manage is answered exactly like one that does not exist
 // (SPEC §7), so nobody can probe other accounts' portfolios. The CUIT comes parsed
-// (read-parameters.ts), so its one rule and message live there.
+// (read-parameters.ts), so its one rule and message live there. When the principal was looked
+// up with this CUIT (find-token-user.ts), that answer is the client.
 export const findVisibleClient = async (deps: Pick<Ports, 'clients'>, principal: Principal, cuit: Cuit): Promise<ClientRecord> => {
 
-    const client = await deps.clients.findVisible(principal, cuit);
+    const client = principal.named?.cuit === cuit ? principal.named.client : await deps.clients.findVisible(principal, cuit);
     if (!client) {
         throw notFound();
     }

@@ -25,7 +25,9 @@ export const registerBearerAuth = (server: Server, deps: Ports): void => {
         async authenticate(request, h) {
 
             try {
-                const user = await findTokenUser(deps, bearerToken(request.headers.authorization));
+                // Routed already: a route about one CUIT has it in its params (see Principal.named).
+                const named = typeof request.params.cuit === 'string' ? request.params.cuit : undefined;
+                const user = await findTokenUser(deps, bearerToken(request.headers.authorization), named);
                 // Known from here on, for the request log, even when a limit refuses the request.
                 request.app.caller = { userId: user.userId, accountId: user.accountId };
                 const principal = await chargeRequest(deps, user);

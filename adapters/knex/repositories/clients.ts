@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Principal } from '../../../core/domain/access.js';
-import type { ClientListRow, ClientRecord, ClientType } from '../../../core/domain/client.js';
+import type { ClientListRow, ClientRecord } from '../../../core/domain/client.js';
 import { sortKey } from '../../../core/domain/client.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
 import type { ClientChanges, ClientRepository, CreateClientOutcome, NewClient } from '../../../core/ports/index.js';
@@ -9,32 +9,16 @@ import { batched } from '../batching.js';
 import { dialectOf } from '../connection.js';
 import { touchAccount, touchAccountOfClient } from '../data-versions.js';
 import { isForeignKeyViolation, isLockConflict, isUniqueViolation } from '../errors.js';
-import { clientListColumns, listQueries } from '../list-queries.js';
-import { countOf, toNullableBoolean, toNullableNumber, toNumber } from '../column-values.js';
+import { assignedToMember, clientColumns, toClientRecord } from '../client-rows.js';
+import { listQueries } from '../list-queries.js';
+import { countOf, toNullableNumber, toNumber } from '../column-values.js';
 import type { Binding } from '../statements.js';
 import { placeholders, statements } from '../statements.js';
 
 const internals = {
-    columns: clientListColumns,
+    columns: clientColumns(),
 
-    toRecord: (row: Record<string, unknown>): ClientRecord => ({
-        id: toNumber(row.id),
-        publicId: String(row.public_id),
-        accountId: toNumber(row.account_id),
-        cuit: String(row.cuit) as Cuit,
-        tipo: row.tipo as ClientType,
-        nombre: row.nombre as string | null,
-        apellido: row.apellido as string | null,
-        razonSocial: row.razon_social as string | null,
-        representativeId: toNullableNumber(row.representative_id),
-        displayName: String(row.display_name),
-        email: row.email as string | null,
-        telefono: row.telefono as string | null,
-        monotributista: toNullableBoolean(row.monotributista),
-        autonomo: toNullableBoolean(row.autonomo),
-        categoria: row.categoria as string | null,
-        dataVersion: toNumber(row.data_version)
-    }),
+    toRecord: (row: Record<string, unknown>): ClientRecord => toClientRecord(row),
 
     toRow: (client: NewClient): Record<string, unknown> => ({
         public_id: client.publicId,
@@ -76,8 +60,8 @@ const internals = {
     optionalClientTables: ['sync_key_failures', 'invoice_day_counts'],
 
 
-    // Owners manage the whole account; members only what is assigned to them. The reads of
-    // every request use fixed SQL (see statements.ts), so visibility is a WHERE fragment.
+    // Who sees what (client-rows.ts). The reads of every request use fixed SQL (see
+    // statements.ts), so visibility is a WHERE fragment.
     visibleTo(principal: Principal): { where: string; bindings: Binding[] } {
 
         if (principal.role === 'owner') {
@@ -85,7 +69,7 @@ const internals = {
         }
 
         return {
-            where: 'c.account_id = ? and exists (select 1 from user_clients uc where uc.client_id = c.id and uc.user_id = ?)',
+            where: `c.account_id = ? and ${assignedToMember('?')}`,
             bindings: [principal.accountId, principal.userId]
         };
     },

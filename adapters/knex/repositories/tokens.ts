@@ -2,6 +2,10 @@ import type { Knex } from 'knex';
 import type { TokenRecord, TokenRepository } from '../../../core/ports/index.js';
 import { batched } from '../batching.js';
 import { dialectOf } from '../connection.js';
+import type { Principal } from '../../../core/domain/access.js';
+import type { ClientRecord } from '../../../core/domain/client.js';
+import type { Cuit } from '../../../core/domain/cuit.js';
+import { assignedToMember, clientColumns, toClientRecord } from '../client-rows.js';
 import { principalSelect, toPrincipal } from '../principal.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
 import { placeholders, statements } from '../statements.js';
@@ -19,18 +23,45 @@ const internals = {
         revokedAt: toNullableNumber(row.revoked_at)
     }),
 
-    principals: (count: number) => `${principalSelect(['t.token_hash'])} inner join tokens t on t.user_id = u.id ` +
-        `where t.token_hash in (${placeholders(count)}) and t.revoked_at is null`
+    // Bindings: the CUITs asked about (if any), then the token digests. One row per token, or
+    // per token and named client it sees (client columns prefixed `named_`, null when none).
+    principals(hashes: number, cuits: number): string {
+
+        const live = `where t.token_hash in (${placeholders(hashes)}) and t.revoked_at is null`;
+        if (!cuits) {
+            return `${principalSelect(['t.token_hash'])} inner join tokens t on t.user_id = u.id ${live}`;
+        }
+
+        return `${principalSelect(['t.token_hash', ...clientColumns('named_')])} inner join tokens t on t.user_id = u.id ` +
+            `left join clients c on c.account_id = u.account_id and c.cuit in (${placeholders(cuits)}) and (u.role = 'owner' or ${assignedToMember('u.id')}) ${live}`;
+    }
 };
 
 export const tokenRepository = (knex: Knex, sql = statements(knex)): TokenRepository => {
 
-    const findPrincipals = async (hashes: readonly string[]) => {
+    const findPrincipals = async (lookups: readonly { hash: string; cuit?: Cuit }[]) => {
 
-        const distinct = [...new Set(hashes)];
-        const rows = await sql.all(internals.principals(distinct.length), distinct);
-        const found = new Map(rows.map((row) => [String(row.token_hash), toPrincipal(row)]));
-        return hashes.map((hash) => found.get(hash) ?? null);
+        const hashes = [...new Set(lookups.map((lookup) => lookup.hash))];
+        const cuits = [...new Set(lookups.flatMap((lookup) => (lookup.cuit ? [lookup.cuit] : [])))];
+        const rows = await sql.all(internals.principals(hashes.length, cuits.length), [...cuits, ...hashes]);
+        const principals = new Map<string, Principal>();
+        const named = new Map<string, ClientRecord>();
+        for (const row of rows) {
+            principals.set(String(row.token_hash), toPrincipal(row));
+            if (row.named_id !== null && row.named_id !== undefined) {
+                named.set(`${String(row.token_hash)}:${String(row.named_cuit)}`, toClientRecord(row, 'named_'));
+            }
+        }
+
+        return lookups.map(({ hash, cuit }): Principal | null => {
+
+            const principal = principals.get(hash);
+            if (!principal || !cuit) {
+                return principal ?? null;
+            }
+
+            return { ...principal, named: { cuit, client: named.get(`${hash}:${cuit}`) ?? null } };
+        });
     };
     // On MySQL the requests of one event-loop turn look their tokens up together (batching.ts).
     const findPrincipalsTogether = batched(findPrincipals);
@@ -77,9 +108,10 @@ export const tokenRepository = (knex: Knex, sql = statements(knex)): TokenReposi
 
         // On every request: one indexed lookup by digest, joined to the live account flags (fixed
         // SQL, see statements.ts).
-        async findPrincipal(tokenHash) {
+        async findPrincipal(tokenHash, cuit) {
 
-            return mysql ? findPrincipalsTogether(tokenHash) : (await findPrincipals([tokenHash]))[0]!;
+            const lookup = { hash: tokenHash, cuit };
+            return mysql ? findPrincipalsTogether(lookup) : (await findPrincipals([lookup]))[0]!;
         }
     };
 };
