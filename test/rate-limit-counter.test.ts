@@ -78,7 +78,8 @@ for (const database of testDatabases()) {
 
             const users = await Promise.all([1, 2, 3].map(() => seedAccount(app.ports)));
             const windows = windowsAt(new Date('2026-05-10T10:00:30Z'));
-            const limits = { perMinute: 1000, perMonth: 100_000 };
+            // The spec's per-minute limit: nothing is taken ahead (rate-limit-leases.ts).
+            const limits = { perMinute: 100, perMonth: 100_000 };
             await Promise.all(users.flatMap((user, i) => Array.from({ length: 4 + i * 3 }, () => app.ports.rateLimitCounter.consume(user.userId, windows, limits))));
 
             const counts = [];

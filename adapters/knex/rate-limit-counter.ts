@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { RateLimits, RateWindows } from '../../core/domain/rate-limit.js';
 import type { RateLimitCounter, RateLimitOutcome, RateLimitUsage } from '../../core/ports/index.js';
-import { batched } from './batching.js';
 import { toNumber } from './column-values.js';
 import { dialectOf } from './connection.js';
 import type { Dialect } from './connection.js';
+import type { CounterRequest } from './rate-limit-leases.js';
+import { leasedCounter } from './rate-limit-leases.js';
 import { statements } from './statements.js';
 
 // One row per user holds both windows. The happy path is a single conditional UPDATE that
@@ -16,12 +16,6 @@ import { statements } from './statements.js';
 //
 // The SET list assigns each count before its window start: MySQL evaluates assignments left
 // to right with updated values, SQLite with the old ones; in this order both see the old start.
-
-interface Request {
-    userId: number;
-    windows: RateWindows;
-    limits: RateLimits;
-}
 
 const internals = {
     set: 'minute_count = CASE WHEN minute_start = ? THEN minute_count + ? ELSE ? END, minute_start = ?, ' +
@@ -38,9 +32,7 @@ const internals = {
         return dialect === 'sqlite'
             ? `update rate_limits set ${internals.set} ${internals.where} returning minute_count, month_count`
             : `update rate_limits set ${internals.set}${internals.countsId} ${internals.where}`;
-    },
-
-    groupKey: (request: Request): string => [request.userId, request.windows.minuteStart, request.windows.monthStart, request.limits.perMinute, request.limits.perMonth].join(':')
+    }
 };
 
 export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
@@ -50,19 +42,21 @@ export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
     const dialect = dialectOf(knex);
     const increment = internals.increment(dialect);
 
-    // Adds `count` requests at once and answers both counts after them, or adds none of them
-    // (null) when that would pass a limit or the user has no row yet.
-    const tryAdd = async (request: Request, count: number): Promise<RateLimitUsage | null> => {
+    // Adds `count` requests at once (taking back `refund` unused ones from the month's count)
+    // and answers both counts after them, or adds none of them (null) when that would pass a
+    // limit or the user has no row yet.
+    const add = async (request: CounterRequest, count: number, refund: number): Promise<RateLimitUsage | null> => {
 
         const { userId, windows: { minuteStart, monthStart }, limits } = request;
         if (count > limits.perMinute || count > limits.perMonth) {
             return null;
         }
 
+        const monthAdd = count - refund;
         const bindings = [
             minuteStart, count, count, minuteStart,
-            monthStart, count, count, monthStart,
-            userId, minuteStart, count, limits.perMinute, monthStart, count, limits.perMonth
+            monthStart, monthAdd, count, monthStart,
+            userId, minuteStart, count, limits.perMinute, monthStart, monthAdd, limits.perMonth
         ];
         if (dialect === 'sqlite') {
             const row = await sql.first(increment, bindings);
@@ -73,13 +67,13 @@ export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
         return changes > 0 ? { minute: Number(id >> internals.countsShift), month: Number(id & ((1n << internals.countsShift) - 1n)) } : null;
     };
 
-    const consumeOne = async (request: Request): Promise<RateLimitOutcome> => {
+    const addOne = async (request: CounterRequest, refund: number): Promise<RateLimitOutcome> => {
 
         const { userId, windows: { minuteStart, monthStart }, limits } = request;
         // A refused UPDATE means a full window, or a row that did not exist yet (or was
         // created by a concurrent first request meanwhile): look, then try again.
         for (let attempt = 0; attempt < 3; attempt++) {
-            const usage = await tryAdd(request, 1);
+            const usage = await add(request, 1, refund);
             if (usage) {
                 return { allowed: true, usage };
             }
@@ -105,47 +99,14 @@ export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
         return { allowed: false, exceeded: 'minute' };
     };
 
-    // The requests of one event-loop turn are counted together (batching.ts): one UPDATE adds
-    // a user's n requests when all n fit, and each of them answers with the counts after all n.
-    // When they do not, each is counted on its own, in order, so exactly as many are let
-    // through as the limits leave room for. A write is a round trip on MySQL and a commit to
-    // the write-ahead log on SQLite: both dialects gain.
-    const consumeTogether = batched(async (requests: readonly Request[]): Promise<RateLimitOutcome[]> => {
-
-        const groups = new Map<string, number[]>();
-        requests.forEach((request, i) => {
-
-            const key = internals.groupKey(request);
-            const group = groups.get(key);
-            if (group) {
-                group.push(i);
-            }
-            else {
-                groups.set(key, [i]);
-            }
-        });
-
-        const counted: RateLimitOutcome[] = new Array(requests.length);
-        await Promise.all([...groups.values()].map(async (indexes) => {
-
-            const usage = indexes.length > 1 ? await tryAdd(requests[indexes[0]!]!, indexes.length) : null;
-            if (usage) {
-                indexes.forEach((i) => (counted[i] = { allowed: true, usage }));
-                return;
-            }
-
-            for (const i of indexes) {
-                counted[i] = await consumeOne(requests[i]!);
-            }
-        }));
-
-        return counted;
-    });
+    // Counted in leases (rate-limit-leases.ts): a user sending requests at once, or many in a
+    // row, shares one write among them.
+    const consume = leasedCounter({ add, addOne });
 
     return {
         consume(userId, windows, limits) {
 
-            return consumeTogether({ userId, windows, limits });
+            return consume({ userId, windows, limits });
         }
     };
 };
