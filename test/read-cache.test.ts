@@ -45,6 +45,8 @@ for (const database of testDatabases()) {
             const { user, client, cuit } = await setup();
             await server.app.ports.invoices.save(client.id, 'issued', [invoice({ importe: 100 })], Date.UTC(2026, 2, 14));
             const path = `/v1/cuits/${cuit}/mis-comprobantes/emitidos`;
+            // Kept from the second request on (adapters/memory/read-cache.ts).
+            expect((await get(user, path)).data[0].importe).to.equal(100);
             expect((await get(user, path)).data[0].importe).to.equal(100);
 
             // Written straight to the table, as no part of the service does: the version stays.
@@ -56,15 +58,17 @@ for (const database of testDatabases()) {
             expect((await get(user, path)).data[0].importe).to.equal(999);
         });
 
-        it("reads a client's sync dates once per data version, for every page and endpoint of the client", async () => {
+        it("reads a client's sync dates twice per data version, not for every page and endpoint of the client", async () => {
 
             const { user, client, cuit } = await setup();
             await server.app.ports.invoices.save(client.id, 'issued', [invoice({ numeroDesde: '1' }), invoice({ numeroDesde: '2' })], Date.UTC(2026, 2, 14));
             const page = (offset: number) => get(user, `/v1/cuits/${cuit}/mis-comprobantes/emitidos?limit=1&offset=${offset}`);
+            // The dates are kept from the second read on: one page, then another endpoint.
             expect((await page(0)).syncedAt).to.equal('2026-03-14T00:00:00.000Z');
+            expect((await get(user, `/v1/cuits/${cuit}/sct`)).syncedAt).to.equal(null);
 
             // Written behind the version, as no part of the service does: another page, an
-            // answer never read before, still shows the date read once.
+            // answer never read before, still shows the date read before.
             await server.app.knex('sync_states').where({ client_id: client.id }).update({ synced_at: Date.UTC(2026, 2, 15) });
             expect((await page(1)).syncedAt).to.equal('2026-03-14T00:00:00.000Z');
 

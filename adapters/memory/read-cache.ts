@@ -4,8 +4,13 @@ import type { ReadCache } from '../../core/ports/read-cache.js';
 // The read cache of one process: least recently used answers are dropped first once their
 // estimated size passes the budget. lru-cache does the bookkeeping (size-bounded LRU, no
 // timers); an answer's size is estimated from the JSON it stands for, in the same walk that
-// freezes it: most answers are stored once and never asked for again (an integrator pages
-// through distinct URLs), so a miss must not pay for a JSON.stringify of its own.
+// freezes it.
+//
+// An answer is kept from the second time it is asked for: most are asked for once and never
+// again (an integrator pages through distinct URLs after each sync), and keeping those would
+// only cost the walk, their JSON kept beside them, and the collector's time moving them into
+// the old generation, while pushing out answers that are asked for again. Only the keys
+// asked for are remembered, in a bounded list of their own.
 
 interface Entry {
     version: number;
@@ -48,6 +53,9 @@ const internals = {
         return Math.max(2, chars);
     },
 
+    // Keys asked for and not kept, with how many times; the oldest are forgotten first.
+    maxAskedKeys: 50_000,
+
     disabled: {
         get: () => undefined,
         set: <T>(_key: string, _version: number, value: T): T => value
@@ -67,20 +75,31 @@ export const memoryReadCache = (options: { maxBytes: number }): ReadCache => {
         sizeCalculation: (entry) => Math.max(1, entry.size * internals.bytesPerJsonChar)
     });
 
+    const asked = new LRUCache<string, number>({ max: internals.maxAskedKeys });
+
     return {
         get<T>(key: string, version: number): T | undefined {
 
             const entry = entries.get(key);
-            return entry?.version === version ? entry.value as T : undefined;
+            if (entry?.version === version) {
+                return entry.value as T;
+            }
+
+            asked.set(key, (asked.get(key) ?? 0) + 1);
+            return undefined;
         },
 
         set<T>(key: string, version: number, value: T): T {
 
-            const size = internals.freezeAndMeasure(value);
             const kept = entries.get(key);
+            if (!kept && (asked.get(key) ?? 0) < 2) {
+                return value;
+            }
+
             // A slower request that read an older version must not replace a newer answer.
             if (!kept || kept.version < version) {
-                entries.set(key, { version, value, size });
+                entries.set(key, { version, value, size: internals.freezeAndMeasure(value) });
+                asked.delete(key);
             }
 
             return value;
