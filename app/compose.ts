@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Knex } from 'knex';
-import { connect, knexRepositories, migrateLatest } from '../adapters/knex/index.js';
+import { closeDatabase, connect, knexRepositories, migrateLatest } from '../adapters/knex/index.js';
 import { memoryReadCache } from '../adapters/memory/read-cache.js';
 import type { Clock, Ports } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/clock.js';
@@ -80,6 +80,6 @@ export const composeApp = async (config: Config, options: ComposeOptions = {}): 
         config,
         knex,
         ports,
-        close: () => knex.destroy()
+        close: () => closeDatabase(knex)
     };
 };

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
+import { closeSqliteReader } from './sqlite-reader.js';
 
 // One knex instance from DATABASE_URL: `sqlite:PATH` (embedded default, better-sqlite3) or
 // `mysql://user:pass@host:port/db` (MySQL 8 / MariaDB 10.6+ through mysql2). Dialect
@@ -75,6 +76,13 @@ export const knexConfig = (databaseUrl: string, pool: { max?: number } = {}): Kn
 };
 
 export const connect = (databaseUrl: string, pool: { max?: number } = {}): Knex => knexFactory(knexConfig(databaseUrl, pool));
+
+// The pool and, on SQLite, the reads' own connection (sqlite-reader.ts).
+export const closeDatabase = async (knex: Knex): Promise<void> => {
+
+    closeSqliteReader(knex);
+    await knex.destroy();
+};
 
 // The transaction that writes one client's synchronized rows (a replace or an upsert, after
 // raising the client's data version, which queues any other writer of that client). On MySQL

@@ -15,7 +15,7 @@ import { userRepository } from './repositories/users.js';
 import { rateLimitCounter } from './rate-limit-counter.js';
 import { throttleCounter } from './throttle-counter.js';
 
-export { connect, dialectOf } from './connection.js';
+export { closeDatabase, connect, dialectOf } from './connection.js';
 export { migrateLatest } from './migrations/index.js';
 
 // Every repository over one knex instance.

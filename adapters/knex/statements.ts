@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { dialectOf } from './connection.js';
+import { sqliteReader } from './sqlite-reader.js';
 
 // Fixed SQL for the queries every request runs (token -> principal, the rate-limit UPDATE,
 // the visible client, the list pages) and for the sync's bulk writes, sent straight to the
@@ -38,6 +39,7 @@ export interface Statements {
 }
 
 interface SqliteStatement {
+    readonly readonly: boolean;
     all(...bindings: readonly Binding[]): Row[];
     get(...bindings: readonly Binding[]): Row | undefined;
     run(...bindings: readonly Binding[]): { changes: number; lastInsertRowid: number | bigint };
@@ -61,34 +63,50 @@ const internals = {
     // what the pool's prepared on the same connection.
     prepared: new WeakMap<SqliteConnection, Map<string, SqliteStatement>>(),
 
-    sqlite(client: PoolClient): Statements {
+    // `sql` prepared once per connection.
+    prepare(connection: SqliteConnection, sql: string): SqliteStatement {
+
+        let cache = internals.prepared.get(connection);
+        if (!cache) {
+            cache = new Map();
+            internals.prepared.set(connection, cache);
+        }
+
+        let statement = cache.get(sql);
+        if (!statement) {
+            statement = connection.prepare(sql);
+            cache.set(sql, statement);
+        }
+
+        return statement;
+    },
+
+    // Writes, and reads in a transaction, on the pool's connection; other reads on the
+    // reader's (sqlite-reader.ts) when there is one.
+    sqlite(client: PoolClient, reader: () => SqliteConnection | null): Statements {
 
         const use = async <T>(sql: string, fn: (statement: SqliteStatement) => T): Promise<T> => {
 
             const connection = await client.acquireConnection() as SqliteConnection;
             try {
-                let cache = internals.prepared.get(connection);
-                if (!cache) {
-                    cache = new Map();
-                    internals.prepared.set(connection, cache);
-                }
-
-                let statement = cache.get(sql);
-                if (!statement) {
-                    statement = connection.prepare(sql);
-                    cache.set(sql, statement);
-                }
-
-                return fn(statement);
+                return fn(internals.prepare(connection, sql));
             }
             finally {
                 await client.releaseConnection(connection);
             }
         };
 
+        // A statement that writes (an UPDATE … RETURNING read with first()) goes to the pool.
+        const read = async <T>(sql: string, fn: (statement: SqliteStatement) => T): Promise<T> => {
+
+            const connection = reader();
+            const statement = connection && internals.prepare(connection, sql);
+            return statement?.readonly ? fn(statement) : await use(sql, fn);
+        };
+
         return {
-            all: (sql, bindings) => use(sql, (statement) => statement.all(...bindings)),
-            first: (sql, bindings) => use(sql, (statement) => statement.get(...bindings)),
+            all: (sql, bindings) => read(sql, (statement) => statement.all(...bindings)),
+            first: (sql, bindings) => read(sql, (statement) => statement.get(...bindings)),
             run: (sql, bindings) => use(sql, (statement) => statement.run(...bindings).changes),
             each: (sql, rows) => use(sql, (statement) => rows.reduce((changes, bindings) => changes + statement.run(...bindings).changes, 0)),
             write: (sql, bindings) => use(sql, (statement) => {
@@ -146,5 +164,5 @@ const internals = {
 export const statements = (knex: Knex): Statements => {
 
     const client = knex.client as unknown as PoolClient;
-    return dialectOf(knex) === 'sqlite' ? internals.sqlite(client) : internals.mysql(client);
+    return dialectOf(knex) === 'sqlite' ? internals.sqlite(client, () => sqliteReader(knex) as SqliteConnection | null) : internals.mysql(client);
 };

@@ -1,8 +1,10 @@
-// The part of better-sqlite3's API the bench's lean floor uses (the package ships no types).
+// The part of better-sqlite3's API used directly, beside knex: the reads' own connection
+// (sqlite-reader.ts) and the bench's lean floor (the package ships no types).
 declare module 'better-sqlite3' {
     interface Statement {
         all(...bindings: unknown[]): Record<string, unknown>[];
         get(...bindings: unknown[]): Record<string, unknown> | undefined;
+        readonly readonly: boolean;
     }
 
     class Database {
