@@ -408,14 +408,16 @@ const internals = {
 
         // The integrators' pass, on the API with the read cache as configured (the app's
         // default unless --read-cache-mb) and on the lean floor, each in a new process warmed
-        // the same way: the month's pages for the warm-up time, then one lap of the warm-up
-        // set (workload.ts), which runs every route the pass runs on URLs the pass never asks
-        // for. Both sides then have the same history, and the read cache holds only answers
-        // the pass cannot use.
+        // the same way: the month's pages for the warm-up time, then the warm-up set
+        // (workload.ts) for as long as a timed row, at least one lap: it runs every route the
+        // pass runs, on URLs the pass never asks for, as a server that has been up has. Both
+        // sides then have the same history, and the read cache holds only answers the pass
+        // cannot use.
         const warm = async (url: string) => {
 
             await internals.drive(url, pages, options, { duration: options.warmup });
             await internals.drive(url, warmup, options, { amount: warmup.length });
+            await internals.drive(url, warmup, options, timed);
         };
 
         await rows('server.ts', options.readCacheMb, async (pid, url) => {

@@ -53,7 +53,7 @@ const internals = {
     // The integrators: accounts of an owner and members, each user paging CUITs of its own
     // (members have theirs assigned); each CUIT with a month of invoices (and some of the
     // month before), CCMA periods and notifications.
-    integrators: { accounts: 4, usersPerAccount: 6, cuitsPerUser: 2, issued: 1_000, received: 500, periods: 36, notifications: 150 },
+    integrators: { accounts: 4, usersPerAccount: 6, cuitsPerUser: 6, issued: 1_000, received: 500, periods: 36, notifications: 150 },
 
     integratorCuitOf: (i: number): Cuit => `27${String(40_000_000 + i).padStart(8, '0')}3` as Cuit,
 
