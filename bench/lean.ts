@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2';
-import { listQueries, seekDay } from '../adapters/knex/list-queries.js';
+import { fromDist } from './dist.js';
 import { statementsSent } from './statement-count.js';
 
 // The lean floor: the data queries of the read endpoints the integrator workload asks for,
@@ -61,6 +61,8 @@ const internals = {
     }
 };
 
+// The API's SQL from the same JavaScript the API runs (dist/).
+const { listQueries, seekDay } = await fromDist<typeof import('../adapters/knex/list-queries.js')>('adapters/knex/list-queries.js');
 const driver = internals.driver(process.env.DATABASE_URL!);
 const queries = listQueries(driver.dialect);
 const { query } = driver;
