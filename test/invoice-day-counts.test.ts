@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import type { App } from '../app/compose.js';
+import { composeApp } from '../app/compose.js';
+import { loadConfig } from '../app/config.js';
 import type { InvoiceKind, InvoiceRecord } from '../core/domain/invoice.js';
 import { invoice } from './support/data.js';
 import { openApp } from './support/app.js';
@@ -84,6 +86,37 @@ for (const database of testDatabases()) {
             // Several of them move, along with new ones, in one save.
             await app.ports.invoices.save(clientId, 'issued', [...internals.invoices(0, 5, () => '2026-03-07'), ...internals.invoices(200, 5, () => '2026-03-07')], Date.UTC(2026, 3, 3));
             await expectExact(clientId, 'issued', 19);
+        });
+
+        it('writes nothing of a save that fails half-way, and leaves no transaction open on its connection', async () => {
+
+            // One connection: a transaction left open there would be the next save's, whose
+            // BEGIN would commit what the failed save had written.
+            const single = await composeApp(loadConfig({ DATABASE_URL: app.config.databaseUrl }), { pool: { max: 1 } });
+            try {
+                const { clientId } = await seedAccountWithClient(single.ports);
+                const version = async () => Number((await single.knex('clients').where({ id: clientId }).first('data_version'))!.data_version);
+                const before = await version();
+                // On MySQL the first 1,000 rows go in before the statement with the bad one.
+                const invoices = internals.invoices(0, 1_001);
+                invoices[1_000] = { ...invoices[1_000]!, monedaOriginal: null as unknown as string };
+                const failed = await single.ports.invoices.save(clientId, 'issued', invoices, Date.UTC(2026, 3, 1)).then(() => null, (err: unknown) => err);
+                expect(failed).to.have.property('message').that.matches(/moneda_original/);
+                expect(await version()).to.equal(before);
+                expect(await single.knex('invoices').where({ client_id: clientId })).to.deep.equal([]);
+                expect(await single.knex('sync_states').where({ client_id: clientId })).to.deep.equal([]);
+                await expectExact(clientId, 'issued', 0);
+
+                await single.ports.invoices.save(clientId, 'received', internals.invoices(0, 5), Date.UTC(2026, 3, 2));
+                await expectExact(clientId, 'issued', 0);
+                await expectExact(clientId, 'received', 5);
+                expect(await version()).to.equal(before + 1);
+                expect(await single.ports.syncStates.syncedAt(clientId, 'issued_invoices')).to.equal(null);
+                expect(await single.ports.syncStates.syncedAt(clientId, 'received_invoices')).to.equal(Date.UTC(2026, 3, 2));
+            }
+            finally {
+                await single.close();
+            }
         });
 
         it('counts an invoice listed twice in one save once', async () => {

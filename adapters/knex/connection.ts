@@ -88,8 +88,11 @@ export const closeDatabase = async (knex: Knex): Promise<void> => {
 // raising the client's data version, which queues any other writer of that client). On MySQL
 // it runs at READ COMMITTED: no gap locks, so writers of neighbouring clients never deadlock
 // on the boundary between their rows (REPEATABLE READ's DELETE and INSERT ... SELECT lock
-// those gaps). SQLite has one writer at a time anyway.
+// those gaps). SQLite has one writer at a time anyway. Writes of fixed SQL take the same
+// level through statementsTransaction (statements.ts).
+export const clientDataIsolation = 'read committed';
+
 export const clientDataTransaction = <T>(knex: Knex, write: (trx: Knex.Transaction) => Promise<T>): Promise<T> => {
 
-    return dialectOf(knex) === 'mysql' ? knex.transaction(write, { isolationLevel: 'read committed' }) : knex.transaction(write);
+    return dialectOf(knex) === 'mysql' ? knex.transaction(write, { isolationLevel: clientDataIsolation }) : knex.transaction(write);
 };

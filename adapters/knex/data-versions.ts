@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { statements } from './statements.js';
+import type { Statements } from './statements.js';
+import { statementsOf } from './statements.js';
 
 // Every change a read endpoint can show raises a data version in the transaction that makes
 // it: the client's for its own endpoints (invoices, SCT, CCMA, DFE, sync dates), the
@@ -26,8 +27,9 @@ export const touchAccountOfClient = async (trx: Knex.Transaction, clientId: numb
     }
 };
 
-// Fixed SQL: it opens every write of synchronized data.
-export const touchClient = async (trx: Knex.Transaction, clientId: number): Promise<void> => {
+// Fixed SQL: it opens every write of synchronized data (in a knex transaction or a
+// statementsTransaction).
+export const touchClient = async (trx: Knex.Transaction | Statements, clientId: number): Promise<void> => {
 
-    await statements(trx).run('update clients set data_version = data_version + 1 where id = ?', [clientId]);
+    await statementsOf(trx).run('update clients set data_version = data_version + 1 where id = ?', [clientId]);
 };

@@ -2,12 +2,12 @@ import type { Knex } from 'knex';
 import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js';
 import type { InvoiceRepository } from '../../../core/ports/index.js';
 import type { Dialect } from '../connection.js';
-import { clientDataTransaction, dialectOf } from '../connection.js';
+import { clientDataIsolation, dialectOf } from '../connection.js';
 import { touchClient } from '../data-versions.js';
 import { invoiceListColumns, listQueries, seekDay } from '../list-queries.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
 import type { Binding } from '../statements.js';
-import { statements } from '../statements.js';
+import { statements, statementsTransaction } from '../statements.js';
 import { upsertSql } from '../upsert.js';
 import { markSynced } from './sync-states.js';
 
@@ -149,10 +149,10 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
         const code = internals.kinds[kind];
         const dialect = dialectOf(knex);
         const rows = invoices.map((invoice) => internals.toBindings(clientId, kind, invoice));
-        await clientDataTransaction(knex, async (trx) => {
+        // A client data transaction (connection.ts), of fixed SQL from BEGIN to COMMIT.
+        await statementsTransaction(knex, clientDataIsolation, async (trxSql) => {
 
-            await touchClient(trx, clientId);
-            const trxSql = statements(trx);
+            await touchClient(trxSql, clientId);
             let added = false;
             if (dialect === 'sqlite') {
                 await trxSql.each(internals.upsert(dialect), rows);
@@ -177,7 +177,7 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
                 await trxSql.run(internals.recount, [clientId, code]);
             }
 
-            await markSynced(trx, clientId, internals.systems[kind], syncedAt);
+            await markSynced(trxSql, clientId, internals.systems[kind], syncedAt);
         });
     }
 });

@@ -4,8 +4,8 @@ import type { Timestamp } from '../../../core/domain/time.js';
 import type { SyncStateRepository } from '../../../core/ports/index.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
 import type { Dialect } from '../connection.js';
-import { dialectOf } from '../connection.js';
-import { statements } from '../statements.js';
+import type { Statements } from '../statements.js';
+import { statements, statementsOf } from '../statements.js';
 import { upsertSql } from '../upsert.js';
 
 const internals = {
@@ -17,9 +17,10 @@ const markSyncedSql: Record<Dialect, string> = { mysql: internals.synced('mysql'
 
 // Called inside the transaction that writes a system's data (which raised the client's data
 // version first, see data-versions.ts), so data and syncedAt move together or not at all.
-export const markSynced = async (trx: Knex.Transaction, clientId: number, system: SyncSystem, at: Timestamp): Promise<void> => {
+export const markSynced = async (trx: Knex.Transaction | Statements, clientId: number, system: SyncSystem, at: Timestamp): Promise<void> => {
 
-    await statements(trx).run(markSyncedSql[dialectOf(trx)], [clientId, system, at, at, null]);
+    const sql = statementsOf(trx);
+    await sql.run(markSyncedSql[sql.dialect], [clientId, system, at, at, null]);
 };
 
 export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncStateRepository => ({
