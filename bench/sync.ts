@@ -229,8 +229,9 @@ const main = async (): Promise<void> => {
         });
         const deps = syncDeps(app, authority);
         const saving = internals.busyTimer();
-        const save = deps.invoices.save.bind(deps.invoices);
-        deps.invoices = { ...deps.invoices, save: (...args) => saving.time(() => save(...args)) };
+        // Every write of invoices: a kind alone, or a CUIT's issued and received together.
+        const { save, saveKinds } = deps.invoices;
+        deps.invoices = { ...deps.invoices, save: (...args) => saving.time(() => save(...args)), saveKinds: (...args) => saving.time(() => saveKinds(...args)) };
         for (const id of synced) {
             await deps.jobQueue.enqueue(id, 'first', Date.now());
         }

@@ -119,6 +119,20 @@ for (const database of testDatabases()) {
             }
         });
 
+        it('counts both kinds saved in one transaction, added or recounted', async () => {
+
+            const { clientId } = await seedAccountWithClient(app.ports);
+            await app.ports.invoices.saveKinds(clientId, [{ kind: 'issued', invoices: internals.invoices(0, 40) }, { kind: 'received', invoices: internals.invoices(0, 30) }], Date.UTC(2026, 3, 1));
+            await expectExact(clientId, 'issued', 40);
+            await expectExact(clientId, 'received', 30);
+            // New issued invoices beside a received one that moved to another day.
+            await app.ports.invoices.saveKinds(clientId, [{ kind: 'issued', invoices: internals.invoices(40, 5) }, { kind: 'received', invoices: internals.invoices(3, 1, () => '2026-03-28') }], Date.UTC(2026, 3, 2));
+            await expectExact(clientId, 'issued', 45);
+            await expectExact(clientId, 'received', 30);
+            expect(await app.ports.syncStates.syncedAt(clientId, 'issued_invoices')).to.equal(Date.UTC(2026, 3, 2));
+            expect(await app.ports.syncStates.syncedAt(clientId, 'received_invoices')).to.equal(Date.UTC(2026, 3, 2));
+        });
+
         it('counts an invoice listed twice in one save once', async () => {
 
             const { clientId } = await seedAccountWithClient(app.ports);

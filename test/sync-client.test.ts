@@ -245,9 +245,54 @@ for (const database of testDatabases()) {
 
             const client = await insertClient({});
             let writes = 0;
+            // The registry, then both kinds of invoices in one write.
             const result = await syncClient(deps, { clientId: client.id, mayWrite: async () => ++writes <= 2 });
             expect(result.outcome).to.equal('interrupted');
-            expect(Object.keys(await states(client.id)).sort()).to.deep.equal(['issued_invoices', 'registry']);
+            expect(Object.keys(await states(client.id)).sort()).to.deep.equal(['issued_invoices', 'received_invoices', 'registry']);
+        });
+
+        it('writes a CUIT\'s issued and received invoices in one transaction, each kind with its syncedAt', async () => {
+
+            const client = await insertClient({});
+            const writes: string[] = [];
+            const { save, saveKinds } = deps.invoices;
+            deps.invoices = {
+                ...deps.invoices,
+                save: (...args) => (writes.push(args[1]), save(...args)),
+                saveKinds: (...args) => (writes.push(args[1].map((entry) => entry.kind).join('+')), saveKinds(...args))
+            };
+            expect((await syncClient(deps, { clientId: client.id })).outcome).to.equal('synced');
+            expect(writes).to.deep.equal(['issued+received']);
+            const synced = await states(client.id);
+            expect([synced.issued_invoices, synced.received_invoices]).to.deep.equal([{ syncedAt: clock.now().getTime(), error: null }, { syncedAt: clock.now().getTime(), error: null }]);
+            const taxpayer = authority.taxpayers.get(client.cuit)!;
+            for (const kind of ['issued', 'received'] as const) {
+                const page = await app.ports.invoices.list(client.id, kind, { fromDate: '2000-01-01', toDate: '2099-12-31' }, { limit: 1, offset: 0 });
+                expect(page.total, kind).to.equal(taxpayer.invoices[kind].length).and.to.be.above(0);
+            }
+        });
+
+        it('writes the issued invoices on their own when the received ones fail, or when the worker stops before them', async () => {
+
+            const client = await insertClient({});
+            authority.failures.set('received_invoices', ['unavailable']);
+            const result = await syncClient(deps, { clientId: client.id });
+            expect(result).to.include({ outcome: 'partial', retry: true });
+            expect(result.systems.map((entry) => [entry.system, entry.ok])).to.deep.equal([['registry', true], ['issued_invoices', true], ['received_invoices', false], ['sct', true], ['ccma', true], ['dfe', true]]);
+            const synced = await states(client.id);
+            expect(synced.issued_invoices).to.deep.equal({ syncedAt: clock.now().getTime(), error: null });
+            expect(synced.received_invoices!.syncedAt).to.equal(null);
+            expect(synced.received_invoices!.error).to.match(/^ARCA no está disponible/);
+
+            const stopped = await insertClient({});
+            let stopping = false;
+            authority.beforeFetch = (_cuit, system) => {
+
+                stopping ||= system === 'issued_invoices';
+            };
+            expect((await syncClient(deps, { clientId: stopped.id, proceed: () => !stopping })).outcome).to.equal('interrupted');
+            expect(Object.keys(await states(stopped.id)).sort()).to.deep.equal(['issued_invoices', 'registry']);
+            expect(authority.calls.systems.filter((call) => call.cuit === stopped.cuit).map((call) => call.system)).to.not.include('received_invoices');
         });
 
         it('settles jobs: done, retried with backoff, failed when attempts run out', async () => {

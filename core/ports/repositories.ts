@@ -156,6 +156,9 @@ export interface InvoiceRepository {
     totals(clientId: number, kind: InvoiceKind, range: DateRange): Promise<InvoiceTotals[]>;
     // Upserted by natural key (kind, issuer, type, point of sale, number): reruns never duplicate.
     save(clientId: number, kind: InvoiceKind, invoices: readonly InvoiceRecord[], syncedAt: Timestamp): Promise<void>;
+    // Several kinds (each at most once) as save does each, all in one transaction: a sync's
+    // issued and received invoices, written together with one commit.
+    saveKinds(clientId: number, saves: readonly { kind: InvoiceKind; invoices: readonly InvoiceRecord[] }[], syncedAt: Timestamp): Promise<void>;
 }
 
 export interface SctRepository {

@@ -115,41 +115,16 @@ const internals = {
     ]
 };
 
-export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = listQueries(dialectOf(knex)).invoices): InvoiceRepository => ({
+export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = listQueries(dialectOf(knex)).invoices): InvoiceRepository => {
 
-    // Fixed SQL on the read path (see statements.ts and list-queries.ts).
-    async list(clientId, kind, range, page) {
+    // Each kind's invoices and syncedAt in one transaction, after raising the client's data
+    // version once (a client data transaction, connection.ts, of fixed SQL from BEGIN to
+    // COMMIT). On MySQL the rows of every kind go in the same multi-row statements; a kind's
+    // days are added only if no row of the whole save met a stored invoice.
+    const saveKinds: InvoiceRepository['saveKinds'] = async (clientId, saves, syncedAt) => {
 
-        const days = await sql.all(queries.days, [clientId, internals.kinds[kind], range.fromDate, range.toDate]);
-        const start = seekDay(days, page.offset);
-        const rows = start.from === null ? [] : await sql.all(queries.page, [clientId, internals.kinds[kind], start.from, range.toDate, page.limit, start.skip]);
-        return { items: rows.map(internals.toRecord), total: start.total };
-    },
-
-    // A grouped pass over the period's rows; sums of NULL amounts are 0.
-    async totals(clientId, kind, range) {
-
-        const rows = await sql.all(internals.totals, [clientId, internals.kinds[kind], range.fromDate, range.toDate]);
-        return rows.map((row) => ({
-            moneda: String(row.moneda_original),
-            tipo: String(row.tipo),
-            cantidad: toNumber(row.cantidad),
-            importe: toNumber(row.importe),
-            importeOriginal: toNumber(row.importe_original),
-            impNetoGravado: toNumber(row.imp_neto_gravado),
-            impNetoNoGravado: toNumber(row.imp_neto_no_gravado),
-            impOpExentas: toNumber(row.imp_op_exentas),
-            otrosTributos: toNumber(row.otros_tributos),
-            iva: toNumber(row.iva)
-        }));
-    },
-
-    async save(clientId, kind, invoices, syncedAt) {
-
-        const code = internals.kinds[kind];
         const dialect = dialectOf(knex);
-        const rows = invoices.map((invoice) => internals.toBindings(clientId, kind, invoice));
-        // A client data transaction (connection.ts), of fixed SQL from BEGIN to COMMIT.
+        const rows = saves.flatMap(({ kind, invoices }) => invoices.map((invoice) => internals.toBindings(clientId, kind, invoice)));
         await statementsTransaction(knex, clientDataIsolation, async (trxSql) => {
 
             await touchClient(trxSql, clientId);
@@ -167,17 +142,54 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
             }
 
             if (added) {
-                const days = internals.dayBindings(clientId, code, invoices);
+                const days = saves.flatMap(({ kind, invoices }) => internals.dayBindings(clientId, internals.kinds[kind], invoices));
                 if (days.length) {
                     await trxSql.run(internals.addDays(days.length / 4), days);
                 }
             }
             else {
-                await trxSql.run(internals.forget, [clientId, code]);
-                await trxSql.run(internals.recount, [clientId, code]);
+                for (const { kind } of saves) {
+                    await trxSql.run(internals.forget, [clientId, internals.kinds[kind]]);
+                    await trxSql.run(internals.recount, [clientId, internals.kinds[kind]]);
+                }
             }
 
-            await markSynced(trxSql, clientId, internals.systems[kind], syncedAt);
+            for (const { kind } of saves) {
+                await markSynced(trxSql, clientId, internals.systems[kind], syncedAt);
+            }
         });
-    }
-});
+    };
+
+    return {
+
+        // Fixed SQL on the read path (see statements.ts and list-queries.ts).
+        async list(clientId, kind, range, page) {
+
+            const days = await sql.all(queries.days, [clientId, internals.kinds[kind], range.fromDate, range.toDate]);
+            const start = seekDay(days, page.offset);
+            const rows = start.from === null ? [] : await sql.all(queries.page, [clientId, internals.kinds[kind], start.from, range.toDate, page.limit, start.skip]);
+            return { items: rows.map(internals.toRecord), total: start.total };
+        },
+
+        // A grouped pass over the period's rows; sums of NULL amounts are 0.
+        async totals(clientId, kind, range) {
+
+            const rows = await sql.all(internals.totals, [clientId, internals.kinds[kind], range.fromDate, range.toDate]);
+            return rows.map((row) => ({
+                moneda: String(row.moneda_original),
+                tipo: String(row.tipo),
+                cantidad: toNumber(row.cantidad),
+                importe: toNumber(row.importe),
+                importeOriginal: toNumber(row.importe_original),
+                impNetoGravado: toNumber(row.imp_neto_gravado),
+                impNetoNoGravado: toNumber(row.imp_neto_no_gravado),
+                impOpExentas: toNumber(row.imp_op_exentas),
+                otrosTributos: toNumber(row.otros_tributos),
+                iva: toNumber(row.iva)
+            }));
+        },
+
+        save: (clientId, kind, invoices, syncedAt) => saveKinds(clientId, [{ kind, invoices }], syncedAt),
+        saveKinds
+    };
+};

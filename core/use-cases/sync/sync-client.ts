@@ -1,5 +1,5 @@
 import type { Cuit } from '../../domain/cuit.js';
-import type { InvoiceRecord } from '../../domain/invoice.js';
+import type { InvoiceKind, InvoiceRecord } from '../../domain/invoice.js';
 import { messages } from '../../domain/messages.js';
 import type { SyncSystem } from '../../domain/sync-system.js';
 import type { Timestamp } from '../../domain/time.js';
@@ -102,6 +102,20 @@ const internals = {
 
     writeAttempts: 3,
 
+    async fetchInvoices(deps: SyncDeps, session: TaxpayerSession, target: SyncTarget, kind: InvoiceKind, input: SyncClientInput): Promise<InvoiceRecord[]> {
+
+        const lastSyncedAt = await deps.syncStates.syncedAt(target.id, `${kind}_invoices`);
+        const ranges = invoiceRanges({ now: deps.clock.now().getTime(), lastSyncedAt, full: input.full ?? false, ...(input.invoicePolicy ? { policy: input.invoicePolicy } : {}) });
+        const invoices: InvoiceRecord[] = [];
+        for (const range of ranges) {
+            for (const invoice of await session.invoices(kind, range)) {
+                invoices.push(normalizeInvoice(invoice));
+            }
+        }
+
+        return invoices;
+    },
+
     async fetchAndStore(deps: SyncDeps, session: TaxpayerSession, target: SyncTarget, system: SyncSystem, input: SyncClientInput, mayWrite: () => Promise<boolean>): Promise<number | null> {
 
         const now = () => deps.clock.now().getTime();
@@ -119,15 +133,7 @@ const internals = {
             case 'issued_invoices':
             case 'received_invoices': {
                 const kind = system === 'issued_invoices' ? 'issued' : 'received';
-                const lastSyncedAt = await deps.syncStates.syncedAt(target.id, system);
-                const ranges = invoiceRanges({ now: now(), lastSyncedAt, full: input.full ?? false, ...(input.invoicePolicy ? { policy: input.invoicePolicy } : {}) });
-                const invoices: InvoiceRecord[] = [];
-                for (const range of ranges) {
-                    for (const invoice of await session.invoices(kind, range)) {
-                        invoices.push(normalizeInvoice(invoice));
-                    }
-                }
-
+                const invoices = await internals.fetchInvoices(deps, session, target, kind, input);
                 if (!await mayWrite()) {
                     return null;
                 }
@@ -265,8 +271,70 @@ export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promis
     const session = lease.session.taxpayer(target.cuit);
     let broken = false;
     const mayWrite = input.mayWrite ?? (async () => true);
+    const now = () => deps.clock.now().getTime();
+    const loginClientId = target.loginClientId;
+
+    // A system that could not be fetched or stored: its error recorded, or the end of the sync
+    // (a deleted client, a refused key).
+    const systemFailed = async (system: SyncSystem, err: unknown): Promise<SyncClientResult | null> => {
+
+        // A write refused because the client was deleted meanwhile: nothing more.
+        if (!(err instanceof AuthorityFailure) && !await deps.syncTargets.find(target.id)) {
+            return { ...result, outcome: 'gone' };
+        }
+
+        broken ||= err instanceof AuthorityFailure && err.kind === 'session_expired';
+        const failure = internals.describe(err, password);
+        if (failure.kind && isKeyFailure(failure.kind)) {
+            await deps.syncTargets.recordKeyFailure(loginClientId, fingerprint, failure.kind, now());
+            return await fail(`${failure.message} ${messages.sync.keyNotRetried}`, 'key_refused', false, systems.slice(systems.indexOf(system)));
+        }
+
+        if (!await deps.syncStates.recordFailure(target.id, system, failure.message, now())) {
+            return { ...result, outcome: 'gone' };
+        }
+
+        result.systems.push({ system, ok: false, error: failure.message, records: 0 });
+        result.retry ||= failure.retry;
+        result.retryAfterMs = Math.max(result.retryAfterMs, failure.retryAfterMs);
+        result.error ??= failure.message;
+        return null;
+    };
+
+    // Fetches and stores one system, or writes several fetched ones: each succeeds or fails
+    // with the others (records: one count per system; null: interrupted).
+    const attempt = async (covered: readonly SyncSystem[], run: () => Promise<readonly number[] | null>): Promise<SyncClientResult | null> => {
+
+        try {
+            const records = await run();
+            if (records === null) {
+                return { ...result, outcome: 'interrupted' };
+            }
+
+            covered.forEach((system, i) => {
+
+                result.systems.push({ system, ok: true, error: null, records: records[i]! });
+                if (system === 'issued_invoices' || system === 'received_invoices') {
+                    result.invoices += records[i]!;
+                }
+            });
+            return null;
+        }
+        catch (err) {
+            for (const system of covered) {
+                const end = await systemFailed(system, err);
+                if (end) {
+                    return end;
+                }
+            }
+
+            return null;
+        }
+    };
+
     try {
-        for (const [index, system] of systems.entries()) {
+        for (let index = 0; index < systems.length; index++) {
+            const system = systems[index]!;
             if (index > 0) {
                 lease.progress(index / systems.length);
             }
@@ -275,38 +343,73 @@ export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promis
                 return { ...result, outcome: 'interrupted' };
             }
 
-            try {
-                const records = await internals.fetchAndStore(deps, session, target, system, input, mayWrite);
-                if (records === null) {
-                    return { ...result, outcome: 'interrupted' };
+            if (system !== 'issued_invoices' || systems[index + 1] !== 'received_invoices') {
+                const end = await attempt([system], async () => {
+
+                    const records = await internals.fetchAndStore(deps, session, target, system, input, mayWrite);
+                    return records === null ? null : [records];
+                });
+                if (end) {
+                    return end;
                 }
 
-                result.systems.push({ system, ok: true, error: null, records });
-                if (system === 'issued_invoices' || system === 'received_invoices') {
-                    result.invoices += records;
-                }
+                continue;
+            }
+
+            // Issued and received invoices, fetched one after the other, are written in one
+            // transaction: one commit instead of two, each kind still with its syncedAt. If
+            // the received ones fail, or the sync stops before them, the issued ones are
+            // written alone first, as they were when each kind was written on its own.
+            let issued: InvoiceRecord[];
+            try {
+                issued = await internals.fetchInvoices(deps, session, target, 'issued', input);
             }
             catch (err) {
-                // A write refused because the client was deleted meanwhile: nothing more.
-                if (!(err instanceof AuthorityFailure) && !await deps.syncTargets.find(target.id)) {
-                    return { ...result, outcome: 'gone' };
+                const end = await systemFailed(system, err);
+                if (end) {
+                    return end;
                 }
 
-                broken ||= err instanceof AuthorityFailure && err.kind === 'session_expired';
-                const failure = internals.describe(err, password);
-                if (failure.kind && isKeyFailure(failure.kind)) {
-                    await deps.syncTargets.recordKeyFailure(target.loginClientId, fingerprint, failure.kind, deps.clock.now().getTime());
-                    return await fail(`${failure.message} ${messages.sync.keyNotRetried}`, 'key_refused', false, systems.slice(systems.indexOf(system)));
+                continue;
+            }
+
+            index++;
+            lease.progress(index / systems.length);
+            let received: InvoiceRecord[] | null = null;
+            let receivedError: unknown = null;
+            const proceeds = !input.proceed || input.proceed();
+            if (proceeds) {
+                try {
+                    received = await internals.fetchInvoices(deps, session, target, 'received', input);
+                }
+                catch (err) {
+                    receivedError = err;
+                }
+            }
+
+            const saves = [{ kind: 'issued' as const, invoices: issued }, ...(received ? [{ kind: 'received' as const, invoices: received }] : [])];
+            const end = await attempt(saves.map(({ kind }) => `${kind}_invoices` as const), async () => {
+
+                if (!await mayWrite()) {
+                    return null;
                 }
 
-                if (!await deps.syncStates.recordFailure(target.id, system, failure.message, deps.clock.now().getTime())) {
-                    return { ...result, outcome: 'gone' };
-                }
+                await internals.write(() => deps.invoices.saveKinds(target.id, saves, now()));
+                return saves.map(({ invoices }) => invoices.length);
+            });
+            if (end) {
+                return end;
+            }
 
-                result.systems.push({ system, ok: false, error: failure.message, records: 0 });
-                result.retry ||= failure.retry;
-                result.retryAfterMs = Math.max(result.retryAfterMs, failure.retryAfterMs);
-                result.error ??= failure.message;
+            if (!proceeds) {
+                return { ...result, outcome: 'interrupted' };
+            }
+
+            if (!received) {
+                const stop = await systemFailed('received_invoices', receivedError);
+                if (stop) {
+                    return stop;
+                }
             }
         }
     }
