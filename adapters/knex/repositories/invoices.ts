@@ -154,9 +154,7 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
                 }
             }
 
-            for (const { kind } of saves) {
-                await markSynced(trxSql, clientId, internals.systems[kind], syncedAt);
-            }
+            await markSynced(trxSql, clientId, saves.map(({ kind }) => internals.systems[kind]), syncedAt);
         });
     };
 

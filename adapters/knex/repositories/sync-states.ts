@@ -9,18 +9,31 @@ import { statements, statementsOf } from '../statements.js';
 import { upsertSql } from '../upsert.js';
 
 const internals = {
-    // Fixed SQL: markSynced closes every write of synchronized data.
-    synced: (dialect: Dialect): string => upsertSql(dialect, 'sync_states', ['client_id', 'system', 'synced_at', 'last_attempt_at', 'last_error'], ['client_id', 'system'], ['synced_at', 'last_attempt_at', 'last_error'])
+    // Fixed SQL: markSynced closes every write of synchronized data; one row per system.
+    synced: (dialect: Dialect, systems: number): string => upsertSql(dialect, 'sync_states', ['client_id', 'system', 'synced_at', 'last_attempt_at', 'last_error'], ['client_id', 'system'], ['synced_at', 'last_attempt_at', 'last_error'], systems),
+    markSyncedSql: new Map<string, string>()
 };
-
-const markSyncedSql: Record<Dialect, string> = { mysql: internals.synced('mysql'), sqlite: internals.synced('sqlite') };
 
 // Called inside the transaction that writes a system's data (which raised the client's data
 // version first, see data-versions.ts), so data and syncedAt move together or not at all.
-export const markSynced = async (trx: Knex.Transaction | Statements, clientId: number, system: SyncSystem, at: Timestamp): Promise<void> => {
+// Several systems written in one transaction (a CUIT's issued and received invoices) are
+// marked in one statement.
+export const markSynced = async (trx: Knex.Transaction | Statements, clientId: number, system: SyncSystem | readonly SyncSystem[], at: Timestamp): Promise<void> => {
 
     const sql = statementsOf(trx);
-    await sql.run(markSyncedSql[sql.dialect], [clientId, system, at, at, null]);
+    const systems = typeof system === 'string' ? [system] : system;
+    if (!systems.length) {
+        return;
+    }
+
+    const key = `${sql.dialect}:${systems.length}`;
+    let statement = internals.markSyncedSql.get(key);
+    if (!statement) {
+        statement = internals.synced(sql.dialect, systems.length);
+        internals.markSyncedSql.set(key, statement);
+    }
+
+    await sql.run(statement, systems.flatMap((entry) => [clientId, entry, at, at, null]));
 };
 
 export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncStateRepository => ({
