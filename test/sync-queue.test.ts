@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import type { App } from '../app/compose.js';
+import { composeApp } from '../app/compose.js';
+import { loadConfig } from '../app/config.js';
 import { queueDeps } from '../app/sync.js';
 import type { QueueDeps } from '../core/use-cases/sync/deps.js';
 import { scheduleDue } from '../core/use-cases/sync/schedule-due.js';
@@ -64,6 +66,42 @@ for (const database of testDatabases()) {
             expect(await deps.jobQueue.complete(job!, 'w1', now)).to.equal(true);
             const next = await deps.jobQueue.claim({ owner: 'w2', now, leaseMs: lease });
             expect(next).to.include({ id: second, reason: 'forced' });
+        });
+
+        it('settles a job whose row another worker held locked past its wait, by trying again', async function () {
+
+            if (database.name !== 'mysql') {
+                this.skip();
+            }
+
+            // A worker whose one connection gives up a lock wait after 1 s, as InnoDB does after
+            // innodb_lock_wait_timeout (or at once, for a deadlock) when another worker's claim
+            // holds the job's index entries.
+            const worker = await composeApp(loadConfig({ DATABASE_URL: app.config.databaseUrl }), { pool: { max: 1 }, migrate: false });
+            try {
+                await worker.knex.raw('SET SESSION innodb_lock_wait_timeout = 1');
+                const workerDeps = queueDeps(worker);
+                const client = await newClient();
+                const now = Date.now();
+                await workerDeps.jobQueue.enqueue(client.id, 'first', now);
+                const job = (await workerDeps.jobQueue.claim({ owner: 'w1', now, leaseMs: lease }))!;
+
+                let locked!: () => void;
+                const holding = new Promise<void>((resolve) => (locked = resolve));
+                const other = app.knex.transaction(async (trx) => {
+
+                    await trx('sync_jobs').where({ id: job.id }).forUpdate();
+                    locked();
+                    await new Promise((resolve) => setTimeout(resolve, 1_500));
+                });
+                await holding;
+                expect(await workerDeps.jobQueue.complete(job, 'w1', Date.now())).to.equal(true);
+                await other;
+                expect((await app.knex('sync_jobs').where({ id: job.id }).first()).status).to.equal('done');
+            }
+            finally {
+                await worker.close();
+            }
         });
 
         it('refuses a second running job of a client at the database level', async () => {

@@ -20,7 +20,8 @@ interface ClaimQuery {
 
 const internals = {
     candidateLimit: 8,
-    claimRetries: 5,
+    // Attempts of a claim or a transition that lost to another worker over locks.
+    lockRetries: 5,
 
     toJob: (row: Record<string, unknown>): SyncJob => ({
         id: toNumber(row.id),
@@ -49,11 +50,23 @@ const internals = {
         return builder;
     },
 
-    // A transition of a job this owner holds; false when the lease was lost meanwhile.
+    // A transition of a job this owner holds; false when the lease was lost meanwhile. Another
+    // worker's claim may lock the same index entries: InnoDB then ends one of the two as a
+    // deadlock (or a lock wait runs out), and the loser runs again. A transition that gave up
+    // would leave its job running, claimed by nobody, until its lease ran out minutes later.
     async transition(knex: Knex, job: SyncJob, owner: string, changes: Record<string, unknown>): Promise<boolean> {
 
-        const updated = await knex('sync_jobs').where({ id: job.id, lease_owner: owner, status: 'running' }).update(changes);
-        return Number(updated) === 1;
+        for (let attempt = 1; ; ++attempt) {
+            try {
+                const updated = await knex('sync_jobs').where({ id: job.id, lease_owner: owner, status: 'running' }).update(changes);
+                return Number(updated) === 1;
+            }
+            catch (err) {
+                if (attempt >= internals.lockRetries || !isLockConflict(err)) {
+                    throw err;
+                }
+            }
+        }
     },
 
     released: { active_client_id: null, lease_owner: null, lease_expires_at: null }
@@ -185,7 +198,7 @@ export const jobQueue = (knex: Knex): JobQueue => {
                     return dialect === 'mysql' ? await claimMysql(options) : await claimSqlite(options);
                 }
                 catch (err) {
-                    if (attempt < internals.claimRetries && (isLockConflict(err) || isUniqueViolation(err))) {
+                    if (attempt < internals.lockRetries && (isLockConflict(err) || isUniqueViolation(err))) {
                         continue;
                     }
 
