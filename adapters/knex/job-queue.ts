@@ -50,23 +50,29 @@ const internals = {
         return builder;
     },
 
-    // A transition of a job this owner holds; false when the lease was lost meanwhile. Another
-    // worker's claim may lock the same index entries: InnoDB then ends one of the two as a
-    // deadlock (or a lock wait runs out), and the loser runs again. A transition that gave up
-    // would leave its job running, claimed by nobody, until its lease ran out minutes later.
-    async transition(knex: Knex, job: SyncJob, owner: string, changes: Record<string, unknown>): Promise<boolean> {
+    // `write` again when it lost to another worker over locks (`retryable`), up to
+    // lockRetries times in all: InnoDB ends one of two transactions that lock the same index
+    // entries as a deadlock (or a lock wait runs out), and the loser must run again.
+    async retried<T>(write: () => Promise<T>, retryable: (err: unknown) => boolean = isLockConflict): Promise<T> {
 
         for (let attempt = 1; ; ++attempt) {
             try {
-                const updated = await knex('sync_jobs').where({ id: job.id, lease_owner: owner, status: 'running' }).update(changes);
-                return Number(updated) === 1;
+                return await write();
             }
             catch (err) {
-                if (attempt >= internals.lockRetries || !isLockConflict(err)) {
+                if (attempt >= internals.lockRetries || !retryable(err)) {
                     throw err;
                 }
             }
         }
+    },
+
+    // A transition of a job this owner holds; false when the lease was lost meanwhile. One that
+    // gave up to another worker's claim would leave its job running, claimed by nobody, until
+    // its lease ran out minutes later.
+    transition(knex: Knex, job: SyncJob, owner: string, changes: Record<string, unknown>): Promise<boolean> {
+
+        return internals.retried(async () => Number(await knex('sync_jobs').where({ id: job.id, lease_owner: owner, status: 'running' }).update(changes)) === 1);
     },
 
     released: { active_client_id: null, lease_owner: null, lease_expires_at: null }
@@ -191,20 +197,10 @@ export const jobQueue = (knex: Knex): JobQueue => {
             }
         },
 
-        async claim(options) {
+        claim(options) {
 
-            for (let attempt = 1; ; ++attempt) {
-                try {
-                    return dialect === 'mysql' ? await claimMysql(options) : await claimSqlite(options);
-                }
-                catch (err) {
-                    if (attempt < internals.lockRetries && (isLockConflict(err) || isUniqueViolation(err))) {
-                        continue;
-                    }
-
-                    throw err;
-                }
-            }
+            // Two workers may also race to the same client's one running slot (a unique index).
+            return internals.retried(() => (dialect === 'mysql' ? claimMysql(options) : claimSqlite(options)), (err) => isLockConflict(err) || isUniqueViolation(err));
         },
 
         renew(job, owner, now, leaseMs) {
