@@ -7,8 +7,9 @@ import { sqliteReader } from './sqlite-reader.js';
 // the visible client, the list pages) and for the sync's bulk writes, sent straight to the
 // driver on a connection taken from knex's own pool, or a transaction's (statements(trx)): no
 // query building or compiling per request, and on SQLite each statement is prepared once per
-// connection. Going through the pool keeps knex's rules (a transaction holding SQLite's
-// connection is waited for, never joined). The SQL must be valid on both databases (the
+// connection. Writes go through the pool, which keeps knex's rules (a transaction holding
+// SQLite's connection is waited for, never joined); SQLite's reads outside a transaction have
+// a connection of their own (sqlite-reader.ts). The SQL must be valid on both databases (the
 // upsert, which is not, is built per dialect by upsert.ts): plain identifiers (columns
 // qualified by their table's alias where a name is reserved in MySQL 8, like `system`), `?`
 // placeholders, numbers and strings only.
