@@ -55,6 +55,13 @@ export interface SyncClientResult {
     invoices: number;
 }
 
+// A system fetched and not written yet.
+interface Fetched {
+    system: SyncSystem;
+    records: number;
+    write: { invoices: { kind: InvoiceKind; invoices: readonly InvoiceRecord[] } } | { store: (at: Timestamp) => Promise<void> };
+}
+
 class Gone extends Error {}
 
 const internals = {
@@ -116,63 +123,59 @@ const internals = {
         return invoices;
     },
 
-    async fetchAndStore(deps: SyncDeps, session: TaxpayerSession, target: SyncTarget, system: SyncSystem, input: SyncClientInput, mayWrite: () => Promise<boolean>): Promise<number | null> {
+    // One system read from the authority, and what storing it takes: invoices, which a write
+    // of several kinds takes together, or a store of its own.
+    async fetch(deps: SyncDeps, session: TaxpayerSession, target: SyncTarget, system: SyncSystem, input: SyncClientInput): Promise<Fetched> {
 
-        const now = () => deps.clock.now().getTime();
         switch (system) {
             case 'registry': {
                 const classification = await session.registry();
-                if (!await mayWrite()) {
-                    return null;
-                }
-
-                await internals.write(() => deps.registry.save(target.id, classification, now()));
-                return 1;
+                return { system, records: 1, write: { store: (at) => deps.registry.save(target.id, classification, at) } };
             }
 
             case 'issued_invoices':
             case 'received_invoices': {
                 const kind = system === 'issued_invoices' ? 'issued' : 'received';
                 const invoices = await internals.fetchInvoices(deps, session, target, kind, input);
-                if (!await mayWrite()) {
-                    return null;
-                }
-
-                await internals.write(() => deps.invoices.save(target.id, kind, invoices, now()));
-                return invoices.length;
+                return { system, records: invoices.length, write: { invoices: { kind, invoices } } };
             }
 
             case 'sct': {
                 const data = await session.sct();
-                if (!await mayWrite()) {
-                    return null;
-                }
-
-                await internals.write(() => deps.sct.replace(target.id, data, now()));
-                return data.deuda.length + data.vencimientos.length + data.ddjj.length;
+                return { system, records: data.deuda.length + data.vencimientos.length + data.ddjj.length, write: { store: (at) => deps.sct.replace(target.id, data, at) } };
             }
 
             case 'ccma': {
                 const { balances, movements } = await session.ccma();
-                if (!await mayWrite()) {
-                    return null;
-                }
-
-                await internals.write(() => deps.ccma.replace(target.id, balances, movements, now()));
-                return movements.length;
+                return { system, records: movements.length, write: { store: (at) => deps.ccma.replace(target.id, balances, movements, at) } };
             }
 
             case 'dfe': {
                 const listed = await session.notifications();
                 const firstSync = await deps.syncStates.syncedAt(target.id, 'dfe') === null;
-                if (!await mayWrite()) {
-                    return null;
-                }
-
-                await internals.write(() => deps.notifications.save(target.id, listed.map((notification) => enteringNotification(notification, firstSync)), now()));
-                return listed.length;
+                return { system, records: listed.length, write: { store: (at) => deps.notifications.save(target.id, listed.map((notification) => enteringNotification(notification, firstSync)), at) } };
             }
         }
+    },
+
+    // A CUIT's issued and received invoices, fetched one after the other, are written in one
+    // transaction: one commit instead of two, each kind still with its syncedAt. Every other
+    // system is written on its own.
+    joins: (pending: readonly Fetched[], system: SyncSystem): boolean => pending.every((fetched) => 'invoices' in fetched.write) && (system === 'issued_invoices' || system === 'received_invoices'),
+
+    // A batch is one system with a store of its own, or invoice kinds that join (see joins).
+    store(deps: SyncDeps, clientId: number, batch: readonly Fetched[], at: Timestamp): Promise<void> {
+
+        const saves = [];
+        for (const { write } of batch) {
+            if ('store' in write) {
+                return write.store(at);
+            }
+
+            saves.push(write.invoices);
+        }
+
+        return deps.invoices.saveKinds(clientId, saves, at);
     },
 
     // Every system of the run gets the same recorded error; a deleted client gets nothing.
@@ -301,27 +304,26 @@ export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promis
         return null;
     };
 
-    // Fetches and stores one system, or writes several fetched ones: each succeeds or fails
-    // with the others (records: one count per system; null: interrupted).
-    const attempt = async (covered: readonly SyncSystem[], run: () => Promise<readonly number[] | null>): Promise<SyncClientResult | null> => {
+    // Writes the systems fetched and not written yet, in one transaction: they succeed or fail
+    // together (null: go on; a result: the sync ends, say interrupted by a lost lease).
+    let pending: Fetched[] = [];
+    const flush = async (): Promise<SyncClientResult | null> => {
+
+        const batch = pending;
+        pending = [];
+        if (!batch.length) {
+            return null;
+        }
 
         try {
-            const records = await run();
-            if (records === null) {
+            if (!await mayWrite()) {
                 return { ...result, outcome: 'interrupted' };
             }
 
-            covered.forEach((system, i) => {
-
-                result.systems.push({ system, ok: true, error: null, records: records[i]! });
-                if (system === 'issued_invoices' || system === 'received_invoices') {
-                    result.invoices += records[i]!;
-                }
-            });
-            return null;
+            await internals.write(() => internals.store(deps, target.id, batch, now()));
         }
         catch (err) {
-            for (const system of covered) {
+            for (const { system } of batch) {
                 const end = await systemFailed(system, err);
                 if (end) {
                     return end;
@@ -330,87 +332,50 @@ export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promis
 
             return null;
         }
+
+        for (const { system, records } of batch) {
+            result.systems.push({ system, ok: true, error: null, records });
+            if (system === 'issued_invoices' || system === 'received_invoices') {
+                result.invoices += records;
+            }
+        }
+
+        return null;
     };
 
+    // Each system is fetched, then written before anything else happens (the next system's
+    // fetch, a stop, a failure), unless it joins the one fetched before it (internals.joins):
+    // if the received invoices fail, or the sync stops before them, the issued ones are
+    // written alone first, as when each kind was written on its own.
     try {
-        for (let index = 0; index < systems.length; index++) {
-            const system = systems[index]!;
+        for (const [index, system] of systems.entries()) {
             if (index > 0) {
                 lease.progress(index / systems.length);
             }
 
+            const ended = internals.joins(pending, system) ? null : await flush();
+            if (ended) {
+                return ended;
+            }
+
             if (input.proceed && !input.proceed()) {
-                return { ...result, outcome: 'interrupted' };
+                return await flush() ?? { ...result, outcome: 'interrupted' };
             }
 
-            if (system !== 'issued_invoices' || systems[index + 1] !== 'received_invoices') {
-                const end = await attempt([system], async () => {
-
-                    const records = await internals.fetchAndStore(deps, session, target, system, input, mayWrite);
-                    return records === null ? null : [records];
-                });
-                if (end) {
-                    return end;
-                }
-
-                continue;
-            }
-
-            // Issued and received invoices, fetched one after the other, are written in one
-            // transaction: one commit instead of two, each kind still with its syncedAt. If
-            // the received ones fail, or the sync stops before them, the issued ones are
-            // written alone first, as they were when each kind was written on its own.
-            let issued: InvoiceRecord[];
             try {
-                issued = await internals.fetchInvoices(deps, session, target, 'issued', input);
+                pending.push(await internals.fetch(deps, session, target, system, input));
             }
             catch (err) {
-                const end = await systemFailed(system, err);
+                const end = await flush() ?? await systemFailed(system, err);
                 if (end) {
                     return end;
                 }
-
-                continue;
             }
+        }
 
-            index++;
-            lease.progress(index / systems.length);
-            let received: InvoiceRecord[] | null = null;
-            let receivedError: unknown = null;
-            const proceeds = !input.proceed || input.proceed();
-            if (proceeds) {
-                try {
-                    received = await internals.fetchInvoices(deps, session, target, 'received', input);
-                }
-                catch (err) {
-                    receivedError = err;
-                }
-            }
-
-            const saves = [{ kind: 'issued' as const, invoices: issued }, ...(received ? [{ kind: 'received' as const, invoices: received }] : [])];
-            const end = await attempt(saves.map(({ kind }) => `${kind}_invoices` as const), async () => {
-
-                if (!await mayWrite()) {
-                    return null;
-                }
-
-                await internals.write(() => deps.invoices.saveKinds(target.id, saves, now()));
-                return saves.map(({ invoices }) => invoices.length);
-            });
-            if (end) {
-                return end;
-            }
-
-            if (!proceeds) {
-                return { ...result, outcome: 'interrupted' };
-            }
-
-            if (!received) {
-                const stop = await systemFailed('received_invoices', receivedError);
-                if (stop) {
-                    return stop;
-                }
-            }
+        const end = await flush();
+        if (end) {
+            return end;
         }
     }
     finally {
