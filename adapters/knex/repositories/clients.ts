@@ -18,8 +18,6 @@ import { placeholders, statements } from '../statements.js';
 const internals = {
     columns: clientColumns(),
 
-    toRecord: (row: Record<string, unknown>): ClientRecord => toClientRecord(row),
-
     toRow: (client: NewClient): Record<string, unknown> => ({
         public_id: client.publicId,
         account_id: client.accountId,
@@ -93,7 +91,7 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
 
             const rows = await sql.all(`select ${internals.columns.join(', ')} from clients c where c.account_id = ? and c.cuit in (${placeholders(cuits.size)})`, [accountId, ...cuits]);
             for (const row of rows) {
-                found.set(`${accountId}:${String(row.cuit)}`, internals.toRecord(row));
+                found.set(`${accountId}:${String(row.cuit)}`, toClientRecord(row));
             }
         }));
 
@@ -112,7 +110,7 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
                     await touchAccount(trx, client.accountId);
                     const [id] = await trx('clients').insert(internals.toRow(client));
                     const row = await trx('clients as c').select(internals.columns).where('c.id', Number(id)).first();
-                    return internals.toRecord(row);
+                    return toClientRecord(row);
                 });
             }
             catch (err) {
@@ -137,7 +135,7 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
                 }
 
                 const row = await trx('clients as c').select(internals.columns).where('c.id', id).first();
-                return { status: 'created', client: internals.toRecord(row) };
+                return { status: 'created', client: toClientRecord(row) };
             });
 
             // InnoDB may pick a waiting insert of the same CUIT as a deadlock victim; trying again
@@ -178,7 +176,7 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
                     await touchAccountOfClient(trx, id);
                     const count = await trx('clients').where({ id }).update(row);
                     const updated = Number(count) ? await trx('clients as c').select(internals.columns).where('c.id', id).first() : null;
-                    return updated ? { status: 'updated', client: internals.toRecord(updated) } : { status: 'absent' };
+                    return updated ? { status: 'updated', client: toClientRecord(updated) } : { status: 'absent' };
                 });
             }
             catch (err) {
@@ -269,13 +267,13 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
 
             const visible = internals.visibleTo(principal);
             const row = await sql.first(`select ${internals.columns.join(', ')} from clients c where ${visible.where} and c.cuit = ? limit 1`, [...visible.bindings, cuit]);
-            return row ? internals.toRecord(row) : null;
+            return row ? toClientRecord(row) : null;
         },
 
         async findInAccount(accountId, cuit) {
 
             const row = await knex('clients as c').select(internals.columns).where({ 'c.account_id': accountId, 'c.cuit': cuit }).first();
-            return row ? internals.toRecord(row) : null;
+            return row ? toClientRecord(row) : null;
         },
 
         async listVisible(principal, filters, page) {
@@ -325,7 +323,7 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
             }
 
             // Object.assign, not a spread: V8's spread of this many fields is slow per row.
-            const items: ClientListRow[] = rows.map((row: Record<string, unknown>) => Object.assign(internals.toRecord(row), {
+            const items: ClientListRow[] = rows.map((row: Record<string, unknown>) => Object.assign(toClientRecord(row), {
                 etiquetas: tags.get(toNumber(row.id)) ?? [],
                 registrySyncedAt: toNullableNumber(row.registry_synced_at)
             }));
