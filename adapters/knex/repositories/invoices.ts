@@ -66,28 +66,35 @@ const internals = {
         return [...days].flatMap(([fecha, count]) => [clientId, code, fecha, count]);
     },
 
-    toRecord: (row: Record<string, unknown>): InvoiceRecord => ({
-        fecha: String(row.fecha),
-        tipo: String(row.tipo),
-        puntoVenta: String(row.punto_venta),
-        numeroDesde: String(row.numero_desde),
-        numeroHasta: String(row.numero_hasta),
-        codigoAutorizacion: row.codigo_autorizacion as string | null,
-        counterpart: {
-            tipoDocumento: row.counterpart_doc_type as string | null,
-            numeroDocumento: row.counterpart_doc_number as string | null,
-            nombre: row.counterpart_name as string | null
-        },
-        impNetoGravado: toNullableNumber(row.imp_neto_gravado),
-        impNetoNoGravado: toNullableNumber(row.imp_neto_no_gravado),
-        impOpExentas: toNullableNumber(row.imp_op_exentas),
-        otrosTributos: toNullableNumber(row.otros_tributos),
-        iva: toNullableNumber(row.iva),
-        tipoCambio: toNumber(row.tipo_cambio),
-        importeOriginal: toNumber(row.importe_original),
-        monedaOriginal: String(row.moneda_original),
-        importe: toNumber(row.importe)
-    }),
+    // A row of the list's page, its columns in invoiceListColumns' order (list-queries.ts).
+    fromListRow(row: unknown[]): InvoiceRecord {
+
+        const at = internals.listColumn;
+        return {
+            fecha: String(row[at.fecha]),
+            tipo: String(row[at.tipo]),
+            puntoVenta: String(row[at.punto_venta]),
+            numeroDesde: String(row[at.numero_desde]),
+            numeroHasta: String(row[at.numero_hasta]),
+            codigoAutorizacion: row[at.codigo_autorizacion] as string | null,
+            counterpart: {
+                tipoDocumento: row[at.counterpart_doc_type] as string | null,
+                numeroDocumento: row[at.counterpart_doc_number] as string | null,
+                nombre: row[at.counterpart_name] as string | null
+            },
+            impNetoGravado: toNullableNumber(row[at.imp_neto_gravado]),
+            impNetoNoGravado: toNullableNumber(row[at.imp_neto_no_gravado]),
+            impOpExentas: toNullableNumber(row[at.imp_op_exentas]),
+            otrosTributos: toNullableNumber(row[at.otros_tributos]),
+            iva: toNullableNumber(row[at.iva]),
+            tipoCambio: toNumber(row[at.tipo_cambio]),
+            importeOriginal: toNumber(row[at.importe_original]),
+            monedaOriginal: String(row[at.moneda_original]),
+            importe: toNumber(row[at.importe])
+        };
+    },
+
+    listColumn: Object.fromEntries(invoiceListColumns.map((column, index) => [column, index])) as Record<string, number>,
 
     toBindings: (clientId: number, kind: InvoiceKind, invoice: InvoiceRecord): Binding[] => [
         clientId,
@@ -165,8 +172,8 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
 
             const days = await sql.all(queries.days, [clientId, internals.kinds[kind], range.fromDate, range.toDate]);
             const start = seekDay(days, page.offset);
-            const rows = start.from === null ? [] : await sql.all(queries.page, [clientId, internals.kinds[kind], start.from, range.toDate, page.limit, start.skip]);
-            return { items: rows.map(internals.toRecord), total: start.total };
+            const rows = start.from === null ? [] : await sql.arrays(queries.page, [clientId, internals.kinds[kind], start.from, range.toDate, page.limit, start.skip]);
+            return { items: rows.map(internals.fromListRow), total: start.total };
         },
 
         // A grouped pass over the period's rows; sums of NULL amounts are 0.

@@ -1,0 +1,58 @@
+import { expect } from 'chai';
+import type { App } from '../app/compose.js';
+import { statements } from '../adapters/knex/statements.js';
+import { openApp } from './support/app.js';
+import { testDatabases } from './support/databases.js';
+import { seedAccount } from './support/fixtures.js';
+
+// Fixed SQL sent straight to the driver (adapters/knex/statements.ts): a list page's rows can
+// be read as arrays of their columns, in the SELECT's order, with the values `all` gives.
+
+for (const database of testDatabases()) {
+    describe(`Fixed SQL rows as arrays (${database.name})`, () => {
+
+        let app: App;
+        let close: () => Promise<void>;
+        let account: number;
+
+        before(async () => {
+
+            ({ app, close } = await openApp(database));
+            const { accountId } = await seedAccount(app.ports);
+            account = accountId;
+            await app.knex('tags').insert([
+                { account_id: accountId, name: 'Beta', sort_name: 'beta', color: '#00ff00' },
+                { account_id: accountId, name: 'Alfa', sort_name: 'alfa', color: '#0000ff' }
+            ]);
+        });
+
+        after(async () => {
+
+            await close();
+        });
+
+        const sql = 'select t.color, t.name from tags t where t.account_id = ? order by t.sort_name asc';
+
+        it('answers each row as its columns in the SELECT\'s order', async () => {
+
+            expect(await statements(app.knex).arrays(sql, [account])).to.deep.equal([['#0000ff', 'Alfa'], ['#00ff00', 'Beta']]);
+        });
+
+        it('leaves the same SQL read as objects untouched, before and after, also in a transaction', async () => {
+
+            const sqlOf = statements(app.knex);
+            const objects = [{ color: '#0000ff', name: 'Alfa' }, { color: '#00ff00', name: 'Beta' }];
+            expect(await sqlOf.all(sql, [account])).to.deep.equal(objects);
+            expect(await sqlOf.arrays(sql, [account])).to.have.length(2);
+            expect(await sqlOf.all(sql, [account])).to.deep.equal(objects);
+            expect(await sqlOf.first(sql, [account])).to.deep.equal(objects[0]);
+
+            await app.knex.transaction(async (trx) => {
+
+                const inside = statements(trx);
+                expect(await inside.arrays(sql, [account])).to.deep.equal([['#0000ff', 'Alfa'], ['#00ff00', 'Beta']]);
+                expect(await inside.all(sql, [account])).to.deep.equal(objects);
+            });
+        });
+    });
+}
