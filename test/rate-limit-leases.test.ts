@@ -78,7 +78,7 @@ describe('rate-limit leases', () => {
         expect(outcomes.map((outcome) => outcome.allowed && outcome.usage.minute).sort((a, b) => Number(a) - Number(b))).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     });
 
-    it('takes ahead what a user sending many requests will send in the next 200 ms, with raised limits', async () => {
+    it('takes ahead what a user sending many requests will send in the next second, with raised limits', async () => {
 
         const { store, rows, counts } = internals.store();
         let now = 0;
@@ -89,9 +89,20 @@ describe('rate-limit leases', () => {
             expect(await consume({ userId: 1, windows, limits: internals.raised })).to.deep.equal({ allowed: true, usage: { minute: i, month: i } });
         }
 
-        // A lease lasts about 200 ms, 100 requests at this pace, and is capped at 50.
+        // A lease lasts about a second, 500 requests at this pace, and is capped at 50.
         expect(counts.writes).to.be.below(40);
         expect(rows.get(1)!.minute).to.be.within(1_000, 1_050);
+
+        // 50 requests a second: a second's worth is the whole cap, one write per 50.
+        const steady = internals.store();
+        const steadyConsume = leasedCounter(steady.store, () => now);
+        for (let i = 1; i <= 1_000; i++) {
+            now += 20;
+            await steadyConsume({ userId: 3, windows, limits: internals.raised });
+        }
+
+        expect(steady.counts.writes).to.be.below(30);
+        expect(steady.rows.get(3)!.minute).to.be.within(1_000, 1_050);
 
         // A user sending a request every second is written one request at a time.
         const slow = internals.store();

@@ -46,7 +46,10 @@ interface Lease {
 }
 
 const internals = {
-    leaseMs: 200,
+    // A second of the user's own pace: at 50 requests a second or more, one write per 50.
+    // Every write of SQLite's single writer also empties the page cache of the connection
+    // the reads go through (sqlite-reader.ts), so they are fewer for reads' sake too.
+    leaseMs: 1_000,
     roomShare: 0.01,
     maxLease: 50,
     // Users whose leases are kept; past it, those of ended minutes are forgotten.
