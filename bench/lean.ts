@@ -5,13 +5,15 @@ import mysql from 'mysql2';
 import { fromDist } from './dist.js';
 import { statementsSent } from './statement-count.js';
 
-// The lean floor: the data queries of the read endpoints the integrator workload asks for,
-// through the driver alone (mysql2's pool or better-sqlite3) behind a bare node:http handler
-// that answers JSON.stringify of the rows. No authentication, rate limit, validation, routing
+// The lean floor: the statements the API sends for the read endpoints the integrator workload
+// asks for, through the driver alone (mysql2's pool or better-sqlite3) behind a bare node:http
+// handler that answers JSON.stringify of the rows. No rate limit, validation, routing
 // framework, logging or mapping: what the database and Node allow for the same pages, to
-// print the API's distance to it. The SQL is the API's own (adapters/knex/list-queries.ts),
-// plus the CUIT lookup. GET /bench/counts answers the statements sent so far. Prints its URL
-// as one JSON line on stdout, serves until SIGTERM.
+// print the API's distance to it. The SQL is the API's own, from the same JavaScript: the
+// token and CUIT lookup every request about a CUIT starts with (tokenPrincipalsSql, by the
+// token's digest as the API stores it) and the lists' (adapters/knex/list-queries.ts).
+// GET /bench/counts answers the statements sent so far. Prints its URL as one JSON line on
+// stdout, serves until SIGTERM.
 
 type Row = Record<string, unknown>;
 type Query = (sql: string, bindings: unknown[]) => Promise<Row[]>;
@@ -62,11 +64,15 @@ const internals = {
 };
 
 // The API's SQL from the same JavaScript the API runs (dist/).
-const { listQueries, seekDay } = await fromDist<typeof import('../adapters/knex/list-queries.js')>('adapters/knex/list-queries.js');
+const [{ listQueries, seekDay }, { tokenPrincipalsSql }, { hashToken }] = await Promise.all([
+    fromDist<typeof import('../adapters/knex/list-queries.js')>('adapters/knex/list-queries.js'),
+    fromDist<typeof import('../adapters/knex/repositories/tokens.js')>('adapters/knex/repositories/tokens.js'),
+    fromDist<typeof import('../core/domain/token.js')>('core/domain/token.js')
+]);
 const driver = internals.driver(process.env.DATABASE_URL!);
 const queries = listQueries(driver.dialect);
 const { query } = driver;
-const accounts = new Map((await query('select cuit, account_id from clients', [])).map((row) => [String(row.cuit), Number(row.account_id)]));
+const principalSql = tokenPrincipalsSql(1, 1);
 
 const answer = async (req: IncomingMessage): Promise<unknown> => {
 
@@ -80,16 +86,15 @@ const answer = async (req: IncomingMessage): Promise<unknown> => {
         return null;
     }
 
-    // The API finds the CUIT in the caller's account; here the account comes from a map read
-    // at start, and the lookup is the same indexed query.
+    // The caller's token and the CUIT it names, in the API's one statement.
     const [, cuit, rest] = match;
-    const accountId = accounts.get(cuit!);
-    const [client] = accountId === undefined ? [] : await query('select id from clients where account_id = ? and cuit = ? limit 1', [accountId, cuit]);
-    if (!client) {
+    const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const [principal] = token === undefined ? [] : await query(principalSql, [cuit, hashToken(token)]);
+    if (principal?.named_id === null || principal?.named_id === undefined) {
         return null;
     }
 
-    const clientId = Number(client.id);
+    const clientId = Number(principal.named_id);
     const limit = Number(url.searchParams.get('limit') ?? 50);
     const offset = Number(url.searchParams.get('offset') ?? 0);
     const pagination = (count: Row[]) => ({ limit, offset, total: Number(count[0]?.count ?? 0) });

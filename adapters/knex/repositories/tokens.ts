@@ -23,18 +23,30 @@ const internals = {
         revokedAt: toNullableNumber(row.revoked_at)
     }),
 
-    // Bindings: the CUITs asked about (if any), then the token digests. One row per token, or
-    // per token and named client it sees (client columns prefixed `named_`, null when none).
-    principals(hashes: number, cuits: number): string {
+    principalsSql: new Map<string, string>(),
+    maxShapes: 256
+};
 
+// Bindings: the CUITs asked about (if any), then the token digests. One row per token, or per
+// token and named client it sees (client columns prefixed `named_`, null when none). Built
+// once per shape (the first few hundred shapes; MySQL's batches may take many): every request
+// runs it.
+export const tokenPrincipalsSql = (hashes: number, cuits: number): string => {
+
+    const shape = `${hashes}:${cuits}`;
+    let sql = internals.principalsSql.get(shape);
+    if (sql === undefined) {
         const live = `where t.token_hash in (${placeholders(hashes)}) and t.revoked_at is null`;
-        if (!cuits) {
-            return `${principalSelect(['t.token_hash'])} inner join tokens t on t.user_id = u.id ${live}`;
+        sql = !cuits
+            ? `${principalSelect(['t.token_hash'])} inner join tokens t on t.user_id = u.id ${live}`
+            : `${principalSelect(['t.token_hash', ...clientColumns('named_')])} inner join tokens t on t.user_id = u.id ` +
+                `left join clients c on c.account_id = u.account_id and c.cuit in (${placeholders(cuits)}) and (u.role = 'owner' or ${assignedToMember('u.id')}) ${live}`;
+        if (internals.principalsSql.size < internals.maxShapes) {
+            internals.principalsSql.set(shape, sql);
         }
-
-        return `${principalSelect(['t.token_hash', ...clientColumns('named_')])} inner join tokens t on t.user_id = u.id ` +
-            `left join clients c on c.account_id = u.account_id and c.cuit in (${placeholders(cuits)}) and (u.role = 'owner' or ${assignedToMember('u.id')}) ${live}`;
     }
+
+    return sql;
 };
 
 export const tokenRepository = (knex: Knex, sql = statements(knex)): TokenRepository => {
@@ -43,7 +55,7 @@ export const tokenRepository = (knex: Knex, sql = statements(knex)): TokenReposi
 
         const hashes = [...new Set(lookups.map((lookup) => lookup.hash))];
         const cuits = [...new Set(lookups.flatMap((lookup) => (lookup.cuit ? [lookup.cuit] : [])))];
-        const rows = await sql.all(internals.principals(hashes.length, cuits.length), [...cuits, ...hashes]);
+        const rows = await sql.all(tokenPrincipalsSql(hashes.length, cuits.length), [...cuits, ...hashes]);
         const principals = new Map<string, Principal>();
         const named = new Map<string, ClientRecord>();
         for (const row of rows) {
