@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Dialect } from './connection.js';
 import { dialectOf } from './connection.js';
-import { sqliteReader } from './sqlite-reader.js';
+import { sqliteReader, writes } from './sqlite-reader.js';
+import type { ReadMode, SqliteReader } from './sqlite-reader.js';
 
 // Fixed SQL for the queries every request runs (token -> principal, the rate-limit UPDATE,
 // the visible client, the list pages) and for the sync's bulk writes, sent straight to the
@@ -9,7 +10,7 @@ import { sqliteReader } from './sqlite-reader.js';
 // query building or compiling per request, and on SQLite each statement is prepared once per
 // connection. Writes go through the pool, which keeps knex's rules (a transaction holding
 // SQLite's connection is waited for, never joined); SQLite's reads outside a transaction have
-// a connection of their own (sqlite-reader.ts). The SQL must be valid on both databases (the
+// a connection and a thread of their own (sqlite-reader.ts). The SQL must be valid on both databases (the
 // upsert, which is not, is built per dialect by upsert.ts): plain identifiers (columns
 // qualified by their table's alias where a name is reserved in MySQL 8, like `system`), `?`
 // placeholders, numbers and strings only.
@@ -96,8 +97,8 @@ const internals = {
     },
 
     // Writes, and reads in a transaction, on the pool's connection; other reads on the
-    // reader's (sqlite-reader.ts) when there is one.
-    sqlite(client: PoolClient, reader: () => SqliteConnection | null): Statements {
+    // reads' own connection, in a thread of its own (sqlite-reader.ts), when there is one.
+    sqlite(client: PoolClient, reader: () => SqliteReader | null): Statements {
 
         const use = async <T>(sql: string, fn: (statement: SqliteStatement) => T, arrays = false): Promise<T> => {
 
@@ -111,18 +112,18 @@ const internals = {
         };
 
         // A statement that writes (an UPDATE … RETURNING read with first()) goes to the pool.
-        const read = async <T>(sql: string, fn: (statement: SqliteStatement) => T, arrays = false): Promise<T> => {
+        const read = async <T>(sql: string, bindings: readonly Binding[], mode: ReadMode, fn: (statement: SqliteStatement) => T): Promise<T> => {
 
-            const connection = reader();
-            const statement = connection && internals.prepare(connection, sql, arrays);
-            return statement?.readonly ? fn(statement) : await use(sql, fn, arrays);
+            const thread = reader();
+            const rows = thread ? await thread.read(sql, bindings, mode) : writes;
+            return rows === writes ? await use(sql, fn, mode === 'arrays') : rows as T;
         };
 
         return {
             dialect: 'sqlite',
-            all: (sql, bindings) => read(sql, (statement) => statement.all(...bindings)),
-            arrays: (sql, bindings) => read(sql, (statement) => statement.all(...bindings) as unknown as unknown[][], true),
-            first: (sql, bindings) => read(sql, (statement) => statement.get(...bindings)),
+            all: (sql, bindings) => read(sql, bindings, 'all', (statement) => statement.all(...bindings)),
+            arrays: (sql, bindings) => read(sql, bindings, 'arrays', (statement) => statement.all(...bindings) as unknown as unknown[][]),
+            first: (sql, bindings) => read(sql, bindings, 'get', (statement) => statement.get(...bindings)),
             run: (sql, bindings) => use(sql, (statement) => statement.run(...bindings).changes),
             each: (sql, rows) => use(sql, (statement) => rows.reduce((changes, bindings) => changes + statement.run(...bindings).changes, 0)),
             write: (sql, bindings) => use(sql, (statement) => {
@@ -190,7 +191,7 @@ const internals = {
 export const statements = (knex: Knex): Statements => {
 
     const client = knex.client as unknown as PoolClient;
-    return dialectOf(knex) === 'sqlite' ? internals.sqlite(client, () => sqliteReader(knex) as SqliteConnection | null) : internals.mysql(client);
+    return dialectOf(knex) === 'sqlite' ? internals.sqlite(client, () => sqliteReader(knex)) : internals.mysql(client);
 };
 
 // A target of fixed SQL: a knex instance or transaction, or the Statements of one already.

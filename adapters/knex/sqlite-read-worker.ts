@@ -1,0 +1,50 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+
+// The thread of SQLite's reads (sqlite-reader.ts): one read-only connection to the file,
+// answering each statement sent to it in turn. A statement that would write is sent back.
+
+export type ReadMode = 'all' | 'get' | 'arrays';
+export interface ReadMessage { id: number; sql: string; bindings: readonly unknown[]; mode: ReadMode }
+export type ReadAnswer = { id: number; rows: unknown } | { id: number; writes: true } | { id: number; error: { message: string; code?: string } };
+
+const internals = {
+    db: new Database((workerData as { filename: string }).filename),
+    prepared: new Map<string, Statement>(),
+
+    statement(sql: string, mode: ReadMode): Statement {
+
+        const key = mode === 'arrays' ? `arrays:${sql}` : sql;
+        let statement = internals.prepared.get(key);
+        if (!statement) {
+            statement = internals.db.prepare(sql);
+            if (mode === 'arrays') {
+                statement.raw(true);
+            }
+
+            internals.prepared.set(key, statement);
+        }
+
+        return statement;
+    },
+
+    answer(message: ReadMessage): ReadAnswer {
+
+        try {
+            const statement = internals.statement(message.sql, message.mode);
+            if (!statement.readonly) {
+                return { id: message.id, writes: true };
+            }
+
+            return { id: message.id, rows: message.mode === 'get' ? statement.get(...message.bindings) : statement.all(...message.bindings) };
+        }
+        catch (err) {
+            return { id: message.id, error: { message: (err as Error).message, code: (err as { code?: string }).code } };
+        }
+    }
+};
+
+internals.db.pragma('query_only = ON');
+internals.db.pragma('busy_timeout = 10000');
+parentPort!.on('message', (message: ReadMessage) => parentPort!.postMessage(internals.answer(message)));
