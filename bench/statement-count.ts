@@ -1,9 +1,12 @@
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2';
 
 // How many statements this process sends to the database, whichever layer sends them (knex's
 // query builder, adapters/knex/statements.ts, the lean floor): the drivers' own methods are
-// wrapped, so the bench can print statements per request beside the time they cost.
+// wrapped, so the bench can print statements per request beside the time they cost. SQLite's
+// reads run in a thread of their own (adapters/knex/sqlite-reader.ts), where this module is
+// not loaded: each statement posted to it is counted as it leaves.
 
 type Method = (this: unknown, ...args: unknown[]) => unknown;
 
@@ -27,5 +30,14 @@ internals.wrap(mysql.Connection.prototype as unknown as Record<string, unknown>,
 const probe = new Database(':memory:');
 internals.wrap(Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, unknown>, ['all', 'get', 'run', 'iterate']);
 probe.close();
+const post = Worker.prototype.postMessage;
+Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
+
+    if (typeof (message as { sql?: unknown } | null)?.sql === 'string') {
+        internals.count++;
+    }
+
+    return (post as (this: Worker, ...args: unknown[]) => void).call(this, message, ...rest);
+};
 
 export const statementsSent = (): number => internals.count;
