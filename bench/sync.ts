@@ -3,6 +3,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tracingChannel } from 'node:diagnostics_channel';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import knexFactory from 'knex';
 import { createAuthorityClient } from '../app/authority.js';
@@ -30,7 +32,9 @@ import { startWorker } from '../core/use-cases/sync/run-worker.js';
 // so it takes at least the sum of its requests' latencies plus the pacing gaps between them,
 // and all sessions together cannot beat the sum of every latency over C: ideal =
 // max(longest session, Σ latency / C); wall/ideal; logins per key; requests per CUIT; the
-// invoice storage rates and the worker's peak RSS.
+// invoice storage rates and the worker's peak RSS. Then where the storing time went: the
+// event loop's delay during the sync, and on MySQL each kind of round trip the saves made
+// (mysql2's diagnostics channel; their sum against the time spent writing).
 //
 // The database is not empty when the sync starts: like a running installation's, it already
 // holds an earlier portfolio (100 CUITs and their invoices, stored first, four saves at a
@@ -125,6 +129,54 @@ const internals = {
             get ms() {
 
                 return busy;
+            },
+            get active() {
+
+                return active > 0;
+            }
+        };
+    },
+
+    // Each round trip to MySQL (mysql2's diagnostics channel) sent while `counted()`: its
+    // statements' first words and its time, from the call to its answer's callback.
+    traceRoundTrips(counted: () => boolean) {
+
+        const channel = tracingChannel<unknown, { query: string }>('mysql2:query');
+        const started = new WeakMap<object, number>();
+        const trips: { what: string; ms: number }[] = [];
+        const handlers = {
+            start: (message: { query: string }) => void (counted() && started.set(message, performance.now())),
+            end: () => undefined,
+            asyncStart: (message: { query: string }) => {
+
+                const at = started.get(message);
+                if (at !== undefined) {
+                    trips.push({ what: message.query.split(/;\s*/).map((sql) => sql.split(/\s+/).slice(0, sql.startsWith('insert') ? 3 : 2).join(' ')).join(' + '), ms: performance.now() - at });
+                }
+            },
+            asyncEnd: () => undefined,
+            error: () => undefined
+        };
+        channel.subscribe(handlers);
+        return {
+            stop() {
+
+                channel.unsubscribe(handlers);
+                return trips;
+            },
+            // Count, median and sum of each kind of round trip.
+            lines(): string[] {
+
+                const groups = new Map<string, number[]>();
+                for (const trip of trips) {
+                    groups.set(trip.what, [...groups.get(trip.what) ?? [], trip.ms]);
+                }
+
+                return [...groups].map(([what, ms]) => {
+
+                    const sorted = [...ms].sort((x, y) => x - y);
+                    return `    ${what.slice(0, 90).padEnd(90)} ${String(ms.length).padStart(4)}×  median ${sorted[Math.floor(ms.length / 2)]!.toFixed(2)} ms  sum ${ms.reduce((x, y) => x + y, 0).toFixed(1)} ms`;
+                });
             }
         };
     },
@@ -236,6 +288,10 @@ const main = async (): Promise<void> => {
             await deps.jobQueue.enqueue(id, 'first', Date.now());
         }
 
+        const trace = internals.traceRoundTrips(() => saving.active);
+        const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+        loopDelay.enable();
+
         let peakRss = process.memoryUsage().rss;
         const sampler = setInterval(() => {
 
@@ -247,6 +303,8 @@ const main = async (): Promise<void> => {
         const started = performance.now();
         const summary = await startWorker(deps, { owner: 'bench', concurrency: workerConcurrency, leaseMs: 10 * 60_000, drain: true }).done;
         const wallMs = performance.now() - started;
+        loopDelay.disable();
+        const tripsMs = trace.stop().reduce((sum, trip) => sum + trip.ms, 0);
         clearInterval(sampler);
         peakRss = Math.max(peakRss, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
 
@@ -279,7 +337,9 @@ const main = async (): Promise<void> => {
             `  invoices/s while storing       ${Math.round(storingRate)}  (${(saving.ms / 1000).toFixed(2)} s writing; target ≥ ${internals.targets.invoicesPerSecond}: ${check(storingRate >= internals.targets.invoicesPerSecond)})`,
             `  invoices/s, write path alone   ${Math.round(capacity.rate)}  (${capacity.invoices} invoices of ${capacity.cuits} new CUITs, 4 at a time; target ≥ ${internals.targets.invoicesPerSecond}: ${check(capacity.rate >= internals.targets.invoicesPerSecond)})`,
             `  earlier portfolio              ${earlier.invoices} invoices of ${earlier.cuits} CUITs already stored when the sync began (at ${Math.round(earlier.rate)} invoices/s, 4 at a time into empty tables)`,
-            `  worker peak RSS                ${rssMb} MB  (during the sync; target < ${internals.targets.rssMb}: ${check(rssMb < internals.targets.rssMb)})`
+            `  worker peak RSS                ${rssMb} MB  (during the sync; target < ${internals.targets.rssMb}: ${check(rssMb < internals.targets.rssMb)})`,
+            `  event-loop delay               mean ${(loopDelay.mean / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms  (during the sync, sampled every 5 ms: 5 ms is an idle loop)`,
+            ...db.name === 'SQLite' ? [] : [`  round trips while storing      ${tripsMs.toFixed(1)} ms of the ${(saving.ms).toFixed(1)} ms writing:`, ...trace.lines()]
         ];
         process.stdout.write(`${lines.join('\n')}\n`);
     }
