@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Dialect } from './connection.js';
 import { dialectOf } from './connection.js';
+import { preparedStatement } from './sqlite-prepared.js';
 import { sqliteReader, writes } from './sqlite-reader.js';
 import type { ReadMode, SqliteReader } from './sqlite-reader.js';
 
@@ -19,6 +20,27 @@ export type Binding = string | number | null;
 
 // `?, ?, ?` for an IN list of `count` values.
 export const placeholders = (count: number): string => new Array(count).fill('?').join(', ');
+
+// Fixed SQL whose text depends on a shape (a dialect, how many rows or values it takes), built
+// once per shape for the first `max` shapes asked for: what every request or save runs is not
+// rebuilt each time, and a caller that meets many shapes (batches of any size) keeps few.
+export const sqlByShape = <Shape extends readonly (string | number)[]>(build: (...shape: Shape) => string, max = 64): ((...shape: Shape) => string) => {
+
+    const built = new Map<string, string>();
+    return (...shape) => {
+
+        const key = shape.join(':');
+        let sql = built.get(key);
+        if (sql === undefined) {
+            sql = build(...shape);
+            if (built.size < max) {
+                built.set(key, sql);
+            }
+        }
+
+        return sql;
+    };
+};
 export type Row = Record<string, unknown>;
 export interface Written {
     changes: number;
@@ -72,8 +94,7 @@ const internals = {
     // what the pool's prepared on the same connection.
     prepared: new WeakMap<SqliteConnection, Map<string, SqliteStatement>>(),
 
-    // `sql` prepared once per connection (and once more for rows as arrays: raw mode is a
-    // setting of the prepared statement).
+    // `sql` prepared once per connection (sqlite-prepared.ts).
     prepare(connection: SqliteConnection, sql: string, arrays = false): SqliteStatement {
 
         let cache = internals.prepared.get(connection);
@@ -82,18 +103,7 @@ const internals = {
             internals.prepared.set(connection, cache);
         }
 
-        const key = arrays ? `arrays:${sql}` : sql;
-        let statement = cache.get(key);
-        if (!statement) {
-            statement = connection.prepare(sql);
-            if (arrays) {
-                statement.raw(true);
-            }
-
-            cache.set(key, statement);
-        }
-
-        return statement;
+        return preparedStatement(cache, connection, sql, arrays);
     },
 
     // Writes, and reads in a transaction, on the pool's connection; other reads on the

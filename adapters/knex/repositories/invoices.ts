@@ -7,7 +7,7 @@ import { touchClient } from '../data-versions.js';
 import { invoiceListColumns, listQueries, seekDay } from '../list-queries.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
 import type { Binding } from '../statements.js';
-import { statements, statementsTransaction } from '../statements.js';
+import { sqlByShape, statements, statementsTransaction } from '../statements.js';
 import { upsertSql } from '../upsert.js';
 import { markSynced } from './sync-states.js';
 
@@ -25,22 +25,12 @@ const internals = {
     // hundred rows through the query builder cost more than the database's work, and a save
     // runs too seldom in a sync for V8 to ever make that code fast. MySQL takes a batch of rows
     // per statement; SQLite, in process, runs one prepared row statement per invoice. The SQL
-    // of the sizes every save uses (one row, a full batch) is built once.
-    upserts: new Map<string, string>(),
+    // of the sizes every save uses (one row, a full batch) is built once; a last, partial batch's
+    // size is rarely met again and is built when used.
+    build: (dialect: Dialect, rows: number): string => upsertSql(dialect, 'invoices', internals.columns, internals.naturalKey, internals.columns.filter((column) => !internals.naturalKey.includes(column)), rows),
+    built: sqlByShape((dialect: Dialect, rows: number): string => internals.build(dialect, rows)),
 
-    upsert(dialect: Dialect, rows = 1): string {
-
-        const kept = rows === 1 || rows === internals.batchSize;
-        let sql = kept ? internals.upserts.get(`${dialect}:${rows}`) : undefined;
-        if (!sql) {
-            sql = upsertSql(dialect, 'invoices', internals.columns, internals.naturalKey, internals.columns.filter((column) => !internals.naturalKey.includes(column)), rows);
-            if (kept) {
-                internals.upserts.set(`${dialect}:${rows}`, sql);
-            }
-        }
-
-        return sql;
-    },
+    upsert: (dialect: Dialect, rows = 1): string => (rows === 1 || rows === internals.batchSize ? internals.built(dialect, rows) : internals.build(dialect, rows)),
 
     totals: 'select moneda_original, tipo, count(*) as cantidad, ' +
         ['importe', 'importe_original', 'imp_neto_gravado', 'imp_neto_no_gravado', 'imp_op_exentas', 'otros_tributos', 'iva'].map((column) => `coalesce(sum(${column}), 0) as ${column}`).join(', ') +

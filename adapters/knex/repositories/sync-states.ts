@@ -5,13 +5,12 @@ import type { SyncStateRepository } from '../../../core/ports/index.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
 import type { Dialect } from '../connection.js';
 import type { Statements } from '../statements.js';
-import { statements, statementsOf } from '../statements.js';
+import { sqlByShape, statements, statementsOf } from '../statements.js';
 import { upsertSql } from '../upsert.js';
 
 const internals = {
     // Fixed SQL: markSynced closes every write of synchronized data; one row per system.
-    synced: (dialect: Dialect, systems: number): string => upsertSql(dialect, 'sync_states', ['client_id', 'system', 'synced_at', 'last_attempt_at', 'last_error'], ['client_id', 'system'], ['synced_at', 'last_attempt_at', 'last_error'], systems),
-    markSyncedSql: new Map<string, string>()
+    synced: sqlByShape((dialect: Dialect, systems: number): string => upsertSql(dialect, 'sync_states', ['client_id', 'system', 'synced_at', 'last_attempt_at', 'last_error'], ['client_id', 'system'], ['synced_at', 'last_attempt_at', 'last_error'], systems))
 };
 
 // Called inside the transaction that writes a system's data (which raised the client's data
@@ -26,14 +25,7 @@ export const markSynced = async (trx: Knex.Transaction | Statements, clientId: n
         return;
     }
 
-    const key = `${sql.dialect}:${systems.length}`;
-    let statement = internals.markSyncedSql.get(key);
-    if (!statement) {
-        statement = internals.synced(sql.dialect, systems.length);
-        internals.markSyncedSql.set(key, statement);
-    }
-
-    await sql.run(statement, systems.flatMap((entry) => [clientId, entry, at, at, null]));
+    await sql.run(internals.synced(sql.dialect, systems.length), systems.flatMap((entry) => [clientId, entry, at, at, null]));
 };
 
 export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncStateRepository => ({

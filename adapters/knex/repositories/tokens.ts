@@ -8,7 +8,7 @@ import type { Cuit } from '../../../core/domain/cuit.js';
 import { assignedToMember, clientColumns, toClientRecord } from '../client-rows.js';
 import { principalSelect, toPrincipal } from '../principal.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
-import { placeholders, statements } from '../statements.js';
+import { placeholders, sqlByShape, statements } from '../statements.js';
 
 const internals = {
     // Never token_hash: nothing that reads tokens back needs it.
@@ -21,33 +21,20 @@ const internals = {
         hint: String(row.hint),
         createdAt: toNumber(row.created_at),
         revokedAt: toNullableNumber(row.revoked_at)
-    }),
-
-    principalsSql: new Map<string, string>(),
-    maxShapes: 256
+    })
 };
 
 // Bindings: the CUITs asked about (if any), then the token digests. One row per token, or per
-// token and named client it sees (client columns prefixed `named_`, null when none). Built
-// once per shape (the first few hundred shapes; MySQL's batches may take many): every request
-// runs it.
-export const tokenPrincipalsSql = (hashes: number, cuits: number): string => {
+// token and named client it sees (client columns prefixed `named_`, null when none). Every
+// request runs it.
+export const tokenPrincipalsSql = sqlByShape((hashes: number, cuits: number): string => {
 
-    const shape = `${hashes}:${cuits}`;
-    let sql = internals.principalsSql.get(shape);
-    if (sql === undefined) {
-        const live = `where t.token_hash in (${placeholders(hashes)}) and t.revoked_at is null`;
-        sql = !cuits
-            ? `${principalSelect(['t.token_hash'])} inner join tokens t on t.user_id = u.id ${live}`
-            : `${principalSelect(['t.token_hash', ...clientColumns('named_')])} inner join tokens t on t.user_id = u.id ` +
-                `left join clients c on c.account_id = u.account_id and c.cuit in (${placeholders(cuits)}) and (u.role = 'owner' or ${assignedToMember('u.id')}) ${live}`;
-        if (internals.principalsSql.size < internals.maxShapes) {
-            internals.principalsSql.set(shape, sql);
-        }
-    }
-
-    return sql;
-};
+    const live = `where t.token_hash in (${placeholders(hashes)}) and t.revoked_at is null`;
+    return !cuits
+        ? `${principalSelect(['t.token_hash'])} inner join tokens t on t.user_id = u.id ${live}`
+        : `${principalSelect(['t.token_hash', ...clientColumns('named_')])} inner join tokens t on t.user_id = u.id ` +
+            `left join clients c on c.account_id = u.account_id and c.cuit in (${placeholders(cuits)}) and (u.role = 'owner' or ${assignedToMember('u.id')}) ${live}`;
+});
 
 export const tokenRepository = (knex: Knex, sql = statements(knex)): TokenRepository => {
 
