@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
+import { preparedStatement } from './sqlite-prepared.js';
 
 // The thread of SQLite's reads (sqlite-reader.ts): one read-only connection to the file,
 // answering each statement sent to it in turn. A statement that would write is sent back.
@@ -13,26 +14,10 @@ const internals = {
     db: new Database((workerData as { filename: string }).filename),
     prepared: new Map<string, Statement>(),
 
-    statement(sql: string, mode: ReadMode): Statement {
-
-        const key = mode === 'arrays' ? `arrays:${sql}` : sql;
-        let statement = internals.prepared.get(key);
-        if (!statement) {
-            statement = internals.db.prepare(sql);
-            if (mode === 'arrays') {
-                statement.raw(true);
-            }
-
-            internals.prepared.set(key, statement);
-        }
-
-        return statement;
-    },
-
     answer(message: ReadMessage): ReadAnswer {
 
         try {
-            const statement = internals.statement(message.sql, message.mode);
+            const statement = preparedStatement(internals.prepared, internals.db, message.sql, message.mode === 'arrays');
             if (!statement.readonly) {
                 return { id: message.id, writes: true };
             }
