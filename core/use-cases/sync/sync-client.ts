@@ -333,9 +333,9 @@ export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promis
             return null;
         }
 
-        for (const { system, records } of batch) {
+        for (const { system, records, write } of batch) {
             result.systems.push({ system, ok: true, error: null, records });
-            if (system === 'issued_invoices' || system === 'received_invoices') {
+            if ('invoices' in write) {
                 result.invoices += records;
             }
         }
