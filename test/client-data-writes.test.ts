@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { App } from '../app/compose.js';
 import type { InvoiceRecord } from '../core/domain/invoice.js';
 import { invoice, movement, notification, sctData } from './support/data.js';
-import { openApp } from './support/app.js';
+import { useApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { addClient, seedAccount } from './support/fixtures.js';
 
@@ -14,18 +14,8 @@ for (const database of testDatabases()) {
     describe(`concurrent writes of many clients' synchronized data (${database.name})`, () => {
 
         let app: App;
-        let close: () => Promise<void>;
-
-        before(async () => {
-
-            // The pools the service runs with: one connection on SQLite, ten on MySQL.
-            ({ app, close } = await openApp(database));
-        });
-
-        after(async () => {
-
-            await close();
-        });
+        // The pools the service runs with: one connection on SQLite, ten on MySQL.
+        useApp(database, (opened) => (app = opened));
 
         it('stores every client\'s invoices, SCT, CCMA, DFE and registry without a single failure', async () => {
 

@@ -4,7 +4,7 @@ import { composeApp } from '../app/compose.js';
 import { loadConfig } from '../app/config.js';
 import type { InvoiceKind, InvoiceRecord } from '../core/domain/invoice.js';
 import { invoice } from './support/data.js';
-import { openApp } from './support/app.js';
+import { useApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccountWithClient } from './support/fixtures.js';
 
@@ -32,17 +32,7 @@ for (const database of testDatabases()) {
     describe(`invoice day counts (${database.name})`, () => {
 
         let app: App;
-        let close: () => Promise<void>;
-
-        before(async () => {
-
-            ({ app, close } = await openApp(database));
-        });
-
-        after(async () => {
-
-            await close();
-        });
+        useApp(database, (opened) => (app = opened));
 
         const expectExact = async (clientId: number, kind: InvoiceKind, invoices: number) => {
 

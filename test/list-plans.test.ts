@@ -5,7 +5,7 @@ import { dialectOf } from '../adapters/knex/connection.js';
 import { listQueries } from '../adapters/knex/list-queries.js';
 import { createTag } from '../core/use-cases/staff/create-tag.js';
 import { invoice, movement, notification } from './support/data.js';
-import { openApp } from './support/app.js';
+import { useApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { addClient, seedAccount } from './support/fixtures.js';
 
@@ -89,18 +89,12 @@ for (const database of testDatabases()) {
     describe(`Paged list plans (${database.name})`, () => {
 
         let app: App;
-        let close: () => Promise<void>;
         let seeded: Awaited<ReturnType<typeof internals.seed>>;
+        useApp(database, (opened) => (app = opened));
 
         before(async () => {
 
-            ({ app, close } = await openApp(database));
             seeded = await internals.seed(app);
-        });
-
-        after(async () => {
-
-            await close();
         });
 
         const expectPlans = async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { App } from '../app/compose.js';
 import { windowsAt } from '../core/domain/rate-limit.js';
-import { openApp } from './support/app.js';
+import { useApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
 
@@ -13,17 +13,7 @@ for (const database of testDatabases()) {
     describe(`rate-limit and throttle counters (${database.name})`, () => {
 
         let app: App;
-        let close: () => Promise<void>;
-
-        before(async () => {
-
-            ({ app, close } = await openApp(database, { pool: { max: 10 } }));
-        });
-
-        after(async () => {
-
-            await close();
-        });
+        useApp(database, (opened) => (app = opened), { pool: { max: 10 } });
 
         it('lets every one of a new user\'s concurrent first requests through when under the limit', async () => {
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { App } from '../app/compose.js';
 import type { Cuit } from '../core/domain/cuit.js';
 import { statements } from '../adapters/knex/statements.js';
-import { openApp } from './support/app.js';
+import { useApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { addClient, seedAccount } from './support/fixtures.js';
 
@@ -16,17 +16,7 @@ const [sqlite] = testDatabases();
 describe('SQLite reads beside an open write transaction', () => {
 
     let app: App;
-    let close: () => Promise<void>;
-
-    before(async () => {
-
-        ({ app, close } = await openApp(sqlite!));
-    });
-
-    after(async () => {
-
-        await close();
-    });
+    useApp(sqlite!, (opened) => (app = opened));
 
     it('answers reads while a transaction holds the writer, with the committed rows only', async () => {
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { App } from '../app/compose.js';
 import { statements } from '../adapters/knex/statements.js';
-import { openApp } from './support/app.js';
+import { useApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
 
@@ -12,23 +12,17 @@ for (const database of testDatabases()) {
     describe(`Fixed SQL rows as arrays (${database.name})`, () => {
 
         let app: App;
-        let close: () => Promise<void>;
         let account: number;
+        useApp(database, (opened) => (app = opened));
 
         before(async () => {
 
-            ({ app, close } = await openApp(database));
             const { accountId } = await seedAccount(app.ports);
             account = accountId;
             await app.knex('tags').insert([
                 { account_id: accountId, name: 'Beta', sort_name: 'beta', color: '#00ff00' },
                 { account_id: accountId, name: 'Alfa', sort_name: 'alfa', color: '#0000ff' }
             ]);
-        });
-
-        after(async () => {
-
-            await close();
         });
 
         const sql = 'select t.color, t.name from tags t where t.account_id = ? order by t.sort_name asc';

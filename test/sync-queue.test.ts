@@ -6,7 +6,7 @@ import { queueDeps } from '../app/sync.js';
 import type { QueueDeps } from '../core/use-cases/sync/deps.js';
 import { scheduleDue } from '../core/use-cases/sync/schedule-due.js';
 import { forceResync } from '../core/use-cases/sync/force-resync.js';
-import { openApp } from './support/app.js';
+import { useApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { addClient, seedAccount } from './support/fixtures.js';
 
@@ -19,7 +19,6 @@ for (const database of testDatabases()) {
 
         let app: App;
         let deps: QueueDeps;
-        let close: () => Promise<void>;
         let accountId: number;
         let sequence = 0;
         const lease = 60_000;
@@ -30,17 +29,12 @@ for (const database of testDatabases()) {
             const cuit = `20${String(10_000_000 + sequence).padStart(8, '0')}1`;
             return await addClient(app.ports, accountId, { cuit });
         };
+        useApp(database, (opened) => (app = opened));
 
         before(async () => {
 
-            ({ app, close } = await openApp(database));
             deps = queueDeps(app);
             accountId = (await seedAccount(app.ports)).accountId;
-        });
-
-        after(async () => {
-
-            await close();
         });
 
         beforeEach(async () => {

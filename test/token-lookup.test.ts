@@ -8,7 +8,7 @@ import { findTokenUser } from '../core/use-cases/find-token-user.js';
 import { findVisibleClient } from '../core/use-cases/find-visible-client.js';
 import { assignClientToUser } from '../core/use-cases/staff/assign-client-to-user.js';
 import { revokeToken } from '../core/use-cases/staff/revoke-token.js';
-import { openApp } from './support/app.js';
+import { useApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { addClient, seedAccount, seedUser } from './support/fixtures.js';
 
@@ -23,17 +23,7 @@ for (const database of testDatabases()) {
     describe(`Token lookup with the CUIT a request names (${database.name})`, () => {
 
         let app: App;
-        let close: () => Promise<void>;
-
-        before(async () => {
-
-            ({ app, close } = await openApp(database, { pool: { max: 10 } }));
-        });
-
-        after(async () => {
-
-            await close();
-        });
+        useApp(database, (opened) => (app = opened), { pool: { max: 10 } });
 
         const setup = async () => {
 

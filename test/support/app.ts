@@ -18,3 +18,21 @@ export const openApp = async (database: TestDatabase, options?: ComposeOptions):
         }
     };
 };
+
+// The same for a whole mocha suite: opened before its first test (handed to `opened`, and
+// before any `before` hook the suite adds after this call), closed after its last.
+export const useApp = (database: TestDatabase, opened: (app: App) => void, options?: ComposeOptions): void => {
+
+    let close: () => Promise<void>;
+    before(async () => {
+
+        const handle = await openApp(database, options);
+        close = handle.close;
+        opened(handle.app);
+    });
+
+    after(async () => {
+
+        await close?.();
+    });
+};
