@@ -3,10 +3,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { tracingChannel } from 'node:diagnostics_channel';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import knexFactory from 'knex';
+import mysql from 'mysql2';
 import { createAuthorityClient } from '../app/authority.js';
 import { composeApp } from '../app/compose.js';
 import { loadConfig } from '../app/config.js';
@@ -32,9 +34,14 @@ import { startWorker } from '../core/use-cases/sync/run-worker.js';
 // so it takes at least the sum of its requests' latencies plus the pacing gaps between them,
 // and all sessions together cannot beat the sum of every latency over C: ideal =
 // max(longest session, Σ latency / C); wall/ideal; logins per key; requests per CUIT; the
-// invoice storage rates and the worker's peak RSS. Then where the storing time went: the
-// event loop's delay during the sync, and on MySQL each kind of round trip the saves made
-// (mysql2's diagnostics channel; their sum against the time spent writing).
+// invoice storage rates, with the spread of the saves' times (a dozen saves make the rate
+// swing by a third from run to run), and the worker's peak RSS. Beside the rate while
+// syncing, two rows to tell where its distance goes: the same kind of saves one at a time,
+// back to back (the service's code, warm), and on MySQL the floor, the sync's own saves' SQL
+// replayed on a bare connection as far apart as they ran (the database, as idle between saves
+// as in the sync). Then where the storing time went: the event loop's delay during the sync,
+// and on MySQL each kind of round trip the saves made (mysql2's diagnostics channel; their
+// sum against the time spent writing).
 //
 // The database is not empty when the sync starts: like a running installation's, it already
 // holds an earlier portfolio (100 CUITs and their invoices, stored first, four saves at a
@@ -138,14 +145,26 @@ const internals = {
     },
 
     // Each round trip to MySQL (mysql2's diagnostics channel) sent while `counted()`: its
-    // statements' first words and its time, from the call to its answer's callback.
-    traceRoundTrips(counted: () => boolean) {
+    // statements' first words and its time, from the call to its answer's callback. And the
+    // SQL, as sent, of the saves' statements (`saveOf` tells which save a call belongs to),
+    // for the replay below.
+    traceRoundTrips(counted: () => boolean, saveOf: () => number | undefined, sent: string[][]) {
 
         const channel = tracingChannel<unknown, { query: string }>('mysql2:query');
         const started = new WeakMap<object, number>();
         const trips: { what: string; ms: number }[] = [];
         const handlers = {
-            start: (message: { query: string }) => void (counted() && started.set(message, performance.now())),
+            start: (message: { query: string }) => {
+
+                const save = saveOf();
+                if (save !== undefined) {
+                    (sent[save] ??= []).push(message.query);
+                }
+
+                if (counted()) {
+                    started.set(message, performance.now());
+                }
+            },
             end: () => undefined,
             asyncStart: (message: { query: string }) => {
 
@@ -183,11 +202,62 @@ const internals = {
 
     mb: (bytes: number): number => Math.round(bytes / 1024 / 1024),
 
-    // The invoices of 100 new CUITs (numbered from `first`) stored through the sync's own
-    // repository call, four saves at a time.
-    async storageCapacity(app: Awaited<ReturnType<typeof composeApp>>, accountId: number, first: number): Promise<{ cuits: number; invoices: number; rate: number }> {
+    // The database's own floor for the sync's saves: the very SQL they sent (rows removed
+    // first, so it inserts them again), on one bare mysql2 connection, each save's statements
+    // back to back and the saves started as far apart as they were in the sync. What is left
+    // between this and the sync's own saves is the service's; what is left between this and
+    // the saves run back to back is the machine's, idle between saves.
+    async replaySaves(url: string, clientIds: readonly number[], saves: readonly { at: number; sql: readonly string[] }[]): Promise<{ ms: number; invoices: number }[]> {
 
-        const cuits = 100;
+        const connection = mysql.createConnection({ uri: url });
+        const send = (sql: string) => new Promise<void>((resolve, reject) => connection.query(sql, (err) => (err ? reject(err) : resolve())));
+        try {
+            for (const table of ['invoices', 'invoice_day_counts', 'sync_states']) {
+                await send(`delete from ${table} where client_id in (${clientIds.join(', ')})${table === 'sync_states' ? " and system in ('issued_invoices', 'received_invoices')" : ''}`);
+            }
+
+            const timed: { ms: number; invoices: number }[] = [];
+            const first = performance.now();
+            for (const save of saves) {
+                const wait = first + save.at - saves[0]!.at - performance.now();
+                if (wait > 0) {
+                    await new Promise((resolve) => setTimeout(resolve, wait));
+                }
+
+                const started = performance.now();
+                for (const sql of save.sql) {
+                    await send(sql);
+                }
+
+                timed.push({ ms: performance.now() - started, invoices: 0 });
+            }
+
+            return timed;
+        }
+        finally {
+            connection.destroy();
+        }
+    },
+
+    // How long saves took: count, median, p90 and slowest, and the median save's invoices.
+    spread(saves: readonly { ms: number; invoices: number }[]): string {
+
+        if (!saves.length) {
+            return 'none';
+        }
+
+        const ms = saves.map((save) => save.ms).sort((x, y) => x - y);
+        const invoices = saves.map((save) => save.invoices).sort((x, y) => x - y);
+        const at = (sorted: number[], share: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))]!;
+        const size = at(invoices, 0.5) ? `, ${at(invoices, 0.5)} invoices in the median save` : '';
+        return `${saves.length}: median ${at(ms, 0.5).toFixed(1)} ms, p90 ${at(ms, 0.9).toFixed(1)} ms, slowest ${ms.at(-1)!.toFixed(1)} ms${size}`;
+    },
+
+    // The invoices of `cuits` new CUITs (numbered from `first`) stored through the sync's own
+    // repository calls: four saves of one kind at a time, or, `oneAtATime`, each CUIT's issued
+    // and received together in one save after the other, as a sync stores them.
+    async storageCapacity(app: Awaited<ReturnType<typeof composeApp>>, accountId: number, first: number, cuits = 100, oneAtATime = false): Promise<{ cuits: number; invoices: number; rate: number; saves: { ms: number; invoices: number }[] }> {
+
         const today = new Date().toISOString().slice(0, 10);
         const batches: { clientId: number; kind: 'issued' | 'received'; invoices: InvoiceRecord[] }[] = [];
         for (let i = first; i < first + cuits; i++) {
@@ -206,19 +276,30 @@ const internals = {
         // of different CUITs (issued first, then received): two kinds of one CUIT at once
         // would only measure one waiting for the other's lock on the client's row.
         batches.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'issued' ? -1 : 1));
+        const invoices = batches.reduce((sum, batch) => sum + batch.invoices.length, 0);
+        const saves: { ms: number; invoices: number }[] = [];
         let next = 0;
         const started = performance.now();
-        await Promise.all(Array.from({ length: 4 }, async () => {
-
-            while (next < batches.length) {
-                const batch = batches[next++]!;
-                await app.ports.invoices.save(batch.clientId, batch.kind, batch.invoices, Date.now());
+        if (oneAtATime) {
+            for (let i = 0; i < cuits; i++) {
+                const kinds = [batches[i]!, batches[i + cuits]!];
+                const at = performance.now();
+                await app.ports.invoices.saveKinds(kinds[0]!.clientId, kinds, Date.now());
+                saves.push({ ms: performance.now() - at, invoices: kinds[0]!.invoices.length + kinds[1]!.invoices.length });
             }
-        }));
+        }
+        else {
+            await Promise.all(Array.from({ length: 4 }, async () => {
+
+                while (next < batches.length) {
+                    const batch = batches[next++]!;
+                    await app.ports.invoices.save(batch.clientId, batch.kind, batch.invoices, Date.now());
+                }
+            }));
+        }
 
         const seconds = (performance.now() - started) / 1000;
-        const invoices = batches.reduce((sum, batch) => sum + batch.invoices.length, 0);
-        return { cuits, invoices, rate: invoices / seconds };
+        return { cuits, invoices, rate: invoices / seconds, saves };
     }
 };
 
@@ -283,12 +364,29 @@ const main = async (): Promise<void> => {
         const saving = internals.busyTimer();
         // Every write of invoices: a kind alone, or a CUIT's issued and received together.
         const { save, saveKinds } = deps.invoices;
-        deps.invoices = { ...deps.invoices, save: (...args) => saving.time(() => save(...args)), saveKinds: (...args) => saving.time(() => saveKinds(...args)) };
+        // And each save's time and invoices, to print their spread: a dozen saves make the
+        // rate above swing by a third from run to run.
+        const saves: { at: number; ms: number; invoices: number }[] = [];
+        const saveOf = new AsyncLocalStorage<number>();
+        const sent: string[][] = [];
+        const timed = async (invoices: number, write: () => Promise<void>): Promise<void> => {
+
+            const save = { at: performance.now(), ms: 0, invoices };
+            saves.push(save);
+            await saveOf.run(saves.length - 1, () => saving.time(write));
+            save.ms = performance.now() - save.at;
+        };
+
+        deps.invoices = {
+            ...deps.invoices,
+            save: (...args) => timed(args[2].length, () => save(...args)),
+            saveKinds: (...args) => timed(args[1].reduce((sum, kind) => sum + kind.invoices.length, 0), () => saveKinds(...args))
+        };
         for (const id of synced) {
             await deps.jobQueue.enqueue(id, 'first', Date.now());
         }
 
-        const trace = internals.traceRoundTrips(() => saving.active);
+        const trace = internals.traceRoundTrips(() => saving.active, () => saveOf.getStore(), sent);
         const loopDelay = monitorEventLoopDelay({ resolution: 5 });
         loopDelay.enable();
 
@@ -314,6 +412,12 @@ const main = async (): Promise<void> => {
         // invoices of another set of new CUITs stored through the same repository call, four
         // at a time (new rows, as in a first sync).
         const capacity = await internals.storageCapacity(app, accountId, earlier.cuits);
+        // The same saves as the sync's, one CUIT's issued and received at a time, one after the
+        // other: what the sync's saves would reach if the process and the database were as warm
+        // as they are here, back to back.
+        const single = await internals.storageCapacity(app, accountId, earlier.cuits + capacity.cuits, 40, true);
+        const replayed = db.name === 'SQLite' ? [] : (await internals.replaySaves(db.url, synced, saves.map((save, i) => ({ at: save.at, sql: sent[i] ?? [] })))).map((save, i) => ({ ms: save.ms, invoices: saves[i]!.invoices }));
+        const replayRate = replayed.reduce((sum, save) => sum + save.invoices, 0) / (replayed.reduce((sum, save) => sum + save.ms, 0) / 1000);
 
         const requests = authority.transport.requests;
         const chains = [...sessions.values()];
@@ -335,7 +439,14 @@ const main = async (): Promise<void> => {
             `  invoices stored                ${stored}`,
             `  invoices/s end to end          ${Math.round(stored / (wallMs / 1000))}`,
             `  invoices/s while storing       ${Math.round(storingRate)}  (${(saving.ms / 1000).toFixed(2)} s writing; target ≥ ${internals.targets.invoicesPerSecond}: ${check(storingRate >= internals.targets.invoicesPerSecond)})`,
+            `  saves while syncing            ${internals.spread(saves)}`,
             `  invoices/s, write path alone   ${Math.round(capacity.rate)}  (${capacity.invoices} invoices of ${capacity.cuits} new CUITs, 4 at a time; target ≥ ${internals.targets.invoicesPerSecond}: ${check(capacity.rate >= internals.targets.invoicesPerSecond)})`,
+            `  …one save at a time            ${Math.round(single.rate)}  (${single.invoices} invoices of ${single.cuits} new CUITs, each CUIT's two kinds in one save, back to back)`,
+            `  saves one at a time            ${internals.spread(single.saves)}`,
+            ...db.name === 'SQLite' ? [] : [
+                `  floor: the saves' SQL replayed ${Math.round(replayRate)} invoices/s  (one bare mysql2 connection, each save's statements back to back, saves as far apart as in the sync)`,
+                `  saves replayed                 ${internals.spread(replayed)}`
+            ],
             `  earlier portfolio              ${earlier.invoices} invoices of ${earlier.cuits} CUITs already stored when the sync began (at ${Math.round(earlier.rate)} invoices/s, 4 at a time into empty tables)`,
             `  worker peak RSS                ${rssMb} MB  (during the sync; target < ${internals.targets.rssMb}: ${check(rssMb < internals.targets.rssMb)})`,
             `  event-loop delay               mean ${(loopDelay.mean / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms  (during the sync, sampled every 5 ms: 5 ms is an idle loop)`,
