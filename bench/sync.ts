@@ -417,7 +417,8 @@ const main = async (): Promise<void> => {
         // as they are here, back to back.
         const single = await internals.storageCapacity(app, accountId, earlier.cuits + capacity.cuits, 40, true);
         const replayed = db.name === 'SQLite' ? [] : (await internals.replaySaves(db.url, synced, saves.map((save, i) => ({ at: save.at, sql: sent[i] ?? [] })))).map((save, i) => ({ ms: save.ms, invoices: saves[i]!.invoices }));
-        const replayRate = replayed.reduce((sum, save) => sum + save.invoices, 0) / (replayed.reduce((sum, save) => sum + save.ms, 0) / 1000);
+        const replayMs = replayed.reduce((sum, save) => sum + save.ms, 0);
+        const replayRate = replayMs ? replayed.reduce((sum, save) => sum + save.invoices, 0) / (replayMs / 1000) : 0;
 
         const requests = authority.transport.requests;
         const chains = [...sessions.values()];
