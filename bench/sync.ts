@@ -148,11 +148,12 @@ const internals = {
     // statements' first words and its time, from the call to its answer's callback. And the
     // SQL, as sent, of the saves' statements (`saveOf` tells which save a call belongs to),
     // for the replay below.
-    traceRoundTrips(counted: () => boolean, saveOf: () => number | undefined, sent: string[][]) {
+    traceRoundTrips(counted: () => boolean, saveOf: () => number | undefined) {
 
         const channel = tracingChannel<unknown, { query: string }>('mysql2:query');
         const started = new WeakMap<object, number>();
         const trips: { what: string; ms: number }[] = [];
+        const sent: string[][] = [];
         const handlers = {
             start: (message: { query: string }) => {
 
@@ -183,6 +184,8 @@ const internals = {
                 channel.unsubscribe(handlers);
                 return trips;
             },
+            // The SQL the save numbered `save` sent, in order.
+            sent: (save: number): readonly string[] => sent[save] ?? [],
             // Count, median and sum of each kind of round trip.
             lines(): string[] {
 
@@ -194,7 +197,7 @@ const internals = {
                 return [...groups].map(([what, ms]) => {
 
                     const sorted = [...ms].sort((x, y) => x - y);
-                    return `    ${what.slice(0, 90).padEnd(90)} ${String(ms.length).padStart(4)}×  median ${sorted[Math.floor(ms.length / 2)]!.toFixed(2)} ms  sum ${ms.reduce((x, y) => x + y, 0).toFixed(1)} ms`;
+                    return `    ${what.slice(0, 90).padEnd(90)} ${String(ms.length).padStart(4)}×  median ${internals.quantile(sorted, 0.5).toFixed(2)} ms  sum ${ms.reduce((x, y) => x + y, 0).toFixed(1)} ms`;
                 });
             }
         };
@@ -202,12 +205,15 @@ const internals = {
 
     mb: (bytes: number): number => Math.round(bytes / 1024 / 1024),
 
+    // The value at `share` (0.5: the median) of numbers sorted ascending.
+    quantile: (sorted: readonly number[], share: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))]!,
+
     // The database's own floor for the sync's saves: the very SQL they sent (rows removed
     // first, so it inserts them again), on one bare mysql2 connection, each save's statements
     // back to back and the saves started as far apart as they were in the sync. What is left
     // between this and the sync's own saves is the service's; what is left between this and
     // the saves run back to back is the machine's, idle between saves.
-    async replaySaves(url: string, clientIds: readonly number[], saves: readonly { at: number; sql: readonly string[] }[]): Promise<{ ms: number; invoices: number }[]> {
+    async replaySaves(url: string, clientIds: readonly number[], saves: readonly { at: number; invoices: number; sql: readonly string[] }[]): Promise<{ ms: number; invoices: number }[]> {
 
         const connection = mysql.createConnection({ uri: url });
         const send = (sql: string) => new Promise<void>((resolve, reject) => connection.query(sql, (err) => (err ? reject(err) : resolve())));
@@ -229,7 +235,7 @@ const internals = {
                     await send(sql);
                 }
 
-                timed.push({ ms: performance.now() - started, invoices: 0 });
+                timed.push({ ms: performance.now() - started, invoices: save.invoices });
             }
 
             return timed;
@@ -248,9 +254,8 @@ const internals = {
 
         const ms = saves.map((save) => save.ms).sort((x, y) => x - y);
         const invoices = saves.map((save) => save.invoices).sort((x, y) => x - y);
-        const at = (sorted: number[], share: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))]!;
-        const size = at(invoices, 0.5) ? `, ${at(invoices, 0.5)} invoices in the median save` : '';
-        return `${saves.length}: median ${at(ms, 0.5).toFixed(1)} ms, p90 ${at(ms, 0.9).toFixed(1)} ms, slowest ${ms.at(-1)!.toFixed(1)} ms${size}`;
+        const { quantile } = internals;
+        return `${saves.length}: median ${quantile(ms, 0.5).toFixed(1)} ms, p90 ${quantile(ms, 0.9).toFixed(1)} ms, slowest ${ms.at(-1)!.toFixed(1)} ms, ${quantile(invoices, 0.5)} invoices in the median save`;
     },
 
     // The invoices of `cuits` new CUITs (numbered from `first`) stored through the sync's own
@@ -278,7 +283,6 @@ const internals = {
         batches.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'issued' ? -1 : 1));
         const invoices = batches.reduce((sum, batch) => sum + batch.invoices.length, 0);
         const saves: { ms: number; invoices: number }[] = [];
-        let next = 0;
         const started = performance.now();
         if (oneAtATime) {
             for (let i = 0; i < cuits; i++) {
@@ -289,6 +293,7 @@ const internals = {
             }
         }
         else {
+            let next = 0;
             await Promise.all(Array.from({ length: 4 }, async () => {
 
                 while (next < batches.length) {
@@ -368,7 +373,6 @@ const main = async (): Promise<void> => {
         // rate above swing by a third from run to run.
         const saves: { at: number; ms: number; invoices: number }[] = [];
         const saveOf = new AsyncLocalStorage<number>();
-        const sent: string[][] = [];
         const timed = async (invoices: number, write: () => Promise<void>): Promise<void> => {
 
             const save = { at: performance.now(), ms: 0, invoices };
@@ -386,7 +390,7 @@ const main = async (): Promise<void> => {
             await deps.jobQueue.enqueue(id, 'first', Date.now());
         }
 
-        const trace = internals.traceRoundTrips(() => saving.active, () => saveOf.getStore(), sent);
+        const trace = internals.traceRoundTrips(() => saving.active, () => saveOf.getStore());
         const loopDelay = monitorEventLoopDelay({ resolution: 5 });
         loopDelay.enable();
 
@@ -416,7 +420,7 @@ const main = async (): Promise<void> => {
         // other: what the sync's saves would reach if the process and the database were as warm
         // as they are here, back to back.
         const single = await internals.storageCapacity(app, accountId, earlier.cuits + capacity.cuits, 40, true);
-        const replayed = db.name === 'SQLite' ? [] : (await internals.replaySaves(db.url, synced, saves.map((save, i) => ({ at: save.at, sql: sent[i] ?? [] })))).map((save, i) => ({ ms: save.ms, invoices: saves[i]!.invoices }));
+        const replayed = db.name === 'SQLite' ? [] : await internals.replaySaves(db.url, synced, saves.map((save, i) => ({ ...save, sql: trace.sent(i) })));
         const replayMs = replayed.reduce((sum, save) => sum + save.ms, 0);
         const replayRate = replayMs ? replayed.reduce((sum, save) => sum + save.invoices, 0) / (replayMs / 1000) : 0;
 
