@@ -2,7 +2,9 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2';
-import { fromDist } from './dist.js';
+import { listQueries, seekDay } from '../adapters/knex/list-queries.js';
+import { tokenPrincipalsSql } from '../adapters/knex/repositories/tokens.js';
+import { hashToken } from '../core/domain/token.js';
 import { statementsSent } from './statement-count.js';
 
 // The lean floor: the statements the API sends for the read endpoints the integrator workload
@@ -63,12 +65,6 @@ const internals = {
     }
 };
 
-// The API's SQL from the same JavaScript the API runs (dist/).
-const [{ listQueries, seekDay }, { tokenPrincipalsSql }, { hashToken }] = await Promise.all([
-    fromDist<typeof import('../adapters/knex/list-queries.js')>('adapters/knex/list-queries.js'),
-    fromDist<typeof import('../adapters/knex/repositories/tokens.js')>('adapters/knex/repositories/tokens.js'),
-    fromDist<typeof import('../core/domain/token.js')>('core/domain/token.js')
-]);
 const driver = internals.driver(process.env.DATABASE_URL!);
 const queries = listQueries(driver.dialect);
 const { query } = driver;

@@ -1,18 +1,16 @@
+import { composeApp } from '../app/compose.js';
+import { loadConfig } from '../app/config.js';
+import { createLogger } from '../app/logger.js';
+import { createHttpServer } from '../servers/http/server.js';
 import { statementsSent } from './statement-count.js';
-import { fromDist } from './dist.js';
 
-// The bench's own server process: the app composed exactly like `arcasync serve`, from the
-// same JavaScript (dist/, as tsc builds it: `npm run bench:api` builds first), plus one bare
-// route (the ceiling: hapi's own cost with no auth and no database) and the read cache's hit
-// and miss counts and the statements sent to the database (GET /bench/counts). Prints its URL
-// as one JSON line on stdout, then serves until SIGTERM.
-
-const [{ composeApp }, { loadConfig }, { createLogger }, { createHttpServer }] = await Promise.all([
-    fromDist<typeof import('../app/compose.js')>('app/compose.js'),
-    fromDist<typeof import('../app/config.js')>('app/config.js'),
-    fromDist<typeof import('../app/logger.js')>('app/logger.js'),
-    fromDist<typeof import('../servers/http/server.js')>('servers/http/server.js')
-]);
+// The bench's own server process: the app composed exactly like `arcasync serve`, plus one
+// bare route (the ceiling: hapi's own cost with no auth and no database) and the read cache's
+// hit and miss counts and the statements sent to the database (GET /bench/counts). It runs as
+// production does: compiled by tsc (`npm run bench:api` builds it into dist/bench/, beside the
+// service's dist/) and started by plain node, without tsx's loader, whose hooks thread alone
+// added ~40 MB to the RSS measured. Prints its URL as one JSON line on stdout, then serves
+// until SIGTERM.
 
 const app = await composeApp(loadConfig());
 
