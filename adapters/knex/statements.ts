@@ -1,3 +1,5 @@
+import type Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
 import type { Knex } from 'knex';
 import type { Dialect } from './connection.js';
 import { dialectOf } from './connection.js';
@@ -68,17 +70,8 @@ export interface Statements {
     write(sql: string, bindings: readonly Binding[]): Promise<Written>;
 }
 
-interface SqliteStatement {
-    readonly readonly: boolean;
-    raw(toggle: boolean): SqliteStatement;
-    all(...bindings: readonly Binding[]): Row[];
-    get(...bindings: readonly Binding[]): Row | undefined;
-    run(...bindings: readonly Binding[]): { changes: number; lastInsertRowid: number | bigint };
-}
-
-interface SqliteConnection {
-    prepare(sql: string): SqliteStatement;
-}
+// knex's better-sqlite3 connection: a Database.
+type SqliteConnection = Pick<Database, 'prepare'>;
 
 interface MysqlConnection {
     query(sql: string | { sql: string; rowsAsArray: boolean }, bindings: readonly Binding[], callback: (err: Error | null, result: unknown) => void): void;
@@ -92,10 +85,10 @@ interface PoolClient {
 const internals = {
     // Per connection, for every Statements over it: a transaction's (statements(trx)) reuses
     // what the pool's prepared on the same connection.
-    prepared: new WeakMap<SqliteConnection, Map<string, SqliteStatement>>(),
+    prepared: new WeakMap<SqliteConnection, Map<string, Statement>>(),
 
     // `sql` prepared once per connection (sqlite-prepared.ts).
-    prepare(connection: SqliteConnection, sql: string, arrays = false): SqliteStatement {
+    prepare(connection: SqliteConnection, sql: string, arrays = false): Statement {
 
         let cache = internals.prepared.get(connection);
         if (!cache) {
@@ -110,7 +103,7 @@ const internals = {
     // reads' own connection, in a thread of its own (sqlite-reader.ts), when there is one.
     sqlite(client: PoolClient, reader: () => SqliteReader | null): Statements {
 
-        const use = async <T>(sql: string, fn: (statement: SqliteStatement) => T, arrays = false): Promise<T> => {
+        const use = async <T>(sql: string, fn: (statement: Statement) => T, arrays = false): Promise<T> => {
 
             const connection = await client.acquireConnection() as SqliteConnection;
             try {
@@ -122,7 +115,7 @@ const internals = {
         };
 
         // A statement that writes (an UPDATE … RETURNING read with first()) goes to the pool.
-        const read = async <T>(sql: string, bindings: readonly Binding[], mode: ReadMode, fn: (statement: SqliteStatement) => T): Promise<T> => {
+        const read = async <T>(sql: string, bindings: readonly Binding[], mode: ReadMode, fn: (statement: Statement) => T): Promise<T> => {
 
             const thread = reader();
             const rows = thread ? await thread.read(sql, bindings, mode) : writes;
