@@ -194,17 +194,13 @@ const internals = {
     // it would in production, not through this process.
     logFile: join(tmpdir(), 'arcasync-bench-server.log'),
 
-    // The Node flags the service runs with, from the first line of the `arcasync` binary
-    // (cli/main.ts): the API and the lean floor both run under them.
-    nodeFlags: readFileSync(new URL('../cli/main.ts', import.meta.url), 'utf8').split('\n')[0]!.split(/\s+/).filter((word) => word.startsWith('--')),
-
     // bench/server.ts (the API) or bench/lean.ts (the lean floor), compiled into dist/bench/ and
     // run by plain node, READ_CACHE_MB as given.
     start(databaseUrl: string, options: Options, script = 'server.ts', readCacheMb = options.readCacheMb): Promise<{ child: ChildProcess; url: string }> {
 
         const log = openSync(internals.logFile, 'w');
         const profile = options.profile && script === 'server.ts' ? ['--cpu-prof', `--cpu-prof-dir=${options.profile}`] : [];
-        const child = spawn(process.execPath, [...internals.nodeFlags, ...profile, join(import.meta.dirname, '..', 'dist', 'bench', script.replace(/\.ts$/, '.js'))], {
+        const child = spawn(process.execPath, [...profile, join(import.meta.dirname, '..', 'dist', 'bench', script.replace(/\.ts$/, '.js'))], {
             env: { ...internals.env(databaseUrl), ...(readCacheMb ? { READ_CACHE_MB: readCacheMb } : {}), NODE_OPTIONS: [process.env.NODE_OPTIONS, options.nodeOptions].filter(Boolean).join(' ') },
             stdio: ['ignore', 'pipe', log]
         });

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
-import { cliEnv, runBuiltCli, startServeProcess } from './support/cli.js';
+import { cliEnv, runBuiltCli } from './support/cli.js';
 import type { TestDatabase } from './support/databases.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
@@ -51,23 +50,6 @@ describe('arcasync binary (dist/)', function () {
         finally {
             await authority.stop();
             await server.stop();
-        }
-    });
-
-    // Started as the installed `arcasync` is, by the binary's first line: Node with a young
-    // generation of 4 MB semi-spaces (cli/main.ts says why; bench:api measures the memory).
-    it('starts Node with the service\'s own flags when run as a command', async () => {
-
-        const db = await database.create();
-        const serve = await startServeProcess(db.url, { LOG_LEVEL: 'silent' });
-        try {
-            expect((await fetch(`${serve.url}/healthcheck`)).status).to.equal(200);
-            const argv = readFileSync(`/proc/${serve.child.pid}/cmdline`, 'utf8').split('\0');
-            expect(argv.slice(1, argv.indexOf('serve'))).to.include('--max-semi-space-size=4');
-        }
-        finally {
-            await serve.stop();
-            await db.release();
         }
     });
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -40,10 +40,6 @@ export const builtCli = (): string => {
         if (built < Math.max(...['app', 'cli', 'core', 'adapters', 'servers'].map((dir) => internals.newest(join(internals.root, dir))))) {
             execFileSync(process.execPath, [join(internals.root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: internals.root, stdio: 'inherit' });
         }
-
-        // Executable, as `npm run build` leaves it: long-running commands start by its first
-        // line (cli.ts), as the installed `arcasync` does.
-        chmodSync(main, 0o755);
 
         internals.built = true;
     }

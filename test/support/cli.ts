@@ -125,13 +125,12 @@ export interface ServeProcess {
     stop(): Promise<void>;
 }
 
-// A long-running command of the built binary in its own process (any working directory),
-// started as the installed `arcasync` is, by the file's first line (Node and its flags);
+// A long-running command of the built binary in its own process (any working directory);
 // resolves with the first JSON line it prints on stdout, rejects if it exits before;
 // `stderr()` keeps growing.
 export const startCliProcess = (args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ child: ChildProcess; first: any; exited: Promise<number | null>; stderr(): string }> => {
 
-    const child = spawn(builtCli(), args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [builtCli(), ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     return new Promise((resolve, reject) => {
 
