@@ -215,7 +215,8 @@ const internals = {
     // the saves run back to back is the machine's, idle between saves.
     async replaySaves(url: string, clientIds: readonly number[], saves: readonly { at: number; invoices: number; sql: readonly string[] }[]): Promise<{ ms: number; invoices: number }[]> {
 
-        const connection = mysql.createConnection({ uri: url });
+        // As the service's writer connections, several statements to a query.
+        const connection = mysql.createConnection({ uri: url, multipleStatements: true });
         const send = (sql: string) => new Promise<void>((resolve, reject) => connection.query(sql, (err) => (err ? reject(err) : resolve())));
         try {
             for (const table of ['invoices', 'invoice_day_counts', 'sync_states']) {

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
+import { closeMysqlWriter } from './mysql-writer.js';
 import { closeSqliteReader } from './sqlite-reader.js';
 
 // One knex instance from DATABASE_URL: `sqlite:PATH` (embedded default, better-sqlite3) or
@@ -77,10 +78,12 @@ export const knexConfig = (databaseUrl: string, pool: { max?: number } = {}): Kn
 
 export const connect = (databaseUrl: string, pool: { max?: number } = {}): Knex => knexFactory(knexConfig(databaseUrl, pool));
 
-// The pool and, on SQLite, the reads' own connection (sqlite-reader.ts).
+// The pool and, on SQLite, the reads' own connection (sqlite-reader.ts), on MySQL the sync
+// writer's (mysql-writer.ts).
 export const closeDatabase = async (knex: Knex): Promise<void> => {
 
     closeSqliteReader(knex);
+    await closeMysqlWriter(knex);
     await knex.destroy();
 };
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Statements } from './statements.js';
+import type { Statements, Step } from './statements.js';
 import { statementsOf } from './statements.js';
 
 // Every change a read endpoint can show raises a data version in the transaction that makes
@@ -29,7 +29,10 @@ export const touchAccountOfClient = async (trx: Knex.Transaction, clientId: numb
 
 // Fixed SQL: it opens every write of synchronized data (in a knex transaction or a
 // statementsTransaction).
+export const touchClientStep = (clientId: number): Step => ({ sql: 'update clients set data_version = data_version + 1 where id = ?', bindings: [clientId] });
+
 export const touchClient = async (trx: Knex.Transaction | Statements, clientId: number): Promise<void> => {
 
-    await statementsOf(trx).run('update clients set data_version = data_version + 1 where id = ?', [clientId]);
+    const { sql, bindings } = touchClientStep(clientId);
+    await statementsOf(trx).run(sql, bindings);
 };

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Dialect } from './connection.js';
 import { dialectOf } from './connection.js';
 import { preparedStatement } from './sqlite-prepared.js';
+import { mysqlWriterConnection } from './mysql-writer.js';
 import { sqliteReader, writes } from './sqlite-reader.js';
 import type { ReadMode, SqliteReader } from './sqlite-reader.js';
 
@@ -68,7 +69,26 @@ export interface Statements {
     // row already there (an upsert's update), from MySQL's note "Records: N  Duplicates: D
     // Warnings: W", null when the database did not say (SQLite; MySQL for a single row).
     write(sql: string, bindings: readonly Binding[]): Promise<Written>;
+    // Writes in order, each what write() says. In a MySQL transaction (statementsTransaction)
+    // all in one round trip; elsewhere one after another.
+    batch(steps: readonly Step[]): Promise<Written[]>;
 }
+
+// A statement and its values.
+export interface Step {
+    sql: string;
+    bindings: readonly Binding[];
+}
+
+// A transaction's statements, and its last writes sent with its COMMIT (on MySQL in the same
+// round trip). Nothing may be sent after them.
+export interface TransactionStatements extends Statements {
+    commitWith(steps: readonly Step[]): Promise<Written[]>;
+}
+
+// One query of `sqls` joined (several only on a connection that takes them) with all their
+// values, and each statement's result in order.
+type MysqlExchange = (sqls: readonly string[], bindings: readonly Binding[], rowsAsArray?: boolean) => Promise<unknown[]>;
 
 // knex's better-sqlite3 connection: a Database.
 type SqliteConnection = Pick<Database, 'prepare'>;
@@ -98,6 +118,8 @@ const internals = {
 
         return preparedStatement(cache, connection, sql, arrays);
     },
+
+    sqliteWritten: (result: { changes: number; lastInsertRowid: number | bigint }): Written => ({ changes: result.changes, id: BigInt(result.lastInsertRowid), duplicates: null }),
 
     // Writes, and reads in a transaction, on the pool's connection; other reads on the
     // reads' own connection, in a thread of its own (sqlite-reader.ts), when there is one.
@@ -129,47 +151,41 @@ const internals = {
             first: (sql, bindings) => read(sql, bindings, 'get', (statement) => statement.get(...bindings)),
             run: (sql, bindings) => use(sql, (statement) => statement.run(...bindings).changes),
             each: (sql, rows) => use(sql, (statement) => rows.reduce((changes, bindings) => changes + statement.run(...bindings).changes, 0)),
-            write: (sql, bindings) => use(sql, (statement) => {
+            write: (sql, bindings) => use(sql, (statement) => internals.sqliteWritten(statement.run(...bindings))),
+            async batch(steps) {
 
-                const result = statement.run(...bindings);
-                return { changes: result.changes, id: BigInt(result.lastInsertRowid), duplicates: null };
-            })
+                const results: Written[] = [];
+                for (const step of steps) {
+                    results.push(await use(step.sql, (statement) => internals.sqliteWritten(statement.run(...step.bindings))));
+                }
+
+                return results;
+            }
         };
+    },
+
+    // What MySQL said of a write (Written). mysql2 hands an id past 2^53 as a string; the
+    // duplicates come from the note "Records: N  Duplicates: D  Warnings: W".
+    written(result: unknown): Written {
+
+        const header = result as { affectedRows: number; insertId: number | string; info?: string };
+        const counts = /^Records: (\d+) +Duplicates: (\d+) +Warnings: \d+$/.exec((header.info ?? '').trim());
+        return { changes: header.affectedRows, id: BigInt(header.insertId), duplicates: counts ? Number(counts[2]) : null };
     },
 
     send: (connection: MysqlConnection, sql: string | { sql: string; rowsAsArray: boolean }, bindings: readonly Binding[]): Promise<unknown> => new Promise((resolve, reject) => connection.query(sql, bindings, (err, result) => (err ? reject(err) : resolve(result)))),
 
-    // Over the pool (each statement takes a connection and gives it back), or over the one
-    // connection a transaction holds.
-    mysql(client: PoolClient | MysqlConnection): Statements {
+    // Statements over an exchange: one query of `sqls` (several only where the connection
+    // takes them, `multi`) and each statement's result, in order.
+    mysql(exchange: MysqlExchange, multi: boolean): Statements {
 
-        const query = async (sql: string | { sql: string; rowsAsArray: boolean }, bindings: readonly Binding[]): Promise<unknown> => {
-
-            if (!('acquireConnection' in client)) {
-                return await internals.send(client, sql, bindings);
-            }
-
-            const connection = await client.acquireConnection() as MysqlConnection;
-            try {
-                return await internals.send(connection, sql, bindings);
-            }
-            finally {
-                await client.releaseConnection(connection);
-            }
-        };
-
-        const run = async (sql: string, bindings: readonly Binding[]): Promise<number> => (await query(sql, bindings) as { affectedRows: number }).affectedRows;
-        const duplicates = (info: string | undefined): number | null => {
-
-            const match = /^Records: (\d+) +Duplicates: (\d+) +Warnings: \d+$/.exec((info ?? '').trim());
-            return match ? Number(match[2]) : null;
-        };
-
+        const one = async (sql: string, bindings: readonly Binding[], rowsAsArray = false): Promise<unknown> => (await exchange([sql], bindings, rowsAsArray))[0];
+        const run = async (sql: string, bindings: readonly Binding[]): Promise<number> => (await one(sql, bindings) as { affectedRows: number }).affectedRows;
         return {
             dialect: 'mysql',
-            all: async (sql, bindings) => await query(sql, bindings) as Row[],
-            arrays: async (sql, bindings) => await query({ sql, rowsAsArray: true }, bindings) as unknown[][],
-            first: async (sql, bindings) => (await query(sql, bindings) as Row[])[0],
+            all: async (sql, bindings) => await one(sql, bindings) as Row[],
+            arrays: async (sql, bindings) => await one(sql, bindings, true) as unknown[][],
+            first: async (sql, bindings) => (await one(sql, bindings) as Row[])[0],
             run,
             async each(sql, rows) {
 
@@ -181,58 +197,114 @@ const internals = {
                 return changes;
             },
 
-            async write(sql, bindings) {
+            write: async (sql, bindings) => internals.written(await one(sql, bindings)),
 
-                // mysql2 hands an id past 2^53 as a string.
-                const result = await query(sql, bindings) as { affectedRows: number; insertId: number | string; info?: string };
-                return { changes: result.affectedRows, id: BigInt(result.insertId), duplicates: duplicates(result.info) };
+            async batch(steps) {
+
+                if (multi) {
+                    return (await exchange(steps.map((step) => step.sql), steps.flatMap((step) => step.bindings))).map(internals.written);
+                }
+
+                const results: Written[] = [];
+                for (const step of steps) {
+                    results.push(internals.written(await one(step.sql, step.bindings)));
+                }
+
+                return results;
             }
         };
+    },
+
+    // Over knex's pool: each statement takes a connection and gives it back.
+    mysqlPool: (client: PoolClient): Statements => internals.mysql(async ([sql], bindings, rowsAsArray = false) => {
+
+        const connection = await client.acquireConnection() as MysqlConnection;
+        try {
+            return [await internals.send(connection, { sql: sql!, rowsAsArray }, bindings)];
+        }
+        finally {
+            await client.releaseConnection(connection);
+        }
+    }, false),
+
+    // A MySQL transaction on one of the writer's connections (mysql-writer.ts): SET TRANSACTION
+    // and BEGIN go with its first statements, COMMIT with its last (commitWith) or alone.
+    async mysqlTransaction<T>(connection: MysqlConnection, isolation: string, write: (sql: TransactionStatements) => Promise<T>, discard: () => void): Promise<T> {
+
+        const state = { begun: false, committed: false };
+        const exchange = async (sqls: readonly string[], bindings: readonly Binding[], rowsAsArray = false, commit = false): Promise<unknown[]> => {
+
+            if (state.committed) {
+                throw new Error('la transacción ya terminó');
+            }
+
+            const opening = state.begun ? [] : [`SET TRANSACTION ISOLATION LEVEL ${isolation.toUpperCase()}`, 'BEGIN'];
+            const all = [...opening, ...sqls, ...commit ? ['COMMIT'] : []];
+            state.begun = true;
+            const result = await internals.send(connection, { sql: all.join('; '), rowsAsArray }, bindings);
+            const results = all.length === 1 ? [result] : result as unknown[];
+            state.committed = commit;
+            return results.slice(opening.length, opening.length + sqls.length);
+        };
+
+        const sql = internals.mysql(exchange, true);
+        const commitWith: TransactionStatements['commitWith'] = async (steps) => {
+
+            return (await exchange(steps.map((step) => step.sql), steps.flatMap((step) => step.bindings), false, true)).map(internals.written);
+        };
+
+        try {
+            const result = await write({ ...sql, commitWith });
+            if (state.begun && !state.committed) {
+                await exchange([], [], false, true);
+            }
+
+            return result;
+        }
+        catch (err) {
+            // A deadlock has already rolled the transaction back; a connection that cannot
+            // roll back is not given back to the pool. Either way the write's own error is the
+            // one to report.
+            if (state.begun && !state.committed) {
+                await internals.send(connection, 'ROLLBACK', []).catch(discard);
+            }
+
+            throw err;
+        }
     }
 };
 
 export const statements = (knex: Knex): Statements => {
 
     const client = knex.client as unknown as PoolClient;
-    return dialectOf(knex) === 'sqlite' ? internals.sqlite(client, () => sqliteReader(knex)) : internals.mysql(client);
+    return dialectOf(knex) === 'sqlite' ? internals.sqlite(client, () => sqliteReader(knex)) : internals.mysqlPool(client);
 };
 
 // A target of fixed SQL: a knex instance or transaction, or the Statements of one already.
 export const statementsOf = (target: Knex | Statements): Statements => (typeof target === 'function' ? statements(target) : target);
 
-// One transaction of fixed SQL, for the sync's writes. On MySQL it holds one connection of the
-// pool and sends SET TRANSACTION, BEGIN, the statements and COMMIT (ROLLBACK on any error)
-// straight to the driver: under a busy event loop (a sync parsing the authority's answers;
-// measured with 4 ms of CPU taken every 10 ms) a save of 85 invoices through knex.transaction
-// took about a quarter longer than the same statements on a bare connection. `isolation` is
-// MySQL's level for this transaction only (SET TRANSACTION without SESSION), so the pooled
-// connection goes back as it was. SQLite: knex.transaction (one writer anyway).
-export const statementsTransaction = async <T>(knex: Knex, isolation: 'read committed', write: (sql: Statements) => Promise<T>): Promise<T> => {
+// One transaction of fixed SQL, for the sync's writes. On MySQL it holds one of the writer's
+// connections (mysql-writer.ts) and sends SET TRANSACTION, BEGIN, the statements and COMMIT
+// (ROLLBACK on any error) straight to the driver, as few queries as the callback allows:
+// under a busy event loop (a sync parsing the authority's answers) every round trip waits for
+// the loop to read its reply. `isolation` is MySQL's level for this transaction only (SET
+// TRANSACTION without SESSION), so the connection goes back as it was. SQLite:
+// knex.transaction (one writer anyway), commitWith being the last writes before its COMMIT.
+export const statementsTransaction = async <T>(knex: Knex, isolation: 'read committed', write: (sql: TransactionStatements) => Promise<T>): Promise<T> => {
 
     if (dialectOf(knex) === 'sqlite') {
-        return await knex.transaction((trx) => write(statements(trx)));
+        return await knex.transaction((trx) => {
+
+            const sql = statements(trx);
+            return write({ ...sql, commitWith: sql.batch });
+        });
     }
 
-    const client = knex.client as unknown as PoolClient;
-    const connection = await client.acquireConnection() as MysqlConnection;
+    const connection = await mysqlWriterConnection(knex);
     try {
-        await internals.send(connection, `SET TRANSACTION ISOLATION LEVEL ${isolation.toUpperCase()}`, []);
-        await internals.send(connection, 'BEGIN', []);
-        let result: T;
-        try {
-            result = await write(internals.mysql(connection));
-            await internals.send(connection, 'COMMIT', []);
-        }
-        catch (err) {
-            // A deadlock has already rolled the transaction back; a lost connection is dropped
-            // by the pool's validation. Either way the write's own error is the one to report.
-            await internals.send(connection, 'ROLLBACK', []).catch(() => undefined);
-            throw err;
-        }
-
-        return result;
+        return await internals.mysqlTransaction(connection as unknown as MysqlConnection, isolation, write, () => connection.destroy());
     }
     finally {
-        await client.releaseConnection(connection);
+        connection.release();
     }
 };

@@ -3,13 +3,13 @@ import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js
 import type { InvoiceRepository } from '../../../core/ports/index.js';
 import type { Dialect } from '../connection.js';
 import { clientDataIsolation, dialectOf } from '../connection.js';
-import { touchClient } from '../data-versions.js';
+import { touchClientStep } from '../data-versions.js';
 import { invoiceListColumns, listQueries, seekDay } from '../list-queries.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
-import type { Binding } from '../statements.js';
+import type { Binding, Step } from '../statements.js';
 import { sqlByShape, statements, statementsTransaction } from '../statements.js';
 import { upsertSql } from '../upsert.js';
-import { markSynced } from './sync-states.js';
+import { markSyncedStep } from './sync-states.js';
 
 const internals = {
     kinds: { issued: 'E', received: 'R' } as const satisfies Record<InvoiceKind, string>,
@@ -116,42 +116,44 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
 
     // Each kind's invoices and syncedAt in one transaction, after raising the client's data
     // version once (a client data transaction, connection.ts, of fixed SQL from BEGIN to
-    // COMMIT). On MySQL the rows of every kind go in the same multi-row statements; a kind's
-    // days are added only if no row of the whole save met a stored invoice.
+    // COMMIT). On MySQL the rows of every kind go in the same multi-row statements, the first
+    // batch in one round trip with BEGIN and the version raise, the days and syncedAt in another
+    // with COMMIT; a kind's days are added only if no row of the whole save met a stored invoice.
     const saveKinds: InvoiceRepository['saveKinds'] = async (clientId, saves, syncedAt) => {
 
         const dialect = dialectOf(knex);
         const rows = saves.flatMap(({ kind, invoices }) => invoices.map((invoice) => internals.toBindings(clientId, kind, invoice)));
-        await statementsTransaction(knex, clientDataIsolation, async (trxSql) => {
+        const touch = touchClientStep(clientId);
+        const synced = markSyncedStep(dialect, clientId, saves.map(({ kind }) => internals.systems[kind]), syncedAt);
+        await statementsTransaction(knex, clientDataIsolation, async (trx) => {
 
-            await touchClient(trxSql, clientId);
             let added = false;
             if (dialect === 'sqlite') {
-                await trxSql.each(internals.upsert(dialect), rows);
+                await trx.batch([touch]);
+                await trx.each(internals.upsert(dialect), rows);
             }
             else {
-                added = true;
+                const inserts: Step[] = [];
                 for (let i = 0; i < rows.length; i += internals.batchSize) {
                     const batch = rows.slice(i, i + internals.batchSize);
-                    const { duplicates } = await trxSql.write(internals.upsert(dialect, batch.length), batch.flat());
-                    added &&= duplicates === 0;
+                    inserts.push({ sql: internals.upsert(dialect, batch.length), bindings: batch.flat() });
                 }
+
+                // A first sync's thousands: a round trip per further batch.
+                const written = (await trx.batch([touch, ...inserts.slice(0, 1)])).slice(1);
+                for (const insert of inserts.slice(1)) {
+                    written.push(...await trx.batch([insert]));
+                }
+
+                added = written.every(({ duplicates }) => duplicates === 0);
             }
 
-            if (added) {
-                const days = saves.flatMap(({ kind, invoices }) => internals.dayBindings(clientId, internals.kinds[kind], invoices));
-                if (days.length) {
-                    await trxSql.run(internals.addDays(days.length / 4), days);
-                }
-            }
-            else {
-                for (const { kind } of saves) {
-                    await trxSql.run(internals.forget, [clientId, internals.kinds[kind]]);
-                    await trxSql.run(internals.recount, [clientId, internals.kinds[kind]]);
-                }
-            }
-
-            await markSynced(trxSql, clientId, saves.map(({ kind }) => internals.systems[kind]), syncedAt);
+            const days = added ? saves.flatMap(({ kind, invoices }) => internals.dayBindings(clientId, internals.kinds[kind], invoices)) : [];
+            const counting: Step[] = !added ? saves.flatMap(({ kind }) => [
+                { sql: internals.forget, bindings: [clientId, internals.kinds[kind]] },
+                { sql: internals.recount, bindings: [clientId, internals.kinds[kind]] }
+            ]) : days.length ? [{ sql: internals.addDays(days.length / 4), bindings: days }] : [];
+            await trx.commitWith([...counting, synced]);
         });
     };
 

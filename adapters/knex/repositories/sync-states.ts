@@ -4,7 +4,7 @@ import type { Timestamp } from '../../../core/domain/time.js';
 import type { SyncStateRepository } from '../../../core/ports/index.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
 import type { Dialect } from '../connection.js';
-import type { Statements } from '../statements.js';
+import type { Statements, Step } from '../statements.js';
 import { sqlByShape, statements, statementsOf } from '../statements.js';
 import { upsertSql } from '../upsert.js';
 
@@ -21,12 +21,17 @@ export const markSynced = async (trx: Knex.Transaction | Statements, clientId: n
 
     const sql = statementsOf(trx);
     const systems = typeof system === 'string' ? [system] : system;
-    if (!systems.length) {
-        return;
+    if (systems.length) {
+        const step = markSyncedStep(sql.dialect, clientId, systems, at);
+        await sql.run(step.sql, step.bindings);
     }
-
-    await sql.run(internals.synced(sql.dialect, systems.length), systems.flatMap((entry) => [clientId, entry, at, at, null]));
 };
+
+// The same write as a statement to send with others (one or more systems).
+export const markSyncedStep = (dialect: Dialect, clientId: number, systems: readonly SyncSystem[], at: Timestamp): Step => ({
+    sql: internals.synced(dialect, systems.length),
+    bindings: systems.flatMap((entry) => [clientId, entry, at, at, null])
+});
 
 export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncStateRepository => ({
 
