@@ -49,6 +49,7 @@ interface Row {
     errors: number;
     cpuUs: number;             // server CPU (user + system) per request, in µs
     statements: number;        // statements the server sent to the database per request
+    gcUs: number;              // of which in V8's collections (main thread), in µs
 }
 
 type Db = 'sqlite' | 'mysql';
@@ -345,12 +346,14 @@ const internals = {
     async measure(name: string, pid: number, url: string, requests: BenchRequest[], options: Options, bound: { duration: number } | { amount: number }): Promise<Row> {
 
         const cpuBefore = internals.cpu(pid);
-        const sentBefore = (await internals.counts(url)).statements;
+        const before = await internals.counts(url);
         const result = await internals.drive(url, requests, options, bound);
         const total = Math.max(1, result.requests.total);
         const cpuUs = (internals.cpu(pid) - cpuBefore) / total;
-        const statements = ((await internals.counts(url)).statements - sentBefore) / total;
-        return { name, requests: result.requests.total, rps: result.requests.total / (result.duration || 1), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, cpuUs, statements };
+        const after = await internals.counts(url);
+        const statements = (after.statements - before.statements) / total;
+        const gcUs = (after.gcMs - before.gcMs) * 1000 / total;
+        return { name, requests: result.requests.total, rps: result.requests.total / (result.duration || 1), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, cpuUs, gcUs, statements };
     },
 
     // Every request must answer 200 before anything is measured (the lean floor's too).
@@ -367,9 +370,9 @@ const internals = {
     },
 
     // The server's read cache counts (the API only) and the statements it sent (bench/statement-count.ts).
-    async counts(url: string): Promise<{ hits: number; misses: number; statements: number }> {
+    async counts(url: string): Promise<{ hits: number; misses: number; statements: number; gcMs: number }> {
 
-        return await (await fetch(`${url}/bench/counts`)).json() as { hits: number; misses: number; statements: number };
+        return await (await fetch(`${url}/bench/counts`)).json() as { hits: number; misses: number; statements: number; gcMs: number };
     },
 
     // The integrator workload once: the month's first page and all its pages on a server
@@ -502,13 +505,13 @@ const internals = {
         // Without the ceiling (a profiling run) there is no ratio and no verdict.
         const isCeiling = (row: Row) => row.name.endsWith('(ceiling)');
         const ceiling = result.rows.find(isCeiling)?.rps ?? Number.NaN;
-        const header = ['endpoint', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'CPU µs/req', 'statements/req', 'non-2xx', 'verdict'];
+        const header = ['endpoint', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'CPU µs/req', 'GC µs/req', 'statements/req', 'non-2xx', 'verdict'];
         const lines = result.rows.map((row) => {
 
             const ratio = row.rps / ceiling;
             const ok = ratio >= internals.targets.ratio && row.p99 < internals.targets.p99 && row.non2xx === 0 && row.errors === 0;
             const verdict = isCeiling(row) || Number.isNaN(ceiling) ? '' : ok ? 'ok' : 'MISS';
-            return [row.name, String(Math.round(row.rps)), Number.isNaN(ratio) ? '' : ratio.toFixed(2), String(row.p50), String(row.p99), String(Math.round(row.cpuUs)), row.statements.toFixed(2), String(row.non2xx + row.errors), verdict];
+            return [row.name, String(Math.round(row.rps)), Number.isNaN(ratio) ? '' : ratio.toFixed(2), String(row.p50), String(row.p99), String(Math.round(row.cpuUs)), String(Math.round(row.gcUs)), row.statements.toFixed(2), String(row.non2xx + row.errors), verdict];
         });
 
         const rssOk = result.peak.hwm < internals.targets.rssMb;
@@ -532,7 +535,7 @@ const internals = {
         }
 
         const { targets } = internals;
-        const header = ['phase', 'workload', 'req/s', 'vs first page', 'vs lean floor', 'p50 ms', 'p99 ms', 'CPU µs/req', 'statements/req', 'requests', 'non-2xx', 'verdict'];
+        const header = ['phase', 'workload', 'req/s', 'vs first page', 'vs lean floor', 'p50 ms', 'p99 ms', 'CPU µs/req', 'GC µs/req', 'statements/req', 'requests', 'non-2xx', 'verdict'];
         const lines: string[][] = [];
         for (const run of result.workload) {
             const { cache } = run.integrators;
@@ -549,7 +552,7 @@ const internals = {
             ];
             for (const [name, row, first, lean, verdict] of rows) {
                 const failed = row.non2xx + row.errors;
-                lines.push([run.phase, name, String(Math.round(row.rps)), (row.rps / first.rps).toFixed(2), (row.rps / lean.rps).toFixed(2), String(row.p50), String(row.p99), String(Math.round(row.cpuUs)), row.statements.toFixed(2), String(row.requests), String(failed), failed ? 'MISS' : verdict]);
+                lines.push([run.phase, name, String(Math.round(row.rps)), (row.rps / first.rps).toFixed(2), (row.rps / lean.rps).toFixed(2), String(row.p50), String(row.p99), String(Math.round(row.cpuUs)), String(Math.round(row.gcUs)), row.statements.toFixed(2), String(row.requests), String(failed), failed ? 'MISS' : verdict]);
             }
         }
 

@@ -5,6 +5,7 @@ import mysql from 'mysql2';
 import { listQueries, seekDay } from '../adapters/knex/list-queries.js';
 import { tokenPrincipalsSql } from '../adapters/knex/repositories/tokens.js';
 import { hashToken } from '../core/domain/token.js';
+import { gcMsSoFar } from './gc-time.js';
 import { statementsSent } from './statement-count.js';
 
 // The lean floor: the statements the API sends for the read endpoints the integrator workload
@@ -14,7 +15,7 @@ import { statementsSent } from './statement-count.js';
 // print the API's distance to it. The SQL is the API's own, from the same JavaScript: the
 // token and CUIT lookup every request about a CUIT starts with (tokenPrincipalsSql, by the
 // token's digest as the API stores it) and the lists' (adapters/knex/list-queries.ts).
-// GET /bench/counts answers the statements sent so far. Prints its URL as one JSON line on
+// GET /bench/counts answers the statements sent and the time spent in V8's collections so far. Prints its URL as one JSON line on
 // stdout, serves until SIGTERM.
 
 type Row = Record<string, unknown>;
@@ -74,7 +75,7 @@ const answer = async (req: IncomingMessage): Promise<unknown> => {
 
     const url = new URL(req.url!, 'http://lean');
     if (url.pathname === '/bench/counts') {
-        return { statements: statementsSent() };
+        return { statements: statementsSent(), gcMs: gcMsSoFar() };
     }
 
     const match = /^\/v1\/cuits\/(\d{11})\/(.+)$/.exec(url.pathname);

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { tracingChannel } from 'node:diagnostics_channel';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import knexFactory from 'knex';
 import mysql from 'mysql2';
@@ -39,7 +39,9 @@ import { startWorker } from '../core/use-cases/sync/run-worker.js';
 // syncing, two rows to tell where its distance goes: the same kind of saves one at a time,
 // back to back (the service's code, warm), and on MySQL the floor, the sync's own saves' SQL
 // replayed on a bare connection as far apart as they ran (the database, as idle between saves
-// as in the sync). Then where the storing time went: the event loop's delay during the sync,
+// as in the sync). Then where the storing time went: the CPU each process used during the
+// sync (this worker, the simulated authority, the local database), V8's collections that fell
+// inside a save, the event loop's delay during the sync,
 // and on MySQL each kind of round trip the saves made (mysql2's diagnostics channel; their
 // sum against the time spent writing).
 //
@@ -68,7 +70,7 @@ const internals = {
         process.once('SIGTERM', () => void authority.stop().then(() => process.exit(0)));
     },
 
-    async startAuthority(relations: Record<string, string[]>): Promise<{ url: string; stop(): void }> {
+    async startAuthority(relations: Record<string, string[]>): Promise<{ url: string; pid: number; stop(): void }> {
 
         const setup = JSON.stringify({ latencyMs: internals.latencyMs, relations });
         const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve-authority', setup], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -78,7 +80,7 @@ const internals = {
             child.once('exit', (code) => reject(new Error(`simulated authority exited (${code})`)));
         });
 
-        return { url: (JSON.parse(line) as { url: string }).url, stop: () => child.kill('SIGTERM') };
+        return { url: (JSON.parse(line) as { url: string }).url, pid: child.pid!, stop: () => child.kill('SIGTERM') };
     },
 
     // A fresh database: a new schema beside DATABASE_URL's on MySQL, a temporary SQLite file
@@ -109,6 +111,42 @@ const internals = {
 
         const dir = mkdtempSync(join(tmpdir(), 'arcasync-bench-sync-'));
         return { url: `sqlite:${join(dir, 'bench.sqlite')}`, name: 'SQLite', drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+
+    // CPU seconds a process has used so far (Linux's /proc; 100 ticks a second), null where it
+    // cannot be read.
+    cpuSeconds(pid: number | null): number | null {
+
+        try {
+            const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+            return (Number(fields[11]) + Number(fields[12])) / 100;
+        }
+        catch {
+            return null;
+        }
+    },
+
+    // The local MariaDB/MySQL server's process, if there is one.
+    databasePid(): number | null {
+
+        for (const entry of readdirSync('/proc')) {
+            if (/^\d+$/.test(entry)) {
+                const name = (() => {
+
+                    try {
+                        return readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+                    }
+                    catch {
+                        return '';
+                    }
+                })();
+                if (name === 'mariadbd' || name === 'mysqld') {
+                    return Number(entry);
+                }
+            }
+        }
+
+        return null;
     },
 
     // Time during which at least one call was in progress.
@@ -312,7 +350,7 @@ const internals = {
 const main = async (): Promise<void> => {
 
     const db = await internals.database();
-    let authorityProcess: { url: string; stop(): void } | null = null;
+    let authorityProcess: { url: string; pid: number; stop(): void } | null = null;
     const app = await composeApp(loadConfig({ ...process.env, DATABASE_URL: db.url, ARCASYNC_SECRET_KEY: randomBytes(32).toString('base64') }), db.name === 'SQLite' ? {} : { pool: { max: 10 } });
     try {
         // The portfolio: physical persons with keys, and legal entities each represented by
@@ -394,6 +432,10 @@ const main = async (): Promise<void> => {
         const trace = internals.traceRoundTrips(() => saving.active, () => saveOf.getStore());
         const loopDelay = monitorEventLoopDelay({ resolution: 5 });
         loopDelay.enable();
+        // V8's collections during the sync: one that falls inside a save stops it too.
+        const collections: { at: number; ms: number }[] = [];
+        const gc = new PerformanceObserver((list) => collections.push(...list.getEntries().map((entry) => ({ at: entry.startTime, ms: entry.duration }))));
+        gc.observe({ entryTypes: ['gc'] });
 
         let peakRss = process.memoryUsage().rss;
         const sampler = setInterval(() => {
@@ -403,10 +445,25 @@ const main = async (): Promise<void> => {
 
         // Enough CUITs in flight that the adapter's C slots never wait for the database.
         const workerConcurrency = Number(process.env.BENCH_WORKER_CONCURRENCY ?? internals.concurrency * 4);
+        // Who had the 2 cores during the sync: this worker, the simulated authority (whose CPU
+        // a real sync does not share: ARCA's servers are elsewhere) and the database.
+        const cpuOf = {
+            worker: () => process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
+            authority: () => internals.cpuSeconds(authorityProcess!.pid),
+            database: () => (db.name === 'SQLite' ? null : internals.cpuSeconds(internals.databasePid()))
+        };
+        const cpuBefore = { worker: cpuOf.worker(), authority: cpuOf.authority(), database: cpuOf.database() };
         const started = performance.now();
         const summary = await startWorker(deps, { owner: 'bench', concurrency: workerConcurrency, leaseMs: 10 * 60_000, drain: true }).done;
         const wallMs = performance.now() - started;
+        const cpuUsed = Object.entries(cpuBefore).map(([who, before]) => {
+
+            const after = cpuOf[who as keyof typeof cpuOf]();
+            return after === null || before === null ? null : `${who} ${(after - before).toFixed(1)} s`;
+        }).filter((entry) => entry !== null);
         loopDelay.disable();
+        gc.disconnect();
+        const inSaves = collections.filter((collection) => saves.some((save) => collection.at < save.at + save.ms && collection.at + collection.ms > save.at));
         const tripsMs = trace.stop().reduce((sum, trip) => sum + trip.ms, 0);
         clearInterval(sampler);
         peakRss = Math.max(peakRss, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
@@ -455,6 +512,8 @@ const main = async (): Promise<void> => {
             ],
             `  earlier portfolio              ${earlier.invoices} invoices of ${earlier.cuits} CUITs already stored when the sync began (at ${Math.round(earlier.rate)} invoices/s, 4 at a time into empty tables)`,
             `  worker peak RSS                ${rssMb} MB  (during the sync; target < ${internals.targets.rssMb}: ${check(rssMb < internals.targets.rssMb)})`,
+            `  CPU during the sync            ${cpuUsed.join(', ')}  (of ${(wallMs / 1000 * cpus().length).toFixed(1)} s on ${cpus().length} cores)`,
+            `  GC pauses inside saves         ${inSaves.length} of ${collections.length} during the sync, ${inSaves.reduce((sum, collection) => sum + collection.ms, 0).toFixed(1)} ms (longest ${Math.max(0, ...inSaves.map((collection) => collection.ms)).toFixed(1)} ms) of the ${saving.ms.toFixed(1)} ms writing`,
             `  event-loop delay               mean ${(loopDelay.mean / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms  (during the sync, sampled every 5 ms: 5 ms is an idle loop)`,
             ...db.name === 'SQLite' ? [] : [`  round trips while storing      ${tripsMs.toFixed(1)} ms of the ${(saving.ms).toFixed(1)} ms writing:`, ...trace.lines()]
         ];
