@@ -52,6 +52,14 @@ interface Row {
     gcUs: number;              // of which in V8's collections (main thread), in µs
 }
 
+// GET /bench/counts of bench/server.ts (the lean floor answers statements and gcMs only).
+interface Counts {
+    hits: number;
+    misses: number;
+    statements: number;
+    gcMs: number;
+}
+
 type Db = 'sqlite' | 'mysql';
 
 interface Options {
@@ -369,10 +377,11 @@ const internals = {
         }
     },
 
-    // The server's read cache counts (the API only) and the statements it sent (bench/statement-count.ts).
-    async counts(url: string): Promise<{ hits: number; misses: number; statements: number; gcMs: number }> {
+    // The server's read cache counts (the API only), the statements it sent
+    // (bench/statement-count.ts) and its time in V8's collections (bench/gc-time.ts).
+    async counts(url: string): Promise<Counts> {
 
-        return await (await fetch(`${url}/bench/counts`)).json() as { hits: number; misses: number; statements: number; gcMs: number };
+        return await (await fetch(`${url}/bench/counts`)).json() as Counts;
     },
 
     // The integrator workload once: the month's first page and all its pages on a server

@@ -15,8 +15,8 @@ import { statementsSent } from './statement-count.js';
 // print the API's distance to it. The SQL is the API's own, from the same JavaScript: the
 // token and CUIT lookup every request about a CUIT starts with (tokenPrincipalsSql, by the
 // token's digest as the API stores it) and the lists' (adapters/knex/list-queries.ts).
-// GET /bench/counts answers the statements sent and the time spent in V8's collections so far. Prints its URL as one JSON line on
-// stdout, serves until SIGTERM.
+// GET /bench/counts answers the statements sent and the time spent in V8's collections so
+// far. Prints its URL as one JSON line on stdout, serves until SIGTERM.
 
 type Row = Record<string, unknown>;
 type Query = (sql: string, bindings: unknown[]) => Promise<Row[]>;

@@ -8,11 +8,10 @@ import { statementsSent } from './statement-count.js';
 // The bench's own server process: the app composed exactly like `arcasync serve`, plus one
 // bare route (the ceiling: hapi's own cost with no auth and no database) and the read cache's
 // hit and miss counts, the statements sent to the database and the time spent in V8's
-// collections (GET /bench/counts). It runs as
-// production does: compiled by tsc (`npm run bench:api` builds it into dist/bench/, beside the
-// service's dist/) and started by plain node, without tsx's loader, whose hooks thread alone
-// added ~40 MB to the RSS measured. Prints its URL as one JSON line on stdout, then serves
-// until SIGTERM.
+// collections (GET /bench/counts). It runs as production does: compiled by tsc (`npm run
+// bench:api` builds it into dist/bench/, beside the service's dist/) and started by plain
+// node, without tsx's loader, whose hooks thread alone added ~40 MB to the RSS measured.
+// Prints its URL as one JSON line on stdout, then serves until SIGTERM.
 
 const app = await composeApp(loadConfig());
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -117,6 +117,10 @@ const internals = {
     // cannot be read.
     cpuSeconds(pid: number | null): number | null {
 
+        if (pid === null) {
+            return null;
+        }
+
         try {
             const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
             return (Number(fields[11]) + Number(fields[12])) / 100;
@@ -129,24 +133,18 @@ const internals = {
     // The local MariaDB/MySQL server's process, if there is one.
     databasePid(): number | null {
 
-        for (const entry of readdirSync('/proc')) {
-            if (/^\d+$/.test(entry)) {
-                const name = (() => {
+        const named = (pid: string): boolean => {
 
-                    try {
-                        return readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
-                    }
-                    catch {
-                        return '';
-                    }
-                })();
-                if (name === 'mariadbd' || name === 'mysqld') {
-                    return Number(entry);
-                }
+            try {
+                return ['mariadbd', 'mysqld'].includes(readFileSync(`/proc/${pid}/comm`, 'utf8').trim());
             }
-        }
+            catch {
+                return false;   // a process gone since the listing
+            }
+        };
 
-        return null;
+        const pid = existsSync('/proc') ? readdirSync('/proc').find((entry) => /^\d+$/.test(entry) && named(entry)) : undefined;
+        return pid === undefined ? null : Number(pid);
     },
 
     // Time during which at least one call was in progress.
@@ -447,10 +445,15 @@ const main = async (): Promise<void> => {
         const workerConcurrency = Number(process.env.BENCH_WORKER_CONCURRENCY ?? internals.concurrency * 4);
         // Who had the 2 cores during the sync: this worker, the simulated authority (whose CPU
         // a real sync does not share: ARCA's servers are elsewhere) and the database.
+        const databasePid = db.name === 'SQLite' ? null : internals.databasePid();
         const cpuOf = {
-            worker: () => process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
+            worker: () => {
+
+                const { user, system } = process.cpuUsage();
+                return (user + system) / 1e6;
+            },
             authority: () => internals.cpuSeconds(authorityProcess!.pid),
-            database: () => (db.name === 'SQLite' ? null : internals.cpuSeconds(internals.databasePid()))
+            database: () => internals.cpuSeconds(databasePid)
         };
         const cpuBefore = { worker: cpuOf.worker(), authority: cpuOf.authority(), database: cpuOf.database() };
         const started = performance.now();

@@ -119,8 +119,6 @@ const internals = {
         return preparedStatement(cache, connection, sql, arrays);
     },
 
-    sqliteWritten: (result: { changes: number; lastInsertRowid: number | bigint }): Written => ({ changes: result.changes, id: BigInt(result.lastInsertRowid), duplicates: null }),
-
     // Writes, and reads in a transaction, on the pool's connection; other reads on the
     // reads' own connection, in a thread of its own (sqlite-reader.ts), when there is one.
     sqlite(client: PoolClient, reader: () => SqliteReader | null): Statements {
@@ -135,6 +133,12 @@ const internals = {
                 await client.releaseConnection(connection);
             }
         };
+
+        const write: Statements['write'] = (sql, bindings) => use(sql, (statement) => {
+
+            const result = statement.run(...bindings);
+            return { changes: result.changes, id: BigInt(result.lastInsertRowid), duplicates: null };
+        });
 
         // A statement that writes (an UPDATE … RETURNING read with first()) goes to the pool.
         const read = async <T>(sql: string, bindings: readonly Binding[], mode: ReadMode, fn: (statement: Statement) => T): Promise<T> => {
@@ -151,18 +155,24 @@ const internals = {
             first: (sql, bindings) => read(sql, bindings, 'get', (statement) => statement.get(...bindings)),
             run: (sql, bindings) => use(sql, (statement) => statement.run(...bindings).changes),
             each: (sql, rows) => use(sql, (statement) => rows.reduce((changes, bindings) => changes + statement.run(...bindings).changes, 0)),
-            write: (sql, bindings) => use(sql, (statement) => internals.sqliteWritten(statement.run(...bindings))),
-            async batch(steps) {
-
-                const results: Written[] = [];
-                for (const step of steps) {
-                    results.push(await use(step.sql, (statement) => internals.sqliteWritten(statement.run(...step.bindings))));
-                }
-
-                return results;
-            }
+            write,
+            batch: (steps) => internals.oneByOne(write, steps)
         };
     },
+
+    // Steps sent one after another, each by write().
+    async oneByOne(write: Statements['write'], steps: readonly Step[]): Promise<Written[]> {
+
+        const results: Written[] = [];
+        for (const step of steps) {
+            results.push(await write(step.sql, step.bindings));
+        }
+
+        return results;
+    },
+
+    // Steps as one query: their SQL in order and all their values.
+    joined: (steps: readonly Step[]): [string[], Binding[]] => [steps.map((step) => step.sql), steps.flatMap((step) => step.bindings)],
 
     // What MySQL said of a write (Written). mysql2 hands an id past 2^53 as a string; the
     // duplicates come from the note "Records: N  Duplicates: D  Warnings: W".
@@ -181,6 +191,7 @@ const internals = {
 
         const one = async (sql: string, bindings: readonly Binding[], rowsAsArray = false): Promise<unknown> => (await exchange([sql], bindings, rowsAsArray))[0];
         const run = async (sql: string, bindings: readonly Binding[]): Promise<number> => (await one(sql, bindings) as { affectedRows: number }).affectedRows;
+        const write: Statements['write'] = async (sql, bindings) => internals.written(await one(sql, bindings));
         return {
             dialect: 'mysql',
             all: async (sql, bindings) => await one(sql, bindings) as Row[],
@@ -197,21 +208,8 @@ const internals = {
                 return changes;
             },
 
-            write: async (sql, bindings) => internals.written(await one(sql, bindings)),
-
-            async batch(steps) {
-
-                if (multi) {
-                    return (await exchange(steps.map((step) => step.sql), steps.flatMap((step) => step.bindings))).map(internals.written);
-                }
-
-                const results: Written[] = [];
-                for (const step of steps) {
-                    results.push(internals.written(await one(step.sql, step.bindings)));
-                }
-
-                return results;
-            }
+            write,
+            batch: async (steps) => (multi ? (await exchange(...internals.joined(steps))).map(internals.written) : await internals.oneByOne(write, steps))
         };
     },
 
@@ -248,10 +246,7 @@ const internals = {
         };
 
         const sql = internals.mysql(exchange, true);
-        const commitWith: TransactionStatements['commitWith'] = async (steps) => {
-
-            return (await exchange(steps.map((step) => step.sql), steps.flatMap((step) => step.bindings), false, true)).map(internals.written);
-        };
+        const commitWith: TransactionStatements['commitWith'] = async (steps) => (await exchange(...internals.joined(steps), false, true)).map(internals.written);
 
         try {
             const result = await write({ ...sql, commitWith });

@@ -46,6 +46,21 @@ const internals = {
     recount: 'insert into invoice_day_counts (client_id, kind, fecha, count) ' +
         'select client_id, kind, fecha, count(*) from invoices where client_id = ? and kind = ? group by client_id, kind, fecha',
 
+    // The statements that bring the kinds' day counts up to date: the save's rows added to
+    // their days, or every day of each kind counted again.
+    dayCounting(clientId: number, saves: readonly { kind: InvoiceKind; invoices: readonly InvoiceRecord[] }[], added: boolean): Step[] {
+
+        if (!added) {
+            return saves.flatMap(({ kind }) => [
+                { sql: internals.forget, bindings: [clientId, internals.kinds[kind]] },
+                { sql: internals.recount, bindings: [clientId, internals.kinds[kind]] }
+            ]);
+        }
+
+        const days = saves.flatMap(({ kind, invoices }) => internals.dayBindings(clientId, internals.kinds[kind], invoices));
+        return days.length ? [{ sql: internals.addDays(days.length / 4), bindings: days }] : [];
+    },
+
     dayBindings(clientId: number, code: string, invoices: readonly InvoiceRecord[]): Binding[] {
 
         const days = new Map<string, number>();
@@ -129,7 +144,7 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
 
             let added = false;
             if (dialect === 'sqlite') {
-                await trx.batch([touch]);
+                await trx.run(touch.sql, touch.bindings);
                 await trx.each(internals.upsert(dialect), rows);
             }
             else {
@@ -148,12 +163,7 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
                 added = written.every(({ duplicates }) => duplicates === 0);
             }
 
-            const days = added ? saves.flatMap(({ kind, invoices }) => internals.dayBindings(clientId, internals.kinds[kind], invoices)) : [];
-            const counting: Step[] = !added ? saves.flatMap(({ kind }) => [
-                { sql: internals.forget, bindings: [clientId, internals.kinds[kind]] },
-                { sql: internals.recount, bindings: [clientId, internals.kinds[kind]] }
-            ]) : days.length ? [{ sql: internals.addDays(days.length / 4), bindings: days }] : [];
-            await trx.commitWith([...counting, synced]);
+            await trx.commitWith([...internals.dayCounting(clientId, saves, added), synced]);
         });
     };
 
