@@ -123,6 +123,16 @@ for (const database of testDatabases()) {
             expect(await app.ports.syncStates.syncedAt(clientId, 'received_invoices')).to.equal(Date.UTC(2026, 3, 2));
         });
 
+        it('writes nothing for a save of no kinds', async () => {
+
+            const { clientId } = await seedAccountWithClient(app.ports);
+            const version = async () => Number((await app.knex('clients').where({ id: clientId }).first('data_version'))!.data_version);
+            const before = await version();
+            await app.ports.invoices.saveKinds(clientId, [], Date.UTC(2026, 3, 1));
+            expect(await version()).to.equal(before);
+            expect(await app.knex('sync_states').where({ client_id: clientId })).to.deep.equal([]);
+        });
+
         it('counts an invoice listed twice in one save once', async () => {
 
             const { clientId } = await seedAccountWithClient(app.ports);

@@ -136,6 +136,10 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
     // with COMMIT; a kind's days are added only if no row of the whole save met a stored invoice.
     const saveKinds: InvoiceRepository['saveKinds'] = async (clientId, saves, syncedAt) => {
 
+        if (!saves.length) {
+            return;
+        }
+
         const dialect = dialectOf(knex);
         const rows = saves.flatMap(({ kind, invoices }) => invoices.map((invoice) => internals.toBindings(clientId, kind, invoice)));
         const touch = touchClientStep(clientId);
