@@ -140,5 +140,39 @@ for (const database of testDatabases()) {
             await app.ports.invoices.save(clientId, 'received', [...twice, { ...twice[3]!, fecha: '2026-03-20' }], Date.UTC(2026, 3, 1));
             await expectExact(clientId, 'received', 20);
         });
+
+        it('counts a save of stored invoices, unchanged or not, without adding them again', async () => {
+
+            const { clientId } = await seedAccountWithClient(app.ports);
+            const stored = internals.invoices(0, 30);
+            await app.ports.invoices.save(clientId, 'issued', stored, Date.UTC(2026, 3, 1));
+            await app.ports.invoices.save(clientId, 'issued', stored, Date.UTC(2026, 3, 2));
+            await expectExact(clientId, 'issued', 30);
+            await app.ports.invoices.save(clientId, 'issued', [...stored.slice(0, 10), ...internals.invoices(30, 1)], Date.UTC(2026, 3, 3));
+            await expectExact(clientId, 'issued', 31);
+        });
+
+        it('counts an invoice listed twice in a save of more invoices than one statement takes', async () => {
+
+            const { clientId } = await seedAccountWithClient(app.ports);
+            const many = internals.invoices(0, 1_100);
+            // Listed twice in the first statement's rows; the second's are all new.
+            await app.ports.invoices.save(clientId, 'issued', [...many.slice(0, 10), { ...many[5]!, fecha: '2026-03-20' }, ...many.slice(10)], Date.UTC(2026, 3, 1));
+            await expectExact(clientId, 'issued', 1_100);
+        });
+
+        it('refuses a save with an amount that is not a number, and writes nothing of it', async () => {
+
+            const { clientId } = await seedAccountWithClient(app.ports);
+            for (const importe of [Number.NaN, Number.POSITIVE_INFINITY]) {
+                const invoices = internals.invoices(0, 10);
+                invoices[7] = { ...invoices[7]!, importe };
+                const failed = await app.ports.invoices.save(clientId, 'issued', invoices, Date.UTC(2026, 3, 1)).then(() => null, (err: unknown) => err);
+                expect(failed).to.have.property('message', 'un importe del comprobante no es un número finito');
+            }
+
+            expect(await app.knex('invoices').where({ client_id: clientId })).to.deep.equal([]);
+            expect(await app.knex('sync_states').where({ client_id: clientId })).to.deep.equal([]);
+        });
     });
 }

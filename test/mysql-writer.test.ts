@@ -55,15 +55,24 @@ describe('sync saves on MariaDB: several statements per query, on connections of
         await close?.();
     });
 
-    it('sends a save of new invoices in two queries: BEGIN with the rows, COMMIT with the days and the sync date', async () => {
+    it('sends a save of a sync in one query, from BEGIN to COMMIT, with its rows as one value', async () => {
 
         const { clientId } = await seedAccountWithClient(app.ports);
         const sent = await internals.queriesDuring(() => app.ports.invoices.saveKinds(clientId, [{ kind: 'issued', invoices: internals.invoices(40) }, { kind: 'received', invoices: internals.invoices(30) }], Date.UTC(2026, 3, 1)));
-        expect(sent).to.have.length(2);
-        expect(sent[0]).to.match(/^SET TRANSACTION ISOLATION LEVEL READ COMMITTED; BEGIN; update clients set data_version = data_version \+ 1 where id = \d+; insert into `invoices`/);
-        expect(sent[1]).to.match(/^insert into invoice_day_counts .*; insert into `sync_states` .*; COMMIT$/s);
+        expect(sent).to.have.length(1);
+        expect(sent[0]).to.match(/^SET TRANSACTION ISOLATION LEVEL READ COMMITTED; BEGIN; update clients set data_version = data_version \+ 1 where id = \d+; set @arcasync_met = 0; insert into `invoices` .* from json_table\(convert\(X'[0-9a-f]+' using utf8mb4\), .*; insert into invoice_day_counts .*; insert into `sync_states` .*; COMMIT$/s);
         expect(await app.knex('invoices').where({ client_id: clientId }).count({ n: '*' }).first()).to.deep.equal({ n: 70 });
         expect(await app.ports.syncStates.syncedAt(clientId, 'received_invoices')).to.equal(Date.UTC(2026, 3, 1));
+    });
+
+    it('sends a first sync\'s thousands a thousand rows a query, the last with COMMIT', async () => {
+
+        const { clientId } = await seedAccountWithClient(app.ports);
+        const sent = await internals.queriesDuring(() => app.ports.invoices.save(clientId, 'issued', internals.invoices(2_345), Date.UTC(2026, 3, 1)));
+        expect(sent).to.have.length(3);
+        expect(sent.map((query) => query.split('insert into `invoices`').length - 1)).to.deep.equal([1, 1, 1]);
+        expect(sent[2]).to.match(/; COMMIT$/);
+        expect(await app.knex('invoices').where({ client_id: clientId }).count({ n: '*' }).first()).to.deep.equal({ n: 2_345 });
     });
 
     it('writes nothing of a save whose statements sent with COMMIT fail, and leaves its connection clean', async () => {

@@ -19,7 +19,8 @@ import type { ReadMode, SqliteReader } from './sqlite-reader.js';
 // qualified by their table's alias where a name is reserved in MySQL 8, like `system`), `?`
 // placeholders, numbers and strings only.
 
-export type Binding = string | number | null;
+// A Buffer is sent as binary (on MySQL a hex literal: json-rows.ts).
+export type Binding = string | number | null | Buffer;
 
 // `?, ?, ?` for an IN list of `count` values.
 export const placeholders = (count: number): string => new Array(count).fill('?').join(', ');
@@ -48,7 +49,6 @@ export type Row = Record<string, unknown>;
 export interface Written {
     changes: number;
     id: bigint;
-    duplicates: number | null;
 }
 
 export interface Statements {
@@ -65,9 +65,7 @@ export interface Statements {
     // one round trip per row, so callers send many rows in one statement instead.
     each(sql: string, rows: readonly (readonly Binding[])[]): Promise<number>;
     // A write and what the database said of it: rows affected; the insert id (on MySQL also
-    // what LAST_INSERT_ID(expr) was given); and, for an insert of several rows, how many met a
-    // row already there (an upsert's update), from MySQL's note "Records: N  Duplicates: D
-    // Warnings: W", null when the database did not say (SQLite; MySQL for a single row).
+    // what LAST_INSERT_ID(expr) was given).
     write(sql: string, bindings: readonly Binding[]): Promise<Written>;
     // Writes in order, each what write() says. In a MySQL transaction (statementsTransaction)
     // all in one round trip; elsewhere one after another.
@@ -137,7 +135,7 @@ const internals = {
         const write: Statements['write'] = (sql, bindings) => use(sql, (statement) => {
 
             const result = statement.run(...bindings);
-            return { changes: result.changes, id: BigInt(result.lastInsertRowid), duplicates: null };
+            return { changes: result.changes, id: BigInt(result.lastInsertRowid) };
         });
 
         // A statement that writes (an UPDATE … RETURNING read with first()) goes to the pool.
@@ -174,13 +172,11 @@ const internals = {
     // Steps as one query: their SQL in order and all their values.
     joined: (steps: readonly Step[]): [string[], Binding[]] => [steps.map((step) => step.sql), steps.flatMap((step) => step.bindings)],
 
-    // What MySQL said of a write (Written). mysql2 hands an id past 2^53 as a string; the
-    // duplicates come from the note "Records: N  Duplicates: D  Warnings: W".
+    // What MySQL said of a write (Written). mysql2 hands an id past 2^53 as a string.
     written(result: unknown): Written {
 
-        const header = result as { affectedRows: number; insertId: number | string; info?: string };
-        const counts = /^Records: (\d+) +Duplicates: (\d+) +Warnings: \d+$/.exec((header.info ?? '').trim());
-        return { changes: header.affectedRows, id: BigInt(header.insertId), duplicates: counts ? Number(counts[2]) : null };
+        const header = result as { affectedRows: number; insertId: number | string };
+        return { changes: header.affectedRows, id: BigInt(header.insertId) };
     },
 
     send: (connection: MysqlConnection, sql: string | { sql: string; rowsAsArray: boolean }, bindings: readonly Binding[]): Promise<unknown> => new Promise((resolve, reject) => connection.query(sql, bindings, (err, result) => (err ? reject(err) : resolve(result)))),

@@ -7,7 +7,9 @@ import { placeholders } from './statements.js';
 // quoted (`system` is reserved in MySQL 8).
 
 const internals = {
-    quote: (dialect: Dialect, name: string): string => (dialect === 'mysql' ? `\`${name}\`` : `"${name}"`)
+    quote: (dialect: Dialect, name: string): string => (dialect === 'mysql' ? `\`${name}\`` : `"${name}"`),
+
+    onDuplicateKey: (update: readonly string[]): string => `on duplicate key update ${update.map((column) => `${internals.quote('mysql', column)} = values(${internals.quote('mysql', column)})`).join(', ')}`
 };
 
 export const upsertSql = (dialect: Dialect, table: string, columns: readonly string[], key: readonly string[], update: readonly string[], rows = 1): string => {
@@ -16,6 +18,21 @@ export const upsertSql = (dialect: Dialect, table: string, columns: readonly str
     const tuple = `(${placeholders(columns.length)})`;
     const head = `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values ${new Array(rows).fill(tuple).join(', ')}`;
     return dialect === 'mysql'
-        ? `${head} on duplicate key update ${update.map((column) => `${quote(column)} = values(${quote(column)})`).join(', ')}`
+        ? `${head} ${internals.onDuplicateKey(update)}`
         : `${head} on conflict (${key.map(quote).join(', ')}) do update set ${update.map((column) => `${quote(column)} = excluded.${quote(column)}`).join(', ')}`;
+};
+
+// MySQL: the same upsert of the rows a SELECT gives (`select` reads them, columns in
+// `columns` order). `counter`, a user variable, is raised by one for every row that met a row
+// already there, whether the update changes it or not (a row listed twice in the SELECT meets
+// its first copy): MySQL evaluates the UPDATE's assignments once for each such row, and the
+// IF in the first one, never true, is only there to raise it. Nothing else tells them apart:
+// affected rows count an unchanged row like a new one, and INSERT … SELECT's note
+// "Duplicates: D" leaves unchanged rows out.
+export const upsertSelectSql = (table: string, columns: readonly string[], update: readonly string[], select: string, counter: string): string => {
+
+    const quote = (name: string) => internals.quote('mysql', name);
+    const [first, ...rest] = update.map(quote);
+    return `insert into ${quote(table)} (${columns.map(quote).join(', ')}) ${select} on duplicate key update ` +
+        [`${first} = if((${counter} := ${counter} + 1) = 0, ${quote(table)}.${first}, values(${first}))`, ...rest.map((column) => `${column} = values(${column})`)].join(', ');
 };

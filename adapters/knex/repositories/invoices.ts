@@ -1,74 +1,108 @@
 import type { Knex } from 'knex';
 import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js';
 import type { InvoiceRepository } from '../../../core/ports/index.js';
-import type { Dialect } from '../connection.js';
 import { clientDataIsolation, dialectOf } from '../connection.js';
 import { touchClientStep } from '../data-versions.js';
 import { invoiceListColumns, listQueries, seekDay } from '../list-queries.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
-import type { Binding, Step } from '../statements.js';
-import { sqlByShape, statements, statementsTransaction } from '../statements.js';
-import { upsertSql } from '../upsert.js';
+import type { JsonRow } from '../json-rows.js';
+import { finite, jsonRows, jsonTable, jsonText } from '../json-rows.js';
+import type { Step } from '../statements.js';
+import { statements, statementsTransaction } from '../statements.js';
+import { upsertSelectSql, upsertSql } from '../upsert.js';
 import { markSyncedStep } from './sync-states.js';
+
+type KindSave = { kind: InvoiceKind; invoices: readonly InvoiceRecord[] };
+
+// The invoices table as a save writes it: a row's values in rowColumns' order after its
+// client's id (rowValues), the natural key's columns kept, the others updated.
+const naturalKey = ['client_id', 'kind', 'issuer_key', 'tipo', 'punto_venta', 'numero_desde'];
+const rowColumns = ['kind', 'issuer_key', ...invoiceListColumns];
+const table = { naturalKey, rowColumns, updated: rowColumns.filter((column) => !naturalKey.includes(column)) };
 
 const internals = {
     kinds: { issued: 'E', received: 'R' } as const satisfies Record<InvoiceKind, string>,
     systems: { issued: 'issued_invoices', received: 'received_invoices' } as const,
-    naturalKey: ['client_id', 'kind', 'issuer_key', 'tipo', 'punto_venta', 'numero_desde'],
-    // The row's values in this order (toBindings).
-    columns: ['client_id', 'kind', 'issuer_key', ...invoiceListColumns],
-    // Rows per statement on MySQL: a first sync's few hundred go in one round trip; 1000 rows
-    // are ~100 kB of SQL, far under max_allowed_packet.
-    batchSize: 1_000,
-
     // A save is written as fixed SQL straight to the driver (statements.ts): building a few
     // hundred rows through the query builder cost more than the database's work, and a save
-    // runs too seldom in a sync for V8 to ever make that code fast. MySQL takes a batch of rows
-    // per statement; SQLite, in process, runs one prepared row statement per invoice. The SQL
-    // of the sizes every save uses (one row, a full batch) is built once; a last, partial batch's
-    // size is rarely met again and is built when used.
-    build: (dialect: Dialect, rows: number): string => upsertSql(dialect, 'invoices', internals.columns, internals.naturalKey, internals.columns.filter((column) => !internals.naturalKey.includes(column)), rows),
-    built: sqlByShape((dialect: Dialect, rows: number): string => internals.build(dialect, rows)),
+    // runs too seldom in a sync for V8 to ever make that code fast. SQLite, in process, runs
+    // one prepared row statement per invoice. MySQL takes the rows as one JSON value
+    // (json-rows.ts), up to batchSize rows a query: a sync's save of a few hundred is one
+    // round trip from BEGIN to COMMIT; 1000 rows are ~0.5 MB of hex, far under
+    // max_allowed_packet, and a first sync's thousands take a round trip per further 1000.
+    batchSize: 1_000,
+    sqliteUpsert: upsertSql('sqlite', 'invoices', ['client_id', ...table.rowColumns], table.naturalKey, table.updated),
 
-    upsert: (dialect: Dialect, rows = 1): string => (rows === 1 || rows === internals.batchSize ? internals.built(dialect, rows) : internals.build(dialect, rows)),
+    // MySQL. @arcasync_met counts the save's rows that met a stored invoice, or one listed
+    // before them in the save, as they are written (upsertSelectSql). A user variable holds one
+    // value for a whole statement, so MySQL decides a WHERE on it once, before reading any
+    // row: the day-count statements below that do not apply cost nothing.
+    mysql: {
+        start: 'set @arcasync_met = 0',
+        // Bindings: the client, the batch's rows (jsonRows).
+        insert: upsertSelectSql('invoices', ['client_id', ...table.rowColumns], table.updated, `select ?, ${table.rowColumns.map((column) => `j.${column}`).join(', ')} from ${jsonTable(jsonText, table.rowColumns, 'j')}`, '@arcasync_met'),
+
+        // invoice_day_counts after the save. When none of its rows met a stored invoice they
+        // are added to their days: one statement, nothing read. Otherwise an upsert may have
+        // moved an invoice to another day, and every day of the client and kind is counted
+        // again, one grouped pass over the list index.
+        addDays: `insert into invoice_day_counts (client_id, kind, fecha, count) select ?, d.kind, d.fecha, d.invoices from ${jsonTable(jsonText, ['kind', 'fecha', 'invoices'], 'd')} ` +
+            'where @arcasync_met = 0 on duplicate key update count = count + values(count)',
+        forget: 'delete from invoice_day_counts where client_id = if(@arcasync_met > 0, ?, null) and kind = ?',
+        recount: 'insert into invoice_day_counts (client_id, kind, fecha, count) ' +
+            'select client_id, kind, fecha, count(*) from invoices where client_id = if(@arcasync_met > 0, ?, null) and kind = ? group by client_id, kind, fecha'
+    },
 
     totals: 'select moneda_original, tipo, count(*) as cantidad, ' +
         ['importe', 'importe_original', 'imp_neto_gravado', 'imp_neto_no_gravado', 'imp_op_exentas', 'otros_tributos', 'iva'].map((column) => `coalesce(sum(${column}), 0) as ${column}`).join(', ') +
         ' from invoices where client_id = ? and kind = ? and fecha between ? and ? group by moneda_original, tipo',
 
-    // invoice_day_counts after a save. When every row went in as a new invoice (MySQL says so
-    // of each multi-row insert) the save's own rows are added to their days: one statement,
-    // nothing read. Otherwise an upsert may have moved an invoice to another day, and every
-    // day of the client and kind is counted again, one grouped pass over the list index.
-    addDays: (days: number): string => 'insert into invoice_day_counts (client_id, kind, fecha, count) values ' +
-        new Array(days).fill('(?, ?, ?, ?)').join(', ') + ' on duplicate key update count = count + values(count)',
+    // SQLite counts every day of a saved kind again, in the save's transaction.
     forget: 'delete from invoice_day_counts where client_id = ? and kind = ?',
     recount: 'insert into invoice_day_counts (client_id, kind, fecha, count) ' +
         'select client_id, kind, fecha, count(*) from invoices where client_id = ? and kind = ? group by client_id, kind, fecha',
 
-    // The statements that bring the kinds' day counts up to date: the save's rows added to
-    // their days, or every day of each kind counted again.
-    dayCounting(clientId: number, saves: readonly { kind: InvoiceKind; invoices: readonly InvoiceRecord[] }[], added: boolean): Step[] {
+    // The queries of a MySQL save, each a list of statements: the batches of rows, the first
+    // with the client's version raise, the last with the day counts and the sync date (sent
+    // with COMMIT).
+    mysqlQueries(clientId: number, saves: readonly KindSave[], rows: readonly JsonRow[], touch: Step, synced: Step): Step[][] {
 
-        if (!added) {
-            return saves.flatMap(({ kind }) => [
-                { sql: internals.forget, bindings: [clientId, internals.kinds[kind]] },
-                { sql: internals.recount, bindings: [clientId, internals.kinds[kind]] }
-            ]);
+        const sql = internals.mysql;
+        const queries: Step[][] = [[touch, { sql: sql.start, bindings: [] }]];
+        for (let i = 0; i < rows.length; i += internals.batchSize) {
+            if (i > 0) {
+                queries.push([]);
+            }
+
+            queries.at(-1)!.push(
+                { sql: sql.insert, bindings: [clientId, jsonRows(rows.slice(i, i + internals.batchSize))] }
+            );
         }
 
-        const days = saves.flatMap(({ kind, invoices }) => internals.dayBindings(clientId, internals.kinds[kind], invoices));
-        return days.length ? [{ sql: internals.addDays(days.length / 4), bindings: days }] : [];
+        const days = saves.flatMap(({ kind, invoices }) => internals.days(internals.kinds[kind], invoices));
+        queries.at(-1)!.push(
+            ...days.length ? [{ sql: sql.addDays, bindings: [clientId, jsonRows(days)] }] : [],
+            ...internals.recounting(sql, clientId, saves),
+            synced
+        );
+        return queries;
     },
 
-    dayBindings(clientId: number, code: string, invoices: readonly InvoiceRecord[]): Binding[] {
+    // Every day of each saved kind counted again.
+    recounting: (sql: { forget: string; recount: string }, clientId: number, saves: readonly KindSave[]): Step[] => saves.flatMap(({ kind }) => [
+        { sql: sql.forget, bindings: [clientId, internals.kinds[kind]] },
+        { sql: sql.recount, bindings: [clientId, internals.kinds[kind]] }
+    ]),
+
+    // [kind, fecha, invoices] of each day the invoices fall on.
+    days(code: string, invoices: readonly InvoiceRecord[]): JsonRow[] {
 
         const days = new Map<string, number>();
         for (const invoice of invoices) {
             days.set(invoice.fecha, (days.get(invoice.fecha) ?? 0) + 1);
         }
 
-        return [...days].flatMap(([fecha, count]) => [clientId, code, fecha, count]);
+        return [...days].map(([fecha, count]) => [code, fecha, count]);
     },
 
     // A row of the list's page, its columns in invoiceListColumns' order (list-queries.ts).
@@ -101,8 +135,11 @@ const internals = {
 
     listColumn: Object.fromEntries(invoiceListColumns.map((column, index) => [column, index])) as Record<string, number>,
 
-    toBindings: (clientId: number, kind: InvoiceKind, invoice: InvoiceRecord): Binding[] => [
-        clientId,
+    amount: (value: number): number => finite(value, 'un importe del comprobante'),
+    nullableAmount: (value: number | null): number | null => (value === null ? null : internals.amount(value)),
+
+    // The row's values in rowColumns' order.
+    rowValues: (kind: InvoiceKind, invoice: InvoiceRecord): JsonRow => [
         internals.kinds[kind],
         // Received invoices are told apart by their issuer too; issued ones are all ours.
         kind === 'received' ? (invoice.counterpart.numeroDocumento ?? '') : '',
@@ -115,15 +152,15 @@ const internals = {
         invoice.counterpart.tipoDocumento,
         invoice.counterpart.numeroDocumento,
         invoice.counterpart.nombre,
-        invoice.impNetoGravado,
-        invoice.impNetoNoGravado,
-        invoice.impOpExentas,
-        invoice.otrosTributos,
-        invoice.iva,
-        invoice.tipoCambio,
-        invoice.importeOriginal,
+        internals.nullableAmount(invoice.impNetoGravado),
+        internals.nullableAmount(invoice.impNetoNoGravado),
+        internals.nullableAmount(invoice.impOpExentas),
+        internals.nullableAmount(invoice.otrosTributos),
+        internals.nullableAmount(invoice.iva),
+        internals.amount(invoice.tipoCambio),
+        internals.amount(invoice.importeOriginal),
         invoice.monedaOriginal,
-        invoice.importe
+        internals.amount(invoice.importe)
     ]
 };
 
@@ -131,9 +168,9 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
 
     // Each kind's invoices and syncedAt in one transaction, after raising the client's data
     // version once (a client data transaction, connection.ts, of fixed SQL from BEGIN to
-    // COMMIT). On MySQL the rows of every kind go in the same multi-row statements, the first
-    // batch in one round trip with BEGIN and the version raise, the days and syncedAt in another
-    // with COMMIT; a kind's days are added only if no row of the whole save met a stored invoice.
+    // COMMIT). On MySQL the rows of every kind go in the same statements, and a save of up to
+    // batchSize rows is one round trip: BEGIN, the version raise, the rows, the days, syncedAt
+    // and COMMIT; the days are added only if no row of the whole save met a stored invoice.
     const saveKinds: InvoiceRepository['saveKinds'] = async (clientId, saves, syncedAt) => {
 
         if (!saves.length) {
@@ -141,33 +178,24 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
         }
 
         const dialect = dialectOf(knex);
-        const rows = saves.flatMap(({ kind, invoices }) => invoices.map((invoice) => internals.toBindings(clientId, kind, invoice)));
+        const rows = saves.flatMap(({ kind, invoices }) => invoices.map((invoice) => internals.rowValues(kind, invoice)));
         const touch = touchClientStep(clientId);
         const synced = markSyncedStep(dialect, clientId, saves.map(({ kind }) => internals.systems[kind]), syncedAt);
+        const queries = dialect === 'mysql' ? internals.mysqlQueries(clientId, saves, rows, touch, synced) : [];
         await statementsTransaction(knex, clientDataIsolation, async (trx) => {
 
-            let added = false;
             if (dialect === 'sqlite') {
                 await trx.run(touch.sql, touch.bindings);
-                await trx.each(internals.upsert(dialect), rows);
-            }
-            else {
-                const inserts: Step[] = [];
-                for (let i = 0; i < rows.length; i += internals.batchSize) {
-                    const batch = rows.slice(i, i + internals.batchSize);
-                    inserts.push({ sql: internals.upsert(dialect, batch.length), bindings: batch.flat() });
-                }
-
-                // A first sync's thousands: a round trip per further batch.
-                const written = (await trx.batch([touch, ...inserts.slice(0, 1)])).slice(1);
-                for (const insert of inserts.slice(1)) {
-                    written.push(...await trx.batch([insert]));
-                }
-
-                added = written.every(({ duplicates }) => duplicates === 0);
+                await trx.each(internals.sqliteUpsert, rows.map((row) => [clientId, ...row]));
+                await trx.commitWith([...internals.recounting(internals, clientId, saves), synced]);
+                return;
             }
 
-            await trx.commitWith([...internals.dayCounting(clientId, saves, added), synced]);
+            for (const query of queries.slice(0, -1)) {
+                await trx.batch(query);
+            }
+
+            await trx.commitWith(queries.at(-1)!);
         });
     };
 
