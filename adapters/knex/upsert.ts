@@ -28,7 +28,8 @@ export const upsertSql = (dialect: Dialect, table: string, columns: readonly str
 // its first copy): MySQL evaluates the UPDATE's assignments once for each such row, and the
 // IF in the first one, never true, is only there to raise it. Nothing else tells them apart:
 // affected rows count an unchanged row like a new one, and INSERT … SELECT's note
-// "Duplicates: D" leaves unchanged rows out.
+// "Duplicates: D" leaves unchanged rows out. MySQL 8.0.13+ warns (1287) that assignments
+// inside expressions are deprecated, and still runs them (9.x included); MariaDB does not warn.
 export const upsertSelectSql = (table: string, columns: readonly string[], update: readonly string[], select: string, counter: string): string => {
 
     const quote = (name: string) => internals.quote('mysql', name);
