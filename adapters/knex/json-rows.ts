@@ -6,8 +6,9 @@
 //
 // Every column is read as text and converted by the INSERT into its table column, exactly as
 // a bound string or number would be, with the same strict-mode errors: JSON_TABLE's own typed
-// columns turn a value they cannot convert into NULL without an error. JSON has no NaN or
-// Infinity (JSON.stringify writes null), so a row must not carry them (finite()).
+// columns cut a value too long for them, or turn one they cannot convert into NULL, with only
+// a warning. JSON has no NaN or Infinity (JSON.stringify writes null), so a row must not
+// carry them (finite()).
 
 export type JsonRow = readonly (string | number | null)[];
 

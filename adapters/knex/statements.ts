@@ -17,9 +17,9 @@ import type { ReadMode, SqliteReader } from './sqlite-reader.js';
 // a connection and a thread of their own (sqlite-reader.ts). The SQL must be valid on both databases (the
 // upsert, which is not, is built per dialect by upsert.ts): plain identifiers (columns
 // qualified by their table's alias where a name is reserved in MySQL 8, like `system`), `?`
-// placeholders, numbers and strings only.
+// placeholders, numbers, strings and Buffers only.
 
-// A Buffer is sent as binary (on MySQL a hex literal: json-rows.ts).
+// A Buffer is sent as bytes (on MySQL a hex literal: json-rows.ts).
 export type Binding = string | number | null | Buffer;
 
 // `?, ?, ?` for an IN list of `count` values.
