@@ -76,6 +76,31 @@ export const knexConfig = (databaseUrl: string, pool: { max?: number } = {}): Kn
     throw new Error(`DATABASE_URL no reconocida: use sqlite:RUTA o mysql://usuario:clave@host:3306/base`);
 };
 
+// What a MySQL server must be to hold arcasync (a sync's saves read their rows with
+// JSON_TABLE): MySQL 8.0.4 or later, MariaDB 10.6 or later. The error that names the server
+// found, or null. `version` is what SELECT VERSION() says: 8.0.36, 10.11.6-MariaDB-0+deb12u1.
+export const unsupportedServer = (version: string): string | null => {
+
+    const [major = 0, minor = 0, patch = 0] = (/^(\d+)\.(\d+)\.(\d+)/.exec(version) ?? []).slice(1).map(Number);
+    const mariadb = /mariadb/i.test(version);
+    const at = major * 1e6 + minor * 1e3 + patch;
+    const supported = mariadb ? at >= 10_006_000 : at >= 8_000_004;
+    return supported ? null : `el servidor de base de datos es ${mariadb ? 'MariaDB' : 'MySQL'} ${version}: arcasync requiere MySQL 8.0.4 o posterior, o MariaDB 10.6 o posterior`;
+};
+
+// Checked before migrating (migrations/index.ts): an older server would fail later, at a
+// sync's first save.
+export const assertSupportedServer = async (knex: Knex): Promise<void> => {
+
+    if (dialectOf(knex) === 'mysql') {
+        const [rows] = await knex.raw('select version() as version') as [{ version: string }[]];
+        const refused = unsupportedServer(String(rows[0]?.version ?? ''));
+        if (refused) {
+            throw new Error(refused);
+        }
+    }
+};
+
 export const connect = (databaseUrl: string, pool: { max?: number } = {}): Knex => knexFactory(knexConfig(databaseUrl, pool));
 
 // The pool and, on SQLite, the reads' own connection (sqlite-reader.ts), on MySQL the sync

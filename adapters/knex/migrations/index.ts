@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { assertSupportedServer } from '../connection.js';
 import * as initial from './001_initial.js';
 import * as sync from './002_sync.js';
 import * as oauth from './003_oauth.js';
@@ -31,6 +32,7 @@ export const migrationSource: Knex.MigrationSource<string> = {
 
 export const migrateLatest = async (knex: Knex): Promise<string[]> => {
 
+    await assertSupportedServer(knex);
     const [, applied] = await knex.migrate.latest({ migrationSource }) as [number, string[]];
     return applied;
 };
