@@ -9,8 +9,21 @@ export interface HtmlForm {
     fields: Record<string, string>;       // every named input with its value (hidden ones too)
 }
 
+// HTML 4's named references for Latin-1 (U+00A0 to U+00FF, in order): the authority's older
+// pages write accented names with them (P&Eacute;REZ, NU&Ntilde;EZ).
+const latin1 = ('nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para middot cedil sup1 ordm raquo ' +
+    'frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml ' +
+    'times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ' +
+    'ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml').split(' ');
+
 const internals = {
-    entities: { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' } as Record<string, string>,
+    // Names are case-sensitive (&Ntilde; is not &ntilde;); the few that pages also write in
+    // capitals (&AMP;) are found by their lower-case name.
+    entities: {
+        ...Object.fromEntries(latin1.map((name, i) => [name, String.fromCharCode(0xa0 + i)])),
+        amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ',
+        euro: '€', ndash: '–', mdash: '—', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', hellip: '…', bull: '•'
+    } as Record<string, string>,
 
     attributes(tag: string): Record<string, string> {
 
@@ -30,10 +43,13 @@ export const decodeEntities = (text: string): string => {
 
         if (code[0] === '#') {
             const value = code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : Number(code.slice(1));
-            return String.fromCodePoint(value);
+            // As HTML reads them: a reference to no character (0, past U+10FFFF, where
+            // fromCodePoint would throw) or to half of a UTF-16 pair, which no text can hold
+            // alone, is U+FFFD.
+            return value === 0 || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff) ? '\uFFFD' : String.fromCodePoint(value);
         }
 
-        return internals.entities[code.toLowerCase()] ?? whole;
+        return internals.entities[code] ?? internals.entities[code.toLowerCase()] ?? whole;
     });
 };
 
