@@ -12,6 +12,9 @@
 
 export type JsonRow = readonly (string | number | null)[];
 
+// Strings must be well-formed UTF-16 (storableText, column-values.ts): JSON.stringify writes a
+// lone surrogate as the escape \udXXX, which MySQL's JSON reader takes for the start of a
+// character and, losing its place, reads the row's later values as NULL.
 export const jsonRows = (rows: readonly JsonRow[]): Buffer => Buffer.from(JSON.stringify(rows));
 
 // `json_table(source, …) alias` over rows whose i-th value is the column columns[i]. The

@@ -4,7 +4,7 @@ import type { InvoiceRepository } from '../../../core/ports/index.js';
 import { clientDataIsolation, dialectOf } from '../connection.js';
 import { touchClientStep } from '../data-versions.js';
 import { invoiceListColumns, listQueries, seekDay } from '../list-queries.js';
-import { toNullableNumber, toNumber } from '../column-values.js';
+import { storableText, toNullableNumber, toNumber } from '../column-values.js';
 import type { JsonRow } from '../json-rows.js';
 import { finite, jsonRows, jsonTable, jsonText } from '../json-rows.js';
 import type { Step } from '../statements.js';
@@ -142,16 +142,16 @@ const internals = {
     rowValues: (kind: InvoiceKind, invoice: InvoiceRecord): JsonRow => [
         internals.kinds[kind],
         // Received invoices are told apart by their issuer too; issued ones are all ours.
-        kind === 'received' ? (invoice.counterpart.numeroDocumento ?? '') : '',
-        invoice.fecha,
-        invoice.tipo,
-        invoice.puntoVenta,
-        invoice.numeroDesde,
-        invoice.numeroHasta,
-        invoice.codigoAutorizacion,
-        invoice.counterpart.tipoDocumento,
-        invoice.counterpart.numeroDocumento,
-        invoice.counterpart.nombre,
+        kind === 'received' ? storableText(invoice.counterpart.numeroDocumento ?? '') : '',
+        storableText(invoice.fecha),
+        storableText(invoice.tipo),
+        storableText(invoice.puntoVenta),
+        storableText(invoice.numeroDesde),
+        storableText(invoice.numeroHasta),
+        storableText(invoice.codigoAutorizacion),
+        storableText(invoice.counterpart.tipoDocumento),
+        storableText(invoice.counterpart.numeroDocumento),
+        storableText(invoice.counterpart.nombre),
         internals.nullableAmount(invoice.impNetoGravado),
         internals.nullableAmount(invoice.impNetoNoGravado),
         internals.nullableAmount(invoice.impOpExentas),
@@ -159,7 +159,7 @@ const internals = {
         internals.nullableAmount(invoice.iva),
         internals.amount(invoice.tipoCambio),
         internals.amount(invoice.importeOriginal),
-        invoice.monedaOriginal,
+        storableText(invoice.monedaOriginal),
         internals.amount(invoice.importe)
     ]
 };
