@@ -16,6 +16,11 @@ describe('character references in the authority\'s pages', () => {
         expect(decodeEntities('NU&Ntilde;EZ y Nu&ntilde;ez, P&Eacute;REZ, G&Uuml;EMES, &iquest;&iexcl;, 1&ordm; &yuml;&nbsp;&euro;')).to.equal('NUÑEZ y Nuñez, PÉREZ, GÜEMES, ¿¡, 1º ÿ €');
     });
 
+    it('reads references to 128–159 as the windows-1252 characters pages written on Windows mean', () => {
+
+        expect(decodeEntities('&#147;Comillas&#148; &#150; &#128;10 &#153; &#x9F; &#129;')).to.equal('“Comillas” – €10 ™ Ÿ \u0081');
+    });
+
     it('reads a reference to no character or to half of a UTF-16 pair as U+FFFD, without failing', () => {
 
         for (const reference of ['&#0;', '&#xD800;', '&#57343;', '&#x110000;', '&#99999999999;', '&#xFFFFFFFFFFFF;']) {

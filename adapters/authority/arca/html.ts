@@ -25,6 +25,10 @@ const internals = {
         euro: '€', ndash: '–', mdash: '—', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', hellip: '…', bull: '•'
     } as Record<string, string>,
 
+    // windows-1252's characters for bytes 0x80–0x9F; the five it leaves undefined stay as
+    // they are (HTML's table of character references).
+    windows1252: '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ',
+
     attributes(tag: string): Record<string, string> {
 
         const result: Record<string, string> = {};
@@ -46,6 +50,12 @@ export const decodeEntities = (text: string): string => {
             // As HTML reads them: a reference to no character (0, past U+10FFFF, where
             // fromCodePoint would throw) or to half of a UTF-16 pair, which no text can hold
             // alone, is U+FFFD.
+            // A reference to 128–159 means the windows-1252 character of that byte (&#147;
+            // is “), as pages written on Windows use them.
+            if (value >= 0x80 && value <= 0x9f) {
+                return internals.windows1252[value - 0x80]!;
+            }
+
             return value === 0 || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff) ? '\uFFFD' : String.fromCodePoint(value);
         }
 
