@@ -16,6 +16,11 @@ describe('character references in the authority\'s pages', () => {
         expect(decodeEntities('NU&Ntilde;EZ y Nu&ntilde;ez, P&Eacute;REZ, G&Uuml;EMES, &iquest;&iexcl;, 1&ordm; &yuml;&nbsp;&euro;')).to.equal('NUÑEZ y Nuñez, PÉREZ, GÜEMES, ¿¡, 1º ÿ €');
     });
 
+    it('keeps a name it does not know as written, the names of an object\'s own machinery included', () => {
+
+        expect(decodeEntities('&constructor; &__proto__; &toString; &hasOwnProperty;')).to.equal('&constructor; &__proto__; &toString; &hasOwnProperty;');
+    });
+
     it('reads references to 128–159 as the windows-1252 characters pages written on Windows mean', () => {
 
         expect(decodeEntities('&#147;Comillas&#148; &#150; &#128;10 &#153; &#x9F; &#129;')).to.equal('“Comillas” – €10 ™ Ÿ \u0081');

@@ -19,11 +19,13 @@ const latin1 = ('nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laqu
 const internals = {
     // Names are case-sensitive (&Ntilde; is not &ntilde;); the few that pages also write in
     // capitals (&AMP;) are found by their lower-case name.
-    entities: {
+    // A Map: a page's &constructor; or &__proto__; must find nothing, not an object's own
+    // machinery. &nbsp; reads as a plain space.
+    entities: new Map<string, string>(Object.entries({
         ...Object.fromEntries(latin1.map((name, i) => [name, String.fromCharCode(0xa0 + i)])),
         amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ',
         euro: '€', ndash: '–', mdash: '—', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', hellip: '…', bull: '•'
-    } as Record<string, string>,
+    })),
 
     // windows-1252's characters for bytes 0x80–0x9F; the five it leaves undefined stay as
     // they are (HTML's table of character references).
@@ -47,11 +49,10 @@ export const decodeEntities = (text: string): string => {
 
         if (code[0] === '#') {
             const value = code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : Number(code.slice(1));
-            // As HTML reads them: a reference to no character (0, past U+10FFFF, where
-            // fromCodePoint would throw) or to half of a UTF-16 pair, which no text can hold
-            // alone, is U+FFFD.
-            // A reference to 128–159 means the windows-1252 character of that byte (&#147;
-            // is “), as pages written on Windows use them.
+            // As HTML reads them: a reference to 128–159 means the windows-1252 character of
+            // that byte (&#147; is “), as pages written on Windows use them; one to no
+            // character (0, past U+10FFFF, where fromCodePoint would throw) or to half of a
+            // UTF-16 pair, which no text can hold alone, is U+FFFD.
             if (value >= 0x80 && value <= 0x9f) {
                 return internals.windows1252[value - 0x80]!;
             }
@@ -59,7 +60,7 @@ export const decodeEntities = (text: string): string => {
             return value === 0 || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff) ? '\uFFFD' : String.fromCodePoint(value);
         }
 
-        return internals.entities[code] ?? internals.entities[code.toLowerCase()] ?? whole;
+        return internals.entities.get(code) ?? internals.entities.get(code.toLowerCase()) ?? whole;
     });
 };
 
