@@ -17,14 +17,11 @@ export type JsonRow = readonly (string | number | null)[];
 // character and, losing its place, reads the row's later values as NULL.
 export const jsonRows = (rows: readonly JsonRow[]): Buffer => Buffer.from(JSON.stringify(rows));
 
-// `json_table(source, …) alias` over rows whose i-th value is the column columns[i]. The
-// text is taken in the connection's character set and the tables' collation, so its columns
-// compare with theirs through their indexes.
-export const jsonTable = (source: string, columns: readonly string[], alias: string): string =>
-    `json_table(${source}, '$[*]' columns (${columns.map((column, i) => `\`${column}\` text collate utf8mb4_unicode_ci path '$[${i}]'`).join(', ')})) ${alias}`;
-
-// A JSON text bound as a Buffer, in the tables' character set.
-export const jsonText = 'convert(? using utf8mb4)';
+// `json_table(…) alias` over one bound JSON value (jsonRows) whose rows' i-th value is the
+// column columns[i]. The text is taken in the tables' character set and collation, so its
+// columns compare with theirs through their indexes.
+export const jsonTable = (columns: readonly string[], alias: string): string =>
+    `json_table(convert(? using utf8mb4), '$[*]' columns (${columns.map((column, i) => `\`${column}\` text collate utf8mb4_unicode_ci path '$[${i}]'`).join(', ')})) ${alias}`;
 
 export const finite = (value: number, what: string): number => {
 

@@ -3,11 +3,11 @@ import mysql from 'mysql2';
 import type { Pool, PoolConnection, PoolOptions } from 'mysql2';
 
 // On MySQL the sync's bulk write transactions (statementsTransaction, statements.ts) run on
-// connections of their own, which take several statements in one query: a save sends SET
-// TRANSACTION, BEGIN and its first writes in one round trip and its last writes with COMMIT in
-// another, where one statement per query made seven. While a sync parses the authority's
-// answers, every round trip also waits for the busy event loop to read its reply, so the trips,
-// not the database's work, were most of a save's time.
+// connections of their own, which take several statements in one query: a save of invoices
+// sends SET TRANSACTION, BEGIN, its writes and COMMIT in one round trip, where one statement
+// per query made seven. While a sync parses the authority's answers, every round trip also
+// waits for the busy event loop to read its reply, so the trips, not the database's work,
+// were most of a save's time.
 //
 // Only that fixed SQL, every value bound by mysql2's escaping, ever runs on these connections;
 // knex's pool, which serves everything else (and the API), keeps refusing a second statement

@@ -9,7 +9,8 @@ import { placeholders } from './statements.js';
 const internals = {
     quote: (dialect: Dialect, name: string): string => (dialect === 'mysql' ? `\`${name}\`` : `"${name}"`),
 
-    onDuplicateKey: (update: readonly string[]): string => `on duplicate key update ${update.map((column) => `${internals.quote('mysql', column)} = values(${internals.quote('mysql', column)})`).join(', ')}`
+    // MySQL: `column` takes the value the insert gave it.
+    inserted: (column: string): string => `${internals.quote('mysql', column)} = values(${internals.quote('mysql', column)})`
 };
 
 export const upsertSql = (dialect: Dialect, table: string, columns: readonly string[], key: readonly string[], update: readonly string[], rows = 1): string => {
@@ -18,7 +19,7 @@ export const upsertSql = (dialect: Dialect, table: string, columns: readonly str
     const tuple = `(${placeholders(columns.length)})`;
     const head = `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values ${new Array(rows).fill(tuple).join(', ')}`;
     return dialect === 'mysql'
-        ? `${head} ${internals.onDuplicateKey(update)}`
+        ? `${head} on duplicate key update ${update.map(internals.inserted).join(', ')}`
         : `${head} on conflict (${key.map(quote).join(', ')}) do update set ${update.map((column) => `${quote(column)} = excluded.${quote(column)}`).join(', ')}`;
 };
 
@@ -33,7 +34,7 @@ export const upsertSql = (dialect: Dialect, table: string, columns: readonly str
 export const upsertSelectSql = (table: string, columns: readonly string[], update: readonly string[], select: string, counter: string): string => {
 
     const quote = (name: string) => internals.quote('mysql', name);
-    const [first, ...rest] = update.map(quote);
+    const [first, ...rest] = update;
     return `insert into ${quote(table)} (${columns.map(quote).join(', ')}) ${select} on duplicate key update ` +
-        [`${first} = if((${counter} := ${counter} + 1) = 0, ${quote(table)}.${first}, values(${first}))`, ...rest.map((column) => `${column} = values(${column})`)].join(', ');
+        [`${quote(first!)} = if((${counter} := ${counter} + 1) = 0, ${quote(table)}.${quote(first!)}, values(${quote(first!)}))`, ...rest.map(internals.inserted)].join(', ');
 };

@@ -6,19 +6,28 @@ import { touchClientStep } from '../data-versions.js';
 import { invoiceListColumns, listQueries, seekDay } from '../list-queries.js';
 import { storableText, toNullableNumber, toNumber } from '../column-values.js';
 import type { JsonRow } from '../json-rows.js';
-import { finite, jsonRows, jsonTable, jsonText } from '../json-rows.js';
+import { finite, jsonRows, jsonTable } from '../json-rows.js';
 import type { Step } from '../statements.js';
 import { statements, statementsTransaction } from '../statements.js';
 import { upsertSelectSql, upsertSql } from '../upsert.js';
 import { markSyncedStep } from './sync-states.js';
 
 type KindSave = { kind: InvoiceKind; invoices: readonly InvoiceRecord[] };
+type DayRecount = { forget: string; recount: string };
 
 // The invoices table as a save writes it: a row's values in rowColumns' order after its
 // client's id (rowValues), the natural key's columns kept, the others updated.
 const naturalKey = ['client_id', 'kind', 'issuer_key', 'tipo', 'punto_venta', 'numero_desde'];
 const rowColumns = ['kind', 'issuer_key', ...invoiceListColumns];
 const table = { naturalKey, rowColumns, updated: rowColumns.filter((column) => !naturalKey.includes(column)) };
+
+// Every day of a client's kind counted again (bindings: the client, the kind), one grouped
+// pass over the list index; `client` is what client_id is compared with.
+const dayRecount = (client: string): DayRecount => ({
+    forget: `delete from invoice_day_counts where client_id = ${client} and kind = ?`,
+    recount: 'insert into invoice_day_counts (client_id, kind, fecha, count) ' +
+        `select client_id, kind, fecha, count(*) from invoices where client_id = ${client} and kind = ? group by client_id, kind, fecha`
+});
 
 const internals = {
     kinds: { issued: 'E', received: 'R' } as const satisfies Record<InvoiceKind, string>,
@@ -32,6 +41,8 @@ const internals = {
     // max_allowed_packet, and a first sync's thousands take a round trip per further 1000.
     batchSize: 1_000,
     sqliteUpsert: upsertSql('sqlite', 'invoices', ['client_id', ...table.rowColumns], table.naturalKey, table.updated),
+    // SQLite counts every day of a saved kind again, in the save's transaction.
+    sqliteRecount: dayRecount('?'),
 
     // MySQL. @arcasync_met counts the save's rows that met a stored invoice, or one listed
     // before them in the save, as they are written (upsertSelectSql). A user variable holds one
@@ -40,27 +51,20 @@ const internals = {
     mysql: {
         start: 'set @arcasync_met = 0',
         // Bindings: the client, the batch's rows (jsonRows).
-        insert: upsertSelectSql('invoices', ['client_id', ...table.rowColumns], table.updated, `select ?, ${table.rowColumns.map((column) => `j.${column}`).join(', ')} from ${jsonTable(jsonText, table.rowColumns, 'j')}`, '@arcasync_met'),
+        insert: upsertSelectSql('invoices', ['client_id', ...table.rowColumns], table.updated, `select ?, ${table.rowColumns.map((column) => `j.${column}`).join(', ')} from ${jsonTable(table.rowColumns, 'j')}`, '@arcasync_met'),
 
         // invoice_day_counts after the save. When none of its rows met a stored invoice they
         // are added to their days: one statement, nothing read. Otherwise an upsert may have
         // moved an invoice to another day, and every day of the client and kind is counted
-        // again, one grouped pass over the list index.
-        addDays: `insert into invoice_day_counts (client_id, kind, fecha, count) select ?, d.kind, d.fecha, d.invoices from ${jsonTable(jsonText, ['kind', 'fecha', 'invoices'], 'd')} ` +
+        // again.
+        addDays: `insert into invoice_day_counts (client_id, kind, fecha, count) select ?, d.kind, d.fecha, d.invoices from ${jsonTable(['kind', 'fecha', 'invoices'], 'd')} ` +
             'where @arcasync_met = 0 on duplicate key update count = count + values(count)',
-        forget: 'delete from invoice_day_counts where client_id = if(@arcasync_met > 0, ?, null) and kind = ?',
-        recount: 'insert into invoice_day_counts (client_id, kind, fecha, count) ' +
-            'select client_id, kind, fecha, count(*) from invoices where client_id = if(@arcasync_met > 0, ?, null) and kind = ? group by client_id, kind, fecha'
+        recount: dayRecount('if(@arcasync_met > 0, ?, null)')
     },
 
     totals: 'select moneda_original, tipo, count(*) as cantidad, ' +
         ['importe', 'importe_original', 'imp_neto_gravado', 'imp_neto_no_gravado', 'imp_op_exentas', 'otros_tributos', 'iva'].map((column) => `coalesce(sum(${column}), 0) as ${column}`).join(', ') +
         ' from invoices where client_id = ? and kind = ? and fecha between ? and ? group by moneda_original, tipo',
-
-    // SQLite counts every day of a saved kind again, in the save's transaction.
-    forget: 'delete from invoice_day_counts where client_id = ? and kind = ?',
-    recount: 'insert into invoice_day_counts (client_id, kind, fecha, count) ' +
-        'select client_id, kind, fecha, count(*) from invoices where client_id = ? and kind = ? group by client_id, kind, fecha',
 
     // The queries of a MySQL save, each a list of statements: the batches of rows, the first
     // with the client's version raise, the last with the day counts and the sync date (sent
@@ -68,28 +72,23 @@ const internals = {
     mysqlQueries(clientId: number, saves: readonly KindSave[], rows: readonly JsonRow[], touch: Step, synced: Step): Step[][] {
 
         const sql = internals.mysql;
-        const queries: Step[][] = [[touch, { sql: sql.start, bindings: [] }]];
+        const inserts: Step[] = [];
         for (let i = 0; i < rows.length; i += internals.batchSize) {
-            if (i > 0) {
-                queries.push([]);
-            }
-
-            queries.at(-1)!.push(
-                { sql: sql.insert, bindings: [clientId, jsonRows(rows.slice(i, i + internals.batchSize))] }
-            );
+            inserts.push({ sql: sql.insert, bindings: [clientId, jsonRows(rows.slice(i, i + internals.batchSize))] });
         }
 
+        const queries = [[touch, { sql: sql.start, bindings: [] }, ...inserts.slice(0, 1)], ...inserts.slice(1).map((insert) => [insert])];
         const days = saves.flatMap(({ kind, invoices }) => internals.days(internals.kinds[kind], invoices));
         queries.at(-1)!.push(
             ...days.length ? [{ sql: sql.addDays, bindings: [clientId, jsonRows(days)] }] : [],
-            ...internals.recounting(sql, clientId, saves),
+            ...internals.recounting(sql.recount, clientId, saves),
             synced
         );
         return queries;
     },
 
-    // Every day of each saved kind counted again.
-    recounting: (sql: { forget: string; recount: string }, clientId: number, saves: readonly KindSave[]): Step[] => saves.flatMap(({ kind }) => [
+    // The recount's statements for each saved kind.
+    recounting: (sql: DayRecount, clientId: number, saves: readonly KindSave[]): Step[] => saves.flatMap(({ kind }) => [
         { sql: sql.forget, bindings: [clientId, internals.kinds[kind]] },
         { sql: sql.recount, bindings: [clientId, internals.kinds[kind]] }
     ]),
@@ -187,7 +186,7 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
             if (dialect === 'sqlite') {
                 await trx.run(touch.sql, touch.bindings);
                 await trx.each(internals.sqliteUpsert, rows.map((row) => [clientId, ...row]));
-                await trx.commitWith([...internals.recounting(internals, clientId, saves), synced]);
+                await trx.commitWith([...internals.recounting(internals.sqliteRecount, clientId, saves), synced]);
                 return;
             }
 
