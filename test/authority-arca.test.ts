@@ -196,14 +196,16 @@ describe('arca adapter on recorded pages (nock)', () => {
             ['a CAPTCHA after the password', (i: nock.Interceptor) => i.reply(200, internals.fixture('login/loginClave-captcha.html'), internals.html), 'captcha'],
             ['the second-factor screen ("TU TOKEN")', (i: nock.Interceptor) => i.reply(200, internals.fixture('login/second-factor.html'), internals.html), 'second_factor'],
             ['a 503 after the password', (i: nock.Interceptor) => i.reply(503, 'Service Unavailable'), 'unavailable'],
-            ['a timeout after the password', (i: nock.Interceptor) => i.delay(3_000).reply(200, internals.fixture('login/jwt.html'), internals.html), 'unavailable']
+            ['a timeout after the password', (i: nock.Interceptor) => i.delay(10_000).reply(200, internals.fixture('login/jwt.html'), internals.html), 'unavailable']
         ] as const) {
             it(`recognises ${label}, posted once and marked as having touched the password`, async () => {
 
                 const counter = { posts: 0 };
                 answer(internals.passwordPost(internals.loginSteps(), counter));
                 nock(internals.auth).get('/contribuyente_/cambioClaveForzado.xhtml').optionally().reply(200, internals.fixture('login/cambioClaveForzado.xhtml.html'), internals.html);
-                const failure = await internals.failureOf(internals.client(clock, { retries: 3, timeoutMs: 300 }).login({ loginCuit: internals.person, password: internals.password }));
+                // A timeout long enough that only the delayed answer meets it: in a full parallel
+                // run on two cores, 300 ms once timed out a step before the password.
+                const failure = await internals.failureOf(internals.client(clock, { retries: 3, timeoutMs: 1_500 }).login({ loginCuit: internals.person, password: internals.password }));
                 expect([failure.kind, failure.touchedPassword]).to.deep.equal([kind, true]);
                 expect(counter.posts).to.equal(1);
                 expect(failure.message).to.not.include(internals.password);
