@@ -3,9 +3,8 @@ import { connect, unsupportedServer } from '../adapters/knex/connection.js';
 import { migrateLatest } from '../adapters/knex/migrations/index.js';
 import { testDatabases } from './support/databases.js';
 
-// A sync's saves read their rows with JSON_TABLE: a MySQL server older than 8.0.4, or a
-// MariaDB older than 10.6, is refused before migrating, with an error that names it, instead
-// of failing at every sync's first save.
+// A MySQL server older than 8.0.4, or a MariaDB older than 10.6 (untested, past their end of
+// life), is refused before migrating, with an error that names it, instead of failing later.
 
 describe('the MySQL server arcasync runs on', () => {
 

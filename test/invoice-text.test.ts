@@ -6,10 +6,10 @@ import { testDatabases } from './support/databases.js';
 import { seedAccountWithClient } from './support/fixtures.js';
 
 // What the authority writes in an invoice comes back as it was written, whatever its
-// characters: on MySQL a save's rows travel as JSON (adapters/knex/json-rows.ts), which must
-// change nothing of them, and a text the database cannot hold as written (a lone UTF-16
-// surrogate, from an HTML entity like &#xD800;) is stored with U+FFFD in its place, as a
-// bound string always was, never by losing the row's other values.
+// characters: on MySQL a save's rows travel as one INSERT's escaped VALUES
+// (adapters/knex/value-rows.ts), which must change nothing of them, and a text the database
+// cannot hold as written (a lone UTF-16 surrogate, from an HTML entity like &#xD800;) is
+// stored with U+FFFD in its place, never by losing the row's other values.
 
 const internals = {
     names: ['Pérez & Hijos S.R.L. 😀', 'comillas "dobles", \'simples\' y `invertidas`', 'barra \\ invertida \\n \\u0041', 'control \u0001\u001f\t\n\r\b\f fin', '[{"json": true}]', '  espacios  ']

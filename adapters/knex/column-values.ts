@@ -11,7 +11,7 @@ export const toNullableNumber = (value: unknown): number | null => (value === nu
 export const countOf = (row: Record<string, unknown> | undefined): number => Number(row?.count ?? 0);
 
 // A text as every database stores it: a lone UTF-16 surrogate (half of a pair, which no
-// encoding holds alone) becomes U+FFFD, as UTF-8 encoders write it; SQLite would keep its
-// bytes as they are (read back as three U+FFFD) and MySQL's JSON reader would lose its place
-// (json-rows.ts). The check is native and cheap: a save asks it of every text it writes.
+// encoding holds alone) becomes U+FFFD, as UTF-8 encoders (mysql2's among them) write it;
+// SQLite would keep its bytes as they are (read back as three U+FFFD). The check is native
+// and cheap: a save asks it of every text it writes.
 export const storableText = <T extends string | null>(text: T): T => (text === null || text.isWellFormed() ? text : text.toWellFormed() as T);

@@ -76,8 +76,9 @@ export const knexConfig = (databaseUrl: string, pool: { max?: number } = {}): Kn
     throw new Error(`DATABASE_URL no reconocida: use sqlite:RUTA o mysql://usuario:clave@host:3306/base`);
 };
 
-// What a MySQL server must be to hold arcasync (a sync's saves read their rows with
-// JSON_TABLE): MySQL 8.0.4 or later, MariaDB 10.6 or later. The error that names the server
+// What a MySQL server must be to hold arcasync: MySQL 8.0.4 or later, MariaDB 10.6 or later.
+// The floor was JSON_TABLE's, which the saves no longer use; it stays because nothing older
+// is tested and those older series are past their end of life. The error that names the server
 // found, or null. `version` is what SELECT VERSION() says: 8.0.36, 10.11.6-MariaDB-0+deb12u1.
 export const unsupportedServer = (version: string): string | null => {
 

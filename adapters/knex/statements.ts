@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Dialect } from './connection.js';
 import { dialectOf } from './connection.js';
 import { preparedStatement } from './sqlite-prepared.js';
+import type { ValueRow } from './value-rows.js';
 import { mysqlWriterConnection } from './mysql-writer.js';
 import { sqliteReader, writes } from './sqlite-reader.js';
 import type { ReadMode, SqliteReader } from './sqlite-reader.js';
@@ -17,10 +18,11 @@ import type { ReadMode, SqliteReader } from './sqlite-reader.js';
 // a connection and a thread of their own (sqlite-reader.ts). The SQL must be valid on both databases (the
 // upsert, which is not, is built per dialect by upsert.ts): plain identifiers (columns
 // qualified by their table's alias where a name is reserved in MySQL 8, like `system`), `?`
-// placeholders, numbers, strings and Buffers only.
+// placeholders, numbers, strings and Buffers only (rows of values on MySQL only).
 
-// A Buffer is sent as bytes (on MySQL a hex literal: json-rows.ts).
-export type Binding = string | number | null | Buffer;
+// A Buffer is sent as bytes. Rows (MySQL only) are written as `(…), (…)` for an
+// INSERT … VALUES ? (value-rows.ts).
+export type Binding = string | number | null | Buffer | readonly ValueRow[];
 
 // `?, ?, ?` for an IN list of `count` values.
 export const placeholders = (count: number): string => new Array(count).fill('?').join(', ');

@@ -23,7 +23,7 @@ export const upsertSql = (dialect: Dialect, table: string, columns: readonly str
         : `${head} on conflict (${key.map(quote).join(', ')}) do update set ${update.map((column) => `${quote(column)} = excluded.${quote(column)}`).join(', ')}`;
 };
 
-// MySQL: the same upsert of the rows a SELECT gives (`select` reads them, columns in
+// MySQL: the same upsert of the rows `source` gives (a SELECT or `values ?`, columns in
 // `columns` order). `counter`, a user variable, is raised by one for every row that met a row
 // already there, whether the update changes it or not (a row listed twice in the SELECT meets
 // its first copy): MySQL evaluates the UPDATE's assignments once for each such row, and the
@@ -31,10 +31,10 @@ export const upsertSql = (dialect: Dialect, table: string, columns: readonly str
 // affected rows count an unchanged row like a new one, and INSERT … SELECT's note
 // "Duplicates: D" leaves unchanged rows out. MySQL 8.0.13+ warns (1287) that assignments
 // inside expressions are deprecated, and still runs them (9.x included); MariaDB does not warn.
-export const upsertSelectSql = (table: string, columns: readonly string[], update: readonly string[], select: string, counter: string): string => {
+export const upsertCountingSql = (table: string, columns: readonly string[], update: readonly string[], source: string, counter: string): string => {
 
     const quote = (name: string) => internals.quote('mysql', name);
     const [first, ...rest] = update;
-    return `insert into ${quote(table)} (${columns.map(quote).join(', ')}) ${select} on duplicate key update ` +
+    return `insert into ${quote(table)} (${columns.map(quote).join(', ')}) ${source} on duplicate key update ` +
         [`${quote(first!)} = if((${counter} := ${counter} + 1) = 0, ${quote(table)}.${quote(first!)}, values(${quote(first!)}))`, ...rest.map(internals.inserted)].join(', ');
 };

@@ -5,20 +5,20 @@ import { clientDataIsolation, dialectOf } from '../connection.js';
 import { touchClientStep } from '../data-versions.js';
 import { invoiceListColumns, listQueries, seekDay } from '../list-queries.js';
 import { storableText, toNullableNumber, toNumber } from '../column-values.js';
-import type { JsonRow } from '../json-rows.js';
-import { finite, jsonRows, jsonTable } from '../json-rows.js';
+import type { ValueRow } from '../value-rows.js';
+import { finite } from '../value-rows.js';
 import type { Step } from '../statements.js';
 import { statements, statementsTransaction } from '../statements.js';
-import { upsertSelectSql, upsertSql } from '../upsert.js';
+import { upsertCountingSql, upsertSql } from '../upsert.js';
 import { markSyncedStep } from './sync-states.js';
 
 type KindSave = { kind: InvoiceKind; invoices: readonly InvoiceRecord[] };
 type DayRecount = { forget: string; recount: string };
 
-// The invoices table as a save writes it: a row's values in rowColumns' order after its
-// client's id (rowValues), the natural key's columns kept, the others updated.
+// The invoices table as a save writes it: a row's values in rowColumns' order (rowValues),
+// the natural key's columns kept, the others updated.
 const naturalKey = ['client_id', 'kind', 'issuer_key', 'tipo', 'punto_venta', 'numero_desde'];
-const rowColumns = ['kind', 'issuer_key', ...invoiceListColumns];
+const rowColumns = ['client_id', 'kind', 'issuer_key', ...invoiceListColumns];
 const table = { naturalKey, rowColumns, updated: rowColumns.filter((column) => !naturalKey.includes(column)) };
 
 // Every day of a client's kind counted again (bindings: the client, the kind), one grouped
@@ -35,30 +35,29 @@ const internals = {
     // A save is written as fixed SQL straight to the driver (statements.ts): building a few
     // hundred rows through the query builder cost more than the database's work, and a save
     // runs too seldom in a sync for V8 to ever make that code fast. SQLite, in process, runs
-    // one prepared row statement per invoice. MySQL takes the rows as one JSON value
-    // (json-rows.ts), up to batchSize rows a query: a sync's save of a few hundred is one
-    // round trip from BEGIN to COMMIT; 1000 rows are ~0.5 MB of hex, far under
-    // max_allowed_packet, and a first sync's thousands take a round trip per further 1000.
+    // one prepared row statement per invoice. MySQL takes up to batchSize rows in one
+    // INSERT … VALUES (value-rows.ts): a sync's save of a few hundred is one round trip from
+    // BEGIN to COMMIT; 1000 rows are ~150 kB of SQL, far under max_allowed_packet, and a first
+    // sync's thousands take a round trip per further 1000.
     batchSize: 1_000,
-    sqliteUpsert: upsertSql('sqlite', 'invoices', ['client_id', ...table.rowColumns], table.naturalKey, table.updated),
+    sqliteUpsert: upsertSql('sqlite', 'invoices', table.rowColumns, table.naturalKey, table.updated),
     // SQLite counts every day of a saved kind again, in the save's transaction.
     sqliteRecount: dayRecount('?'),
 
     // MySQL. @arcasync_met counts the save's rows that met a stored invoice, or one listed
-    // before them in the save, as they are written (upsertSelectSql). A user variable holds one
+    // before them in the save, as they are written (upsertCountingSql). A user variable holds one
     // value for a whole statement, so MySQL decides a WHERE on it once, before reading any
     // row: the day-count statements below that do not apply cost nothing.
     mysql: {
         start: 'set @arcasync_met = 0',
-        // Bindings: the client, the batch's rows (jsonRows).
-        insert: upsertSelectSql('invoices', ['client_id', ...table.rowColumns], table.updated, `select ?, ${table.rowColumns.map((column) => `j.${column}`).join(', ')} from ${jsonTable(table.rowColumns, 'j')}`, '@arcasync_met'),
+        // Binding: the batch's rows.
+        insert: upsertCountingSql('invoices', table.rowColumns, table.updated, 'values ?', '@arcasync_met'),
 
-        // invoice_day_counts after the save. When none of its rows met a stored invoice they
-        // are added to their days: one statement, nothing read. Otherwise an upsert may have
-        // moved an invoice to another day, and every day of the client and kind is counted
-        // again.
-        addDays: `insert into invoice_day_counts (client_id, kind, fecha, count) select ?, d.kind, d.fecha, d.invoices from ${jsonTable(['kind', 'fecha', 'invoices'], 'd')} ` +
-            'where @arcasync_met = 0 on duplicate key update count = count + values(count)',
+        // invoice_day_counts after the save: the save's invoices are added to their days, one
+        // statement, nothing read. That is the whole change when none of its rows met a stored
+        // invoice. Otherwise an upsert may have moved an invoice to another day, and every day
+        // of the client and kind is counted again, replacing what was just added.
+        addDays: 'insert into invoice_day_counts (client_id, kind, fecha, count) values ? on duplicate key update count = count + values(count)',
         recount: dayRecount('if(@arcasync_met > 0, ?, null)')
     },
 
@@ -69,18 +68,18 @@ const internals = {
     // The queries of a MySQL save, each a list of statements: the batches of rows, the first
     // with the client's version raise, the last with the day counts and the sync date (sent
     // with COMMIT).
-    mysqlQueries(clientId: number, saves: readonly KindSave[], rows: readonly JsonRow[], touch: Step, synced: Step): Step[][] {
+    mysqlQueries(clientId: number, saves: readonly KindSave[], rows: readonly ValueRow[], touch: Step, synced: Step): Step[][] {
 
         const sql = internals.mysql;
         const inserts: Step[] = [];
         for (let i = 0; i < rows.length; i += internals.batchSize) {
-            inserts.push({ sql: sql.insert, bindings: [clientId, jsonRows(rows.slice(i, i + internals.batchSize))] });
+            inserts.push({ sql: sql.insert, bindings: [rows.slice(i, i + internals.batchSize)] });
         }
 
         const queries = [[touch, { sql: sql.start, bindings: [] }, ...inserts.slice(0, 1)], ...inserts.slice(1).map((insert) => [insert])];
-        const days = saves.flatMap(({ kind, invoices }) => internals.days(internals.kinds[kind], invoices));
+        const days = saves.flatMap(({ kind, invoices }) => internals.days(clientId, internals.kinds[kind], invoices));
         queries.at(-1)!.push(
-            ...days.length ? [{ sql: sql.addDays, bindings: [clientId, jsonRows(days)] }] : [],
+            ...days.length ? [{ sql: sql.addDays, bindings: [days] }] : [],
             ...internals.recounting(sql.recount, clientId, saves),
             synced
         );
@@ -93,15 +92,15 @@ const internals = {
         { sql: sql.recount, bindings: [clientId, internals.kinds[kind]] }
     ]),
 
-    // [kind, fecha, invoices] of each day the invoices fall on.
-    days(code: string, invoices: readonly InvoiceRecord[]): JsonRow[] {
+    // [client, kind, fecha, invoices] of each day the invoices fall on.
+    days(clientId: number, code: string, invoices: readonly InvoiceRecord[]): ValueRow[] {
 
         const days = new Map<string, number>();
         for (const invoice of invoices) {
             days.set(invoice.fecha, (days.get(invoice.fecha) ?? 0) + 1);
         }
 
-        return [...days].map(([fecha, count]) => [code, fecha, count]);
+        return [...days].map(([fecha, count]) => [clientId, code, fecha, count]);
     },
 
     // A row of the list's page, its columns in invoiceListColumns' order (list-queries.ts).
@@ -138,7 +137,8 @@ const internals = {
     nullableAmount: (value: number | null): number | null => (value === null ? null : internals.amount(value)),
 
     // The row's values in rowColumns' order.
-    rowValues: (kind: InvoiceKind, invoice: InvoiceRecord): JsonRow => [
+    rowValues: (clientId: number, kind: InvoiceKind, invoice: InvoiceRecord): ValueRow => [
+        clientId,
         internals.kinds[kind],
         // Received invoices are told apart by their issuer too; issued ones are all ours.
         kind === 'received' ? storableText(invoice.counterpart.numeroDocumento ?? '') : '',
@@ -177,7 +177,7 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
         }
 
         const dialect = dialectOf(knex);
-        const rows = saves.flatMap(({ kind, invoices }) => invoices.map((invoice) => internals.rowValues(kind, invoice)));
+        const rows = saves.flatMap(({ kind, invoices }) => invoices.map((invoice) => internals.rowValues(clientId, kind, invoice)));
         const touch = touchClientStep(clientId);
         const synced = markSyncedStep(dialect, clientId, saves.map(({ kind }) => internals.systems[kind]), syncedAt);
         const queries = dialect === 'mysql' ? internals.mysqlQueries(clientId, saves, rows, touch, synced) : [];
@@ -185,7 +185,7 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
 
             if (dialect === 'sqlite') {
                 await trx.run(touch.sql, touch.bindings);
-                await trx.each(internals.sqliteUpsert, rows.map((row) => [clientId, ...row]));
+                await trx.each(internals.sqliteUpsert, rows);
                 await trx.commitWith([...internals.recounting(internals.sqliteRecount, clientId, saves), synced]);
                 return;
             }
