@@ -1,6 +1,12 @@
 // Delimited text as the authority exports it: quoted or bare fields, "" as an escaped quote,
 // CRLF or LF, an optional UTF-8 BOM. Blank lines are dropped.
 
+const internals = {
+    quote: '"'.charCodeAt(0),
+    lf: '\n'.charCodeAt(0),
+    cr: '\r'.charCodeAt(0)
+};
+
 export const detectDelimiter = (headerLine: string): ',' | ';' => {
 
     const semicolons = headerLine.split(';').length;
@@ -8,56 +14,64 @@ export const detectDelimiter = (headerLine: string): ',' | ';' => {
     return semicolons > commas ? ';' : ',';
 };
 
+// Characters are read as char codes and fields cut out of the text run by run (between
+// quotes, separators and line ends): a character appended at a time made a string per
+// character, and an export of a few hundred invoices blocked the event loop for ~15 ms, an
+// API request or a save waiting behind it.
 export const parseCsv = (text: string, delimiter?: ',' | ';'): string[][] => {
 
     const source = text.replace(/^\uFEFF/, '');
     const firstLine = source.slice(0, source.search(/\r?\n|$/));
-    const separator = delimiter ?? detectDelimiter(firstLine);
+    const separator = (delimiter ?? detectDelimiter(firstLine)).charCodeAt(0);
+    const { quote, lf, cr } = internals;
     const rows: string[][] = [];
     let row: string[] = [];
     let field = '';
+    let run = 0;            // where the field's current run of plain characters starts
     let quoted = false;
     for (let i = 0; i < source.length; ++i) {
-        const char = source[i]!;
+        const char = source.charCodeAt(i);
         if (quoted) {
-            if (char === '"') {
-                if (source[i + 1] === '"') {
+            if (char === quote) {
+                field += source.slice(run, i);
+                if (source.charCodeAt(i + 1) === quote) {
                     field += '"';
                     ++i;
                 }
                 else {
                     quoted = false;
                 }
-            }
-            else {
-                field += char;
+
+                run = i + 1;
             }
 
             continue;
         }
 
-        if (char === '"') {
+        if (char === quote) {
+            field += source.slice(run, i);
             quoted = true;
+            run = i + 1;
         }
         else if (char === separator) {
-            row.push(field);
+            row.push(field + source.slice(run, i));
             field = '';
+            run = i + 1;
         }
-        else if (char === '\n' || char === '\r') {
-            if (char === '\r' && source[i + 1] === '\n') {
+        else if (char === lf || char === cr) {
+            row.push(field + source.slice(run, i));
+            if (char === cr && source.charCodeAt(i + 1) === lf) {
                 ++i;
             }
 
-            row.push(field);
             rows.push(row);
             row = [];
             field = '';
-        }
-        else {
-            field += char;
+            run = i + 1;
         }
     }
 
+    field += source.slice(run);
     if (field !== '' || row.length) {
         row.push(field);
         rows.push(row);
