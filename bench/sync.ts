@@ -437,7 +437,7 @@ const main = async (): Promise<void> => {
         loopDelay.enable();
         // V8's collections during the sync: one that falls inside a save stops it too.
         const collections: { at: number; ms: number; full: boolean }[] = [];
-        const gc = new PerformanceObserver((list) => collections.push(...list.getEntries().map((entry) => ({ at: entry.startTime, ms: entry.duration, full: (entry.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR }))));
+        const gc = new PerformanceObserver((list) => collections.push(...list.getEntries().map((entry) => ({ at: entry.startTime, ms: entry.duration, full: (entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR }))));
         gc.observe({ entryTypes: ['gc'] });
 
         let peakRss = process.memoryUsage().rss;
