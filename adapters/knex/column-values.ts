@@ -15,3 +15,18 @@ export const countOf = (row: Record<string, unknown> | undefined): number => Num
 // SQLite would keep its bytes as they are (read back as three U+FFFD). The check is native
 // and cheap: a save asks it of every text it writes.
 export const storableText = <T extends string | null>(text: T): T => (text === null || text.isWellFormed() ? text : text.toWellFormed() as T);
+
+// A row to insert or update with every text in it storable (storableText); the row itself
+// when all of them already are, as they nearly always are.
+export const storableRow = <T extends Record<string, unknown>>(row: T): T => {
+
+    let copy: Record<string, unknown> | null = null;
+    for (const [column, value] of Object.entries(row)) {
+        if (typeof value === 'string' && !value.isWellFormed()) {
+            copy ??= { ...row };
+            copy[column] = value.toWellFormed();
+        }
+    }
+
+    return (copy ?? row) as T;
+};

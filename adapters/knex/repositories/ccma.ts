@@ -4,7 +4,7 @@ import type { CcmaRepository } from '../../../core/ports/index.js';
 import { clientDataTransaction, dialectOf } from '../connection.js';
 import { touchClient } from '../data-versions.js';
 import { listQueries } from '../list-queries.js';
-import { countOf, toNullableNumber, toNumber } from '../column-values.js';
+import { countOf, storableRow, toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
 
@@ -56,7 +56,7 @@ export const ccmaRepository = (knex: Knex, sql = statements(knex), queries = lis
 
             await trx('ccma_movements').where({ client_id: clientId }).delete();
             if (movements.length) {
-                await trx.batchInsert('ccma_movements', movements.map((movement) => ({
+                await trx.batchInsert('ccma_movements', movements.map((movement) => storableRow({
                     client_id: clientId,
                     period_key: periodKey(movement.periodo),
                     orden: movement.orden,

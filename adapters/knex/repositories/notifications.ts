@@ -4,7 +4,7 @@ import type { NotificationRepository } from '../../../core/ports/index.js';
 import { clientDataTransaction, dialectOf } from '../connection.js';
 import { touchClient } from '../data-versions.js';
 import { listQueries } from '../list-queries.js';
-import { countOf, toNullableNumber, toNumber } from '../column-values.js';
+import { countOf, storableRow, toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
 
@@ -41,7 +41,7 @@ export const notificationRepository = (knex: Knex, sql = statements(knex), queri
         await clientDataTransaction(knex, async (trx) => {
 
             await touchClient(trx, clientId);
-            const rows = notifications.map((notification) => ({
+            const rows = notifications.map((notification) => storableRow({
                 client_id: clientId,
                 arca_id: notification.arcaId,
                 tipo: notification.tipo,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { RegistryRepository } from '../../../core/ports/index.js';
+import { storableRow } from '../column-values.js';
 import { clientDataTransaction } from '../connection.js';
 import { touchAccountOfClient } from '../data-versions.js';
 import { markSynced } from './sync-states.js';
@@ -14,12 +15,12 @@ export const registryRepository = (knex: Knex): RegistryRepository => ({
 
             // The account's version first (data-versions.ts); the client's with its fields.
             await touchAccountOfClient(trx, clientId);
-            await trx('clients').where({ id: clientId }).update({
+            await trx('clients').where({ id: clientId }).update(storableRow({
                 monotributista: classification.monotributista,
                 autonomo: classification.autonomo,
                 categoria: classification.categoria,
                 data_version: trx.raw('data_version + 1')
-            });
+            }));
 
             await markSynced(trx, clientId, 'registry', syncedAt);
         });

@@ -4,7 +4,7 @@ import type { SctRepository } from '../../../core/ports/index.js';
 import { toIso } from '../../../core/domain/time.js';
 import { clientDataTransaction } from '../connection.js';
 import { touchClient } from '../data-versions.js';
-import { toNullableNumber, toNumber } from '../column-values.js';
+import { storableRow, toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
 
@@ -65,7 +65,7 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository
 
             const base = (position: number) => ({ client_id: clientId, position });
             if (data.deuda.length) {
-                await trx.batchInsert('sct_debts', data.deuda.map((item, i) => ({
+                await trx.batchInsert('sct_debts', data.deuda.map((item, i) => storableRow({
                     ...base(i),
                     establecimiento: item.establecimiento,
                     impuesto: item.impuesto,
@@ -81,7 +81,7 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository
             }
 
             if (data.vencimientos.length) {
-                await trx.batchInsert('sct_due_dates', data.vencimientos.map((item, i) => ({
+                await trx.batchInsert('sct_due_dates', data.vencimientos.map((item, i) => storableRow({
                     ...base(i),
                     impuesto: item.impuesto,
                     concepto: item.concepto,
@@ -94,7 +94,7 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository
             }
 
             if (data.ddjj.length) {
-                await trx.batchInsert('sct_returns', data.ddjj.map((item, i) => ({
+                await trx.batchInsert('sct_returns', data.ddjj.map((item, i) => storableRow({
                     ...base(i),
                     establecimiento: item.establecimiento,
                     impuesto: item.impuesto,
