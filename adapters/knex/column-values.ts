@@ -22,9 +22,10 @@ export const storableRow = <T extends Record<string, unknown>>(row: T): T => {
 
     let copy: Record<string, unknown> | null = null;
     for (const [column, value] of Object.entries(row)) {
-        if (typeof value === 'string' && !value.isWellFormed()) {
+        const text = typeof value === 'string' ? storableText(value) : value;
+        if (text !== value) {
             copy ??= { ...row };
-            copy[column] = value.toWellFormed();
+            copy[column] = text;
         }
     }
 

@@ -25,7 +25,7 @@ export const upsertSql = (dialect: Dialect, table: string, columns: readonly str
 
 // MySQL: the same upsert of the rows `source` gives (a SELECT or `values ?`, columns in
 // `columns` order). `counter`, a user variable, is raised by one for every row that met a row
-// already there, whether the update changes it or not (a row listed twice in the SELECT meets
+// already there, whether the update changes it or not (a row listed twice in the source meets
 // its first copy): MySQL evaluates the UPDATE's assignments once for each such row, and the
 // IF in the first one, never true, is only there to raise it. Nothing else tells them apart:
 // affected rows count an unchanged row like a new one, and INSERT … SELECT's note
