@@ -63,6 +63,24 @@ export const sqliteFileOf = (databaseUrl: string): string | null => {
     return path === null || path === ':memory:' ? null : path;
 };
 
+// The database as a message names it: the SQLite file, or the MySQL URL without its password.
+export const databaseLabel = (databaseUrl: string): string => {
+
+    const file = sqliteFileOf(databaseUrl);
+    if (file !== null || databaseUrl.startsWith('sqlite:')) {
+        return file ?? databaseUrl;
+    }
+
+    try {
+        const url = new URL(databaseUrl);
+        url.password = '';
+        return url.toString();
+    }
+    catch {
+        return 'DATABASE_URL';
+    }
+};
+
 export const defaultDatabaseUrl = 'sqlite:./data/arcasync.sqlite';
 
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Config => {

@@ -14,6 +14,15 @@ import { assignTag } from '../core/use-cases/staff/assign-tag.js';
 import { createTag } from '../core/use-cases/staff/create-tag.js';
 import { setPassword } from '../core/use-cases/staff/set-password.js';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { hostname } from 'node:os';
+import { connect } from '../adapters/knex/connection.js';
+import { databaseOwner } from '../adapters/knex/ownership.js';
+import { messages } from '../core/domain/messages.js';
+import type { Config } from './config.js';
+import { databaseLabel, sqliteFileOf } from './config.js';
+import { assertSecretKeyConfigured } from './secret-keys.js';
 
 // The embedded demo (DESIGN.md: `npm start`): one account with API writing, its owner, a fresh
 // token and sign-in password each start (shown once, like any token), a small portfolio
@@ -32,7 +41,40 @@ const internals = {
         { name: 'Monotributo', color: '#2e7d32', cuits: ['20123456786', '27234567891'] },
         { name: 'Sociedades', color: '#1565c0', cuits: ['30712345671'] },
         { name: 'Clientes nuevos', color: '#ef6c00', cuits: ['20345678903'] }
-    ]
+    ],
+
+    // Whether the demo process that claimed the database still runs. A claim from another
+    // machine (or a container since renamed) cannot be checked and is taken as left over.
+    alive(claim: string): boolean {
+
+        const [host, pid] = claim.split(' ');
+        if (host !== hostname() || Number(pid) === process.pid) {
+            return false;
+        }
+
+        try {
+            process.kill(Number(pid), 0);
+            return true;
+        }
+        catch (err) {
+            return (err as { code?: unknown }).code === 'EPERM';
+        }
+    },
+
+    // The port the demo will listen on, free now (EADDRINUSE otherwise, which the CLI names).
+    async portFree(host: string, port: number): Promise<void> {
+
+        if (port === 0) {
+            return;
+        }
+
+        await new Promise<void>((resolve, reject) => {
+
+            const probe = createServer();
+            probe.once('error', reject);
+            probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+        });
+    }
 };
 
 // Who represents whom in the demo portfolio, for the in-process simulated authority.
@@ -97,6 +139,28 @@ export const seedDemo = async (ports: Ports): Promise<DemoSeed> => {
     };
 };
 
+// Everything the demo can check before it writes anything (npm start is everyone's reflex,
+// pointed at whatever DATABASE_URL says): the key, that the database is empty or the demo's
+// own (read without migrating it), and that the port is free. Throws one Spanish line.
+export const checkDemo = async (config: Config, listen: { host: string; port: number }): Promise<void> => {
+
+    assertSecretKeyConfigured(config);
+    const file = sqliteFileOf(config.databaseUrl);
+    if (!file || existsSync(file)) {
+        const knex = connect(config.databaseUrl);
+        try {
+            if (await databaseOwner(knex) === 'other') {
+                throw new Error(messages.demo.foreignDatabase(databaseLabel(config.databaseUrl), config.embedded));
+            }
+        }
+        finally {
+            await knex.destroy();
+        }
+    }
+
+    await internals.portFree(listen.host, listen.port);
+};
+
 export interface DemoRun {
     demo: DemoSeed;
     first: SyncNowSummary;
@@ -107,10 +171,36 @@ export interface DemoRun {
 // The authority is the simulated one, in this process unless AUTHORITY_URL names one.
 export const startDemo = async (app: App, options: { host?: string; port?: number; onProgress?: (progress: SyncProgress) => void }): Promise<DemoRun> => {
 
+    const claimed = await app.ports.installation.demoProcess();
+    if (claimed && internals.alive(claimed)) {
+        const [host, pid] = claimed.split(' ');
+        throw new Error(messages.demo.running(`proceso ${pid} en ${host}`));
+    }
+
+    const claim = `${hostname()} ${process.pid}`;
     // Its clients' keys are made up: the database never reaches the real authority.
     await app.ports.installation.markSimulated();
-    const demo = await seedDemo(app.ports);
-    const first = await syncNow(app, { clientIds: null, concurrency: 4, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
-    const serving = await startServing(app, { ...(options.host ? { host: options.host } : {}), ...(options.port === undefined ? {} : { port: options.port }), worker: { concurrency: 4 }, metrics: false });
-    return { demo, first, serving };
+    await app.ports.installation.claimDemo(claim);
+    const release = () => app.ports.installation.releaseDemo(claim);
+    try {
+        const demo = await seedDemo(app.ports);
+        const first = await syncNow(app, { clientIds: null, concurrency: 4, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+        const serving = await startServing(app, { ...(options.host ? { host: options.host } : {}), ...(options.port === undefined ? {} : { port: options.port }), worker: { concurrency: 4 }, metrics: false });
+        return {
+            demo,
+            first,
+            serving: {
+                url: serving.url,
+                async stop() {
+
+                    await release().catch(() => undefined);
+                    await serving.stop();
+                }
+            }
+        };
+    }
+    catch (err) {
+        await release().catch(() => undefined);
+        throw err;
+    }
 };

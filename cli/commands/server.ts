@@ -35,7 +35,7 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
         });
 
     program.command('serve')
-        .description('sirve la API REST')
+        .description('sirve la API REST y /mcp: el servicio en producción (la demostración es npm start)')
         .option('--host <host>', 'dirección donde escuchar')
         .option('--port <port>', 'puerto')
         .option('--worker', 'también sincroniza: un trabajador de la cola en este proceso')
@@ -59,16 +59,18 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
         });
 
     program.command('demo')
-        .description('demostración en la base embebida: cuenta y token de prueba, y la API sirviendo (npm start)')
+        .description('demostración (npm start): cuenta, token y autoridad de prueba sobre una base vacía o suya; nunca toca otra base. En producción: arcasync serve')
         .option('--host <host>', 'dirección donde escuchar')
         .option('--port <port>', 'puerto')
         .action(async (options: { host?: string; port?: string }, command: Command) => {
 
-            const { startDemo } = await import('../../app/demo.js');
+            const { checkDemo, startDemo } = await import('../../app/demo.js');
             const output = outputFor(command, io);
             const stopping = stopRequested(io);
             // The authority is the simulated one, in this process unless AUTHORITY_URL names one.
-            const app = await openApp(io, { config: await configOf(io, { ...io.env, AUTHORITY: 'simulated' }), create: true });
+            const config = await configOf(io, { ...io.env, AUTHORITY: 'simulated' });
+            await checkDemo(config, { host: options.host ?? config.host, port: options.port === undefined ? config.port : internals.port(options.port)! });
+            const app = await openApp(io, { config, create: true });
             const spinner = await syncSpinner(io, output);
             let run: Awaited<ReturnType<typeof startDemo>>;
             try {

@@ -118,6 +118,11 @@ export const messages = {
         addressInUse: (address: string, port: string): string => `El puerto ${port} de ${address} ya está en uso: elegí otro con --port (o PORT; METRICS_PORT para las métricas) o detené el proceso que lo ocupa.`,
         noDatabase: (path: string): string => `No hay base de datos en ${path}: creala con 'arcasync migrate' (o 'npm start' para la demostración), o indicá otra con DATABASE_URL.`
     },
+    // The demo (npm start, `arcasync demo`): what it refuses before writing anything.
+    demo: {
+        foreignDatabase: (database: string, embedded: boolean): string => `La demostración no usa ${database}: esa base no está vacía y no la creó la demostración, y quedó como estaba. ${embedded ? 'Para la demostración indicá una base nueva con DATABASE_URL (por ejemplo DATABASE_URL=sqlite:./data/demo.sqlite)' : 'Para la demostración quitá DATABASE_URL o apuntala a una base vacía'}; para servir esta base usá 'arcasync serve'.`,
+        running: (process: string): string => `La demostración ya está en marcha sobre esta base de datos (${process}): usá el token y la contraseña que imprimió, o detenela con Ctrl+C antes de iniciarla de nuevo.`
+    },
     // Signing in on the OAuth authorization page (the signIn use case).
     signInThrottled: 'Hubo demasiados intentos de ingreso fallidos. Esperá unos minutos y volvé a intentar.',
     // MCP endpoint (SPEC §4.13).

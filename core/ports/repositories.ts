@@ -210,4 +210,9 @@ export interface SyncStateRepository {
 export interface InstallationRepository {
     isSimulated(): Promise<boolean>;
     markSimulated(): Promise<void>;
+    // The demo process serving this database ("host pid"), so that a second start never
+    // changes the credentials the first one printed; null when none claimed it.
+    demoProcess(): Promise<string | null>;
+    claimDemo(process: string): Promise<void>;
+    releaseDemo(process: string): Promise<void>;
 }
