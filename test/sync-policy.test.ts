@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { invoiceRanges, isKeyFailure, normalizeInvoice, retryPolicy, systemsFor } from '../core/use-cases/sync/sync-policy.js';
+import { normalizeInvoice } from '../core/domain/invoice.js';
+import { invoiceRanges, isKeyFailure, retryPolicy, systemsFor } from '../core/use-cases/sync/sync-policy.js';
 import { keyFingerprint } from '../core/domain/sealed-key.js';
 import { enteringNotification } from '../core/domain/notification.js';
 import { invoice } from './support/data.js';

@@ -51,6 +51,16 @@ export const pesosAmount = (importeOriginal: number, tipoCambio: number): number
     return Math.round(importeOriginal * tipoCambio * 100) / 100;
 };
 
+// SPEC §2.4: an invoice as stored: importe is importeOriginal in pesos, and tipoCambio is 1
+// for pesos whatever the authority wrote beside them.
+const pesoCurrencies: ReadonlySet<string> = new Set(['PES', '$', 'ARS']);
+
+export const normalizeInvoice = (invoice: InvoiceRecord): InvoiceRecord => {
+
+    const tipoCambio = pesoCurrencies.has(invoice.monedaOriginal.trim().toUpperCase()) ? 1 : invoice.tipoCambio;
+    return { ...invoice, tipoCambio, importe: pesosAmount(invoice.importeOriginal, tipoCambio) };
+};
+
 // ARCA's voucher-type codes of credit notes (A, B, C, E, M, the tique ones and the FCE MiPyME
 // ones): they take back what an invoice charged, so a period's totals subtract them.
 const creditNoteTypes: ReadonlySet<number> = new Set([3, 8, 13, 21, 53, 110, 112, 113, 114, 203, 208, 213]);

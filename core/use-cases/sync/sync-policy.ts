@@ -1,6 +1,4 @@
 import type { ClientType } from '../../domain/client.js';
-import type { InvoiceRecord } from '../../domain/invoice.js';
-import { pesosAmount } from '../../domain/invoice.js';
 import type { DateRange } from '../../domain/period.js';
 import { invoiceQueryMaxDays, splitRange } from '../../domain/period.js';
 import type { SyncSystem } from '../../domain/sync-system.js';
@@ -29,7 +27,6 @@ export const defaultInvoicePolicy: InvoiceWindowPolicy = { backfillMonths: 12, r
 const internals = {
     dayMs: 24 * 60 * 60 * 1000,
     keyKinds: ['rejected_key', 'blocked_key', 'expired_key'] as readonly AuthorityFailureKind[],
-    pesos: new Set(['PES', '$', 'ARS']),
 
     utcDay: (ms: Timestamp): Date => {
 
@@ -73,13 +70,6 @@ export const invoiceRanges = (input: { now: Timestamp; lastSyncedAt: Timestamp |
     }
 
     return splitRange({ fromDate: formatDate(from), toDate: formatDate(today) }, invoiceQueryMaxDays);
-};
-
-// SPEC §2.4: importe is importeOriginal in pesos; tipoCambio is 1 for pesos.
-export const normalizeInvoice = (invoice: InvoiceRecord): InvoiceRecord => {
-
-    const tipoCambio = internals.pesos.has(invoice.monedaOriginal.trim().toUpperCase()) ? 1 : invoice.tipoCambio;
-    return { ...invoice, tipoCambio, importe: pesosAmount(invoice.importeOriginal, tipoCambio) };
 };
 
 export const isKeyFailure = (kind: AuthorityFailureKind): boolean => internals.keyKinds.includes(kind);

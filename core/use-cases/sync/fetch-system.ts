@@ -1,0 +1,113 @@
+import type { InvoiceKind, InvoiceRecord } from '../../domain/invoice.js';
+import { normalizeInvoice } from '../../domain/invoice.js';
+import { enteringNotification } from '../../domain/notification.js';
+import type { SyncSystem } from '../../domain/sync-system.js';
+import type { Timestamp } from '../../domain/time.js';
+import type { TaxpayerSession } from '../../ports/authority-client.js';
+import type { SyncTarget } from '../../ports/job-queue.js';
+import type { SyncDeps } from './deps.js';
+import type { InvoiceWindowPolicy } from './sync-policy.js';
+import { invoiceRanges } from './sync-policy.js';
+
+// One system read from the authority, and what storing it takes: invoices, which a write of
+// both kinds takes together, or a store of its own. Each write is one idempotent,
+// all-or-nothing transaction (an upsert or a replace).
+
+export interface Fetched {
+    system: SyncSystem;
+    records: number;
+    write: { invoices: { kind: InvoiceKind; invoices: readonly InvoiceRecord[] } } | { store: (at: Timestamp) => Promise<void> };
+}
+
+export interface FetchOptions {
+    full: boolean;
+    invoicePolicy?: InvoiceWindowPolicy | undefined;
+}
+
+const internals = {
+    writeAttempts: 3,
+
+    async invoices(deps: SyncDeps, session: TaxpayerSession, target: SyncTarget, kind: InvoiceKind, options: FetchOptions): Promise<InvoiceRecord[]> {
+
+        const lastSyncedAt = await deps.syncStates.syncedAt(target.id, `${kind}_invoices`);
+        const ranges = invoiceRanges({ now: deps.clock.now().getTime(), lastSyncedAt, full: options.full, ...(options.invoicePolicy ? { policy: options.invoicePolicy } : {}) });
+        const invoices: InvoiceRecord[] = [];
+        for (const range of ranges) {
+            for (const invoice of await session.invoices(kind, range)) {
+                invoices.push(normalizeInvoice(invoice));
+            }
+        }
+
+        return invoices;
+    }
+};
+
+export const fetchSystem = async (deps: SyncDeps, session: TaxpayerSession, target: SyncTarget, system: SyncSystem, options: FetchOptions): Promise<Fetched> => {
+
+    switch (system) {
+        case 'registry': {
+            const classification = await session.registry();
+            return { system, records: 1, write: { store: (at) => deps.registry.save(target.id, classification, at) } };
+        }
+
+        case 'issued_invoices':
+        case 'received_invoices': {
+            const kind = system === 'issued_invoices' ? 'issued' : 'received';
+            const invoices = await internals.invoices(deps, session, target, kind, options);
+            return { system, records: invoices.length, write: { invoices: { kind, invoices } } };
+        }
+
+        case 'sct': {
+            const data = await session.sct();
+            return { system, records: data.deuda.length + data.vencimientos.length + data.ddjj.length, write: { store: (at) => deps.sct.replace(target.id, data, at) } };
+        }
+
+        case 'ccma': {
+            const { balances, movements } = await session.ccma();
+            return { system, records: movements.length, write: { store: (at) => deps.ccma.replace(target.id, balances, movements, at) } };
+        }
+
+        case 'dfe': {
+            const listed = await session.notifications();
+            const firstSync = await deps.syncStates.syncedAt(target.id, 'dfe') === null;
+            return { system, records: listed.length, write: { store: (at) => deps.notifications.save(target.id, listed.map((notification) => enteringNotification(notification, firstSync)), at) } };
+        }
+    }
+};
+
+// A CUIT's issued and received invoices, fetched one after the other, are written in one
+// transaction: one commit instead of two, each kind still with its syncedAt. Every other
+// system is written on its own.
+export const joinsBatch = (batch: readonly Fetched[], system: SyncSystem): boolean => batch.every((fetched) => 'invoices' in fetched.write) && (system === 'issued_invoices' || system === 'received_invoices');
+
+// A batch (see joinsBatch) stored in one transaction, tried again when it fails: concurrent
+// syncs can deadlock on MySQL's gap locks, and the database resolves that by aborting one.
+export const storeBatch = async (deps: SyncDeps, clientId: number, batch: readonly Fetched[], at: Timestamp): Promise<void> => {
+
+    const store = (): Promise<void> => {
+
+        const saves = [];
+        for (const { write } of batch) {
+            if ('store' in write) {
+                return write.store(at);
+            }
+
+            saves.push(write.invoices);
+        }
+
+        return deps.invoices.saveKinds(clientId, saves, at);
+    };
+
+    for (let attempt = 1; ; ++attempt) {
+        try {
+            return await store();
+        }
+        catch (err) {
+            if (attempt >= internals.writeAttempts) {
+                throw err;
+            }
+
+            await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 30));
+        }
+    }
+};
