@@ -7,6 +7,7 @@ import type { SctData } from '../../../core/domain/sct.js';
 import { dateToIso } from '../../../core/domain/time.js';
 import type { AuthorityNotification } from '../../../core/ports/authority-client.js';
 import type { RegistryClassification } from '../../../core/ports/repositories.js';
+import { seededRandom, seedOf } from './random.js';
 
 // What the simulated authority holds for a CUIT, in the domain's own terms: a pure function of
 // the CUIT's digits and the reference day, so every run (and every test) sees the same data.
@@ -37,30 +38,7 @@ type Random = () => number;
 const internals = {
     dayMs: 86_400_000,
 
-    seed(text: string): number {
-
-        let hash = 2166136261;
-        for (const char of text) {
-            hash ^= char.charCodeAt(0);
-            hash = Math.imul(hash, 16777619);
-        }
-
-        return hash >>> 0;
-    },
-
-    // mulberry32
-    random(seed: number): Random {
-
-        let state = seed;
-        return () => {
-
-            state = (state + 0x6d2b79f5) | 0;
-            let t = state;
-            t = Math.imul(t ^ (t >>> 15), t | 1);
-            t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-            return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-        };
-    },
+    random: (seed: number): Random => seededRandom(seed).next,
 
     int(random: Random, min: number, max: number): number {
 
@@ -283,7 +261,7 @@ const internals = {
 
         const today = Date.parse(`${options.today}T00:00:00Z`);
         const count = internals.int(random, 3, 12);
-        const base = internals.seed(cuit) % 9_000_000 * 100;
+        const base = seedOf(cuit) % 9_000_000 * 100;
         const list = Array.from({ length: count }, (_, index) => {
 
             const published = today - internals.int(random, 0, 360) * internals.dayMs + internals.int(random, 8, 18) * 3_600_000;
@@ -306,11 +284,11 @@ export const isEntityCuit = (cuit: string): boolean => /^3[034]/.test(cuit);
 
 export const generateTaxpayer = (cuit: string, options: DataOptions): SimulatedTaxpayer => {
 
-    const random = internals.random(internals.seed(`${cuit}|${options.today}|${options.months}`));
+    const random = internals.random(seedOf(`${cuit}|${options.today}|${options.months}`));
     const entity = isEntityCuit(cuit);
     const registry = internals.registry(random, entity);
-    const issued = internals.invoices(internals.random(internals.seed(`${cuit}|E|${options.today}`)), 'issued', registry, options);
-    const received = internals.invoices(internals.random(internals.seed(`${cuit}|R|${options.today}`)), 'received', registry, options);
+    const issued = internals.invoices(internals.random(seedOf(`${cuit}|E|${options.today}`)), 'issued', registry, options);
+    const received = internals.invoices(internals.random(seedOf(`${cuit}|R|${options.today}`)), 'received', registry, options);
     return {
         cuit,
         entity,

@@ -1,0 +1,205 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { DataOptions, SimulatedTaxpayer } from './data.js';
+import { defaultDataOptions, generateTaxpayer, isEntityCuit } from './data.js';
+import type { Taxpayer } from './pages.js';
+import { formOf } from './reply.js';
+
+// What the simulated authority's hosts share: its options, the taxpayers' data, who each key
+// reaches, the service tokens the portal hands out, and what was read and counted.
+
+export type LoginOutcome = 'ok' | 'rejected' | 'blocked' | 'expired' | 'captcha' | 'second_factor';
+export type CsvGeneration = 1 | 2 | 3;
+
+export interface SimulatedFailures {
+    serverError?: number;
+    timeout?: number;
+    malformed?: number;
+    rejectedKey?: number;
+    captcha?: number;
+    block?: number;                     // fes requests answered "BL…"
+}
+
+export type ScriptedAnswer = 'block' | 'empty503' | 'serverError' | 'timeout' | 'sessionExpired' | 'unknownPage';
+
+export interface ScriptedFailure {
+    host: string;
+    path?: RegExp;
+    answer: ScriptedAnswer;
+    times?: number;                     // default 1
+}
+
+export interface SimulatedAuthorityOptions {
+    port?: number;                      // 0 (default): an ephemeral port
+    host?: string;                      // 127.0.0.1
+    latencyMs?: number | [number, number];   // added to every answer (a range: uniform)
+    failures?: SimulatedFailures;
+    failureSeed?: number;
+    today?: string;                     // YYYY-MM-DD, the last day with data (default: today UTC)
+    data?: Partial<Omit<DataOptions, 'today'>>;
+    csvGeneration?: CsvGeneration;
+    pendingPolls?: number;              // listaResultados answers PE this many times first (default 1)
+    login?: (cuit: string, password: string) => LoginOutcome;
+    relations?: Record<string, readonly string[]>;   // login CUIT -> legal entities it represents
+    notAdhered?: (cuit: string, service: string) => boolean;
+    irregular?: (cuit: string) => boolean;
+    jwtTtlMs?: number;                  // 10 s
+    captchaAfter?: { logins: number; windowMs: number } | null;   // default none (the demo: 5 in 10 minutes)
+    fesMinGapMs?: number;               // default 100 (the real one wants ~1.2 s; scaled down for local runs); 0: none
+    fesSessionMs?: number;              // 15 minutes
+    dfePageSize?: number | null;        // null (default): one page with everything
+    timeoutHoldMs?: number;
+    unref?: boolean;
+}
+
+export interface SimulatedStats {
+    requests: number;
+    logins: number;                     // password POSTs
+    loginsByCuit: Record<string, number>;
+    portalSessions: number;             // jwt exchanged for AFIPSID
+    detailsOpened: number;
+    serviceSessions: number;
+    blocks: number;
+    peakInFlight: number;
+    byHost: Record<string, number>;
+}
+
+export interface Read {
+    host: string;
+    cuit: string;
+    what: string;                       // e.g. mcmp R, sct getDeudas
+}
+
+export interface SimulatedState {
+    readonly options: SimulatedAuthorityOptions;
+    readonly today: string;
+    readonly generation: CsvGeneration;
+    taxpayer(cuit: string): SimulatedTaxpayer;
+    name(cuit: string): string;
+    // Who a key reaches: itself first, then the legal entities it represents, by CUIT.
+    reach(login: string): Taxpayer[];
+    reaches(login: string, cuit: string): boolean;
+    represent(login: string, entities: readonly string[]): void;
+    // A service session's store, counted in stats().serviceSessions.
+    sessions<S>(name: string): Map<string, S>;
+    remember<K, V>(map: Map<K, V>, key: K, value: V): void;
+    token(): string;
+    // A token/sign pair for a login CUIT and a service, checked at the service's entry.
+    serviceToken(login: string, service: string): { token: string; sign: string };
+    entryLogin(req: IncomingMessage, service: string): Promise<string | null>;
+    read(entry: Read): void;
+    readonly reads: Read[];
+    readonly stats: Omit<SimulatedStats, 'serviceSessions'>;
+    serviceSessions(): number;
+    // Opened DFE details per CUIT (opening one marks it read).
+    readonly opened: Map<string, Set<string>>;
+    // When each key's login started (its CUIT posted), in order: what pacing checks count.
+    readonly loginStarts: { cuit: string; at: number }[];
+    // The login's jwts, until the portal takes them (once) or they expire.
+    readonly jwts: Map<string, { cuit: string; exp: number }>;
+}
+
+const internals = {
+    cap: 20_000,
+
+    generationOn(today: string): CsvGeneration {
+
+        return today < '2023-10-01' ? 1 : today < '2025-09-01' ? 2 : 3;
+    }
+};
+
+export const createState = (options: SimulatedAuthorityOptions): SimulatedState => {
+
+    const today = options.today ?? new Date().toISOString().slice(0, 10);
+    const dataOptions: DataOptions = { ...defaultDataOptions(today), ...options.data, today };
+    const secret = randomBytes(32);
+    const relations = new Map<string, Set<string>>(Object.entries(options.relations ?? {}).map(([login, entities]) => [login, new Set(entities)]));
+    const taxpayers = new Map<string, SimulatedTaxpayer>();
+    const stores = new Map<string, Map<string, unknown>>();
+    const reads: Read[] = [];
+    const sign = (token: string) => createHmac('sha256', secret).update(token).digest('base64');
+
+    const remember = <K, V>(map: Map<K, V>, key: K, value: V): void => {
+
+        map.set(key, value);
+        if (map.size > internals.cap) {
+            map.delete(map.keys().next().value as K);
+        }
+    };
+
+    const name = (cuit: string): string => (isEntityCuit(cuit) ? `EMPRESA ${cuit.slice(2, 10)} SRL` : `CONTRIBUYENTE ${cuit.slice(2, 10)}`);
+
+    return {
+        options,
+        today,
+        generation: options.csvGeneration ?? internals.generationOn(today),
+        name,
+        remember,
+        reads,
+        opened: new Map(),
+        jwts: new Map(),
+        loginStarts: [],
+        stats: { requests: 0, logins: 0, loginsByCuit: {}, portalSessions: 0, detailsOpened: 0, blocks: 0, peakInFlight: 0, byHost: {} },
+
+        taxpayer(cuit) {
+
+            let found = taxpayers.get(cuit);
+            if (!found) {
+                found = generateTaxpayer(cuit, dataOptions);
+                remember(taxpayers, cuit, found);
+            }
+
+            return found;
+        },
+
+        reach: (login) => [login, ...[...relations.get(login) ?? []].sort()].map((cuit) => ({ cuit, name: name(cuit) })),
+        reaches: (login, cuit) => login === cuit || Boolean(relations.get(login)?.has(cuit)),
+
+        represent(login, entities) {
+
+            const set = relations.get(login) ?? new Set<string>();
+            for (const entity of entities) {
+                set.add(entity);
+            }
+
+            relations.set(login, set);
+        },
+
+        sessions<S>(storeName: string): Map<string, S> {
+
+            let store = stores.get(storeName);
+            if (!store) {
+                store = new Map<string, unknown>();
+                stores.set(storeName, store);
+            }
+
+            return store as Map<string, S>;
+        },
+
+        serviceSessions: () => [...stores.values()].reduce((sum, store) => sum + store.size, 0),
+        token: () => randomBytes(12).toString('hex'),
+
+        serviceToken(login, service) {
+
+            const token = Buffer.from(JSON.stringify({ login, service, exp: Date.now() + 10 * 60_000, n: randomBytes(12).toString('hex') })).toString('base64');
+            return { token, sign: sign(token) };
+        },
+
+        async entryLogin(req, service) {
+
+            const form = await formOf(req);
+            const token = form.get('token') ?? '';
+            if (!token || form.get('sign') !== sign(token)) {
+                return null;
+            }
+
+            const payload = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as { login: string; service: string; exp: number };
+            return payload.service === service && payload.exp >= Date.now() ? payload.login : null;
+        },
+
+        read(entry) {
+
+            reads.push(entry);
+        }
+    };
+};
