@@ -14,6 +14,7 @@ export interface Config {
     publicUrlSet: boolean;             // PUBLIC_URL given; otherwise servers use where they listen
     trustProxy: number;                // TRUST_PROXY: reverse proxies in front; 0 = forwarded headers ignored
     maxOAuthClients: number;           // OAUTH_MAX_CLIENTS: registered OAuth clients kept at most
+    connectionLimits: { headersMs: number; requestMs: number }; // HTTP_HEADERS_TIMEOUT, HTTP_REQUEST_TIMEOUT (seconds)
     authority: 'arca' | 'simulated';
     authorityUrl: string | null;
     logLevel: string;
@@ -103,6 +104,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, cwd: string = p
         publicUrlSet: Boolean(env.PUBLIC_URL),
         trustProxy: internals.integer(env, 'TRUST_PROXY', 0, 0),
         maxOAuthClients: internals.integer(env, 'OAUTH_MAX_CLIENTS', defaultMaxOAuthClients),
+        connectionLimits: {
+            headersMs: internals.integer(env, 'HTTP_HEADERS_TIMEOUT', 10) * 1000,
+            requestMs: internals.integer(env, 'HTTP_REQUEST_TIMEOUT', 30) * 1000
+        },
         authority,
         authorityUrl: env.AUTHORITY_URL || null,
         logLevel: env.LOG_LEVEL || 'info',

@@ -76,6 +76,7 @@ export const startServing = async (app: App, options: ServeOptions = {}): Promis
             ...(app.config.publicUrlSet ? { publicUrl: app.config.publicUrl } : {}),
             trustProxy: app.config.trustProxy,
             maxOAuthClients: app.config.maxOAuthClients,
+            connectionLimits: app.config.connectionLimits,
             logger,
             ...(metrics ? { metrics: metrics.metrics } : {})
         });

@@ -88,11 +88,13 @@ export const withApp = async <T>(io: CliIo, fn: (app: App) => Promise<T>): Promi
     return result;
 };
 
+// What was typed is never repeated back: staff paste tokens and e-mails where an id goes, and
+// the error line ends up in terminals, shell history tools and tickets.
 export const parseId = (value: string): number => {
 
-    const id = Number(value);
+    const id = /^\d{1,15}$/.test(value) ? Number(value) : NaN;
     if (!Number.isInteger(id) || id < 1) {
-        throw failure(`identificador inválido: ${value}`);
+        throw failure('identificador inválido: se espera el número que muestran los listados (no un token ni un email)');
     }
 
     return id;

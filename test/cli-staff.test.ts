@@ -200,5 +200,23 @@ for (const database of testDatabases()) {
             internals.json(await cli('tag', 'create', '--account', String(accountId), '--name', 'IVA', '--color', '#112233', '--json'));
             internals.failure(await cli('tag', 'create', '--account', String(accountId), '--name', 'iva', '--color', '#112233', '--json'), messages.admin.tagTaken('iva'));
         });
+
+        it('never prints back a token or an e-mail typed where an id goes (issue 29, item 10)', async () => {
+
+            const secret = 'asy_0123456789abcdefghijklmnopqrstuv';
+            const typed = [secret, 'ana@estudio.com', `12${secret}`, '1e3', '0x10'];
+            const runs = [
+                ...typed.map((value) => ['token', 'revoke', value]),
+                ...typed.map((value) => ['account', 'show', value, '--json']),
+                ['token', 'create', '--user', secret],
+                ['user', 'set-password', '--user', secret, '--password', 'una-clave-larga-de-prueba']
+            ];
+            for (const args of runs) {
+                const result = await cli(...args);
+                internals.failure(result, 'identificador inválido');
+                const value = args.find((arg) => typed.includes(arg))!;
+                expect(result.stderr, args.join(' ')).to.not.include(value);
+            }
+        });
     });
 }

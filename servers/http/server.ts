@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import Hapi from '@hapi/hapi';
 import pino from 'pino';
 import type { Logger } from 'pino';
@@ -8,6 +7,8 @@ import { registerBearerAuth } from './auth.js';
 import { registerRateLimitHeaders } from './rate-limit-headers.js';
 import { registerErrorResponses } from './errors.js';
 import { registerMcp } from '../mcp/routes.js';
+import type { ConnectionLimits } from './listener.js';
+import { createListener } from './listener.js';
 import { registerLogging } from './logging.js';
 import { registerHttpMetrics } from './metrics.js';
 import { catchAllRoute, guardTransport } from './transport.js';
@@ -26,6 +27,8 @@ export interface HttpServerOptions {
     // TRUST_PROXY and OAUTH_MAX_CLIENTS (see app/config.ts).
     trustProxy?: number;
     maxOAuthClients?: number;
+    // HTTP_HEADERS_TIMEOUT and HTTP_REQUEST_TIMEOUT (see listener.ts); the defaults otherwise.
+    connectionLimits?: ConnectionLimits;
     // Request logs and errors (pino); silent when not given.
     logger?: Logger;
     // Where unexpected errors are reported besides the request log; the logger by default.
@@ -40,8 +43,7 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
     const server = Hapi.server({
         host: options.host,
         port: options.port,
-        // Without Host, Node would answer a bare 400 itself; the routes do not depend on it.
-        listener: createServer({ requireHostHeader: false }),
+        listener: createListener(options.connectionLimits),
         debug: false,
         router: { stripTrailingSlash: true },
         // A Range header is ignored: a slice of a JSON document is no answer (SPEC §7).

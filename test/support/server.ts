@@ -90,6 +90,7 @@ const startOn = async (db: { url: string; release(): Promise<void> }, options: T
         ...(config.publicUrlSet ? { publicUrl: config.publicUrl } : {}),
         trustProxy: config.trustProxy,
         maxOAuthClients: config.maxOAuthClients,
+        connectionLimits: config.connectionLimits,
         logger,
         log: (event) => {
 
