@@ -106,8 +106,10 @@ for (const database of testDatabases()) {
                 const rest = await server.request(path, { token: owner.token });
                 expect(rest.status, path).to.equal(200);
                 expect(result.isError, name).to.not.equal(true);
-                // The REST body, with the period's or the account's summary beside it where a tool adds one.
-                const { resumen, ...body } = result.structuredContent as Record<string, unknown>;
+                // The REST body, with the period's or the account's summary beside it where a tool adds
+                // one, and the state of what was read (estado; atencion for the list).
+                const { resumen, estado, atencion, ...body } = result.structuredContent as Record<string, unknown>;
+                expect(estado === undefined && atencion === undefined, name).to.equal(false);
                 expect(body, `${name} ${JSON.stringify(args)}`).to.deep.equal(rest.body);
                 expect(resumen === undefined, name).to.equal(!['listar_mis_comprobantes', 'consultar_sct'].includes(name));
                 expect(textOf(result), name).to.be.a('string').and.not.empty;

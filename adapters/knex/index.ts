@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { accountRepository } from './repositories/accounts.js';
 import { ccmaRepository } from './repositories/ccma.js';
+import { healthRepository } from './repositories/health.js';
+import { webhookRepository } from './repositories/webhooks.js';
 import { installationRepository } from './repositories/installation.js';
 import { clientRepository } from './repositories/clients.js';
 import { invoiceRepository } from './repositories/invoices.js';
@@ -32,6 +34,8 @@ export const knexRepositories = (knex: Knex) => ({
     notifications: notificationRepository(knex),
     registry: registryRepository(knex),
     syncStates: syncStateRepository(knex),
+    health: healthRepository(knex),
+    webhooks: webhookRepository(knex),
     rateLimitCounter: rateLimitCounter(knex),
     throttles: throttleCounter(knex),
     userCredentials: userCredentialRepository(knex),

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import type { SyncStatusResult } from '../../core/use-cases/sync/sync-status.js';
+import type { CuitHealthView } from '../../core/use-cases/cuit-health.js';
+import { systemNames } from '../../core/domain/health.js';
 import type { CliIo } from '../io.js';
 import { syncSpinner } from '../progress.js';
 import { defaultWorkerConcurrency, exitCodes, failure, openApp, outputFor, withApp, workerConcurrency } from '../run.js';
@@ -20,7 +22,10 @@ const internals = {
     }
 };
 
-export const describeStatus = (result: SyncStatusResult): string => {
+// Each CUIT's health beside its systems (core/use-cases/cuit-health.ts): the state and what to do.
+type StatusWithHealth = SyncStatusResult & { clients?: { clientId: number; estado?: CuitHealthView | null }[] };
+
+export const describeStatus = (result: StatusWithHealth): string => {
 
     if ('summary' in result) {
         const lines = [`CUIT: ${result.summary.clients}. Trabajos pendientes: ${result.jobs.pending} (${result.jobs.due} vencidos), en curso: ${result.jobs.running}.`];
@@ -34,8 +39,16 @@ export const describeStatus = (result: SyncStatusResult): string => {
     const lines: string[] = [];
     for (const client of result.clients) {
         lines.push(`CUIT ${client.cuit} (cuenta ${client.accountId}); trabajos pendientes ${client.jobs.pending}, en curso ${client.jobs.running}`);
+        const health = (client as { estado?: CuitHealthView | null }).estado;
+        if (health) {
+            lines.push(`  estado: ${health.estado}${health.desde ? ` desde ${health.desde}` : ''}. ${health.mensaje} ${health.accion}`);
+            lines.push(`  clave fiscal${health.clave.cuit ? ` de ${health.clave.cuit}` : ''}: ${health.clave.estado}${health.clave.desde ? ` desde ${health.clave.desde}` : ''}`);
+        }
+
+        const states = new Map(health?.sistemas.map((entry) => [entry.sistema, entry.estado]));
         for (const system of client.systems) {
-            lines.push(`  ${system.system.padEnd(18)} último éxito ${system.syncedAt ?? 'nunca'}${system.lastError ? ` · error (${system.lastAttemptAt}): ${system.lastError}` : ''}`);
+            const state = states.get(systemNames[system.system]);
+            lines.push(`  ${system.system.padEnd(18)} ${state ? `${state} · ` : ''}último éxito ${system.syncedAt ?? 'nunca'}${system.lastError ? ` · error (${system.lastAttemptAt}): ${system.lastError}` : ''}`);
         }
     }
 
@@ -159,7 +172,13 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
             // options are not positional: take it from there.
             const cuit = options.cuit ?? (command.parent?.opts() as { cuit?: string[] } | undefined)?.cuit?.at(-1);
             const [{ syncStatus }, { queueDeps }, { diagnosticsDirOf, diagnosticsSummary }] = await Promise.all([import('../../core/use-cases/sync/sync-status.js'), import('../../app/sync.js'), import('../../adapters/authority/arca/diagnostics.js')]);
-            const result = await withApp(io, async (app) => ({ ...await syncStatus({ ...queueDeps(app), syncStates: app.ports.syncStates }, { cuit }), unknownPages: diagnosticsSummary(diagnosticsDirOf(app.config.dataDir)) }));
+            const { healthOfClient } = await import('../../core/use-cases/cuit-health.js');
+            const result = await withApp(io, async (app) => {
+
+                const status = await syncStatus({ ...queueDeps(app), syncStates: app.ports.syncStates }, { cuit });
+                const withHealth = 'clients' in status ? { ...status, clients: await Promise.all(status.clients.map(async (client) => ({ ...client, estado: await healthOfClient(app.ports, client.accountId, client.clientId) }))) } : status;
+                return { ...withHealth, unknownPages: diagnosticsSummary(diagnosticsDirOf(app.config.dataDir)) };
+            });
             const pages = result.unknownPages.captured ? `\nPáginas de ARCA con forma desconocida guardadas: ${result.unknownPages.captured} en ${result.unknownPages.dir} (última: ${result.unknownPages.latest})` : '';
             outputFor(command, io).print(`${describeStatus(result)}${pages}`, result);
         });

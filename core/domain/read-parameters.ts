@@ -3,6 +3,8 @@ import { categories } from './client.js';
 import type { Cuit } from './cuit.js';
 import { parseCuit } from './cuit.js';
 import { invalid } from './errors.js';
+import type { HealthState } from './health.js';
+import { healthStates } from './health.js';
 import { messages } from './messages.js';
 import { maxLimit, pageDefaults } from './pagination.js';
 import { isDecodedCleanly } from './text.js';
@@ -32,6 +34,8 @@ export interface ReadParameters {
     categoria: Categoria | undefined;
     from_date: string | undefined;
     to_date: string | undefined;
+    estado: HealthState[] | undefined;
+    requiere_atencion: boolean | undefined;
 }
 
 export type ReadParameterName = keyof ReadParameters;
@@ -74,6 +78,13 @@ const internals = {
         return valid ? internals.ok(list as string[]) : internals.fail;
     },
 
+    // Repeated like etiquetas: one or more health states.
+    states(raw: unknown): Parsed<HealthState[]> {
+
+        const list = Array.isArray(raw) ? raw : [raw];
+        return list.length > 0 && list.every((state) => (healthStates as readonly unknown[]).includes(state)) ? internals.ok(list as HealthState[]) : internals.fail;
+    },
+
     date(raw: unknown): Parsed<string> {
 
         return typeof raw === 'string' && isCalendarDate(raw) ? internals.ok(raw) : internals.fail;
@@ -103,7 +114,9 @@ const rules: { [K in ReadParameterName]: { parse: (raw: unknown) => Parsed<ReadP
     autonomo: { parse: (raw: unknown) => internals.boolean(raw), message: messages.field.autonomo },
     categoria: { parse: (raw: unknown) => (categories.includes(raw as Categoria) ? internals.ok(raw as Categoria) : internals.fail), message: messages.field.categoria },
     from_date: { parse: (raw: unknown) => internals.date(raw), message: messages.field.from_date },
-    to_date: { parse: (raw: unknown) => internals.date(raw), message: messages.field.to_date }
+    to_date: { parse: (raw: unknown) => internals.date(raw), message: messages.field.to_date },
+    estado: { parse: (raw: unknown) => internals.states(raw), message: messages.field.estado },
+    requiere_atencion: { parse: (raw: unknown) => internals.boolean(raw), message: messages.field.requiere_atencion }
 };
 
 

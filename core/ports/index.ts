@@ -9,6 +9,7 @@ import type {
     AccountRepository,
     CcmaRepository,
     ClientRepository,
+    HealthRepository,
     InstallationRepository,
     InvoiceRepository,
     NotificationRepository,
@@ -17,7 +18,8 @@ import type {
     SyncStateRepository,
     TagRepository,
     TokenRepository,
-    UserRepository
+    UserRepository,
+    WebhookRepository
 } from './repositories.js';
 
 export type * from './repositories.js';
@@ -42,6 +44,8 @@ export interface Ports {
     notifications: NotificationRepository;
     registry: RegistryRepository;
     syncStates: SyncStateRepository;
+    health: HealthRepository;
+    webhooks: WebhookRepository;
     rateLimitCounter: RateLimitCounter;
     throttles: ThrottleCounter;
     readCache: ReadCache;
@@ -51,3 +55,4 @@ export interface Ports {
     clock: Clock;
     secretBox: SecretBox;
 }
+export type { WebhookSender, WebhookCall, WebhookAnswer } from './webhook-sender.js';

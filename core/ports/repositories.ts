@@ -194,6 +194,8 @@ export interface SyncState {
     syncedAt: Timestamp | null;
     lastAttemptAt: Timestamp | null;
     lastError: string | null;
+    // When the current run of failures began, its cause unchanged (null while it succeeds).
+    failingSince: Timestamp | null;
 }
 
 export interface SyncStateRepository {
@@ -215,4 +217,96 @@ export interface InstallationRepository {
     demoProcess(): Promise<string | null>;
     claimDemo(process: string): Promise<void>;
     releaseDemo(process: string): Promise<void>;
+}
+
+// A client as its health is derived (core/domain/health.ts): what the sync recorded of it.
+export interface HealthClientRow {
+    id: number;
+    cuit: Cuit;
+    tipo: ClientType;
+    displayName: string;
+    representativeId: number | null;
+    // A digest of the stored key (keyFingerprint), null without one.
+    keyFingerprint: string | null;
+    // The key the authority refused, while it was the one with this fingerprint.
+    keyFailure: { fingerprint: string; kind: string; at: Timestamp } | null;
+    systems: SyncState[];
+}
+
+export interface HealthRepository {
+    // Every client of the account, by name then internal id (the CUIT list's order), and the
+    // ids of those the principal manages (null: all, an owner).
+    portfolio(principal: Pick<Principal, 'accountId' | 'userId' | 'role'>): Promise<{ clients: HealthClientRow[]; visible: ReadonlySet<number> | null }>;
+}
+
+// Signed webhooks (migration 011): staff's endpoints, the outbox the sync fills, deliveries.
+export interface WebhookEndpoint {
+    id: number;
+    accountId: number;
+    url: string;
+    events: string;                    // '*' or a comma-separated list
+    createdAt: Timestamp;
+    disabledAt: Timestamp | null;
+}
+
+export interface OutboxEventRecord {
+    id: number;
+    publicId: string;
+    accountId: number;
+    clientId: number | null;
+    cuit: string | null;
+    type: string;
+    system: SyncSystem | null;
+    previousError: string | null;
+    error: string | null;
+    data: unknown;
+    createdAt: Timestamp;
+}
+
+// A delivery a worker holds under its lease, with what calling it takes.
+export interface ClaimedDelivery {
+    id: number;
+    attempts: number;
+    event: OutboxEventRecord;
+    endpoint: WebhookEndpoint & { sealedSecret: string };
+}
+
+export interface DeliveryListing {
+    id: number;
+    eventId: string;
+    type: string;
+    endpointId: number;
+    url: string;
+    cuit: string | null;
+    status: 'pending' | 'delivered' | 'failed';
+    attempts: number;
+    lastStatus: number | null;
+    lastError: string | null;
+    lastAttemptAt: Timestamp | null;
+    nextAttemptAt: Timestamp | null;
+    deliveredAt: Timestamp | null;
+    createdAt: Timestamp;
+}
+
+export type DeliveryOutcome =
+    | { status: 'delivered'; httpStatus: number }
+    | { status: 'pending'; httpStatus: number | null; error: string; nextAttemptAt: Timestamp }
+    | { status: 'failed'; httpStatus: number | null; error: string };
+
+export interface WebhookRepository {
+    createEndpoint(input: { accountId: number; url: string; events: string; sealedSecret: string; createdAt: Timestamp }): Promise<number>;
+    listEndpoints(accountId?: number): Promise<WebhookEndpoint[]>;
+    findEndpoint(id: number): Promise<(WebhookEndpoint & { sealedSecret: string }) | null>;
+    disableEndpoint(id: number, at: Timestamp): Promise<boolean>;
+    replaceSecret(id: number, sealedSecret: string): Promise<boolean>;
+    // A test event for one endpoint, due at once; its public id.
+    enqueueTest(endpointId: number, at: Timestamp): Promise<string>;
+    // New outbox events become a delivery for each active endpoint of their account that
+    // listens to their type. Returns how many events were handled.
+    fanOut(limit: number): Promise<number>;
+    // Due deliveries, at most one per endpoint and none of `busyEndpoints`, taken under a lease.
+    claim(input: { owner: string; now: Timestamp; leaseMs: number; limit: number; busyEndpoints: readonly number[] }): Promise<ClaimedDelivery[]>;
+    // false when the lease was lost meanwhile (another worker took the delivery).
+    record(deliveryId: number, owner: string, at: Timestamp, outcome: DeliveryOutcome): Promise<boolean>;
+    listDeliveries(filter: { endpointId?: number; accountId?: number; limit: number }): Promise<DeliveryListing[]>;
 }

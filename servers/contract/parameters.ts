@@ -1,4 +1,5 @@
 import { categories } from '../../core/domain/client.js';
+import { healthStates } from '../../core/domain/health.js';
 import { cuitPattern } from '../../core/domain/cuit.js';
 import { maxLimit, pageDefaults } from '../../core/domain/pagination.js';
 import type { ReadParameterName } from '../../core/domain/read-parameters.js';
@@ -24,7 +25,9 @@ export const parameterSchemas: { [K in ReadParameterName]: Schema } = {
     autonomo: { type: 'boolean', description: 'Solo autónomos (true) o solo quienes no lo son (false).' },
     categoria: { type: 'string', enum: [...categories], description: 'Categoría de monotributo.' },
     from_date: { type: 'string', format: 'date', description: 'Primer día del período (AAAA-MM-DD); va junto con to_date. Sin ambos, el mes en curso en UTC.', examples: ['2026-10-01'] },
-    to_date: { type: 'string', format: 'date', description: 'Último día del período (AAAA-MM-DD), inclusive; va junto con from_date.', examples: ['2026-10-31'] }
+    to_date: { type: 'string', format: 'date', description: 'Último día del período (AAAA-MM-DD), inclusive; va junto con from_date.', examples: ['2026-10-31'] },
+    estado: { type: 'array', items: { type: 'string', enum: [...healthStates] }, description: 'Solo los CUIT en estos estados; varios se combinan con O (parámetro repetido).', examples: [['clave_vencida', 'clave_rechazada']] },
+    requiere_atencion: { type: 'boolean', description: 'Solo los CUIT que necesitan que alguien haga algo (true) o solo los que no (false).', examples: [true] }
 };
 
 // For CCMA movements, limit and offset count periods (SPEC §4.10).

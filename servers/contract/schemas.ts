@@ -1,4 +1,5 @@
 import { cuitPattern } from '../../core/domain/cuit.js';
+import { healthStates, keyStates } from '../../core/domain/health.js';
 
 // Response schemas of SPEC §2, written once: the OpenAPI document publishes them, the MCP
 // tools give them as output schemas, and the contract tests validate every response against
@@ -61,6 +62,20 @@ const sctCommon = {
     periodo: { type: 'string', pattern: '^\\d{6}$', description: 'AAAAMM' },
     antCuota: string
 };
+
+const healthFields = {
+    desde: { ...nullable(dateTime), description: 'desde cuándo está en este estado (null si nunca se intentó)' },
+    mensaje: { type: 'string', description: 'qué pasa, en castellano' },
+    accion: { type: 'string', description: 'qué tiene que hacer el contador, en castellano' }
+};
+
+const systemHealth = object({
+    sistema: { type: 'string', enum: ['registro', 'comprobantes_emitidos', 'comprobantes_recibidos', 'sct', 'ccma', 'dfe'] },
+    estado: { type: 'string', enum: [...healthStates] },
+    ...healthFields,
+    syncedAt: { ...nullable(dateTime), description: 'última sincronización exitosa' },
+    ultimoIntento: nullable(dateTime)
+});
 
 export const componentSchemas: Record<string, Schema> = {
     Error: object({ error: { type: 'string', description: 'mensaje en castellano, apto para mostrar' } }),
@@ -133,7 +148,30 @@ export const componentSchemas: Record<string, Schema> = {
         fechaRecepcion: dateTime,
         fechaNotificacion: nullable(dateTime),
         leidaAt: nullable(dateTime)
-    }), { arcaId: '684512397', tipo: 'Comunicación', asunto: 'Vencimiento de la declaración jurada de IVA', organismo: 'ARCA', fechaRecepcion: '2026-10-14T13:05:00.000Z', fechaNotificacion: '2026-10-14T00:00:00.000Z', leidaAt: null })
+    }), { arcaId: '684512397', tipo: 'Comunicación', asunto: 'Vencimiento de la declaración jurada de IVA', organismo: 'ARCA', fechaRecepcion: '2026-10-14T13:05:00.000Z', fechaNotificacion: '2026-10-14T00:00:00.000Z', leidaAt: null }),
+    CuitHealth: internals.example(object({
+        cuit: cuitFields.cuit,
+        displayCuit: cuitFields.displayCuit,
+        nombre: cuitFields.nombre,
+        estado: { type: 'string', enum: [...healthStates], description: 'el de la clave fiscal si falla (frena todos los sistemas); si no, el de sus sistemas que más necesita atención' },
+        ...healthFields,
+        requiereAtencion: { type: 'boolean', description: 'alguien tiene que hacer algo (cargar o cambiar la clave, adherir un servicio, delegar); lo demás se reintenta solo' },
+        clave: object({
+            cuit: { ...nullable(string), description: 'CUIT cuya clave fiscal ingresa (el propio o el del representante)' },
+            estado: { type: 'string', enum: [...keyStates] },
+            ...healthFields
+        }, 'la clave fiscal con que se ingresa, compartida por todos los CUIT que alcanza'),
+        sistemas: { type: 'array', items: systemHealth }
+    }), {
+        cuit: '20123456786', displayCuit: '20-12345678-6', nombre: 'González, María', estado: 'clave_vencida', desde: '2026-11-03T03:10:12.000Z',
+        mensaje: 'ARCA exige cambiar la clave fiscal.', accion: 'Pedile al cliente que cambie su clave fiscal en ARCA y cargala de nuevo.', requiereAtencion: true,
+        clave: { cuit: '20123456786', estado: 'clave_vencida', desde: '2026-11-03T03:10:12.000Z', mensaje: 'ARCA exige cambiar la clave fiscal.', accion: 'Pedile al cliente que cambie su clave fiscal en ARCA y cargala de nuevo.' },
+        sistemas: [{ sistema: 'sct', estado: 'clave_vencida', desde: '2026-11-03T03:10:12.000Z', mensaje: 'ARCA exige cambiar la clave fiscal.', accion: 'Pedile al cliente que cambie su clave fiscal en ARCA y cargala de nuevo.', syncedAt: '2026-11-02T03:08:40.000Z', ultimoIntento: '2026-11-12T03:09:55.000Z' }]
+    }),
+    HealthFilters: object({
+        estado: { type: ['array', 'null'], items: { type: 'string', enum: [...healthStates] } },
+        requiere_atencion: nullable({ type: 'boolean' })
+    })
 };
 
 // SPEC §2.11: request bodies of the write side. Their rules are enforced by the core's
@@ -187,7 +225,9 @@ export const bodySchemas = {
     ccma: object({ data: { oneOf: [ref('CcmaBalances'), { type: 'null' }] }, syncedAt }),
     ccmaMovements: object({ data: page('CcmaMovement'), pagination: ref('Pagination'), syncedAt }),
     notifications: object({ data: page('Notification'), pagination: ref('Pagination'), syncedAt }),
-    tags: object({ data: page('Tag'), pagination: ref('Pagination') })
+    tags: object({ data: page('Tag'), pagination: ref('Pagination') }),
+    cuitHealth: object({ data: ref('CuitHealth') }),
+    portfolioHealth: object({ data: page('CuitHealth'), pagination: ref('Pagination'), filters: ref('HealthFilters') })
 } satisfies Record<string, Schema>;
 
 export type BodySchemaName = keyof typeof bodySchemas;

@@ -14,6 +14,7 @@ import { registerHttpMetrics } from './metrics.js';
 import { catchAllRoute, guardTransport } from './transport.js';
 import { accountDataRoutes } from './routes/accounts-data.js';
 import { cuitRoutes } from './routes/cuits.js';
+import { cuitHealthRoutes } from './routes/cuit-health.js';
 import { cuitWriteRoutes } from './routes/cuits-write.js';
 import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
@@ -71,6 +72,7 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
         ...invoiceRoutes(deps),
         ...accountDataRoutes(deps),
         ...tagRoutes(deps),
+        ...cuitHealthRoutes(deps),
         ...docsRoutes({ publicUrl: options.publicUrl }),
         catchAllRoute
     ]);

@@ -8,6 +8,9 @@ import type { CcmaBalancesResult } from '../../core/use-cases/get-ccma-balances.
 import type { CcmaMovementsResult } from '../../core/use-cases/list-ccma-movements.js';
 import type { NotificationsResult } from '../../core/use-cases/list-notifications.js';
 import type { Pagination } from '../../core/domain/pagination.js';
+import type { ReadHealthView } from '../../core/use-cases/cuit-health.js';
+import type { HealthState } from '../../core/domain/health.js';
+import { systemSentence } from '../../core/domain/health.js';
 
 // The readable side of each tool's answer: a short Spanish summary, one line per record, for
 // people and for clients that do not read structuredContent.
@@ -47,21 +50,29 @@ const internals = {
         ];
     },
 
-    yesNo: (value: boolean | null): string => (value === null ? 's/d' : value ? 'sí' : 'no')
+    yesNo: (value: boolean | null): string => (value === null ? 's/d' : value ? 'sí' : 'no'),
+
+    // The state of what was read, in one sentence: "Sin datos de la cuenta corriente (SCT): ARCA
+    // exige cambiar la clave fiscal (desde el 3/11/2026). Pedile al cliente que…".
+    health: (label: string, health: ReadHealthView): string => systemSentence(label, health)
 };
 
 export const text = {
-    cuits(result: ListCuitsResult): string {
+    cuits(result: ListCuitsResult, attention: readonly { cuit: string; estado: HealthState; mensaje: string; accion: string }[] = []): string {
 
+        const marked = new Map(attention.map((entry) => [entry.cuit, entry]));
         const lines = result.data.map((item) => {
 
             const tags = item.etiquetas.length ? `; etiquetas: ${item.etiquetas.join(', ')}` : '';
-            return `- ${item.nombre} (CUIT ${item.displayCuit}, ${item.tipo}); monotributista: ${internals.yesNo(item.monotributista)}, autónomo: ${internals.yesNo(item.autonomo)}, categoría: ${item.categoria ?? 's/d'}${tags}`;
+            const state = marked.get(item.cuit);
+            const mark = state ? `\n  ⚠ requiere atención (${state.estado}): ${state.mensaje} ${state.accion}` : '';
+            return `- ${item.nombre} (CUIT ${item.displayCuit}, ${item.tipo}); monotributista: ${internals.yesNo(item.monotributista)}, autónomo: ${internals.yesNo(item.autonomo)}, categoría: ${item.categoria ?? 's/d'}${tags}${mark}`;
         });
-        return [internals.page('CUIT', result.pagination, result.data.length), ...lines].join('\n');
+        const summary = attention.length ? [`${attention.length} de estos CUIT no se pueden sincronizar bien con ARCA (marcados con ⚠).`] : [];
+        return [internals.page('CUIT', result.pagination, result.data.length), ...summary, ...lines].join('\n');
     },
 
-    invoices(kind: 'emitidos' | 'recibidos', result: ListInvoicesResult<IssuedInvoiceView | ReceivedInvoiceView>, summary: InvoicePeriodSummary): string {
+    invoices(kind: 'emitidos' | 'recibidos', result: ListInvoicesResult<IssuedInvoiceView | ReceivedInvoiceView>, summary: InvoicePeriodSummary, health: ReadHealthView): string {
 
         const lines = result.data.map((invoice) => {
 
@@ -73,21 +84,24 @@ export const text = {
         return [
             `Comprobantes ${kind} del ${result.filters.fromDate} al ${result.filters.toDate}. ${internals.page('comprobantes', result.pagination, result.data.length)}`,
             internals.synced(result.syncedAt),
+            internals.health(`los comprobantes ${kind}`, health),
             ...internals.summary(summary),
             ...lines
         ].join('\n');
     },
 
-    sct(result: SctResult, summary: SctSummary | null): string {
+    sct(result: SctResult, summary: SctSummary | null, health: ReadHealthView): string {
 
+        const state = internals.health('la cuenta corriente (SCT)', health);
         if (!result.data) {
-            return `Sin datos de la cuenta corriente (SCT). ${internals.synced(result.syncedAt)}`;
+            return `Sin datos de la cuenta corriente (SCT). ${internals.synced(result.syncedAt)}\n${state}`;
         }
 
         const { deuda, vencimientos, ddjj } = result.data;
         const next = summary?.proximoVencimiento;
         return [
             `Cuenta corriente (SCT). ${internals.synced(result.syncedAt)}`,
+            state,
             `Total adeudado hoy (saldo más intereses): ${internals.money(summary?.totalAdeudado ?? 0)}. Próximo vencimiento: ${next ? `${internals.day(next.vencimiento)}, ${next.impuesto}, período ${next.periodo}` : 'ninguno informado'}.`,
             `Deudas: ${deuda.length}.`,
             ...deuda.map((item) => `- ${item.impuesto}, período ${item.periodo}: saldo ${internals.money(item.saldo)}, intereses ${internals.money(item.intResarcitorios + item.intPunitorios)}, vence ${internals.day(item.vencimiento)}`),
@@ -98,31 +112,35 @@ export const text = {
         ].join('\n');
     },
 
-    ccmaBalances(result: CcmaBalancesResult): string {
+    ccmaBalances(result: CcmaBalancesResult, health: ReadHealthView): string {
 
+        const state = internals.health('la cuenta de monotributo y autónomos (CCMA)', health);
         if (!result.data) {
-            return `Sin saldos de la cuenta de monotributo y autónomos (CCMA). ${internals.synced(result.syncedAt)}`;
+            return `Sin saldos de la cuenta de monotributo y autónomos (CCMA). ${internals.synced(result.syncedAt)}\n${state}`;
         }
 
         return [
             `Saldos de la cuenta de monotributo y autónomos (CCMA). ${internals.synced(result.syncedAt)}`,
+            state,
             `Saldo deudor: ${internals.money(result.data.saldoDeudor)}.`,
             `Saldo acreedor: ${internals.money(result.data.saldoAcreedor)}.`
         ].join('\n');
     },
 
-    ccmaMovements(result: CcmaMovementsResult): string {
+    ccmaMovements(result: CcmaMovementsResult, health: ReadHealthView): string {
 
         return [
             `Movimientos de la CCMA; períodos ${result.pagination.offset + 1} en adelante de ${result.pagination.total}, ${result.data.length} movimientos. ${internals.synced(result.syncedAt)}`,
+            internals.health('la cuenta de monotributo y autónomos (CCMA)', health),
             ...result.data.map((item) => `- ${item.periodo} #${item.orden} ${item.descripcion}: debe ${internals.money(item.debe)}, haber ${internals.money(item.haber)}, saldo ${internals.money(item.saldo)}`)
         ].join('\n');
     },
 
-    dfe(result: NotificationsResult): string {
+    dfe(result: NotificationsResult, health: ReadHealthView): string {
 
         return [
             `${internals.page('notificaciones', result.pagination, result.data.length)} ${internals.synced(result.syncedAt)}`,
+            internals.health('el domicilio fiscal electrónico (DFE)', health),
             ...result.data.map((item) => `- ${internals.day(item.fechaRecepcion)} ${item.asunto} (${item.organismo ?? 's/d'}; ${item.leidaAt ? 'leída' : 'no leída'})`)
         ].join('\n');
     }

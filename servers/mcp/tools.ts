@@ -16,6 +16,9 @@ import { listCuits, listCuitsParameters } from '../../core/use-cases/list-cuits.
 import { listInvoicesParameters, listIssuedInvoices, listReceivedInvoices } from '../../core/use-cases/list-invoices.js';
 import { listNotifications, listNotificationsParameters } from '../../core/use-cases/list-notifications.js';
 import { summarizeInvoicePeriod } from '../../core/use-cases/summarize-invoice-period.js';
+import type { ReadHealthView } from '../../core/use-cases/cuit-health.js';
+import { healthOfCuit, healthOfRead, portfolioHealth } from '../../core/use-cases/cuit-health.js';
+import type { SyncSystem } from '../../core/domain/sync-system.js';
 import type { Schema } from '../contract/parameters.js';
 import { parameterSchemas, periodPageSchemas } from '../contract/parameters.js';
 import { bodySchemas, componentSchemas, selfContained } from '../contract/schemas.js';
@@ -120,6 +123,35 @@ const internals = {
 
     without: (args: RawParameters, name: string): RawParameters => Object.fromEntries(Object.entries(args).filter(([key]) => key !== name)),
 
+    // The state of what a tool read (its CUIT's systems), once the read itself was allowed.
+    async health(deps: Ports, principal: Principal, args: RawParameters, systems: readonly SyncSystem[]): Promise<ReadHealthView> {
+
+        const { cuit } = parseReadRequest({ query: { cuit: args.cuit } }, ['cuit']);
+        return healthOfRead(await healthOfCuit(deps, principal, cuit), systems);
+    },
+
+    // structuredContent's `estado`: the state of what was read (core/use-cases/cuit-health.ts).
+    get healthSchema(): Schema {
+
+        const views = componentSchemas.CuitHealth!.properties as Record<string, Schema>;
+        return {
+            type: 'object',
+            description: 'El estado de sincronización de lo leído: si la clave fiscal falla, su estado; si no, el de los sistemas leídos que más atención necesita, con qué hacer.',
+            properties: {
+                estado: views.estado!, desde: views.desde!, syncedAt: { type: ['string', 'null'], format: 'date-time' }, mensaje: views.mensaje!, accion: views.accion!,
+                requiereAtencion: views.requiereAtencion!, clave: views.clave!, sistemas: views.sistemas!
+            },
+            required: ['estado', 'desde', 'syncedAt', 'mensaje', 'accion', 'requiereAtencion', 'clave', 'sistemas'],
+            additionalProperties: false
+        };
+    },
+
+    // A tool's output schema with `estado` beside the rest.
+    withHealth(schema: Schema): Schema {
+
+        return { ...schema, properties: { ...(schema.properties as Schema), estado: internals.healthSchema }, required: [...(schema.required as string[]), 'estado'] };
+    },
+
     async call(deps: Ports, definition: ToolDefinition, admit: Admit, log: McpLog, args: RawParameters): Promise<CallToolResult> {
 
         try {
@@ -150,13 +182,28 @@ const definitions: ToolDefinition[] = [
             title: 'Listar CUIT',
             description: 'Lista los CUIT (clientes) que gestiona el usuario, ordenados por nombre, con sus etiquetas y su clasificación en el sistema registral (monotributista, autónomo, categoría). Filtros opcionales combinados con Y; varias etiquetas se combinan con O. Paginado con limit y offset.',
             inputSchema: internals.input(listCuitsParameters),
-            outputSchema: selfContained(bodySchemas.cuitList) as Tool['outputSchema'],
+            outputSchema: selfContained({
+                ...bodySchemas.cuitList,
+                properties: {
+                    ...(bodySchemas.cuitList.properties as Schema),
+                    atencion: {
+                        type: 'array',
+                        description: 'Los CUIT de la página que no se pueden sincronizar bien: su estado y qué hacer.',
+                        items: { type: 'object', properties: { cuit: { type: 'string' }, nombre: { type: 'string' }, estado: (componentSchemas.CuitHealth!.properties as Schema).estado, desde: { type: ['string', 'null'], format: 'date-time' }, mensaje: { type: 'string' }, accion: { type: 'string' }, requiereAtencion: { type: 'boolean' } }, required: ['cuit', 'nombre', 'estado', 'desde', 'mensaje', 'accion', 'requiereAtencion'], additionalProperties: false }
+                    }
+                },
+                required: [...(bodySchemas.cuitList.required as string[]), 'atencion']
+            }) as Tool['outputSchema'],
             annotations: { title: 'Listar CUIT', ...internals.annotations }
         },
         async run(deps, principal, args) {
 
             const result = await listCuits(deps, principal, { query: args });
-            return { structured: result, text: text.cuits(result) };
+            const onPage = new Set(result.data.map((item) => item.cuit));
+            const atencion = (await portfolioHealth(deps, principal))
+                .filter((entry) => onPage.has(entry.cuit) && entry.estado !== 'ok' && entry.estado !== 'pendiente')
+                .map((entry) => ({ cuit: entry.cuit, nombre: entry.nombre, estado: entry.estado, desde: entry.desde, mensaje: entry.mensaje, accion: entry.accion, requiereAtencion: entry.requiereAtencion }));
+            return { structured: { ...result, atencion }, text: text.cuits(result, atencion) };
         }
     },
     {
@@ -167,7 +214,7 @@ const definitions: ToolDefinition[] = [
             inputSchema: internals.input(listInvoicesParameters, {
                 tipo: { type: 'string', enum: [...invoiceKinds], description: "'emitidos' (con receptor) o 'recibidos' (con emisor)." }
             }, { cuit: internals.cuitArgument }),
-            outputSchema: selfContained({
+            outputSchema: selfContained(internals.withHealth({
                 type: 'object',
                 properties: {
                     data: { type: 'array', items: { anyOf: [componentSchemas.IssuedInvoice, componentSchemas.ReceivedInvoice] } },
@@ -177,7 +224,7 @@ const definitions: ToolDefinition[] = [
                     resumen: internals.invoiceSummary
                 },
                 required: ['data', 'pagination', 'filters', 'syncedAt', 'resumen']
-            }) as Tool['outputSchema'],
+            })) as Tool['outputSchema'],
             annotations: { title: 'Listar comprobantes', ...internals.annotations }
         },
         async run(deps, principal, args) {
@@ -189,7 +236,8 @@ const definitions: ToolDefinition[] = [
                 kind === 'issued' ? listIssuedInvoices(deps, principal, request) : listReceivedInvoices(deps, principal, request),
                 summarizeInvoicePeriod(deps, principal, kind, request)
             ]);
-            return { structured: { ...result, resumen }, text: text.invoices(tipo, result, resumen) };
+            const estado = await internals.health(deps, principal, args, [kind === 'issued' ? 'issued_invoices' : 'received_invoices']);
+            return { structured: { ...result, resumen, estado }, text: text.invoices(tipo, result, resumen, estado) };
         }
     },
     {
@@ -198,18 +246,19 @@ const definitions: ToolDefinition[] = [
             title: 'Consultar cuenta corriente (SCT)',
             description: 'Devuelve el Sistema de Cuentas Tributarias de un CUIT: deudas (saldo e intereses), vencimientos próximos y declaraciones juradas presentadas o pendientes. data es null si nunca se sincronizó.',
             inputSchema: internals.input(getSctParameters, {}, { cuit: internals.cuitArgument }),
-            outputSchema: selfContained({
+            outputSchema: selfContained(internals.withHealth({
                 ...bodySchemas.sct,
                 properties: { ...(bodySchemas.sct.properties as Schema), resumen: internals.sctSummary },
                 required: [...(bodySchemas.sct.required as string[]), 'resumen']
-            }) as Tool['outputSchema'],
+            })) as Tool['outputSchema'],
             annotations: { title: 'Consultar cuenta corriente (SCT)', ...internals.annotations }
         },
         async run(deps, principal, args) {
 
             const result = await getSct(deps, principal, { query: args });
             const resumen = result.data ? summarizeSct(result.data, formatDate(deps.clock.now())) : null;
-            return { structured: { ...result, resumen }, text: text.sct(result, resumen) };
+            const estado = await internals.health(deps, principal, args, ['sct']);
+            return { structured: { ...result, resumen, estado }, text: text.sct(result, resumen, estado) };
         }
     },
     {
@@ -220,7 +269,7 @@ const definitions: ToolDefinition[] = [
             inputSchema: internals.input(listCcmaMovementsParameters, {
                 consulta: { type: 'string', enum: [...ccmaQueries], default: 'saldos', description: "'saldos' (por omisión) o 'movimientos'." }
             }, { cuit: internals.cuitArgument, ...periodPageSchemas }),
-            outputSchema: selfContained({
+            outputSchema: selfContained(internals.withHealth({
                 type: 'object',
                 properties: {
                     data: { anyOf: [componentSchemas.CcmaBalances, { type: 'array', items: componentSchemas.CcmaMovement }, { type: 'null' }] },
@@ -228,7 +277,7 @@ const definitions: ToolDefinition[] = [
                     syncedAt: { type: ['string', 'null'], format: 'date-time' }
                 },
                 required: ['data', 'syncedAt']
-            }) as Tool['outputSchema'],
+            })) as Tool['outputSchema'],
             annotations: { title: 'Consultar CCMA', ...internals.annotations }
         },
         async run(deps, principal, args) {
@@ -237,11 +286,13 @@ const definitions: ToolDefinition[] = [
             const request = { query: internals.without(args, 'consulta') };
             if (consulta === 'movimientos') {
                 const result = await listCcmaMovements(deps, principal, request);
-                return { structured: result, text: text.ccmaMovements(result) };
+                const estado = await internals.health(deps, principal, args, ['ccma']);
+                return { structured: { ...result, estado }, text: text.ccmaMovements(result, estado) };
             }
 
             const result = await getCcmaBalances(deps, principal, request);
-            return { structured: result, text: text.ccmaBalances(result) };
+            const estado = await internals.health(deps, principal, args, ['ccma']);
+            return { structured: { ...result, estado }, text: text.ccmaBalances(result, estado) };
         }
     },
     {
@@ -250,13 +301,14 @@ const definitions: ToolDefinition[] = [
             title: 'Listar notificaciones del DFE',
             description: 'Lista las notificaciones del Domicilio Fiscal Electrónico de un CUIT, de la más reciente a la más antigua. fechaNotificacion es la fecha que inicia los plazos legales; leidaAt indica si se abrió en el servicio, no en ARCA. Paginado con limit y offset.',
             inputSchema: internals.input(listNotificationsParameters, {}, { cuit: internals.cuitArgument }),
-            outputSchema: selfContained(bodySchemas.notifications) as Tool['outputSchema'],
+            outputSchema: selfContained(internals.withHealth(bodySchemas.notifications)) as Tool['outputSchema'],
             annotations: { title: 'Listar notificaciones del DFE', ...internals.annotations }
         },
         async run(deps, principal, args) {
 
             const result = await listNotifications(deps, principal, { query: args });
-            return { structured: result, text: text.dfe(result) };
+            const estado = await internals.health(deps, principal, args, ['dfe']);
+            return { structured: { ...result, estado }, text: text.dfe(result, estado) };
         }
     }
 ];

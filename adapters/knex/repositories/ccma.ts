@@ -71,7 +71,7 @@ export const ccmaRepository = (knex: Knex, sql = statements(knex), queries = lis
                 })), 300).transacting(trx);
             }
 
-            await markSynced(trx, clientId, 'ccma', syncedAt);
+            await markSynced(trx, clientId, 'ccma', syncedAt, { ccma: movements.length });
         });
     }
 });

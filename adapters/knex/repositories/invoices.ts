@@ -10,7 +10,7 @@ import { finite } from '../value-rows.js';
 import type { Step } from '../statements.js';
 import { statements, statementsTransaction } from '../statements.js';
 import { upsertCountingSql, upsertSql } from '../upsert.js';
-import { markSyncedStep } from './sync-states.js';
+import { markSyncedSteps } from './sync-states.js';
 
 type KindSave = { kind: InvoiceKind; invoices: readonly InvoiceRecord[] };
 type DayRecount = { forget: string; recount: string };
@@ -68,7 +68,7 @@ const internals = {
     // The queries of a MySQL save, each a list of statements: the batches of rows, the first
     // with the client's version raise, the last with the day counts and the sync date (sent
     // with COMMIT).
-    mysqlQueries(clientId: number, saves: readonly KindSave[], rows: readonly ValueRow[], touch: Step, synced: Step): Step[][] {
+    mysqlQueries(clientId: number, saves: readonly KindSave[], rows: readonly ValueRow[], touch: Step, synced: readonly Step[]): Step[][] {
 
         const sql = internals.mysql;
         const inserts: Step[] = [];
@@ -81,7 +81,7 @@ const internals = {
         queries.at(-1)!.push(
             ...days.length ? [{ sql: sql.addDays, bindings: [days] }] : [],
             ...internals.recounting(sql.recount, clientId, saves),
-            synced
+            ...synced
         );
         return queries;
     },
@@ -179,14 +179,14 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
         const dialect = dialectOf(knex);
         const rows = saves.flatMap(({ kind, invoices }) => invoices.map((invoice) => internals.rowValues(clientId, kind, invoice)));
         const touch = touchClientStep(clientId);
-        const synced = markSyncedStep(dialect, clientId, saves.map(({ kind }) => internals.systems[kind]), syncedAt);
+        const synced = markSyncedSteps(dialect, clientId, saves.map(({ kind }) => internals.systems[kind]), syncedAt, Object.fromEntries(saves.map(({ kind, invoices }) => [internals.systems[kind], invoices.length])));
         const queries = dialect === 'mysql' ? internals.mysqlQueries(clientId, saves, rows, touch, synced) : [];
         await statementsTransaction(knex, clientDataIsolation, async (trx) => {
 
             if (dialect === 'sqlite') {
                 await trx.run(touch.sql, touch.bindings);
                 await trx.each(internals.sqliteUpsert, rows);
-                await trx.commitWith([...internals.recounting(internals.sqliteRecount, clientId, saves), synced]);
+                await trx.commitWith([...internals.recounting(internals.sqliteRecount, clientId, saves), ...synced]);
                 return;
             }
 

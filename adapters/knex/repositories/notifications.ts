@@ -7,6 +7,8 @@ import { listQueries } from '../list-queries.js';
 import { countOf, storableRow, toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
+import { announce, isListened } from '../outbox.js';
+import { notificationMetadata } from '../../../core/domain/events.js';
 
 const internals = {
     batchSize: 200,
@@ -41,6 +43,21 @@ export const notificationRepository = (knex: Knex, sql = statements(knex), queri
         await clientDataTransaction(knex, async (trx) => {
 
             await touchClient(trx, clientId);
+            // The notifications not stored before, for the account's webhooks (only when they listen).
+            if (notifications.length && await isListened(trx, clientId)) {
+                const known = new Set<string>();
+                const ids = notifications.map((notification) => notification.arcaId).filter((id): id is string => id !== null);
+                for (let i = 0; i < ids.length; i += internals.batchSize) {
+                    const rows = await trx('dfe_notifications').select('arca_id').where({ client_id: clientId }).whereIn('arca_id', ids.slice(i, i + internals.batchSize));
+                    rows.forEach((row: Record<string, unknown>) => known.add(String(row.arca_id)));
+                }
+
+                const fresh = notifications.filter((notification) => notification.arcaId === null || !known.has(notification.arcaId));
+                if (fresh.length) {
+                    await announce(trx, clientId, { type: 'dfe.nuevas', system: 'dfe', data: { cantidad: fresh.length, notificaciones: fresh.map(notificationMetadata) } }, syncedAt);
+                }
+            }
+
             const rows = notifications.map((notification) => storableRow({
                 client_id: clientId,
                 arca_id: notification.arcaId,
@@ -59,7 +76,7 @@ export const notificationRepository = (knex: Knex, sql = statements(knex), queri
                 await trx('dfe_notifications').insert(rows.slice(i, i + internals.batchSize)).onConflict(['client_id', 'arca_id']).merge(['tipo', 'asunto', 'organismo', 'fecha_recepcion', 'fecha_notificacion']);
             }
 
-            await markSynced(trx, clientId, 'dfe', syncedAt);
+            await markSynced(trx, clientId, 'dfe', syncedAt, { dfe: notifications.length });
         });
     }
 });

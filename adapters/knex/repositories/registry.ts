@@ -22,7 +22,7 @@ export const registryRepository = (knex: Knex): RegistryRepository => ({
                 data_version: trx.raw('data_version + 1')
             }));
 
-            await markSynced(trx, clientId, 'registry', syncedAt);
+            await markSynced(trx, clientId, 'registry', syncedAt, { registry: 1 });
         });
     }
 });

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { SctData } from '../../../core/domain/sct.js';
+import type { SctData, SctDebt } from '../../../core/domain/sct.js';
+import { sctDebtChange } from '../../../core/domain/events.js';
 import type { SctRepository } from '../../../core/ports/index.js';
 import { toIso } from '../../../core/domain/time.js';
 import { clientDataTransaction } from '../connection.js';
@@ -7,10 +8,24 @@ import { touchClient } from '../data-versions.js';
 import { storableRow, toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
+import { announce, isListened } from '../outbox.js';
 
 const internals = {
     tables: ['sct_debts', 'sct_due_dates', 'sct_returns'] as const,
-    ms: (iso: string): number => new Date(iso).getTime()
+    ms: (iso: string): number => new Date(iso).getTime(),
+
+    debts: (rows: readonly Record<string, unknown>[]): SctDebt[] => rows.map((row) => ({
+        establecimiento: String(row.establecimiento),
+        impuesto: String(row.impuesto),
+        concepto: String(row.concepto),
+        subconcepto: String(row.subconcepto),
+        periodo: String(row.periodo),
+        antCuota: String(row.ant_cuota),
+        vencimiento: toIso(toNullableNumber(row.vencimiento)),
+        saldo: toNumber(row.saldo),
+        intResarcitorios: toNumber(row.int_resarcitorios),
+        intPunitorios: toNumber(row.int_punitorios)
+    }))
 };
 
 // The three blocks are replaced whole on each sync: the authority shows the current state,
@@ -21,18 +36,7 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository
 
         const [debts, dueDates, returns] = await Promise.all(internals.tables.map((table) => sql.all(`select t.* from ${table} t where t.client_id = ? order by t.position asc`, [clientId])));
         return {
-            deuda: debts!.map((row: Record<string, unknown>) => ({
-                establecimiento: String(row.establecimiento),
-                impuesto: String(row.impuesto),
-                concepto: String(row.concepto),
-                subconcepto: String(row.subconcepto),
-                periodo: String(row.periodo),
-                antCuota: String(row.ant_cuota),
-                vencimiento: toIso(toNullableNumber(row.vencimiento)),
-                saldo: toNumber(row.saldo),
-                intResarcitorios: toNumber(row.int_resarcitorios),
-                intPunitorios: toNumber(row.int_punitorios)
-            })),
+            deuda: internals.debts(debts!),
             vencimientos: dueDates!.map((row: Record<string, unknown>) => ({
                 impuesto: String(row.impuesto),
                 concepto: String(row.concepto),
@@ -59,6 +63,12 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository
         await clientDataTransaction(knex, async (trx) => {
 
             await touchClient(trx, clientId);
+            // The debt as it was, for the account's webhooks (only when they listen).
+            const change = await isListened(trx, clientId) ? sctDebtChange(internals.debts(await trx('sct_debts').where({ client_id: clientId }).orderBy('position')), data.deuda) : null;
+            if (change) {
+                await announce(trx, clientId, { type: 'sct.deuda_cambio', system: 'sct', data: change }, syncedAt);
+            }
+
             for (const table of internals.tables) {
                 await trx(table).where({ client_id: clientId }).delete();
             }
@@ -106,7 +116,7 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository
                 })), 200).transacting(trx);
             }
 
-            await markSynced(trx, clientId, 'sct', syncedAt);
+            await markSynced(trx, clientId, 'sct', syncedAt, { sct: data.deuda.length + data.vencimientos.length + data.ddjj.length });
         });
     }
 });

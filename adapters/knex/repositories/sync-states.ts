@@ -7,31 +7,44 @@ import type { Dialect } from '../connection.js';
 import type { Statements, Step } from '../statements.js';
 import { sqlByShape, statements, statementsOf } from '../statements.js';
 import { upsertSql } from '../upsert.js';
+import type { HealthState } from '../../../core/domain/health.js';
+import { stateOfError, systemNames } from '../../../core/domain/health.js';
+import { announce, announceStep, recoveryStep } from '../outbox.js';
 
 const internals = {
     // Fixed SQL: markSynced closes every write of synchronized data; one row per system.
-    synced: sqlByShape((dialect: Dialect, systems: number): string => upsertSql(dialect, 'sync_states', ['client_id', 'system', 'synced_at', 'last_attempt_at', 'last_error'], ['client_id', 'system'], ['synced_at', 'last_attempt_at', 'last_error'], systems))
+    synced: sqlByShape((dialect: Dialect, systems: number): string => upsertSql(dialect, 'sync_states', ['client_id', 'system', 'synced_at', 'last_attempt_at', 'last_error', 'failing_since'], ['client_id', 'system'], ['synced_at', 'last_attempt_at', 'last_error', 'failing_since'], systems)),
+
+    // A system never attempted is pending; one that failed is in the state its error names.
+    stateOf: (row: Record<string, unknown> | undefined): HealthState => (!row || (row.synced_at === null && row.last_error === null) ? 'pendiente' : stateOfError(row.last_error as string | null))
 };
 
 // Called inside the transaction that writes a system's data (which raised the client's data
 // version first, see data-versions.ts), so data and syncedAt move together or not at all.
 // Several systems written in one transaction (a CUIT's issued and received invoices) are
 // marked in one statement.
-export const markSynced = async (trx: Knex.Transaction | Statements, clientId: number, system: SyncSystem | readonly SyncSystem[], at: Timestamp): Promise<void> => {
+// The same transaction announces it to the account's webhooks (outbox.ts): the sync completed
+// with `records` records read, and each system that was failing left its failure.
+export const markSynced = async (trx: Knex.Transaction | Statements, clientId: number, system: SyncSystem | readonly SyncSystem[], at: Timestamp, records: Partial<Record<SyncSystem, number>> = {}): Promise<void> => {
 
     const sql = statementsOf(trx);
     const systems = typeof system === 'string' ? [system] : system;
     if (systems.length) {
-        const step = markSyncedStep(sql.dialect, clientId, systems, at);
-        await sql.run(step.sql, step.bindings);
+        for (const step of markSyncedSteps(sql.dialect, clientId, systems, at, records)) {
+            await sql.run(step.sql, step.bindings);
+        }
     }
 };
 
-// The same write as a statement to send with others (one or more systems).
-export const markSyncedStep = (dialect: Dialect, clientId: number, systems: readonly SyncSystem[], at: Timestamp): Step => ({
-    sql: internals.synced(dialect, systems.length),
-    bindings: systems.flatMap((entry) => [clientId, entry, at, at, null])
-});
+// The same writes as statements to send with others (one or more systems), in order.
+export const markSyncedSteps = (dialect: Dialect, clientId: number, systems: readonly SyncSystem[], at: Timestamp, records: Partial<Record<SyncSystem, number>> = {}): Step[] => [
+    ...systems.map((entry) => recoveryStep(clientId, entry, at)),
+    announceStep(clientId, { type: 'sincronizacion.completada', data: { sistemas: systems.map((entry) => ({ sistema: systemNames[entry], registros: records[entry] ?? null })) } }, at),
+    {
+        sql: internals.synced(dialect, systems.length),
+        bindings: systems.flatMap((entry) => [clientId, entry, at, at, null, null])
+    }
+];
 
 export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncStateRepository => ({
 
@@ -55,12 +68,15 @@ export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncSta
             system: row.system as SyncSystem,
             syncedAt: toNullableNumber(row.synced_at),
             lastAttemptAt: toNullableNumber(row.last_attempt_at),
-            lastError: row.last_error as string | null
+            lastError: row.last_error as string | null,
+            failingSince: toNullableNumber(row.failing_since)
         }));
     },
 
     // The client's existence is checked in the same transaction as the write (and the foreign
     // key backs it), so a deleted client gets nothing written.
+    // The run of failures goes on while its cause stays the same (failing_since kept); a new
+    // cause starts a new one, and is a change of health the account's webhooks hear of.
     async recordFailure(clientId, system, error, at) {
 
         return await knex.transaction(async (trx) => {
@@ -70,10 +86,18 @@ export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncSta
                 return false;
             }
 
+            const previous = await trx('sync_states').select('synced_at', 'last_error', 'failing_since').where({ client_id: clientId, system }).first() as Record<string, unknown> | undefined;
+            const before = internals.stateOf(previous);
+            const after = stateOfError(error);
+            const failingSince = previous && previous.last_error !== null && before === after ? toNullableNumber(previous.failing_since) ?? at : at;
             await trx('sync_states')
-                .insert({ client_id: clientId, system, synced_at: null, last_attempt_at: at, last_error: error })
+                .insert({ client_id: clientId, system, synced_at: null, last_attempt_at: at, last_error: error, failing_since: failingSince })
                 .onConflict(['client_id', 'system'])
-                .merge(['last_attempt_at', 'last_error']);
+                .merge(['last_attempt_at', 'last_error', 'failing_since']);
+            if (before !== after) {
+                await announce(trx, clientId, { type: 'salud.cambio', system, previousError: (previous?.last_error as string | null | undefined) ?? null, error }, at);
+            }
+
             return true;
         });
     }

@@ -22,7 +22,7 @@ interface Operation {
     requestBody?: Schema;
     summary: string;
     description: string;
-    tag: 'Salud' | 'CUIT' | 'Comprobantes' | 'Cuentas' | 'Notificaciones' | 'Etiquetas';
+    tag: 'Salud' | 'CUIT' | 'Comprobantes' | 'Cuentas' | 'Notificaciones' | 'Etiquetas' | 'Estado';
     success: { status: 200 | 201 | 204; body: BodySchemaName | 'text' | null; description: string };
     errors: readonly number[];
 }
@@ -137,6 +137,22 @@ const internals = {
             tag: 'Etiquetas',
             success: { status: 200, body: 'tags', description: 'Página de etiquetas.' },
             errors: [400, 401, 403, 429, 500]
+        },
+        'GET /v1/cuits/{cuit}/estado': {
+            operationId: 'getCuitHealth',
+            summary: 'Estado de sincronización de un CUIT',
+            description: 'Si arcasync puede leer el CUIT en ARCA y, si no, por qué y qué hacer: el estado de cada sistema (desde cuándo, la última sincronización exitosa y el último intento) y el de la clave fiscal con que se ingresa, que comparten todos los CUIT que esa clave alcanza. No programa ni fuerza sincronizaciones.',
+            tag: 'Estado',
+            success: { status: 200, body: 'cuitHealth', description: 'Estado del CUIT.' },
+            errors: readErrors
+        },
+        'GET /v1/estados': {
+            operationId: 'listPortfolioHealth',
+            summary: 'Estado de sincronización de la cartera',
+            description: 'El estado de cada CUIT que gestiona el usuario, en el orden del listado de CUIT. `estado` (repetible, se combinan con O) y `requiere_atencion` filtran; por ejemplo `requiere_atencion=true` responde qué CUIT necesitan que alguien haga algo.',
+            tag: 'Estado',
+            success: { status: 200, body: 'portfolioHealth', description: 'Página de estados.' },
+            errors: [400, 401, 403, 429, 500]
         }
     } as Record<string, Operation>,
 
@@ -162,7 +178,8 @@ const internals = {
         Comprobantes: 'Mis Comprobantes: facturas emitidas y recibidas.',
         Cuentas: 'Sistema de Cuentas Tributarias (SCT) y cuenta corriente de monotributo y autónomos (CCMA).',
         Notificaciones: 'Domicilio fiscal electrónico (DFE).',
-        Etiquetas: 'Etiquetas de la cuenta.'
+        Etiquetas: 'Etiquetas de la cuenta.',
+        Estado: 'Salud de la sincronización: qué CUIT no se pueden leer en ARCA, desde cuándo y qué tiene que hacer el contador.'
     } satisfies Record<Operation['tag'], string>,
 
     // On every answer to a counted request (not the health check): the limit closest to

@@ -1,0 +1,48 @@
+import type { Notification } from './notification.js';
+import type { SctDebt } from './sct.js';
+
+// What the account's webhooks hear of (README: States and webhooks). Wire names in Spanish.
+
+export const eventTypes = ['sincronizacion.completada', 'salud.cambio', 'dfe.nuevas', 'sct.deuda_cambio', 'prueba'] as const;
+export type EventType = typeof eventTypes[number];
+
+const internals = {
+    key: (debt: SctDebt): string => [debt.establecimiento, debt.impuesto, debt.concepto, debt.subconcepto, debt.periodo, debt.antCuota].join('\u0000'),
+    total: (debts: readonly SctDebt[]): number => Math.round(debts.reduce((sum, debt) => sum + debt.saldo + debt.intResarcitorios + debt.intPunitorios, 0) * 100) / 100,
+    item: (debt: SctDebt) => ({ impuesto: debt.impuesto, concepto: debt.concepto, periodo: debt.periodo, antCuota: debt.antCuota, total: internals.total([debt]) })
+};
+
+export interface SctDebtChange {
+    totalAnterior: number;
+    total: number;
+    aparecidas: ReturnType<typeof internals.item>[];
+    canceladas: ReturnType<typeof internals.item>[];
+}
+
+// The debt before and after a sync: what is owed in all (saldo plus interests) and the items
+// that appeared or were settled; null when neither the total nor the items changed.
+export const sctDebtChange = (before: readonly SctDebt[], after: readonly SctDebt[]): SctDebtChange | null => {
+
+    const old = new Set(before.map(internals.key));
+    const now = new Set(after.map(internals.key));
+    const change = {
+        totalAnterior: internals.total(before),
+        total: internals.total(after),
+        aparecidas: after.filter((debt) => !old.has(internals.key(debt))).map(internals.item),
+        canceladas: before.filter((debt) => !now.has(internals.key(debt))).map(internals.item)
+    };
+
+    return change.totalAnterior === change.total && !change.aparecidas.length && !change.canceladas.length ? null : change;
+};
+
+// A new notification's metadata as announced: never its content (the synchronizer never opens one).
+export const notificationMetadata = (notification: Notification) => ({
+    arcaId: notification.arcaId,
+    tipo: notification.tipo,
+    asunto: notification.asunto,
+    organismo: notification.organismo,
+    fechaRecepcion: notification.fechaRecepcion,
+    fechaNotificacion: notification.fechaNotificacion
+});
+
+export const isEventType = (value: string): value is EventType => (eventTypes as readonly string[]).includes(value);

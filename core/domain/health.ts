@@ -1,0 +1,304 @@
+import { messages } from './messages.js';
+import type { SyncSystem } from './sync-system.js';
+import type { Timestamp } from './time.js';
+import { toIso } from './time.js';
+
+// The health of a CUIT as integrators (REST), assistants (MCP) and staff (CLI) see it, derived
+// from what the synchronization records and nothing else: each system's last success, last
+// attempt and last error (sync_states), and the keys the authority refused (sync_key_failures).
+// The recorded error always starts with the Spanish explanation of its cause (messages.authority
+// or messages.sync), so the cause is read back from that prefix: the text the sync writes is the
+// one source, and a new cause added there without a state here falls to 'error'.
+
+export const healthStates = [
+    'ok',
+    'pendiente',
+    'sin_clave',
+    'clave_rechazada',
+    'clave_bloqueada',
+    'clave_vencida',
+    'captcha',
+    'segundo_factor',
+    'no_adherido',
+    'sin_representacion',
+    'irregularidades',
+    'arca_bloqueo',
+    'arca_no_disponible',
+    'formato_desconocido',
+    'error'
+] as const;
+
+export type HealthState = typeof healthStates[number];
+
+// A key's own state today, shared by every CUIT it reaches.
+export const keyStates = ['funciona', 'pendiente', 'sin_clave', 'clave_rechazada', 'clave_bloqueada', 'clave_vencida', 'captcha', 'segundo_factor'] as const;
+export type KeyState = typeof keyStates[number];
+
+// The wire names of the systems (Spanish, like every wire name).
+export const systemNames: Record<SyncSystem, string> = {
+    registry: 'registro',
+    issued_invoices: 'comprobantes_emitidos',
+    received_invoices: 'comprobantes_recibidos',
+    sct: 'sct',
+    ccma: 'ccma',
+    dfe: 'dfe'
+};
+
+// How a person reads each system's name in a sentence.
+export const systemLabels: Record<SyncSystem, string> = {
+    registry: 'el sistema registral',
+    issued_invoices: 'los comprobantes emitidos',
+    received_invoices: 'los comprobantes recibidos',
+    sct: 'la cuenta corriente (SCT)',
+    ccma: 'la cuenta de monotributo y autónomos (CCMA)',
+    dfe: 'el domicilio fiscal electrónico (DFE)'
+};
+
+export interface HealthText {
+    // What happened, in a few words.
+    mensaje: string;
+    // What the accountant must do.
+    accion: string;
+}
+
+const internals = {
+    texts: {
+        ok: { mensaje: 'Sincronizado sin errores.', accion: 'Nada que hacer: los datos están al día.' },
+        pendiente: { mensaje: 'Todavía no se sincronizó.', accion: 'Nada que hacer por ahora: la primera sincronización está en curso o en espera.' },
+        sin_clave: { mensaje: messages.sync.noKey, accion: 'Cargá la clave fiscal del cliente (o asignale un representante con clave fiscal) para poder sincronizarlo.' },
+        clave_rechazada: { mensaje: 'ARCA rechazó la clave fiscal.', accion: 'Pedile al cliente su clave fiscal correcta y cargala de nuevo; mientras tanto no se reintenta, para no bloquearla.' },
+        clave_bloqueada: { mensaje: 'La clave fiscal está bloqueada en ARCA.', accion: 'Pedile al cliente que desbloquee su clave fiscal en ARCA y cargala de nuevo.' },
+        clave_vencida: { mensaje: 'ARCA exige cambiar la clave fiscal.', accion: 'Pedile al cliente que cambie su clave fiscal en ARCA y cargala de nuevo.' },
+        captcha: { mensaje: 'ARCA pidió resolver un CAPTCHA para ingresar.', accion: 'Nada que hacer: ARCA lo pide tras varios ingresos seguidos; se reintenta en la próxima sincronización diaria.' },
+        segundo_factor: { mensaje: 'ARCA pidió un segundo factor de autenticación.', accion: 'Pedile al cliente que quite el segundo factor (token) de su clave fiscal, o que delegue los servicios en tu clave desde el Administrador de Relaciones de ARCA.' },
+        no_adherido: { mensaje: 'El servicio no está adherido en ARCA para el CUIT.', accion: 'Pedile al cliente que adhiera el servicio en ARCA (Administrador de Relaciones de Clave Fiscal); arcasync nunca lo adhiere por él.' },
+        sin_representacion: { mensaje: 'El representante no puede operar en nombre del CUIT.', accion: 'Pedile al cliente que delegue el servicio en su representante desde el Administrador de Relaciones de Clave Fiscal de ARCA.' },
+        irregularidades: { mensaje: 'ARCA informa que el CUIT registra irregularidades.', accion: 'El cliente debe regularizar su situación en su dependencia de ARCA.' },
+        arca_bloqueo: { mensaje: 'ARCA bloqueó temporalmente los pedidos.', accion: 'Nada que hacer: se reintenta solo más tarde.' },
+        arca_no_disponible: { mensaje: 'ARCA no estuvo disponible.', accion: 'Nada que hacer: se reintenta solo.' },
+        formato_desconocido: { mensaje: 'ARCA devolvió una página con un formato que el servicio no reconoce.', accion: 'Nada que hacer: el equipo de arcasync recibió el detalle y se reintenta más tarde.' },
+        error: { mensaje: 'Un error impidió sincronizar.', accion: 'Nada que hacer: se reintenta solo; si sigue así, escribinos.' }
+    } satisfies Record<HealthState, HealthText>,
+
+    keyTexts: {
+        funciona: { mensaje: 'La clave fiscal funciona.', accion: 'Nada que hacer.' },
+        pendiente: { mensaje: 'La clave fiscal todavía no se usó.', accion: 'Nada que hacer por ahora: se usa en la próxima sincronización.' }
+    } satisfies Partial<Record<KeyState, HealthText>>,
+
+    // The recorded error's first words, and the state each names.
+    prefixes: [
+        [messages.authority.rejected_key, 'clave_rechazada'],
+        [messages.authority.blocked_key, 'clave_bloqueada'],
+        [messages.authority.expired_key, 'clave_vencida'],
+        [messages.authority.captcha, 'captcha'],
+        [messages.authority.second_factor, 'segundo_factor'],
+        [messages.authority.not_adhered, 'no_adherido'],
+        [messages.authority.represented_unavailable, 'sin_representacion'],
+        [messages.authority.irregularities, 'irregularidades'],
+        [messages.authority.firewall_block, 'arca_bloqueo'],
+        [messages.authority.session_expired, 'arca_no_disponible'],
+        [messages.authority.unavailable, 'arca_no_disponible'],
+        [messages.authority.unexpected_page, 'formato_desconocido'],
+        [messages.sync.noKey, 'sin_clave'],
+        [messages.sync.noRepresentative, 'sin_clave'],
+        [messages.sync.unreadableKey, 'error'],
+        [messages.sync.internal, 'error']
+    ] as readonly (readonly [string, HealthState])[],
+
+    // A key's failures: they stop every CUIT the key reaches.
+    keyFailures: new Set<HealthState>(['sin_clave', 'clave_rechazada', 'clave_bloqueada', 'clave_vencida', 'captcha', 'segundo_factor']),
+
+    // What needs a person; the rest passes by itself.
+    attention: new Set<HealthState>(['sin_clave', 'clave_rechazada', 'clave_bloqueada', 'clave_vencida', 'segundo_factor', 'no_adherido', 'sin_representacion', 'irregularidades']),
+
+    // The state a CUIT shows when its systems differ: what needs a person first.
+    rank: ['clave_rechazada', 'clave_bloqueada', 'clave_vencida', 'segundo_factor', 'sin_clave', 'sin_representacion', 'no_adherido', 'irregularidades', 'captcha', 'arca_bloqueo', 'formato_desconocido', 'arca_no_disponible', 'error', 'pendiente', 'ok'] as readonly HealthState[],
+
+    // The authority's failure kinds of a refused key (sync_key_failures.kind).
+    keyKinds: { rejected_key: 'clave_rechazada', blocked_key: 'clave_bloqueada', expired_key: 'clave_vencida' } as Record<string, KeyState>,
+
+    day: (at: Timestamp): string => new Date(at).toISOString().slice(0, 10)
+};
+
+// The state a recorded error names (null: no error).
+export const stateOfError = (error: string | null): HealthState => {
+
+    if (error === null) {
+        return 'ok';
+    }
+
+    return internals.prefixes.find(([prefix]) => error.startsWith(prefix))?.[1] ?? 'error';
+};
+
+export const healthText = (state: HealthState | KeyState): HealthText => (state in internals.texts ? internals.texts[state as HealthState] : internals.keyTexts[state as 'funciona' | 'pendiente']);
+
+export const needsAttention = (state: HealthState | KeyState): boolean => internals.attention.has(state as HealthState);
+
+export const isKeyFailureState = (state: HealthState | KeyState): boolean => internals.keyFailures.has(state as HealthState);
+
+export const worstState = (states: readonly HealthState[]): HealthState => internals.rank.find((state) => states.includes(state)) ?? 'ok';
+
+// One system's record as the sync keeps it.
+export interface SystemRecord {
+    system: SyncSystem;
+    syncedAt: Timestamp | null;
+    lastAttemptAt: Timestamp | null;
+    lastError: string | null;
+    // When the current run of failures began (null while it succeeds).
+    failingSince: Timestamp | null;
+}
+
+export interface SystemHealth {
+    system: SyncSystem;
+    state: HealthState;
+    since: Timestamp | null;
+    syncedAt: Timestamp | null;
+    lastAttemptAt: Timestamp | null;
+}
+
+// A system never attempted, or attempted and never finished, is pending; one whose last
+// attempt succeeded is ok since that success.
+export const systemHealth = (system: SyncSystem, record: SystemRecord | undefined): SystemHealth => {
+
+    if (!record || (record.syncedAt === null && record.lastError === null)) {
+        return { system, state: 'pendiente', since: null, syncedAt: null, lastAttemptAt: record?.lastAttemptAt ?? null };
+    }
+
+    const state = stateOfError(record.lastError);
+    return { system, state, since: state === 'ok' ? record.syncedAt : record.failingSince ?? record.lastAttemptAt, syncedAt: record.syncedAt, lastAttemptAt: record.lastAttemptAt };
+};
+
+export interface KeyRecord {
+    // The CUIT whose clave fiscal logs in (the client's own, or its representative's).
+    loginCuit: string | null;
+    hasKey: boolean;
+    // The authority refused this very key (it has not changed since).
+    refused: { kind: string; at: Timestamp } | null;
+    // Every system of every CUIT the key reaches.
+    reach: readonly SystemRecord[];
+}
+
+export interface KeyHealth {
+    loginCuit: string | null;
+    state: KeyState;
+    since: Timestamp | null;
+}
+
+// A key's state today: refused for good until it changes, a CAPTCHA or a second factor met
+// today (the sync tries again tomorrow), working when its last login went through.
+export const keyHealth = (key: KeyRecord, now: Timestamp): KeyHealth => {
+
+    const of = (state: KeyState, since: Timestamp | null): KeyHealth => ({ loginCuit: key.loginCuit, state, since });
+    if (!key.hasKey) {
+        return of('sin_clave', null);
+    }
+
+    const refused = key.refused ? internals.keyKinds[key.refused.kind] : undefined;
+    if (refused) {
+        return of(refused, key.refused!.at);
+    }
+
+    let latest: SystemRecord | null = null;
+    for (const record of key.reach) {
+        if (record.lastAttemptAt !== null && (!latest || record.lastAttemptAt > latest.lastAttemptAt!)) {
+            latest = record;
+        }
+    }
+
+    if (!latest) {
+        return of('pendiente', null);
+    }
+
+    const state = stateOfError(latest.lastError);
+    if (isKeyFailureState(state)) {
+        // A login failure of another day says nothing of today's (a changed key, a CAPTCHA gone).
+        return internals.day(latest.lastAttemptAt!) === internals.day(now) && state !== 'sin_clave' ? of(state as KeyState, latest.failingSince ?? latest.lastAttemptAt) : of('pendiente', null);
+    }
+
+    return of('funciona', null);
+};
+
+export interface CuitHealth {
+    state: HealthState;
+    since: Timestamp | null;
+    key: KeyHealth | null;
+    systems: SystemHealth[];
+}
+
+// A CUIT's state: its key's failure when the key fails (it stops every system), otherwise the
+// state of its systems that most needs a person.
+export const cuitHealth = (systems: readonly SyncSystem[], records: readonly SystemRecord[], key: KeyHealth | null): CuitHealth => {
+
+    const bySystem = new Map(records.map((record) => [record.system, record]));
+    const healths = systems.map((system) => systemHealth(system, bySystem.get(system)));
+    if (key && isKeyFailureState(key.state)) {
+        return { state: key.state as HealthState, since: key.since, key, systems: healths };
+    }
+
+    const state = worstState(healths.map((entry) => entry.state));
+    const since = state === 'ok'
+        ? Math.min(...healths.map((entry) => entry.since ?? Infinity))
+        : Math.min(...healths.filter((entry) => entry.state === state).map((entry) => entry.since ?? Infinity));
+    return { state, since: Number.isFinite(since) ? since : null, key, systems: healths };
+};
+
+// The wire form (REST, MCP): Spanish names, ISO dates, the sentences beside each state.
+export interface SystemHealthView {
+    sistema: string;
+    estado: HealthState;
+    desde: string | null;
+    syncedAt: string | null;
+    ultimoIntento: string | null;
+    mensaje: string;
+    accion: string;
+}
+
+export interface KeyHealthView {
+    cuit: string | null;
+    estado: KeyState;
+    desde: string | null;
+    mensaje: string;
+    accion: string;
+}
+
+export const toSystemHealthView = (health: SystemHealth): SystemHealthView => ({
+    sistema: systemNames[health.system],
+    estado: health.state,
+    desde: toIso(health.since),
+    syncedAt: toIso(health.syncedAt),
+    ultimoIntento: toIso(health.lastAttemptAt),
+    ...healthText(health.state)
+});
+
+export const toKeyHealthView = (health: KeyHealth): KeyHealthView => ({
+    cuit: health.loginCuit,
+    estado: health.state,
+    desde: toIso(health.since),
+    ...healthText(health.state)
+});
+
+// "3/11/2026", as the accountant reads a date.
+export const shortDate = (at: Timestamp | string | null): string => {
+
+    if (at === null) {
+        return 's/f';
+    }
+
+    const date = new Date(at);
+    return `${date.getUTCDate()}/${date.getUTCMonth() + 1}/${date.getUTCFullYear()}`;
+};
+
+// One sentence on a system read (MCP): "sin datos de SCT: la clave fiscal venció el 3/11/2026; …".
+export const systemSentence = (label: string, view: { estado: HealthState | KeyState; desde: string | null; syncedAt: string | null; mensaje: string; accion: string }): string => {
+
+    if (view.estado === 'ok' || view.estado === 'funciona') {
+        return `Estado de ${label}: al día.`;
+    }
+
+    if (view.estado === 'pendiente') {
+        return `Estado de ${label}: pendiente de la primera sincronización.`;
+    }
+
+    const head = view.syncedAt ? `Atención: ${label} no se actualiza desde el ${shortDate(view.syncedAt)}` : `Sin datos de ${label}`;
+    return `${head}: ${view.mensaje.replace(/\.$/, '')} (desde el ${shortDate(view.desde)}). ${view.accion}`;
+};
