@@ -1,7 +1,7 @@
 import type { ArcaClient, ArcaClientOptions } from '../adapters/authority/arca/index.js';
 import { createArcaClient } from '../adapters/authority/arca/index.js';
 import type { SimulatedAuthority } from '../adapters/authority/simulated/index.js';
-import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
+import { representationsPath, startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
 import type { KeySession } from '../core/ports/authority-client.js';
 import type { CapturedPage } from '../adapters/authority/arca/diagnostics.js';
 import { createDiagnostics, diagnosticsDirOf } from '../adapters/authority/arca/diagnostics.js';
@@ -21,6 +21,45 @@ export interface ConfiguredAuthority extends ArcaClient {
 }
 
 const internals = {
+    // The simulated authority lets a person's key act for any legal entity unless a scenario
+    // refused it; it is told which one before the entity's first read in a session, as the
+    // real one knows its representations from its registry.
+    representing(client: ArcaClient, actFor: (login: string, cuit: string) => Promise<void>): ArcaClient['login'] {
+
+        return async (key, options) => {
+
+            const session = await client.login(key, options);
+            return {
+                close: () => session.close(),
+                taxpayer(cuit) {
+
+                    const taxpayer = session.taxpayer(cuit);
+                    let told: Promise<void> | null = null;
+                    const first = <T>(read: () => Promise<T>) => async (): Promise<T> => {
+
+                        told ??= actFor(key.loginCuit, cuit).catch(() => undefined);
+                        await told;
+                        return read();
+                    };
+
+                    return {
+                        registry: first(() => taxpayer.registry()),
+                        invoices: (kind, range) => first(() => taxpayer.invoices(kind, range))(),
+                        sct: first(() => taxpayer.sct()),
+                        ccma: first(() => taxpayer.ccma()),
+                        notifications: first(() => taxpayer.notifications())
+                    };
+                }
+            };
+        };
+    },
+
+    // Told over HTTP when the simulated authority runs apart (arcasync authority simulate).
+    remoteActFor: (baseUrl: string) => async (login: string, cuit: string): Promise<void> => {
+
+        await fetch(`${baseUrl.replace(/\/+$/, '')}${representationsPath}`, { method: 'POST', body: new URLSearchParams({ login, cuit }), signal: AbortSignal.timeout(5_000) });
+    },
+
     // The simulated authority answers at once and does not mind bursts: short waits, a high
     // per-host cap. The real one gets the polite defaults.
     simulatedTuning: {
@@ -46,6 +85,7 @@ export const createAuthorityClient = (config: Pick<Config, 'authority' | 'author
     if (config.authority === 'arca' || config.authorityUrl) {
         const tuning = config.authority === 'simulated' ? internals.simulatedTuning : {};
         const client = createArcaClient({ ...tuning, diagnostics, ...overrides, baseUrl: config.authorityUrl });
+        const login = config.authority === 'simulated' && config.authorityUrl ? internals.representing(client, internals.remoteActFor(config.authorityUrl)) : client.login;
         return {
             onCapture,
             transport: client.transport,
@@ -53,7 +93,7 @@ export const createAuthorityClient = (config: Pick<Config, 'authority' | 'author
 
                 return client.logins;
             },
-            login: (key, options) => client.login(key, options),
+            login,
             close: () => Promise.resolve(),
             simulated: () => Promise.resolve(null)
         };
@@ -88,9 +128,9 @@ export const createAuthorityClient = (config: Pick<Config, 'authority' | 'author
 
         async login(key, options): Promise<KeySession> {
 
-            const { client } = await start();
+            const { authority, client } = await start();
             inProcess = client;
-            return client.login(key, options);
+            return internals.representing(client, (login, cuit) => Promise.resolve(void authority.actFor(login, cuit)))(key, options);
         },
 
         async simulated() {

@@ -8,6 +8,7 @@ import type { ArcaClient, ArcaClientOptions } from '../adapters/authority/arca/i
 import { createArcaClient } from '../adapters/authority/arca/index.js';
 import { detectInvoiceCsvGeneration, parseInvoicesCsv } from '../adapters/authority/arca/invoices-csv.js';
 import type { Cuit } from '../core/domain/cuit.js';
+import type { CcmaMovement } from '../core/domain/ccma.js';
 import type { AuthorityFailure, KeySession } from '../core/ports/authority-client.js';
 import type { VirtualClock } from './support/clock.js';
 import { virtualClock } from './support/clock.js';
@@ -439,20 +440,27 @@ describe('arca adapter on recorded pages (nock)', () => {
 
     describe('Sistema de Cuentas Tributarias', () => {
 
-        it('selects the CUIT in $PropertySelection, then calls getDeudas, getVencimientos and getFaltasPresentacion one after another', async () => {
+        // The portal's system cuenta_corriente_contrib (not 'ctacte'), entered with token/sign on
+        // /contribuyente/externo; the selector's page inside the iframe homeContribuyente.
+        const enter = (selectorPage: string) => {
 
-            const session = await internals.session(clock);
             const { token, sign } = internals.authorization();
-            nock(internals.portal).get(`/portal/api/servicios/${internals.person}/servicio/ctacte/autorizacion`).reply(200, internals.fixture('portal/autorizacion.json'), internals.json);
-            const order: string[] = [];
-            const ctacte = nock(internals.ctacte)
+            nock(internals.portal).get(`/portal/api/servicios/${internals.person}/servicio/cuenta_corriente_contrib/autorizacion`).reply(200, internals.fixture('portal/autorizacion.json'), internals.json);
+            return nock(internals.ctacte)
                 .post('/contribuyente/externo', { token, sign }).reply(302, '', { location: '/contribuyente/', 'set-cookie': 'JSESSIONID=ct-1; Path=/contribuyente; Secure' })
                 .get('/contribuyente/').reply(200, internals.fixture('sct/contribuyente.html'), internals.html)
-                .get('/contribuyente/app/homeContribuyente.html').query({ ts: '1763640000' }).reply(200, internals.fixture('sct/homeContribuyente.html'), internals.html)
-                .post('/contribuyente/app', { formids: '$PropertySelection', service: 'direct/1/HomeContribuyente/$Form', sp: 'S0', submitmode: '', submitname: '', $PropertySelection: '1' })
-                .matchHeader('cookie', /JSESSIONID=ct-1/)
-                .reply(200, internals.fixture('sct/homeContribuyente-entidad.html'), internals.html);
-            for (const [method, args, file] of [['getDeudas', [30712345671, null], 'sct/getDeudas.json'], ['getVencimientos', [30712345671], 'sct/getVencimientos.json'], ['getFaltasPresentacion', [30712345671], 'sct/getFaltasPresentacion.json']] as const) {
+                .get('/contribuyente/app/homeContribuyente.html').query({ ts: '1763640000' }).reply(200, internals.fixture(selectorPage), internals.html);
+        };
+
+        const choose = (ctacte: nock.Scope, index: string, answer: string) => ctacte
+            .post('/contribuyente/app', { formids: '$PropertySelection', service: 'direct/1/HomeContribuyente/$Form', sp: 'S0', submitmode: '', submitname: '', $PropertySelection: index })
+            .matchHeader('cookie', /JSESSIONID=ct-1/)
+            .reply(200, internals.fixture(answer), internals.html);
+
+        const methods = (ctacte: nock.Scope, cuit: string, files: [string, string, string], order: string[]) => {
+
+            const calls = [['getDeudas', [Number(cuit), null], files[0]], ['getVencimientos', [Number(cuit)], files[1]], ['getFaltasPresentacion', [Number(cuit)], files[2]]] as const;
+            for (const [method, args, file] of calls) {
                 ctacte.get('/contribuyente/rest-access/service').query((query) => {
 
                     const request = JSON.parse(String(query.request)) as { serviceName: string; methodName: string; arguments: unknown[] };
@@ -463,16 +471,64 @@ describe('arca adapter on recorded pages (nock)', () => {
                     return [200, internals.fixture(file), internals.json];
                 });
             }
+        };
 
-            const sct = await session.taxpayer(internals.entity).sct();
+        it('opens on the taxpayer chosen last: chooses the CUIT asked for by its label (values are indices), checks it, then calls the three methods one after another', async () => {
+
+            const session = await internals.session(clock);
+            const ctacte = enter('sct/homeContribuyente.html');                 // opens on the entity
+            choose(ctacte, '0', 'sct/homeContribuyente-persona.html');
+            const order: string[] = [];
+            methods(ctacte, internals.person, ['sct/getDeudas.json', 'sct/getVencimientos.json', 'sct/getFaltasPresentacion.json'], order);
+
+            const sct = await session.taxpayer(internals.person).sct();
             expect(nock.pendingMocks()).to.deep.equal([]);
             expect(order).to.deep.equal(['getDeudas', 'getVencimientos', 'getFaltasPresentacion']);
+            // Debts: *View fields, as ARCA writes them; a list.
             expect(sct.deuda).to.deep.equal([
                 { establecimiento: '', impuesto: '30 - IVA', concepto: '19 - Obligación mensual/anual', subconcepto: '19 - Capital', periodo: '202405', antCuota: '0', vencimiento: '2024-06-18T00:00:00.000Z', saldo: 125430.5, intResarcitorios: 18230.12, intPunitorios: 0 },
                 { establecimiento: '', impuesto: '10 - GANANCIAS SOCIEDADES', concepto: '19 - Obligación mensual/anual', subconcepto: '51 - Intereses resarcitorios', periodo: '202500', antCuota: '3', vencimiento: null, saldo: 4500, intResarcitorios: 120.5, intPunitorios: 0 }
             ]);
-            expect(sct.vencimientos).to.deep.equal([{ impuesto: '30 - IVA', concepto: '19 - Obligación mensual/anual', subconcepto: '19 - Capital', periodo: '202511', antCuota: '0', vencimiento: '2025-12-18T00:00:00.000Z', detalle: 'Presentación y pago' }]);
-            expect(sct.ddjj).to.deep.equal([]);
+            // Due dates: desc* and tipoOperacion, one item as an object, "YYYY-MM-DD 00:00:00".
+            expect(sct.vencimientos).to.deep.equal([{ impuesto: 'IVA', concepto: 'Obligación mensual/anual', subconcepto: '', periodo: '202609', antCuota: '0', vencimiento: '2026-10-20T00:00:00.000Z', detalle: 'Presentación y pago' }]);
+            // Missing returns: numeric codes with their descriptions, a 4-digit (annual) period.
+            expect(sct.ddjj).to.deep.equal([
+                { establecimiento: '', impuesto: '103 - GANANCIAS SOCIEDADES - DDJJ', concepto: '984 - Declaración jurada anual', subconcepto: '', periodo: '202400', antCuota: '', vencimiento: '2025-05-15T00:00:00.000Z' },
+                { establecimiento: '', impuesto: '30 - IVA', concepto: '19 - Declaración jurada mensual', subconcepto: '', periodo: '202508', antCuota: '', vencimiento: '2025-09-18T00:00:00.000Z' }
+            ]);
+            await session.close();
+        });
+
+        it('chooses the CUIT even when the page already shows it, and refuses to read when the selector does not stay on it', async () => {
+
+            const session = await internals.session(clock);
+            const ctacte = enter('sct/homeContribuyente.html');                 // already on the entity
+            choose(ctacte, '1', 'sct/homeContribuyente-entidad.html');
+            const order: string[] = [];
+            methods(ctacte, internals.entity, ['sct/vacio.json', 'sct/vacio.json', 'sct/vacio.json'], order);
+            expect(await session.taxpayer(internals.entity).sct()).to.deep.equal({ deuda: [], vencimientos: [], ddjj: [] });
+            expect(order).to.have.length(3);
+
+            choose(ctacte, '0', 'sct/homeContribuyente-entidad.html');          // stays on the entity
+            expect((await internals.failureOf(session.taxpayer(internals.person).sct())).kind).to.equal('unexpected_page');
+            expect(nock.pendingMocks()).to.deep.equal([]);
+            await session.close();
+        });
+
+        it('a key of one taxpayer gets no selector: reads its own CUIT, and no other', async () => {
+
+            const session = await internals.session(clock);
+            const ctacte = enter('sct/homeContribuyente-unico.html');
+            const order: string[] = [];
+            methods(ctacte, internals.person, ['sct/vacio.json', 'sct/getVencimientos.json', 'sct/vacio.json'], order);
+            const sct = await session.taxpayer(internals.person).sct();
+            expect(sct.vencimientos).to.have.length(1);
+            expect(order).to.deep.equal(['getDeudas', 'getVencimientos', 'getFaltasPresentacion']);
+
+            // Another CUIT: the page is read again once (a representation may be new), then refused.
+            enter('sct/homeContribuyente-unico.html');
+            expect((await internals.failureOf(session.taxpayer(internals.entity).sct())).kind).to.equal('represented_unavailable');
+            expect(nock.pendingMocks()).to.deep.equal([]);
             await session.close();
         });
     });
@@ -488,29 +544,50 @@ describe('arca adapter on recorded pages (nock)', () => {
                 .get('/tramites_con_clave_fiscal/ccam/seleccionaCuit.asp');
         };
 
-        it('selects the CUIT first, computes the debt (P02 -> P04) and reads US-format amounts, negatives in parentheses, from latin-1 pages', async () => {
+        // Selected, calculated (P02 -> P04: the balances), then the sábana (the movements).
+        const calculated = (sabana: string) => enter().reply(200, internals.bytes('ccma/seleccionaCuit.asp.html'), internals.latin1)
+            .post('/tramites_con_clave_fiscal/ccam/seleccionaCuit.asp', { selectCuit: internals.entity, accion: 's' }).reply(302, '', { location: 'menu.asp' })
+            .get('/tramites_con_clave_fiscal/ccam/menu.asp').reply(200, '<html><body>Menú</body></html>', internals.latin1)
+            .get('/tramites_con_clave_fiscal/ccam/P02_ctacte.asp').reply(200, internals.bytes('ccma/P02_ctacte.asp.html'), internals.latin1)
+            .post('/tramites_con_clave_fiscal/ccam/P02_ctacte.asp', { feccalculo: '20/11/2025', perdesde2: '01/2023', perhasta2: '11/2025', calcula: 'S' }).reply(200, internals.bytes('ccma/P02_ctacte-calculado.asp.html'), internals.latin1)
+            .post('/tramites_con_clave_fiscal/ccam/P04_ctacte.asp', { feccalculo: '20/11/2025', perdesde2: '01/2023', perhasta2: '11/2025' }).reply(200, internals.bytes('ccma/P04_ctacte.asp.html'), internals.latin1)
+            .get('/tramites_con_clave_fiscal/ccam/ajax/ConsDeuFecSabana.asp').query((query) => query.ingreso === 'sabana' && query.monoAut === 'Todos' && /^\d{2}\/\d{4}$/.test(String(query.perDesde1)))
+            .matchHeader('cookie', /ASPSESSIONIDQCSRBTQA=KJHGFDSAPOIU/)
+            .reply(200, internals.bytes(sabana), internals.latin1);
+
+        it('balances from the P04 totals (not its ledger), movements from the sábana: one signed amount, "Saldo" rows skipped, orden and running saldo derived', async () => {
 
             const session = await internals.session(clock);
-            enter().reply(200, internals.bytes('ccma/seleccionaCuit.asp.html'), internals.latin1)
-                .post('/tramites_con_clave_fiscal/ccam/seleccionaCuit.asp', { selectCuit: internals.entity, accion: 's' }).reply(302, '', { location: 'menu.asp' })
-                .get('/tramites_con_clave_fiscal/ccam/menu.asp').reply(200, '<html><body>Menú</body></html>', internals.latin1)
-                .get('/tramites_con_clave_fiscal/ccam/P02_ctacte.asp').reply(200, internals.bytes('ccma/P02_ctacte.asp.html'), internals.latin1)
-                .post('/tramites_con_clave_fiscal/ccam/P02_ctacte.asp', { feccalculo: '20/11/2025', perdesde2: '01/2023', perhasta2: '11/2025', calcula: 'S' }).reply(200, internals.bytes('ccma/P02_ctacte-calculado.asp.html'), internals.latin1)
-                .post('/tramites_con_clave_fiscal/ccam/P04_ctacte.asp', { feccalculo: '20/11/2025', perdesde2: '01/2023', perhasta2: '11/2025' }).reply(200, internals.bytes('ccma/P04_ctacte.asp.html'), internals.latin1)
-                .get('/tramites_con_clave_fiscal/ccam/ajax/ConsDeuFecSabana.asp').query((query) => query.ingreso === 'sabana' && query.monoAut === 'Todos' && /^\d{2}\/\d{4}$/.test(String(query.perDesde1)))
-                .matchHeader('cookie', /ASPSESSIONIDQCSRBTQA=KJHGFDSAPOIU/)
-                .reply(200, internals.bytes('ccma/ConsDeuFecSabana.asp.html'), internals.latin1);
-
+            calculated('ccma/ConsDeuFecSabana.asp.html');
             const { balances, movements } = await session.taxpayer(internals.entity).ccma();
             expect(nock.pendingMocks()).to.deep.equal([]);
             expect(balances).to.deep.equal({ saldoDeudor: 14625.46, saldoAcreedor: -1234 });
-            expect(movements.map((m) => [m.orden, m.periodo, m.concepto, m.fechaMovimiento.slice(0, 10), m.debe, m.haber, m.saldo])).to.deep.equal([
-                [1, '09/2025', 'Obligación mensual', '2025-10-01', 57876, null, -57876],
-                [2, '09/2025', 'Pago', '2025-10-18', null, 57876, 0],
-                [3, '10/2025', 'Obligación mensual', '2025-11-01', 57876, null, -57876],
-                [4, '10/2025', 'Intereses', '2025-11-05', 2315.04, null, -60191.04]
+            expect(movements).to.not.be.instanceOf(Error);
+            expect((movements as CcmaMovement[]).map((m) => [m.orden, m.periodo, m.impuesto, m.concepto, m.subconcepto, m.descripcion, m.fechaMovimiento.slice(0, 10), m.debe, m.haber, m.saldo])).to.deep.equal([
+                [1, '09/2025', '020', 'Obligación mensual', '019', 'Determinación de la obligación mensual', '2025-10-01', 57876, null, -57876],
+                [2, '09/2025', '020', 'Pago', '019', 'Pago VEP', '2025-10-18', null, 57876, 0],
+                [3, '10/2025', '020', 'Obligación mensual', '019', 'Determinación de la obligación mensual', '2025-11-01', 57876, null, -57876],
+                [4, '10/2025', '020', 'Intereses', '051', 'Intereses resarcitorios devengados', '2025-11-05', 2315.04, null, -60191.04]
             ]);
             await session.close();
+        });
+
+        it('a sábana that cannot be read is the movements\' failure alone, captured: the balances are still read', async () => {
+
+            const dir = mkdtempSync(join(tmpdir(), 'arcasync-ccma-'));
+            try {
+                const session = await internals.session(clock, { diagnostics: createDiagnostics({ dir }) });
+                calculated('ccma/ConsDeuFecSabana-cambiada.asp.html');
+                const { balances, movements } = await session.taxpayer(internals.entity).ccma();
+                expect(balances).to.deep.equal({ saldoDeudor: 14625.46, saldoAcreedor: -1234 });
+                expect(movements).to.be.instanceOf(Error);
+                expect((movements as AuthorityFailure).kind).to.equal('unexpected_page');
+                expect(readdirSync(dir).filter((name) => name.includes('ccma'))).to.have.length(1);
+                await session.close();
+            }
+            finally {
+                rmSync(dir, { recursive: true, force: true });
+            }
         });
 
         it('a CUIT the selector does not offer has no CCMA: nothing reported, no other CUIT\'s data read', async () => {
@@ -564,20 +641,54 @@ describe('arca adapter on recorded pages (nock)', () => {
 
     describe('registry', () => {
 
-        it('classifies from tipoCuitImpuestos and reads the category from the monotributo dashboard', async () => {
+        // tipoCuitImpuestos says monotributo; the dashboard (admin_mono) is entered on default.aspx.
+        const enter = () => {
 
-            const session = await internals.session(clock);
             const { token, sign } = internals.authorization();
             nock(internals.portal)
                 .get(`/portal/api/cuit/${internals.person}/tipoCuitImpuestos`).reply(200, internals.fixture('portal/tipoCuitImpuestos-monotributo.json'), internals.json)
                 .get(`/portal/api/servicios/${internals.person}/servicio/admin_mono/autorizacion`).reply(200, internals.fixture('portal/autorizacion.json'), internals.json);
-            nock(internals.mono)
-                .post('/app/default.aspx', { token, sign }).reply(302, '', { location: '/app/Inicio.aspx', 'set-cookie': 'ASP.NET_SessionId=m1; path=/' })
-                .get('/app/Inicio.aspx').reply(200, internals.fixture('portal/monotributo-inicio.html'), internals.html);
+            return nock(internals.mono)
+                .post('/app/default.aspx', { token, sign }).reply(302, '', { location: '/app/SelecRepresentado.aspx', 'set-cookie': 'ASP.NET_SessionId=m1; path=/' });
+        };
+
+        const grid = () => enter()
+            .get('/app/SelecRepresentado.aspx').reply(200, internals.fixture('monotributo/SelecRepresentado.html'), internals.html)
+            .post('/app/SelecRepresentado.aspx', {
+                __EVENTTARGET: '', __EVENTARGUMENT: '', __VIEWSTATE: '/wEPDwULLTE0NjA2NDQ4NjdkZA==', __VIEWSTATEGENERATOR: '5C8E4F2A', __EVENTVALIDATION: '/wEdAAOtk1rV0qZ5',
+                'ctl00$ContentPlaceHolder1$hID': internals.person, 'ctl00$ContentPlaceHolder1$btnAcceder': 'Acceder'
+            })
+            .matchHeader('cookie', /ASP\.NET_SessionId=m1/)
+            .reply(302, '', { location: '/app/Inicio.aspx' });
+
+        it('a key of one taxpayer is sent straight to Inicio.aspx: classifies from tipoCuitImpuestos and reads "Categoría X"', async () => {
+
+            const session = await internals.session(clock);
+            enter()
+                .get('/app/SelecRepresentado.aspx').reply(302, '', { location: '/app/Inicio.aspx' })
+                .get('/app/Inicio.aspx').reply(200, internals.fixture('monotributo/Inicio.html'), internals.html);
             expect(await session.taxpayer(internals.person).registry()).to.deep.equal({ monotributista: true, autonomo: false, categoria: 'F' });
 
             nock(internals.portal).get(`/portal/api/cuit/${internals.person}/tipoCuitImpuestos`).reply(200, internals.fixture('portal/tipoCuitImpuestos-autonomo.json'), internals.json);
             expect(await session.taxpayer(internals.person).registry()).to.deep.equal({ monotributista: false, autonomo: true, categoria: null });
+            expect(nock.pendingMocks()).to.deep.equal([]);
+            await session.close();
+        });
+
+        it('a key that reaches several taxpayers gets the SelecRepresentado grid: answered for the CUIT with the page\'s ASP.NET fields, hidCUITContribuyente checked', async () => {
+
+            const session = await internals.session(clock);
+            grid().get('/app/Inicio.aspx').reply(200, internals.fixture('monotributo/Inicio.html'), internals.html);
+            expect(await session.taxpayer(internals.person).registry()).to.deep.equal({ monotributista: true, autonomo: false, categoria: 'F' });
+            expect(nock.pendingMocks()).to.deep.equal([]);
+            await session.close();
+        });
+
+        it('never reads a category from another taxpayer\'s dashboard', async () => {
+
+            const session = await internals.session(clock);
+            grid().get('/app/Inicio.aspx').reply(200, internals.fixture('monotributo/Inicio-otro.html'), internals.html);
+            expect((await internals.failureOf(session.taxpayer(internals.person).registry())).kind).to.equal('unexpected_page');
             expect(nock.pendingMocks()).to.deep.equal([]);
             await session.close();
         });

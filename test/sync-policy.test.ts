@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { normalizeInvoice } from '../core/domain/invoice.js';
-import { invoiceRanges, isKeyFailure, retryPolicy, systemsFor } from '../core/use-cases/sync/sync-policy.js';
+import { invoiceWindow, isKeyFailure, retryPolicy, systemsFor } from '../core/use-cases/sync/sync-policy.js';
 import { keyFingerprint } from '../core/domain/sealed-key.js';
 import { enteringNotification } from '../core/domain/notification.js';
 import { invoice } from './support/data.js';
@@ -18,28 +18,23 @@ describe('sync rules', () => {
         expect(systemsFor('persona-juridica')).to.deep.equal(['issued_invoices', 'received_invoices', 'sct', 'ccma', 'dfe']);
     });
 
-    it('backfills twelve months in one query of at most 365 days, first or forced', () => {
+    it('backfills twelve months, first or forced, in one window the authority client splits', () => {
 
-        expect(invoiceRanges({ now: at('2026-03-15T12:00:00Z'), lastSyncedAt: null, full: false })).to.deep.equal([{ fromDate: '2025-03-16', toDate: '2026-03-15' }]);
-        expect(invoiceRanges({ now: at('2026-03-15T12:00:00Z'), lastSyncedAt: at('2026-03-14T12:00:00Z'), full: true })).to.deep.equal([{ fromDate: '2025-03-16', toDate: '2026-03-15' }]);
-        // Twelve months across a 29 February are 366 days: a second, one-day query.
-        expect(invoiceRanges({ now: at('2024-02-29T00:00:00Z'), lastSyncedAt: null, full: false })).to.deep.equal([{ fromDate: '2023-03-01', toDate: '2024-02-28' }, { fromDate: '2024-02-29', toDate: '2024-02-29' }]);
-    });
-
-    it('splits a longer backfill in queries of at most 365 days', () => {
-
-        const ranges = invoiceRanges({ now: at('2026-03-15T00:00:00Z'), lastSyncedAt: null, full: false, policy: { backfillMonths: 24, rollingMonths: 3 } });
-        expect(ranges).to.deep.equal([{ fromDate: '2024-03-16', toDate: '2025-03-15' }, { fromDate: '2025-03-16', toDate: '2026-03-15' }]);
+        expect(invoiceWindow({ now: at('2026-03-15T12:00:00Z'), lastSyncedAt: null, full: false })).to.deep.equal({ fromDate: '2025-03-16', toDate: '2026-03-15' });
+        expect(invoiceWindow({ now: at('2026-03-15T12:00:00Z'), lastSyncedAt: at('2026-03-14T12:00:00Z'), full: true })).to.deep.equal({ fromDate: '2025-03-16', toDate: '2026-03-15' });
+        // Twelve months across a 29 February are 366 days: still one window.
+        expect(invoiceWindow({ now: at('2024-02-29T00:00:00Z'), lastSyncedAt: null, full: false })).to.deep.equal({ fromDate: '2023-03-01', toDate: '2024-02-29' });
+        expect(invoiceWindow({ now: at('2026-03-15T00:00:00Z'), lastSyncedAt: null, full: false, policy: { backfillMonths: 24, rollingMonths: 3 } })).to.deep.equal({ fromDate: '2024-03-16', toDate: '2026-03-15' });
     });
 
     it('then reads the current month and the two before it, reaching back when the last success is older', () => {
 
-        expect(invoiceRanges({ now: at('2026-03-15T12:00:00Z'), lastSyncedAt: at('2026-03-14T12:00:00Z'), full: false })).to.deep.equal([{ fromDate: '2026-01-01', toDate: '2026-03-15' }]);
-        expect(invoiceRanges({ now: at('2026-03-31T12:00:00Z'), lastSyncedAt: at('2026-03-30T12:00:00Z'), full: false })).to.deep.equal([{ fromDate: '2026-01-01', toDate: '2026-03-31' }]);
+        expect(invoiceWindow({ now: at('2026-03-15T12:00:00Z'), lastSyncedAt: at('2026-03-14T12:00:00Z'), full: false })).to.deep.equal({ fromDate: '2026-01-01', toDate: '2026-03-15' });
+        expect(invoiceWindow({ now: at('2026-03-31T12:00:00Z'), lastSyncedAt: at('2026-03-30T12:00:00Z'), full: false })).to.deep.equal({ fromDate: '2026-01-01', toDate: '2026-03-31' });
         // Last success on 10 December: from 10 November.
-        expect(invoiceRanges({ now: at('2026-03-15T12:00:00Z'), lastSyncedAt: at('2025-12-10T08:00:00Z'), full: false })).to.deep.equal([{ fromDate: '2025-11-10', toDate: '2026-03-15' }]);
+        expect(invoiceWindow({ now: at('2026-03-15T12:00:00Z'), lastSyncedAt: at('2025-12-10T08:00:00Z'), full: false })).to.deep.equal({ fromDate: '2025-11-10', toDate: '2026-03-15' });
         // Never beyond the backfill.
-        expect(invoiceRanges({ now: at('2026-03-15T12:00:00Z'), lastSyncedAt: at('2024-01-01T00:00:00Z'), full: false })).to.deep.equal([{ fromDate: '2025-03-16', toDate: '2026-03-15' }]);
+        expect(invoiceWindow({ now: at('2026-03-15T12:00:00Z'), lastSyncedAt: at('2024-01-01T00:00:00Z'), full: false })).to.deep.equal({ fromDate: '2025-03-16', toDate: '2026-03-15' });
     });
 
     it('converts amounts to pesos; tipoCambio 1 for pesos whatever the authority wrote', () => {

@@ -17,7 +17,7 @@ import { displayName, sortKey } from '../core/domain/client.js';
 import type { Cuit } from '../core/domain/cuit.js';
 import type { DateRange } from '../core/domain/period.js';
 import { runJob } from '../core/use-cases/sync/run-job.js';
-import { invoiceRanges } from '../core/use-cases/sync/sync-policy.js';
+import { invoiceWindow } from '../core/use-cases/sync/sync-policy.js';
 import { builtCli } from './support/build.js';
 import type { TestDatabase } from './support/databases.js';
 import { testDatabases } from './support/databases.js';
@@ -102,7 +102,7 @@ const internals = {
     },
 
     // The dates the first sync asked for (one query: twelve months).
-    backfillOf: (job: { started_at: unknown }): DateRange => invoiceRanges({ now: Number(job.started_at), lastSyncedAt: null, full: false })[0]!,
+    backfillOf: (job: { started_at: unknown }): DateRange => invoiceWindow({ now: Number(job.started_at), lastSyncedAt: null, full: false }),
 
     async pendingJob(app: App, clientId: number): Promise<void> {
 

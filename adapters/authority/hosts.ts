@@ -30,9 +30,9 @@ export const arcaPaths = {
 // Each service: its portal name and the entry URL the token/sign form is POSTed to.
 export const arcaServices = {
     mcmp: { name: 'mcmp', host: 'mcmp', entry: '/mcmp/jsp/index.do' },
-    // unknown: the portal name of "Estado de cuenta" and its SSO entry; public browser code
-    // reaches /contribuyente/externo. This client asks the portal for 'ctacte' and posts there.
-    sct: { name: 'ctacte', host: 'ctacte', entry: '/contribuyente/externo' },
+    // "Sistema de Cuentas Tributarias": three public SCT clients open the system
+    // cuenta_corriente_contrib, landing on /contribuyente/externo (docs/authority.md).
+    sct: { name: 'cuenta_corriente_contrib', host: 'ctacte', entry: '/contribuyente/externo' },
     ccma: { name: 'ccam', host: 'ccam', entry: '/tramites_con_clave_fiscal/ccam/procesa.asp' },
     dfe: { name: 'e-ventanilla', host: 'dfe', entry: '/login' },
     monotributo: { name: 'admin_mono', host: 'monotributo', entry: '/app/default.aspx' }

@@ -22,20 +22,3 @@ export const resolveDateRange = (input: { from_date?: string | undefined; to_dat
     input.from_date === undefined || input.to_date === undefined ? currentMonthUtc(now) : { fromDate: input.from_date, toDate: input.to_date }
 );
 
-// Mis Comprobantes answers at most 365 days per query (AUTHORITY.md).
-export const invoiceQueryMaxDays = 365;
-
-// Consecutive ranges of at most `maxDays` days covering the range, oldest first.
-export const splitRange = (range: DateRange, maxDays: number): DateRange[] => {
-
-    const dayMs = 86_400_000;
-    const parts: DateRange[] = [];
-    const to = Date.parse(`${range.toDate}T00:00:00Z`);
-    for (let from = Date.parse(`${range.fromDate}T00:00:00Z`); from <= to;) {
-        const end = Math.min(to, from + (maxDays - 1) * dayMs);
-        parts.push({ fromDate: formatDate(new Date(from)), toDate: formatDate(new Date(end)) });
-        from = end + dayMs;
-    }
-
-    return parts;
-};

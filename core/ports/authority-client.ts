@@ -59,13 +59,20 @@ export interface AuthorityNotification {
     readAtAuthority: boolean;          // listed as read; the client never opens unread ones
 }
 
+export interface CcmaReading {
+    balances: CcmaBalances;
+    movements: CcmaMovement[] | AuthorityFailure;
+}
+
 // What one taxpayer's data is read through, inside its key's session: each call selects the
 // taxpayer in the service before reading.
 export interface TaxpayerSession {
     registry(): Promise<RegistryClassification>;
     invoices(kind: InvoiceKind, range: DateRange): Promise<InvoiceRecord[]>;
     sct(): Promise<SctData>;
-    ccma(): Promise<{ balances: CcmaBalances; movements: CcmaMovement[] }>;
+    // Balances and movements come from different pages: movements that could not be read are
+    // their failure, and never cost the balances.
+    ccma(): Promise<CcmaReading>;
     notifications(): Promise<AuthorityNotification[]>;
 }
 

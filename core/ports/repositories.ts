@@ -171,6 +171,8 @@ export interface CcmaRepository {
     // Pages count periods, newest first (SPEC §4.10): total is the number of periods.
     listMovements(clientId: number, page: PageRequest): Promise<Page<CcmaMovement>>;
     replace(clientId: number, balances: CcmaBalances, movements: readonly CcmaMovement[], syncedAt: Timestamp): Promise<void>;
+    // The balances alone, when the movements could not be read: the system's syncedAt stays.
+    saveBalances(clientId: number, balances: CcmaBalances): Promise<void>;
 }
 
 export interface NotificationRepository {

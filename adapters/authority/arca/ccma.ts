@@ -1,30 +1,31 @@
 import type { CcmaBalances, CcmaMovement } from '../../../core/domain/ccma.js';
+import type { CcmaReading } from '../../../core/ports/authority-client.js';
 import { dateToIso } from '../../../core/domain/time.js';
 import { logicalUrl } from '../hosts.js';
-import { failure } from './failures.js';
+import { failure, isAuthorityFailure } from './failures.js';
 import { decodeEntities, pageText, parseForms, selectOptions } from './html.js';
 import type { HttpResponse, HttpSession, TransportClock } from './http.js';
 import { openService } from './services.js';
 import { parseDate, parseUsAmount } from './authority-values.js';
 
-// CCMA: service `ccam` on servicios2.afip.gob.ar (classic ASP, legacy TLS; AUTHORITY.md).
+// CCMA: service `ccam` on servicios2.afip.gob.ar (classic ASP, legacy TLS; docs/authority.md).
 // procesa.asp (token/sign) -> seleccionaCuit.asp: the CUIT is selected (selectCuit, accion=s)
 // before anything is read; a CUIT the selector does not offer has no CCMA account (a legal
 // entity, a general-regime taxpayer): nothing is reported for it, never another CUIT's data.
-// P02_ctacte.asp (form frm, calcula=S, then frm_p04 to P04) gives "Total Saldo Deudor" and
-// "Total Saldo Acreedor"; ajax/ConsDeuFecSabana.asp the movements. Amounts in US notation
-// ("14,625.46", negatives in parentheses). unknown: the movement columns; this client reads
-// the ledger rows (CeldaBorde_ConsDeuFec) as 2 período, 3 impuesto, 4 concepto, 5 subconcepto,
-// 6 descripción, 7 fecha, 8 debe, 9 haber, and computes the running balance (haber - debe).
+// Two pages, two tables, two parsers: the balances are the totals of P04_ctacte.asp, reached
+// by P02_ctacte.asp's calculation (form frm, calcula=S, then frm_p04); the movements are the
+// "sábana" of ajax/ConsDeuFecSabana.asp: período, código, subcódigo, concepto, descripción,
+// fecha and ONE signed amount in the last cell, plus "Saldo" rows (skipped). Amounts in US
+// notation ("14,625.46", negatives in parentheses). A positive amount is a debit (debe) and a
+// negative one a credit (haber), the sign of the P04 totals (a debt is positive there);
+// `orden` is the row's position in the sábana and `saldo` the running haber - debe (negative:
+// debtor, SPEC §2.7). A sábana that cannot be read is the movements' failure alone: the
+// balances are still returned.
 
-export interface CcmaResult {
-    balances: CcmaBalances;
-    movements: CcmaMovement[];
-}
 
 const internals = {
     base: '/tramites_con_clave_fiscal/ccam',
-    notApplicable: { balances: { saldoDeudor: null, saldoAcreedor: null }, movements: [] } as CcmaResult,
+    notApplicable: { balances: { saldoDeudor: null, saldoAcreedor: null }, movements: [] } as CcmaReading,
 
     total(html: string, label: RegExp): number | null {
 
@@ -60,44 +61,47 @@ export const parseCcmaBalances = (html: string): CcmaBalances | null => {
     return { saldoDeudor: internals.total(text, /Total Saldo Deudor:?/), saldoAcreedor: internals.total(text, /Total Saldo Acreedor:?/) };
 };
 
-export const parseCcmaMovements = (html: string): CcmaMovement[] => {
+// One sábana row: its cells told apart by what they hold (the exact column set is not public).
+const sabanaRow = (cells: string[]): Omit<CcmaMovement, 'orden' | 'saldo'> | null => {
+
+    const filled = cells.map((cell) => cell.replace(/\u00a0/g, ' ').trim()).filter((cell) => cell !== '' && cell !== '-');
+    const periodAt = filled.findIndex((cell) => /^\d{2}\/\d{4}$/.test(cell));
+    if (periodAt < 0 || filled.some((cell) => /^saldo\b/i.test(cell))) {
+        return null;                                    // headings, totals and "Saldo" rows
+    }
+
+    const dateAt = filled.findIndex((cell, index) => index > periodAt && /^\d{1,2}\/\d{1,2}\/\d{4}$/.test(cell));
+    if (dateAt < 0 || dateAt >= filled.length - 1) {
+        throw failure('unexpected_page', 'CCMA: movimiento sin fecha o sin importe');
+    }
+
+    const amount = parseUsAmount(filled.at(-1), 'importe del movimiento') ?? 0;
+    const between = [...filled.slice(periodAt + 1, dateAt), ...filled.slice(dateAt + 1, -1)];
+    const codes = between.filter((cell) => /^\d{1,4}$/.test(cell));
+    const texts = between.filter((cell) => !/^\d{1,4}$/.test(cell));
+    return {
+        periodo: filled[periodAt]!,
+        impuesto: codes[0] ?? '',
+        concepto: texts[0] ?? '',
+        subconcepto: codes[1] ?? '',
+        descripcion: texts.at(-1) ?? '',
+        fechaMovimiento: dateToIso(parseDate(filled[dateAt], 'fecha de movimiento')!),
+        debe: amount >= 0 ? amount : null,
+        haber: amount < 0 ? -amount : null
+    };
+};
+
+// The sábana's movements, in its order, each with its running balance.
+export const parseCcmaSabana = (html: string): CcmaMovement[] => {
 
     const movements: CcmaMovement[] = [];
     let running = 0;
     for (const row of html.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/gi)) {
-        if (!/CeldaBorde_ConsDeuFec/i.test(row[1]!)) {
-            continue;
+        const movement = sabanaRow([...row[1]!.matchAll(/<td\b[^>]*>([\s\S]*?)<\/td>/gi)].map((cell) => pageText(cell[1]!)));
+        if (movement) {
+            running = Math.round((running + (movement.haber ?? 0) - (movement.debe ?? 0)) * 100) / 100;
+            movements.push({ orden: movements.length + 1, ...movement, saldo: running });
         }
-
-        const cells = [...row[1]!.matchAll(/<td\b[^>]*>([\s\S]*?)<\/td>/gi)].map((cell) => pageText(cell[1]!));
-        if (cells.length < 10 || !/^\d{2}\/\d{4}$/.test(cells[2]!)) {
-            continue;
-        }
-
-        const debe = parseUsAmount(cells[8], 'debe');
-        const haber = parseUsAmount(cells[9], 'haber');
-        if (!debe && !haber) {
-            continue;                                   // subtotal rows carry no amount
-        }
-
-        const fecha = parseDate(cells[7], 'fecha de movimiento');
-        if (fecha === null) {
-            throw failure('unexpected_page', 'CCMA: movimiento sin fecha');
-        }
-
-        running = Math.round((running + (haber ?? 0) - (debe ?? 0)) * 100) / 100;
-        movements.push({
-            orden: movements.length + 1,
-            periodo: cells[2]!,
-            impuesto: cells[3]!,
-            concepto: cells[4]!,
-            subconcepto: cells[5]!,
-            descripcion: cells[6]!,
-            fechaMovimiento: dateToIso(fecha),
-            debe,
-            haber,
-            saldo: running
-        });
     }
 
     return movements;
@@ -194,8 +198,15 @@ export const createCcma = (http: HttpSession, loginCuit: string, options: { cloc
             }
 
             const html = response.text();
-            const rows = parseCcmaMovements(html);
-            if (!rows.length && !/CeldaBorde_ConsDeuFec|no (se encontraron|registra) movimientos/i.test(html)) {
+            let rows: CcmaMovement[];
+            try {
+                rows = parseCcmaSabana(html);
+            }
+            catch (err) {
+                throw http.unexpected(response, 'ccma', 'ConsDeuFecSabana.asp', err instanceof Error ? err.message : 'ilegible');
+            }
+
+            if (!rows.length && !/no (se encontraron|registra) movimientos|sin movimientos/i.test(pageText(html))) {
                 throw http.unexpected(response, 'ccma', 'ConsDeuFecSabana.asp', 'sin filas reconocibles');
             }
 
@@ -204,13 +215,23 @@ export const createCcma = (http: HttpSession, loginCuit: string, options: { cloc
     };
 
     return {
-        async ccma(cuit: string): Promise<CcmaResult> {
+        async ccma(cuit: string): Promise<CcmaReading> {
 
             if (!await select(cuit)) {
                 return internals.notApplicable;
             }
 
-            return { balances: await balances(), movements: await movements() };
+            const read = await balances();
+            // The movements are another page: their failure is theirs alone.
+            const listed = await movements().catch((err: unknown) => {
+
+                if (isAuthorityFailure(err)) {
+                    return err;
+                }
+
+                throw err;
+            });
+            return { balances: read, movements: listed };
         }
     };
 };

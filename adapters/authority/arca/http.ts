@@ -80,6 +80,7 @@ export interface RequestSpec {
     // 'safe' (GET default): retried on 5xx/429/timeouts/resets. 'never' (POST default).
     retry?: 'safe' | 'never';
     followRedirects?: boolean;         // default true
+    timeoutMs?: number;                // this request's own limit (a slow service's warm-up)
 }
 
 export interface HttpSession {
@@ -175,7 +176,7 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
     let requests = 0;
     let sessions = 0;
 
-    const send = (logical: URL, method: string, headers: Record<string, string>, body: string | undefined): Promise<Exchanged> => {
+    const send = (logical: URL, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<Exchanged> => {
 
         const physical = new URL(router.physical(logical));
         const secure = physical.protocol === 'https:';
@@ -183,7 +184,7 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
         const call = secure ? httpsRequest : httpRequest;
         return new Promise<Exchanged>((resolve, reject) => {
 
-            const req = call(physical, { method, headers, agent, signal: AbortSignal.timeout(options.timeoutMs) }, (res) => {
+            const req = call(physical, { method, headers, agent, signal: AbortSignal.timeout(timeoutMs) }, (res) => {
 
                 const chunks: Buffer[] = [];
                 res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -280,7 +281,7 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
                     exchanged = await global.add(async () => {
 
                         const started = clock.now();
-                        const result = await send(url, method, headers, body);
+                        const result = await send(url, method, headers, body, spec.timeoutMs ?? options.timeoutMs);
                         ms = clock.now() - started;
                         return result;
                     }, { priority: priority() }) as Exchanged;

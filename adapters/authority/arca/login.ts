@@ -3,7 +3,7 @@ import { arcaHosts, arcaPaths, logicalUrl } from '../hosts.js';
 import { failure, passwordTouched } from './failures.js';
 import { findForm, pageText } from './html.js';
 import type { HttpResponse, HttpSession } from './http.js';
-import { portalApiRequest } from './services.js';
+import { portalJson } from './services.js';
 
 // The login (AUTHORITY.md: Login): GET login.xhtml (form F1 with its ;jsessionid= action and
 // ViewState), POST the CUIT, POST the password once; the answer is an auto-submit form with a
@@ -136,11 +136,5 @@ export const login = async (http: HttpSession, key: AuthorityKey): Promise<void>
         throw passwordTouched(err);
     });
 
-    await http.request(portalApiRequest(arcaPaths.portalInfo), (response) => {
-
-        const body = response.json();
-        if (response.status !== 200 || !body || typeof body !== 'object') {
-            throw http.unexpected(response, 'login', 'portal/api/info', `HTTP ${response.status}`, { touchedPassword: true });
-        }
-    });
+    await portalJson(http, arcaPaths.portalInfo, 'portal/api/info', undefined, { touchedPassword: true });
 };

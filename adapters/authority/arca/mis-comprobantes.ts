@@ -1,6 +1,6 @@
 import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js';
 import type { DateRange } from '../../../core/domain/period.js';
-import { invoiceQueryMaxDays, splitRange } from '../../../core/domain/period.js';
+import { formatDate } from '../../../core/domain/time.js';
 import type { AuthorityFailure } from '../../../core/ports/authority-client.js';
 import { logicalUrl } from '../hosts.js';
 import { readZip, zipText } from '../zip.js';
@@ -33,6 +33,24 @@ interface AjaxEnvelope {
 
 const internals = {
     base: '/mcmp/jsp',
+    // "Rango máximo: 365 días" per query: the authority's limit, so the split lives here.
+    maxDays: 365,
+    dayMs: 86_400_000,
+
+    // Consecutive ranges of at most maxDays days covering the range, oldest first.
+    split(range: DateRange): DateRange[] {
+
+        const parts: DateRange[] = [];
+        const to = Date.parse(`${range.toDate}T00:00:00Z`);
+        for (let from = Date.parse(`${range.fromDate}T00:00:00Z`); from <= to;) {
+            const end = Math.min(to, from + (internals.maxDays - 1) * internals.dayMs);
+            parts.push({ fromDate: formatDate(new Date(from)), toDate: formatDate(new Date(end)) });
+            from = end + internals.dayMs;
+        }
+
+        return parts;
+    },
+
     sessionMarginMs: 30_000,
     defaultSessionMs: 14 * 60_000,
 
@@ -294,7 +312,7 @@ export const createMisComprobantes = (http: HttpSession, loginCuit: string, opti
         async invoices(cuit: string, kind: InvoiceKind, range: DateRange): Promise<InvoiceRecord[]> {
 
             const result: InvoiceRecord[] = [];
-            for (const part of splitRange(range, invoiceQueryMaxDays)) {
+            for (const part of internals.split(range)) {
                 let recovered = false;
                 for (;;) {
                     try {

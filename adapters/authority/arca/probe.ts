@@ -55,7 +55,15 @@ export const probeKey = async (authority: AuthorityClient, input: { key: Authori
             const sct = await taxpayer.sct();
             return `${sct.deuda.length} deudas, ${sct.vencimientos.length} vencimientos, ${sct.ddjj.length} DDJJ faltantes`;
         }],
-        ['ccma', async () => `${(await taxpayer.ccma()).movements.length} movimientos`],
+        ['ccma', async () => {
+
+            const { balances, movements } = await taxpayer.ccma();
+            if (movements instanceof AuthorityFailure) {
+                throw movements;
+            }
+
+            return `saldo deudor ${balances.saldoDeudor ?? 'no informado'}, saldo acreedor ${balances.saldoAcreedor ?? 'no informado'}, ${movements.length} movimientos`;
+        }],
         ['dfe', async () => `${(await taxpayer.notifications()).length} comunicaciones (ninguna abierta)`]
     ];
     let ok = true;

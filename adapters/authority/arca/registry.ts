@@ -1,16 +1,21 @@
 import type { RegistryClassification } from '../../../core/ports/repositories.js';
 import { arcaPaths } from '../hosts.js';
 import { failure, isAuthorityFailure } from './failures.js';
-import { pageText } from './html.js';
-import type { HttpSession } from './http.js';
-import { openService, portalApiRequest, portalSessionEnded } from './services.js';
+import { pageText, parseForms } from './html.js';
+import type { HttpResponse, HttpSession } from './http.js';
+import { openService, portalJson } from './services.js';
 
-// The registry classification (AUTHORITY.md): GET /portal/api/cuit/{cuit}/tipoCuitImpuestos on
-// the portal session -> data.impuestos[{id, periodo, descripcion, estado}]; active taxes are
+// The registry classification (docs/authority.md): GET /portal/api/cuit/{cuit}/tipoCuitImpuestos
+// on the portal session -> data.impuestos[{id, periodo, descripcion, estado}]; active taxes are
 // matched on their descriptions ("MONOTRIBUTO", "AUTONOMO"), as public code does (tax ids 20
 // and 308 are unverified, read as a fallback). The monotributo category letter (A–K) is the
-// "Categoría X" of the monotributo dashboard (service admin_mono), read for the key's own CUIT
-// only; when the dashboard shows none, the category is left unknown and the page captured.
+// "Categoría X" of the monotributo dashboard (service admin_mono): default.aspx takes the
+// token/sign; a key that reaches several taxpayers is shown the SelecRepresentado.aspx grid,
+// answered for the wanted CUIT (ctl00$ContentPlaceHolder1$hID with the page's ASP.NET fields and
+// btnAcceder); a key that reaches one goes straight to Inicio.aspx. Inicio.aspx's
+// hidCUITContribuyente is checked to be the CUIT asked for before the letter is read. The
+// service warms up slowly (30–45 s): its requests get a longer limit, and are not retried.
+// When the dashboard shows no category, it is left unknown and the page captured.
 
 interface Tax {
     id?: unknown;
@@ -20,7 +25,13 @@ interface Tax {
 
 const internals = {
     active: (tax: Tax) => String(tax.estado ?? 'ACTIVO').trim().toUpperCase() === 'ACTIVO',
-    described: (tax: Tax, word: RegExp, id: number) => word.test(String(tax.descripcion ?? '').normalize('NFD').replace(/\p{Diacritic}/gu, '').toUpperCase()) || Number(tax.id) === id
+    described: (tax: Tax, word: RegExp, id: number) => word.test(String(tax.descripcion ?? '').normalize('NFD').replace(/\p{Diacritic}/gu, '').toUpperCase()) || Number(tax.id) === id,
+    warmUpMs: 90_000,
+    selector: 'ctl00$ContentPlaceHolder1$hID',
+    button: 'ctl00$ContentPlaceHolder1$btnAcceder',
+
+    // The dashboard's own statement of whose it is.
+    shownCuit: (html: string): string | null => (/<input\b[^>]*\bid\s*=\s*["']hidCUITContribuyente["'][^>]*>/i.exec(html)?.[0].match(/\bvalue\s*=\s*["'](\d+)["']/i)?.[1]) ?? null
 };
 
 export const parseTaxes = (body: unknown): { monotributista: boolean | null; autonomo: boolean | null } => {
@@ -46,16 +57,34 @@ export const parseCategory = (html: string): string | null => /Categor[ií]a\s+(
 
 export const createRegistry = (http: HttpSession, loginCuit: string) => {
 
-    const category = async (): Promise<string | null> => {
+    // The grid of a key that reaches several taxpayers, answered for `cuit`; null when this
+    // key's dashboard shows no such taxpayer.
+    const choose = async (page: HttpResponse, cuit: string): Promise<HttpResponse | null> => {
 
+        const form = parseForms(page.text()).find((candidate) => internals.selector in candidate.fields);
+        if (!form) {
+            return page;
+        }
+
+        if (!page.text().includes(cuit)) {
+            return null;
+        }
+
+        return http.request({
+            method: 'POST',
+            url: new URL(form.action ?? page.url.pathname, page.url),
+            referer: page.url,
+            retry: 'safe',
+            timeoutMs: internals.warmUpMs,
+            form: { ...form.fields, [internals.selector]: cuit, [internals.button]: form.fields[internals.button] || 'Acceder' }
+        }, (response) => response);
+    };
+
+    const category = async (cuit: string): Promise<string | null> => {
+
+        let landing: HttpResponse;
         try {
-            const landing = await openService(http, loginCuit, 'monotributo');
-            const letter = parseCategory(landing.text());
-            if (letter === null) {
-                http.unexpected(landing, 'registry', 'monotributo', 'el tablero no muestra la categoría');
-            }
-
-            return letter;
+            landing = await openService(http, loginCuit, 'monotributo', { timeoutMs: internals.warmUpMs });
         }
         catch (err) {
             // Not adhered to the dashboard: the category stays unknown, the rest is kept.
@@ -65,26 +94,34 @@ export const createRegistry = (http: HttpSession, loginCuit: string) => {
 
             throw err;
         }
+
+        const dashboard = await choose(landing, cuit);
+        if (!dashboard) {
+            return null;
+        }
+
+        const shown = internals.shownCuit(dashboard.text());
+        if (shown !== null && shown !== cuit) {
+            throw http.unexpected(dashboard, 'registry', 'monotributo', 'el tablero es de otro CUIT');
+        }
+
+        if (shown === null && cuit !== loginCuit) {
+            throw http.unexpected(dashboard, 'registry', 'monotributo', 'el tablero no dice de qué CUIT es');
+        }
+
+        const letter = parseCategory(dashboard.text());
+        if (letter === null) {
+            http.unexpected(dashboard, 'registry', 'monotributo', 'el tablero no muestra la categoría');
+        }
+
+        return letter;
     };
 
     return {
         async registry(cuit: string): Promise<RegistryClassification> {
 
-            const taxes = await http.request(portalApiRequest(arcaPaths.taxes(cuit)), (response) => {
-
-                if (portalSessionEnded(response)) {
-                    throw failure('session_expired', 'portal (tipoCuitImpuestos)');
-                }
-
-                try {
-                    return parseTaxes(response.json());
-                }
-                catch (err) {
-                    throw http.unexpected(response, 'registry', 'tipoCuitImpuestos', isAuthorityFailure(err) ? err.detail : err instanceof Error ? err.message : 'ilegible');
-                }
-            });
-
-            const categoria = taxes.monotributista && cuit === loginCuit ? await category() : null;
+            const taxes = await portalJson(http, arcaPaths.taxes(cuit), 'tipoCuitImpuestos', parseTaxes);
+            const categoria = taxes.monotributista ? await category(cuit) : null;
             return { ...taxes, categoria };
         }
     };

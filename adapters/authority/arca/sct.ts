@@ -7,11 +7,20 @@ import type { HttpResponse, HttpSession } from './http.js';
 import { openService } from './services.js';
 import { parseAmount, parseDate } from './authority-values.js';
 
-// Sistema de Cuentas Tributarias on ctacte.cloud.afip.gob.ar (AUTHORITY.md): the page inside the
-// iframe `homeContribuyente` holds the Tapestry selector `$PropertySelection` whose option
-// labels carry the CUIT; the rest-access JSON methods getDeudas, getVencimientos and
-// getFaltasPresentacion answer for the CUIT chosen there (they ignore a CUIT argument), so
-// the taxpayer is selected and checked first, then the three are called one after another.
+// Sistema de Cuentas Tributarias (system cuenta_corriente_contrib, ctacte.cloud.afip.gob.ar;
+// docs/authority.md): the page inside the iframe `homeContribuyente` holds the Tapestry
+// selector `$PropertySelection` (values are indices, labels the CUIT; the page opens on whoever
+// was chosen last; a key that reaches one taxpayer gets no selector). The rest-access JSON
+// methods getDeudas, getVencimientos and getFaltasPresentacion answer for the CUIT chosen
+// there (they ignore a CUIT argument), so the taxpayer is always chosen and checked first,
+// then the three are called one after another.
+//
+// The three lists are shaped differently: debts carry `impuestoView` ("30 - IVA"), due dates
+// `descImpuesto` / `descConcepto` and `tipoOperacion`, missing returns a numeric `impuesto`
+// (103) with `descImpuesto` and a 4-digit period. What is stored is the text as ARCA writes it
+// in its views: "code - description" when ARCA gives both (a debt's view, a missing return's
+// code and description), the description alone when that is all it gives (a due date); a bare
+// code only when ARCA gives no name at all.
 
 type Method = 'getDeudas' | 'getVencimientos' | 'getFaltasPresentacion';
 
@@ -83,6 +92,19 @@ const internals = {
         return parsed ?? 0;
     },
 
+    // A block's items under the key public code shows, or the block's only key, or the block
+    // itself when it is already a list.
+    items(data: unknown, key: string): Item[] {
+
+        if (Array.isArray(data) || data === null || typeof data !== 'object') {
+            return internals.list(data);
+        }
+
+        const block = data as Record<string, unknown>;
+        const keys = Object.keys(block);
+        return internals.list(key in block ? block[key] : keys.length === 1 ? block[keys[0]!] : null);
+    },
+
     list(value: unknown): Item[] {
 
         if (value === null || value === undefined || value === '') {
@@ -92,12 +114,31 @@ const internals = {
         return (Array.isArray(value) ? value : [value]).filter((item): item is Item => Boolean(item) && typeof item === 'object');
     },
 
+    // A field as ARCA names it: its view ("30 - IVA"), its code and description joined the same
+    // way, the description alone, or the bare code.
+    named(item: Item, field: string): string {
+
+        const view = internals.view(item[`${field}View`]);
+        if (view) {
+            return view;
+        }
+
+        const capital = `${field[0]!.toUpperCase()}${field.slice(1)}`;
+        const description = internals.view(item[`desc${capital}`] ?? item[`descripcion${capital}`]);
+        const code = internals.view(item[field]);
+        if (description && code && /^\d+$/.test(code)) {
+            return `${code} - ${description}`;
+        }
+
+        return description || code;
+    },
+
     common(item: Item) {
 
         return {
-            impuesto: internals.view(item.impuestoView ?? item.impuesto),
-            concepto: internals.view(item.conceptoView ?? item.concepto),
-            subconcepto: internals.view(item.subconceptoView ?? item.subconcepto),
+            impuesto: internals.named(item, 'impuesto'),
+            concepto: internals.named(item, 'concepto'),
+            subconcepto: internals.named(item, 'subconcepto'),
             periodo: internals.period(item.periodoFiscal ?? item.periodo),
             antCuota: internals.view(item.anticipocuota ?? item.anticipoCuota)
         };
@@ -110,7 +151,7 @@ const internals = {
     }
 };
 
-export const parseSctDebts = (data: unknown): SctDebt[] => internals.list((data as { deuda?: unknown } | null)?.deuda).map((item) => ({
+export const parseSctDebts = (data: unknown): SctDebt[] => internals.items(data, 'deuda').map((item) => ({
     establecimiento: internals.view(item.establecimientoView ?? item.establecimiento),
     ...internals.common(item),
     vencimiento: internals.date(item.fechaVencimiento),
@@ -128,13 +169,13 @@ const required = (value: string | null): string => {
     return value;
 };
 
-export const parseSctDueDates = (data: unknown): SctDueDate[] => internals.list((data as { vencimiento?: unknown } | null)?.vencimiento).map((item) => ({
+export const parseSctDueDates = (data: unknown): SctDueDate[] => internals.items(data, 'vencimiento').map((item) => ({
     ...internals.common(item),
     vencimiento: required(internals.date(item.fechaVencimiento)),
-    detalle: internals.view(item.descripcion ?? item.detalle)
+    detalle: internals.view(item.tipoOperacion ?? item.descripcion ?? item.detalle)
 }));
 
-export const parseSctReturns = (data: unknown): SctReturn[] => internals.list((data as { deuda?: unknown } | null)?.deuda).map((item) => ({
+export const parseSctReturns = (data: unknown): SctReturn[] => internals.items(data, 'deuda').map((item) => ({
     establecimiento: internals.view(item.establecimientoView ?? item.establecimiento),
     ...internals.common(item),
     vencimiento: required(internals.date(item.fechaVencimiento))
@@ -162,10 +203,18 @@ export const createSct = (http: HttpSession, loginCuit: string) => {
         return http.request({ url, referer: landing.url }, (response) => ({ url: response.url, html: response.text() }));
     };
 
+    // The taxpayer is always chosen in the selector and the answer checked: the page opens on
+    // whoever was chosen last, in this session or an earlier one.
     const select = async (cuit: string): Promise<void> => {
 
         page ??= await selectorPage();
-        const options = internals.options(page.html);
+        let options = internals.options(page.html);
+        if (!options?.some((candidate) => candidate.cuit === cuit) && cuit !== loginCuit) {
+            // The page may predate the representation: read it again once.
+            page = await selectorPage();
+            options = internals.options(page.html);
+        }
+
         if (!options) {
             // No selector: the key reaches its own CUIT only.
             if (cuit !== loginCuit) {
@@ -178,10 +227,6 @@ export const createSct = (http: HttpSession, loginCuit: string) => {
         const option = options.find((candidate) => candidate.cuit === cuit);
         if (!option) {
             throw failure('represented_unavailable', `SCT ${cuit}`);
-        }
-
-        if (option.selected) {
-            return;
         }
 
         const current = page;

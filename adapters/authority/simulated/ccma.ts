@@ -9,8 +9,8 @@ import type { SimulatedState } from './state.js';
 // CCMA (servicios2.afip.gob.ar/tramites_con_clave_fiscal/ccam, classic ASP, latin-1, US-format
 // amounts): procesa.asp takes the token/sign; seleccionaCuit.asp offers only the CUITs with a
 // current account and must be answered (accion=s) before anything is read; P02_ctacte.asp's
-// calculation auto-submits to P04_ctacte.asp (the totals); ajax/ConsDeuFecSabana.asp holds
-// the movements.
+// calculation auto-submits to P04_ctacte.asp (the totals and a debe/haber ledger);
+// ajax/ConsDeuFecSabana.asp, another page with another table, holds the movements.
 
 interface CcmaState { login: string; selected: string | null; calculated?: boolean }
 
@@ -49,33 +49,47 @@ export const ccamP02Calculated = (today: string, from: string, to: string): stri
 </form>
 <script>document.frm_p04.submit();</script>`);
 
-export const ccamP04 = (today: string, balances: CcmaBalances, accessories: number): string => htmlPage('CCMA - Consulta de Deuda', `
+// P04: the totals, then the debe/haber ledger (CeldaBorde_ConsDeuFec cells: 2 período,
+// 3 impuesto, 4 concepto, 6 descripción, 7 fecha, 8 debe, 9 haber): not the sábana.
+export const ccamP04 = (today: string, balances: CcmaBalances, accessories: number, movements: readonly CcmaMovement[]): string => {
+
+    const cell = (text: string) => `<td class="CeldaBorde_ConsDeuFec">${text}</td>`;
+    const ledger = movements.map((movement) => `<tr>${[String(movement.orden), 'Mov.', movement.periodo, escapeHtml(movement.impuesto), escapeHtml(movement.concepto), escapeHtml(movement.subconcepto), escapeHtml(movement.descripcion), dmy(movement.fechaMovimiento.slice(0, 10)), usAmount(movement.debe), usAmount(movement.haber)].map(cell).join('')}</tr>`);
+    return htmlPage('CCMA - Consulta de Deuda', `
 <input type="hidden" name="feccalculo" value="${dmy(today)}" />
 <table class="Tabla">
 <tr><td class="CeldaTitular">Obligaci&oacute;n Mensual:</td><td class="Celda">${usAmount(Math.max(0, (balances.saldoDeudor ?? 0) - accessories))}</td><td class="CeldaTitular">Obligaci&oacute;n Mensual:</td><td class="Celda">${usAmount(balances.saldoAcreedor ?? 0)}</td></tr>
 <tr><td class="CeldaTitular">Accesorios:</td><td class="Celda">${usAmount(accessories)}</td><td class="CeldaTitular">Accesorios:</td><td class="Celda">0.00</td></tr>
 <tr><td class="CeldaTitular">Total Saldo Deudor:</td><td class="CeldaTitularResaltado">${usAmount(balances.saldoDeudor)}</td><td class="CeldaTitular">Total Saldo Acreedor:</td><td class="CeldaTitularResaltado">${usAmount(balances.saldoAcreedor)}</td></tr>
+</table>
+<table class="Tabla">
+${ledger.join('\n')}
 </table>`);
+};
 
-export const ccamSabana = (movements: readonly CcmaMovement[]): string => {
+// The sábana: per movement período, código, subcódigo, concepto, descripción, fecha and one
+// signed amount (a debit positive, a credit in parentheses); after each period a "Saldo" row
+// with its date and the balance owed (positive) or in favour (in parentheses).
+export const ccamSabana = (movements: readonly CcmaMovement[], today: string): string => {
 
+    const cell = (text: string) => `<td class="CeldaSabana">${text}</td>`;
     const rows: string[] = [];
-    let period = '';
-    for (const movement of movements) {
-        if (period && movement.periodo !== period) {
-            const previous = movements.filter((candidate) => candidate.periodo === period).at(-1)!;
-            rows.push(`<tr><td class="CeldaBorde_ConsDeuFec"></td><td class="CeldaBorde_ConsDeuFec">Saldo</td><td class="CeldaBorde_ConsDeuFec"></td><td class="CeldaBorde_ConsDeuFec"></td><td class="CeldaBorde_ConsDeuFec"></td><td class="CeldaBorde_ConsDeuFec"></td><td class="CeldaBorde_ConsDeuFec"></td><td class="CeldaBorde_ConsDeuFec"></td><td class="CeldaBorde_ConsDeuFec"></td><td class="CeldaBorde_ConsDeuFec"></td><td class="CeldaBorde_ConsDeuFec">${usAmount(previous.saldo)}</td></tr>`);
-        }
+    movements.forEach((movement, index) => {
 
-        period = movement.periodo;
-        rows.push(`<tr><td class="CeldaBorde_ConsDeuFec">${movement.orden}</td><td class="CeldaBorde_ConsDeuFec">Mov.</td><td class="CeldaBorde_ConsDeuFec">${movement.periodo}</td><td class="CeldaBorde_ConsDeuFec">${escapeHtml(movement.impuesto)}</td><td class="CeldaBorde_ConsDeuFec">${escapeHtml(movement.concepto)}</td><td class="CeldaBorde_ConsDeuFec">${escapeHtml(movement.subconcepto)}</td><td class="CeldaBorde_ConsDeuFec">${escapeHtml(movement.descripcion)}</td><td class="CeldaBorde_ConsDeuFec">${dmy(movement.fechaMovimiento.slice(0, 10))}</td><td class="CeldaBorde_ConsDeuFec">${usAmount(movement.debe)}</td><td class="CeldaBorde_ConsDeuFec">${usAmount(movement.haber)}</td><td class="CeldaBorde_ConsDeuFec">${usAmount(movement.saldo)}</td></tr>`);
-    }
+        rows.push(`<tr>${[movement.periodo, escapeHtml(movement.impuesto), escapeHtml(movement.subconcepto), escapeHtml(movement.concepto), escapeHtml(movement.descripcion), dmy(movement.fechaMovimiento.slice(0, 10)), usAmount(movement.debe ?? -(movement.haber ?? 0))].map(cell).join('')}</tr>`);
+        if (movements[index + 1]?.periodo !== movement.periodo) {
+            rows.push(`<tr>${[movement.periodo, 'Saldo', dmy(today), usAmount(-movement.saldo)].map(cell).join('')}</tr>`);
+        }
+    });
 
     if (!rows.length) {
-        return '<table class="Tabla"><tr><td class="Celda">No se encontraron movimientos para el período seleccionado</td></tr></table>';
+        return htmlPage('CCMA', '<table class="Tabla"><tr><td class="Celda">No se encontraron movimientos para el per&iacute;odo seleccionado</td></tr></table>');
     }
 
-    return `<table class="Tabla">\n${rows.join('\n')}\n</table>`;
+    return htmlPage('CCMA', `<table class="Tabla">
+<tr><th>Per&iacute;odo</th><th>C&oacute;digo</th><th>Subc&oacute;digo</th><th>Concepto</th><th>Descripci&oacute;n</th><th>Fecha</th><th>Importe</th></tr>
+${rows.join('\n')}
+</table>`);
 };
 
 export const ccmaRoutes = (state: SimulatedState): Route => {
@@ -139,12 +153,12 @@ export const ccmaRoutes = (state: SimulatedState): Route => {
         if (page === 'P04_ctacte.asp' && req.method === 'POST' && ccma.calculated) {
             state.read({ host: arcaHosts.ccam, cuit: ccma.selected, what: 'ccma saldos' });
             const accessories = Math.round(data.ccma.movements.filter((m) => m.concepto === 'Intereses').reduce((sum, m) => sum + (m.debe ?? 0), 0) * 100) / 100;
-            return latin1(res, ccamP04(state.today, data.ccma.balances, Math.min(accessories, data.ccma.balances.saldoDeudor ?? 0)));
+            return latin1(res, ccamP04(state.today, data.ccma.balances, Math.min(accessories, data.ccma.balances.saldoDeudor ?? 0), data.ccma.movements));
         }
 
         if (page === 'ajax/ConsDeuFecSabana.asp') {
             state.read({ host: arcaHosts.ccam, cuit: ccma.selected, what: 'ccma movimientos' });
-            return latin1(res, ccamSabana(data.ccma.movements));
+            return latin1(res, ccamSabana(data.ccma.movements, state.today));
         }
 
         return latin1(res, messagePage('CCMA', 'Sesión caducada.'));

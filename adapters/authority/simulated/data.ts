@@ -188,22 +188,25 @@ const internals = {
                 intPunitorios: random() < 0.3 ? internals.cents(random() * 5_000) : 0
             };
         });
+        // Due dates name the tax by its description only (descImpuesto); missing returns by
+        // code and description (impuesto 30, descImpuesto IVA), read back as "30 - IVA".
         const vencimientos = Array.from({ length: internals.int(random, 1, 5) }, (_, index) => ({
-            impuesto: internals.pick(random, taxes),
+            impuesto: internals.pick(random, taxes).split(' - ')[1]!,
             concepto: 'Obligación mensual/anual',
-            subconcepto: 'Capital',
+            subconcepto: '',
             periodo: period(-index),
             antCuota: '0',
             vencimiento: dateToIso(internals.date(today + internals.int(random, 3, 20) * internals.dayMs + index * 30 * internals.dayMs)),
             detalle: internals.pick(random, ['Presentación de declaración jurada', 'Pago', 'Presentación y pago'])
         }));
+        const year = new Date(today).getUTCFullYear();
         const ddjj = Array.from({ length: internals.int(random, 2, 6) }, (_, index) => ({
             establecimiento: establishment(),
             impuesto: internals.pick(random, taxes),
-            concepto: 'Declaración jurada',
-            subconcepto: index % 3 ? 'Original' : 'Rectificativa 1',
-            periodo: period(index + 1),
-            antCuota: '0',
+            concepto: '984 - Declaración jurada anual',
+            subconcepto: '',
+            periodo: `${year - 1 - index}00`,
+            antCuota: '',
             vencimiento: dateToIso(internals.date(today - (index * 30 + 10) * internals.dayMs))
         }));
         return { deuda, vencimientos, ddjj, establishments };
@@ -217,7 +220,8 @@ const internals = {
 
         const today = new Date(Date.parse(`${options.today}T00:00:00Z`));
         const fee = registry.monotributista ? internals.monthlyFee[registry.categoria ?? 'A']! : 38_000;
-        const impuesto = registry.monotributista ? '20 - MONOTRIBUTO IMPOSITIVO' : '308 - APORTES SEG.SOCIAL AUTONOMOS';
+        // The sábana shows the tax and the concept as codes (período, código, subcódigo, …).
+        const impuesto = registry.monotributista ? '020' : '308';
         const movements: CcmaMovement[] = [];
         let saldo = 0;
         const periods = internals.int(random, 6, 12);
@@ -228,13 +232,13 @@ const internals = {
             const periodo = `${String(periodDate.getUTCMonth() + 1).padStart(2, '0')}/${periodDate.getUTCFullYear()}`;
             const dueMs = Date.UTC(year, month + 1, 20);
             const entries: { descripcion: string; concepto: string; subconcepto: string; at: number; debe: number | null; haber: number | null }[] = [
-                { concepto: 'Obligación mensual', subconcepto: 'Capital', descripcion: 'Determinación de la obligación mensual', at: Date.UTC(year, month + 1, 1), debe: fee, haber: null }
+                { concepto: 'Obligación mensual', subconcepto: '019', descripcion: 'Determinación de la obligación mensual', at: Date.UTC(year, month + 1, 1), debe: fee, haber: null }
             ];
             if (random() < 0.8) {
-                entries.push({ concepto: 'Pago', subconcepto: 'Capital', descripcion: internals.pick(random, ['Pago VEP', 'Débito automático', 'Pago Mis Facilidades']), at: dueMs - internals.int(random, 0, 10) * internals.dayMs, debe: null, haber: random() < 0.1 ? internals.cents(fee * 1.5) : fee });
+                entries.push({ concepto: 'Pago', subconcepto: '019', descripcion: internals.pick(random, ['Pago VEP', 'Débito automático', 'Pago Mis Facilidades']), at: dueMs - internals.int(random, 0, 10) * internals.dayMs, debe: null, haber: random() < 0.1 ? internals.cents(fee * 1.5) : fee });
             }
             else {
-                entries.push({ concepto: 'Intereses', subconcepto: 'Resarcitorios', descripcion: 'Intereses resarcitorios devengados', at: dueMs + 15 * internals.dayMs, debe: internals.cents(fee * 0.04), haber: null });
+                entries.push({ concepto: 'Intereses', subconcepto: '051', descripcion: 'Intereses resarcitorios devengados', at: dueMs + 15 * internals.dayMs, debe: internals.cents(fee * 0.04), haber: null });
             }
 
             for (const entry of entries) {

@@ -5,5 +5,5 @@
 export type { SimulatedTaxpayer } from './data.js';
 export type { ExpectedData } from './oracle.js';
 export type { SimulatedAuthority } from './server.js';
-export { startSimulatedAuthority } from './server.js';
+export { representationsPath, startSimulatedAuthority } from './server.js';
 export type { CsvGeneration, LoginOutcome, ScriptedAnswer, ScriptedFailure, SimulatedAuthorityOptions, SimulatedFailures, SimulatedStats } from './state.js';

@@ -7,9 +7,14 @@ import type { SimulatedState } from './state.js';
 
 // portalcf.cloud.afip.gob.ar: the jwt is exchanged (once, before it expires) for the AFIPSID
 // cookie; /portal/api/info checks the session; /portal/api/servicios/{LOGIN CUIT}/servicio/
-// {name}/autorizacion hands out a service's token/sign (none when not adhered); and the
+// {name}/autorizacion hands out a service's token/sign (none when not adhered; a name it does
+// not know is refused); and the
 // registry's /portal/api/cuit/{cuit}/tipoCuitImpuestos lists the taxes of any CUIT the key
 // reaches.
+
+const internals = {
+    services: new Set<string>([...Object.values(arcaServices).map((service) => service.name), 'padron-puc-consulta-internet'])
+};
 
 export const portalPage = (cuit: string, name: string): string => htmlPage('Portal ARCA', `<div id="root" data-cuit="${cuit}"><header>Hola, ${escapeHtml(name)}</header><main>Mis servicios</main></div>`);
 
@@ -62,6 +67,11 @@ export const portalRoutes = (state: SimulatedState): Route => {
 
         const service = /^\/portal\/api\/servicios\/(\d{11})\/servicio\/([\w-]+)(\/autorizacion)?$/.exec(path);
         if (service) {
+            // A name the portal does not know is refused (the old guess 'ctacte' was).
+            if (!internals.services.has(service[2]!)) {
+                return json(res, { error: 'Servicio inexistente' }, 404);
+            }
+
             if (service[1] !== cuit) {
                 return json(res, { error: 'CUIT distinta de la del ingreso' }, 403);
             }

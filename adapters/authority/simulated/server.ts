@@ -13,7 +13,7 @@ import { expectedOf } from './oracle.js';
 import { messagePage } from './pages.js';
 import { portalRoutes } from './portal.js';
 import type { Route } from './reply.js';
-import { html, send } from './reply.js';
+import { formOf, html, send } from './reply.js';
 import { sctRoutes } from './sct.js';
 import type { Read, ScriptedFailure, SimulatedAuthorityOptions, SimulatedFailures, SimulatedStats } from './state.js';
 import { createState } from './state.js';
@@ -35,15 +35,24 @@ export interface SimulatedAuthority {
     // When each key's login started (the CUIT posted to auth), in order.
     loginStarts(): { cuit: string; at: number }[];
     represent(login: string, ...entities: string[]): void;
+    // A person's key asked to act for a legal entity: granted unless refused (see refuse).
+    actFor(login: string, cuit: string): boolean;
+    refuse(login: string, ...entities: string[]): void;
     setFailures(failures: SimulatedFailures): void;
     script(failure: ScriptedFailure): void;
     stop(): Promise<void>;
 }
 
 const internals = {
+    // Not a host of the authority: how a service run apart tells the simulated authority which
+    // legal entity a key is about to act for (actFor), as the real one knows from its registry.
+    controlPath: '/_simulador/representaciones',
+
     // Pages whose answer a random `malformed` share cuts short.
     dataPaths: /ajax\.do|descargarComprobantes|rest-access|ConsDeuFecSabana|communications|tipoCuitImpuestos/
 };
+
+export const representationsPath = internals.controlPath;
 
 export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions = {}): Promise<SimulatedAuthority> => {
 
@@ -73,6 +82,11 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
         const latency = Array.isArray(options.latencyMs) ? options.latencyMs[0] + Math.random() * (options.latencyMs[1] - options.latencyMs[0]) : options.latencyMs;
         if (latency) {
             await new Promise((resolve) => setTimeout(resolve, latency));
+        }
+
+        if (url.pathname === internals.controlPath && req.method === 'POST') {
+            const form = await formOf(req);
+            return send(res, state.actFor(form.get('login') ?? '', form.get('cuit') ?? '') ? 204 : 403, '', 'text/plain');
         }
 
         const answer = faults.answerFor(host, path);
@@ -129,6 +143,8 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
         reads: () => [...state.reads],
         loginStarts: () => [...state.loginStarts],
         represent: (login, ...entities) => state.represent(login, entities),
+        actFor: (login, cuit) => state.actFor(login, cuit),
+        refuse: (login, ...entities) => state.refuse(login, entities),
         setFailures: (next) => faults.setFailures(next),
         script: (failure) => faults.script(failure),
 

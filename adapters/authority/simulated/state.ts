@@ -41,6 +41,9 @@ export interface SimulatedAuthorityOptions {
     pendingPolls?: number;              // listaResultados answers PE this many times first (default 1)
     login?: (cuit: string, password: string) => LoginOutcome;
     relations?: Record<string, readonly string[]>;   // login CUIT -> legal entities it represents
+    // Scripted refusals: login CUIT -> legal entities it may NOT act for. Any other legal
+    // entity a person's key is asked to act for (actFor) is granted.
+    refusals?: Record<string, readonly string[]>;
     notAdhered?: (cuit: string, service: string) => boolean;
     irregular?: (cuit: string) => boolean;
     jwtTtlMs?: number;                  // 10 s
@@ -49,6 +52,7 @@ export interface SimulatedAuthorityOptions {
     fesSessionMs?: number;              // 15 minutes
     dfePageSize?: number | null;        // null (default): one page with everything
     timeoutHoldMs?: number;
+    monotributoWarmUpMs?: number;       // the dashboard's first page of a session waits this long (0)
     unref?: boolean;
 }
 
@@ -80,6 +84,10 @@ export interface SimulatedState {
     reach(login: string): Taxpayer[];
     reaches(login: string, cuit: string): boolean;
     represent(login: string, entities: readonly string[]): void;
+    // A person's key may act for any legal entity unless a scenario refused it: granted (and
+    // from then on among the taxpayers the key reaches) or not.
+    actFor(login: string, cuit: string): boolean;
+    refuse(login: string, entities: readonly string[]): void;
     // A service session's store, counted in stats().serviceSessions.
     sessions<S>(name: string): Map<string, S>;
     remember<K, V>(map: Map<K, V>, key: K, value: V): void;
@@ -114,6 +122,16 @@ export const createState = (options: SimulatedAuthorityOptions): SimulatedState 
     const dataOptions: DataOptions = { ...defaultDataOptions(today), ...options.data, today };
     const secret = randomBytes(32);
     const relations = new Map<string, Set<string>>(Object.entries(options.relations ?? {}).map(([login, entities]) => [login, new Set(entities)]));
+    const refusals = new Map<string, Set<string>>(Object.entries(options.refusals ?? {}).map(([login, entities]) => [login, new Set(entities)]));
+    const add = (map: Map<string, Set<string>>, login: string, entities: readonly string[]) => {
+
+        const set = map.get(login) ?? new Set<string>();
+        for (const entity of entities) {
+            set.add(entity);
+        }
+
+        map.set(login, set);
+    };
     const taxpayers = new Map<string, SimulatedTaxpayer>();
     const stores = new Map<string, Map<string, unknown>>();
     const reads: Read[] = [];
@@ -155,14 +173,28 @@ export const createState = (options: SimulatedAuthorityOptions): SimulatedState 
         reach: (login) => [login, ...[...relations.get(login) ?? []].sort()].map((cuit) => ({ cuit, name: name(cuit) })),
         reaches: (login, cuit) => login === cuit || Boolean(relations.get(login)?.has(cuit)),
 
-        represent(login, entities) {
+        represent: (login, entities) => add(relations, login, entities),
 
-            const set = relations.get(login) ?? new Set<string>();
+        refuse(login, entities) {
+
+            add(refusals, login, entities);
             for (const entity of entities) {
-                set.add(entity);
+                relations.get(login)?.delete(entity);
+            }
+        },
+
+        actFor(login, cuit) {
+
+            if (login === cuit || relations.get(login)?.has(cuit)) {
+                return true;
             }
 
-            relations.set(login, set);
+            if (isEntityCuit(login) || !isEntityCuit(cuit) || refusals.get(login)?.has(cuit)) {
+                return false;
+            }
+
+            add(relations, login, [cuit]);
+            return true;
         },
 
         sessions<S>(storeName: string): Map<string, S> {

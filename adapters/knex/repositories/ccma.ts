@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { CcmaBalances } from '../../../core/domain/ccma.js';
 import { periodFromKey, periodKey } from '../../../core/domain/ccma.js';
 import type { CcmaRepository } from '../../../core/ports/index.js';
 import { clientDataTransaction, dialectOf } from '../connection.js';
@@ -7,6 +8,13 @@ import { listQueries } from '../list-queries.js';
 import { countOf, storableRow, toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
+
+const internals = {
+    saveBalances: (trx: Knex.Transaction, clientId: number, balances: CcmaBalances) => trx('ccma_balances')
+        .insert({ client_id: clientId, saldo_deudor: balances.saldoDeudor, saldo_acreedor: balances.saldoAcreedor })
+        .onConflict('client_id')
+        .merge(['saldo_deudor', 'saldo_acreedor'])
+};
 
 export const ccmaRepository = (knex: Knex, sql = statements(knex), queries = listQueries(dialectOf(knex)).ccma): CcmaRepository => ({
 
@@ -44,15 +52,21 @@ export const ccmaRepository = (knex: Knex, sql = statements(knex), queries = lis
         };
     },
 
+    async saveBalances(clientId, balances) {
+
+        await clientDataTransaction(knex, async (trx) => {
+
+            await touchClient(trx, clientId);
+            await internals.saveBalances(trx, clientId, balances);
+        });
+    },
+
     async replace(clientId, balances, movements, syncedAt) {
 
         await clientDataTransaction(knex, async (trx) => {
 
             await touchClient(trx, clientId);
-            await trx('ccma_balances')
-                .insert({ client_id: clientId, saldo_deudor: balances.saldoDeudor, saldo_acreedor: balances.saldoAcreedor })
-                .onConflict('client_id')
-                .merge(['saldo_deudor', 'saldo_acreedor']);
+            await internals.saveBalances(trx, clientId, balances);
 
             await trx('ccma_movements').where({ client_id: clientId }).delete();
             if (movements.length) {

@@ -4,10 +4,11 @@ import { enteringNotification } from '../../domain/notification.js';
 import type { SyncSystem } from '../../domain/sync-system.js';
 import type { Timestamp } from '../../domain/time.js';
 import type { TaxpayerSession } from '../../ports/authority-client.js';
+import { AuthorityFailure } from '../../ports/authority-client.js';
 import type { SyncTarget } from '../../ports/job-queue.js';
 import type { SyncDeps } from './deps.js';
 import type { InvoiceWindowPolicy } from './sync-policy.js';
-import { invoiceRanges } from './sync-policy.js';
+import { invoiceWindow } from './sync-policy.js';
 
 // One system read from the authority, and what storing it takes: invoices, which a write of
 // both kinds takes together, or a store of its own. Each write is one idempotent,
@@ -30,15 +31,8 @@ const internals = {
     async invoices(deps: SyncDeps, session: TaxpayerSession, target: SyncTarget, kind: InvoiceKind, options: FetchOptions): Promise<InvoiceRecord[]> {
 
         const lastSyncedAt = await deps.syncStates.syncedAt(target.id, `${kind}_invoices`);
-        const ranges = invoiceRanges({ now: deps.clock.now().getTime(), lastSyncedAt, full: options.full, ...(options.invoicePolicy ? { policy: options.invoicePolicy } : {}) });
-        const invoices: InvoiceRecord[] = [];
-        for (const range of ranges) {
-            for (const invoice of await session.invoices(kind, range)) {
-                invoices.push(normalizeInvoice(invoice));
-            }
-        }
-
-        return invoices;
+        const window = invoiceWindow({ now: deps.clock.now().getTime(), lastSyncedAt, full: options.full, ...(options.invoicePolicy ? { policy: options.invoicePolicy } : {}) });
+        return (await session.invoices(kind, window)).map(normalizeInvoice);
     }
 };
 
@@ -64,6 +58,13 @@ export const fetchSystem = async (deps: SyncDeps, session: TaxpayerSession, targ
 
         case 'ccma': {
             const { balances, movements } = await session.ccma();
+            if (movements instanceof AuthorityFailure) {
+                // The balances come from another page: kept, while the movements (and the
+                // system's syncedAt) fail alone.
+                await deps.ccma.saveBalances(target.id, balances);
+                throw movements;
+            }
+
             return { system, records: movements.length, write: { store: (at) => deps.ccma.replace(target.id, balances, movements, at) } };
         }
 

@@ -1,6 +1,5 @@
 import type { ClientType } from '../../domain/client.js';
 import type { DateRange } from '../../domain/period.js';
-import { invoiceQueryMaxDays, splitRange } from '../../domain/period.js';
 import type { SyncSystem } from '../../domain/sync-system.js';
 import { formatDate } from '../../domain/time.js';
 import type { Timestamp } from '../../domain/time.js';
@@ -51,8 +50,9 @@ export const systemsFor = (tipo: ClientType): SyncSystem[] => {
     return tipo === 'persona-fisica' ? ['registry', ...systems] : systems;
 };
 
-// The dates to ask for, split in queries of at most 365 days, oldest first.
-export const invoiceRanges = (input: { now: Timestamp; lastSyncedAt: Timestamp | null; full: boolean; policy?: InvoiceWindowPolicy }): DateRange[] => {
+// The dates to ask for: one window (the authority client splits it in the queries its
+// service allows).
+export const invoiceWindow = (input: { now: Timestamp; lastSyncedAt: Timestamp | null; full: boolean; policy?: InvoiceWindowPolicy }): DateRange => {
 
     const policy = input.policy ?? defaultInvoicePolicy;
     const today = internals.utcDay(input.now);
@@ -69,7 +69,7 @@ export const invoiceRanges = (input: { now: Timestamp; lastSyncedAt: Timestamp |
         }
     }
 
-    return splitRange({ fromDate: formatDate(from), toDate: formatDate(today) }, invoiceQueryMaxDays);
+    return { fromDate: formatDate(from), toDate: formatDate(today) };
 };
 
 export const isKeyFailure = (kind: AuthorityFailureKind): boolean => internals.keyKinds.includes(kind);
