@@ -7,6 +7,7 @@ import { systemClock } from '../core/ports/clock.js';
 import { messages } from '../core/domain/messages.js';
 import type { Config } from './config.js';
 import { sqliteFileOf } from './config.js';
+import { databaseLog } from './logger.js';
 import { loadKeyring, secretBoxFor } from './secret-keys.js';
 
 // The composition root: adapters built from configuration, handed to whichever front end
@@ -29,7 +30,6 @@ export interface ComposeOptions {
 
 const internals = {
     migrated: new Map<string, Promise<unknown>>(),
-
     // Once per database and process: apps composed side by side in one process (a command run
     // in-process next to a server) would otherwise race for SQLite's migration lock.
     migrate(databaseUrl: string, knex: Knex): Promise<unknown> {
@@ -63,7 +63,7 @@ export const composeApp = async (config: Config, options: ComposeOptions = {}): 
     }
 
     const secretBox = secretBoxFor(loadKeyring(config));
-    const knex = connect(config.databaseUrl, options.pool);
+    const knex = connect(config.databaseUrl, options.pool, databaseLog(config.logLevel));
     if (options.migrate !== false) {
         await internals.migrate(config.databaseUrl, knex);
     }

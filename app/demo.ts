@@ -22,6 +22,7 @@ import { databaseOwner } from '../adapters/knex/ownership.js';
 import { messages } from '../core/domain/messages.js';
 import type { Config } from './config.js';
 import { databaseLabel, sqliteFileOf } from './config.js';
+import { databaseLog } from './logger.js';
 import { assertSecretKeyConfigured } from './secret-keys.js';
 
 // The embedded demo (DESIGN.md: `npm start`): one account with API writing, its owner, a fresh
@@ -147,7 +148,7 @@ export const checkDemo = async (config: Config, listen: { host: string; port: nu
     assertSecretKeyConfigured(config);
     const file = sqliteFileOf(config.databaseUrl);
     if (!file || existsSync(file)) {
-        const knex = connect(config.databaseUrl);
+        const knex = connect(config.databaseUrl, {}, databaseLog(config.logLevel));
         try {
             if (await databaseOwner(knex) === 'other') {
                 throw new Error(messages.demo.foreignDatabase(databaseLabel(config.databaseUrl), config.embedded));

@@ -95,4 +95,37 @@ export const createLogger = (options: { level: string; destination?: Destination
     }, options.destination ?? pino.destination({ dest: 2, sync: false }));
 };
 
+const loggers = new Map<string, Logger>();
+
+// knex's own words through the process's logger (knex writes them to the console otherwise, a
+// stack over ten lines), made on knex's first word: most processes never need it. A
+// connection that cannot be made is reported by whoever asked for it (the request's 503, the
+// command's one line): knex's notice of it is debug.
+export const databaseLog = (level: string) => {
+
+    const logger = () => {
+
+        let existing = loggers.get(level);
+        if (!existing) {
+            existing = createLogger({ level });
+            loggers.set(level, existing);
+        }
+
+        return existing;
+    };
+    const text = (message: unknown): string => (message instanceof Error ? message.message : typeof message === 'string' ? message : JSON.stringify(message));
+    const notice = (message: unknown) => {
+
+        const line = text(message);
+        const reported = /^Acquire connection error|Unable to detect MySQL\/MariaDB version/.test(line);
+        logger()[reported ? 'debug' : 'warn']({ source: 'knex' }, reported ? line.split('\n')[0]! : line);
+    };
+    return {
+        warn: notice,
+        error: (message: unknown) => logger().error({ source: 'knex' }, text(message)),
+        deprecate: (method: unknown, alternative: unknown) => logger().warn({ source: 'knex' }, `${String(method)} está obsoleto: usar ${String(alternative)}`),
+        debug: (message: unknown) => logger().debug({ source: 'knex' }, text(message))
+    };
+};
+
 export type { Logger };

@@ -62,10 +62,26 @@ const internals = {
         return '0.0.0';
     },
 
-    async message(err: unknown): Promise<string> {
+    async message(err: unknown, io: CliIo): Promise<string> {
 
         if (err instanceof CommanderError) {
             return usageMessage(err);
+        }
+
+        // A database that cannot be used: which one, and why, in one line (not the driver's stack).
+        const [{ databaseFailureCause }, { databaseLabel, loadConfig }] = await Promise.all([import('../adapters/knex/errors.js'), import('../app/config.js')]);
+        const cause = databaseFailureCause(err);
+        if (cause) {
+            const { messages } = await import('../core/domain/messages.js');
+            let label = 'DATABASE_URL';
+            try {
+                label = databaseLabel(loadConfig(io.env, io.cwd).databaseUrl);
+            }
+            catch {
+                // the configuration itself is wrong: its own error came first
+            }
+
+            return messages.cli.databaseFailure(label, cause);
         }
 
         const { code, address, port } = err as { code?: unknown; address?: unknown; port?: unknown };
@@ -80,7 +96,7 @@ const internals = {
     // The one line on stderr of a failed command; with --json, a JSON object.
     async report(io: CliIo, argv: readonly string[], err: unknown): Promise<number> {
 
-        const message = await internals.message(err);
+        const message = await internals.message(err, io);
         const json = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
         io.stderr.write(json ? `${JSON.stringify({ error: message })}\n` : `error: ${message}\n`);
         const code = (err as { exitCode?: unknown }).exitCode;

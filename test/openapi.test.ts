@@ -36,14 +36,14 @@ describe('GET /openapi.json and the response contract', () => {
     it('describes every read endpoint with its statuses, and the 429 headers', () => {
 
         const reads = {
-            '/v1/cuits': [200, 400, 401, 403, 429, 500],
-            '/v1/cuits/{cuit}/mis-comprobantes/emitidos': [200, 400, 401, 403, 404, 429, 500],
-            '/v1/cuits/{cuit}/mis-comprobantes/recibidos': [200, 400, 401, 403, 404, 429, 500],
-            '/v1/cuits/{cuit}/sct': [200, 400, 401, 403, 404, 429, 500],
-            '/v1/cuits/{cuit}/ccma': [200, 400, 401, 403, 404, 429, 500],
-            '/v1/cuits/{cuit}/ccma/movimientos': [200, 400, 401, 403, 404, 429, 500],
-            '/v1/cuits/{cuit}/dfe': [200, 400, 401, 403, 404, 429, 500],
-            '/v1/tags': [200, 400, 401, 403, 429, 500]
+            '/v1/cuits': [200, 400, 401, 403, 429, 500, 503],
+            '/v1/cuits/{cuit}/mis-comprobantes/emitidos': [200, 400, 401, 403, 404, 429, 500, 503],
+            '/v1/cuits/{cuit}/mis-comprobantes/recibidos': [200, 400, 401, 403, 404, 429, 500, 503],
+            '/v1/cuits/{cuit}/sct': [200, 400, 401, 403, 404, 429, 500, 503],
+            '/v1/cuits/{cuit}/ccma': [200, 400, 401, 403, 404, 429, 500, 503],
+            '/v1/cuits/{cuit}/ccma/movimientos': [200, 400, 401, 403, 404, 429, 500, 503],
+            '/v1/cuits/{cuit}/dfe': [200, 400, 401, 403, 404, 429, 500, 503],
+            '/v1/tags': [200, 400, 401, 403, 429, 500, 503]
         };
 
         for (const [path, statuses] of Object.entries(reads)) {
@@ -56,7 +56,7 @@ describe('GET /openapi.json and the response contract', () => {
     it('describes the write side: the two creation shapes as a oneOf by tipo, the merge patch, the 204', () => {
 
         const post = document.paths['/v1/cuits'].post;
-        expect(Object.keys(post.responses).map(Number)).to.deep.equal([201, 400, 401, 403, 409, 415, 429, 500]);
+        expect(Object.keys(post.responses).map(Number)).to.deep.equal([201, 400, 401, 403, 409, 415, 429, 500, 503]);
         const body = post.requestBody.content['application/json'].schema;
         expect(body.oneOf).to.deep.equal([{ $ref: '#/components/schemas/NewPhysicalPerson' }, { $ref: '#/components/schemas/NewLegalEntity' }]);
         expect(body.discriminator.propertyName).to.equal('tipo');
@@ -64,12 +64,12 @@ describe('GET /openapi.json and the response contract', () => {
         expect(document.components.schemas.NewLegalEntity.properties).to.not.have.property('clave_arca');
 
         const patch = document.paths['/v1/cuits/{cuit}'].patch;
-        expect(Object.keys(patch.responses).map(Number)).to.deep.equal([200, 400, 401, 403, 404, 415, 429, 500]);
+        expect(Object.keys(patch.responses).map(Number)).to.deep.equal([200, 400, 401, 403, 404, 415, 429, 500, 503]);
         expect(patch.requestBody.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/CuitPatch' });
         expect(patch.parameters[0]).to.include({ name: 'cuit', in: 'path', required: true });
 
         const remove = document.paths['/v1/cuits/{cuit}'].delete;
-        expect(Object.keys(remove.responses).map(Number)).to.deep.equal([204, 400, 401, 403, 404, 409, 429, 500]);
+        expect(Object.keys(remove.responses).map(Number)).to.deep.equal([204, 400, 401, 403, 404, 409, 429, 500, 503]);
         expect(remove.responses[204]).to.not.have.property('content');
     });
 

@@ -97,12 +97,16 @@ export const assertSupportedServer = async (knex: Knex): Promise<void> => {
         const [rows] = await knex.raw('select version() as version') as [{ version: string }[]];
         const refused = unsupportedServer(String(rows[0]?.version ?? ''));
         if (refused) {
-            throw new Error(refused);
+            throw Object.assign(new Error(refused), { code: 'ARCASYNC_UNSUPPORTED_SERVER' });
         }
     }
 };
 
-export const connect = (databaseUrl: string, pool: { max?: number } = {}): Knex => knexFactory(knexConfig(databaseUrl, pool));
+// Where knex's own warnings go (a pool or migration notice): the process's logger, as JSON
+// lines, never knex's default console lines.
+export type DatabaseLog = NonNullable<Knex.Config['log']>;
+
+export const connect = (databaseUrl: string, pool: { max?: number } = {}, log?: DatabaseLog): Knex => knexFactory({ ...knexConfig(databaseUrl, pool), ...(log ? { log } : {}) });
 
 // The pool and, on SQLite, the reads' own connection (sqlite-reader.ts), on MySQL the sync
 // writer's (mysql-writer.ts).

@@ -16,8 +16,10 @@ import { tokenRepository } from './repositories/tokens.js';
 import { userRepository } from './repositories/users.js';
 import { rateLimitCounter } from './rate-limit-counter.js';
 import { throttleCounter } from './throttle-counter.js';
+import { databaseStatus } from './database-status.js';
 
 export { closeDatabase, connect, dialectOf } from './connection.js';
+export { databaseFailureCause } from './errors.js';
 export { migrateLatest } from './migrations/index.js';
 
 // Every repository over one knex instance.
@@ -39,5 +41,6 @@ export const knexRepositories = (knex: Knex) => ({
     rateLimitCounter: rateLimitCounter(knex),
     throttles: throttleCounter(knex),
     userCredentials: userCredentialRepository(knex),
-    oauthStore: oauthStore(knex)
+    oauthStore: oauthStore(knex),
+    database: databaseStatus(knex)
 });

@@ -11,13 +11,27 @@ export interface ReadMessage { id: number; sql: string; bindings: readonly unkno
 export type ReadAnswer = { id: number; rows: unknown } | { id: number; writes: true } | { id: number; error: { message: string; code?: string } };
 
 const internals = {
-    db: new Database((workerData as { filename: string }).filename),
+    db: null as InstanceType<typeof Database> | null,
     prepared: new Map<string, Statement>(),
+
+    // Opened on the first statement, and again after a failed open: a file that cannot be
+    // opened now (an outage) is each read's error with SQLite's code, until it can.
+    open(): InstanceType<typeof Database> {
+
+        if (!internals.db) {
+            const db = new Database((workerData as { filename: string }).filename);
+            db.pragma('query_only = ON');
+            db.pragma('busy_timeout = 10000');
+            internals.db = db;
+        }
+
+        return internals.db;
+    },
 
     answer(message: ReadMessage): ReadAnswer {
 
         try {
-            const statement = preparedStatement(internals.prepared, internals.db, message.sql, message.mode === 'arrays');
+            const statement = preparedStatement(internals.prepared, internals.open(), message.sql, message.mode === 'arrays');
             if (!statement.readonly) {
                 return { id: message.id, writes: true };
             }
@@ -30,6 +44,4 @@ const internals = {
     }
 };
 
-internals.db.pragma('query_only = ON');
-internals.db.pragma('busy_timeout = 10000');
 parentPort!.on('message', (message: ReadMessage) => parentPort!.postMessage(internals.answer(message)));

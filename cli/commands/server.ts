@@ -18,11 +18,12 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
         .action(async (_options: object, command: Command) => {
 
             const output = outputFor(command, io);
-            const [{ default: ora }, { connect, migrateLatest }] = await Promise.all([import('ora'), import('../../adapters/knex/index.js')]);
+            const [{ default: ora }, { connect, migrateLatest }, { databaseLog }] = await Promise.all([import('ora'), import('../../adapters/knex/index.js'), import('../../app/logger.js')]);
             // Off a terminal ora would still print its text once: quiet instead.
             const enabled = Boolean(io.stderr.isTTY) && !output.json;
             const spinner = ora({ text: 'Aplicando migraciones…', isEnabled: enabled, isSilent: !enabled, stream: io.stderr as NodeJS.WritableStream }).start();
-            const knex = connect((await configOf(io)).databaseUrl);
+            const config = await configOf(io);
+            const knex = connect(config.databaseUrl, {}, databaseLog(config.logLevel));
             try {
                 const applied = await migrateLatest(knex);
                 spinner.stop();

@@ -6,6 +6,8 @@ export const messages = {
     notFound: 'No se encontró el CUIT solicitado.',
     rateLimited: 'Se superó el límite de solicitudes. Intentá nuevamente más tarde.',
     internal: 'Error interno del servidor.',
+    // The database cannot be reached or is locked for now: 503 with Retry-After.
+    unavailable: 'El servicio no está disponible en este momento. Intentá nuevamente en unos segundos.',
     cuitTaken: 'El CUIT ya está registrado',
     writingDisabled: 'Tu cuenta no tiene habilitada la escritura por API. Escribinos para activarla.',
     subscriptionPaused: 'Tu suscripción está pausada porque no se pudo procesar el último pago. Actualizá el medio de pago en la página de suscripción del panel para recuperar el acceso.',
@@ -118,6 +120,7 @@ export const messages = {
         syncByOthers: (count: number): string => `Otro trabajador sincronizó ${count} CUIT de esta corrida al mismo tiempo; su resultado está en 'arcasync sync status'.`,
         syncFailed: (count: number): string => `${count} CUIT ${count === 1 ? 'terminó' : 'terminaron'} con error (detalle en la salida y en 'arcasync sync status').`,
         addressInUse: (address: string, port: string): string => `El puerto ${port} de ${address} ya está en uso: elegí otro con --port (o PORT; METRICS_PORT para las métricas) o detené el proceso que lo ocupa.`,
+        databaseFailure: (database: string, cause: string): string => `No se puede usar la base de datos ${database}: ${cause}.`,
         noDatabase: (path: string): string => `No hay base de datos en ${path}: creala con 'arcasync migrate' (o 'npm start' para la demostración), o indicá otra con DATABASE_URL.`
     },
     // The demo (npm start, `arcasync demo`): what it refuses before writing anything.

@@ -1,5 +1,6 @@
 import type { RateLimits } from '../domain/rate-limit.js';
 import type { Clock } from './clock.js';
+import type { DatabaseStatus } from './database.js';
 import type { OAuthStore, UserCredentialRepository } from './oauth.js';
 import type { RateLimitCounter } from './rate-limit-counter.js';
 import type { ReadCache } from './read-cache.js';
@@ -24,6 +25,7 @@ import type {
 
 export type * from './repositories.js';
 export type { Clock } from './clock.js';
+export type { DatabaseFailure, DatabaseStatus } from './database.js';
 export type { OAuthEntry, OAuthEntryIndex, OAuthStore, UserCredentialRepository } from './oauth.js';
 export type { RateLimitCounter, RateLimitOutcome, RateLimitUsage } from './rate-limit-counter.js';
 export type { ReadCache } from './read-cache.js';
@@ -54,5 +56,6 @@ export interface Ports {
     rateLimits: RateLimits;
     clock: Clock;
     secretBox: SecretBox;
+    database: DatabaseStatus;
 }
 export type { WebhookSender, WebhookCall, WebhookAnswer } from './webhook-sender.js';

@@ -3,6 +3,7 @@ import type { Request, ResponseObject, ResponseToolkit, Server } from '@hapi/hap
 import type { DomainErrorKind } from '../../core/domain/errors.js';
 import { DomainError, isDomainError } from '../../core/domain/errors.js';
 import { messages } from '../../core/domain/messages.js';
+import type { DatabaseStatus } from '../../core/ports/index.js';
 import { exceededHeaders } from './rate-limit-headers.js';
 
 // Every error leaves as `{ "error": "<Spanish message>" }` (SPEC §7): the core's errors with
@@ -70,17 +71,30 @@ export const answerUseCase = <T>(fn: (request: Request, h: ResponseToolkit) => P
     }
 };
 
-export const registerErrorResponses = (server: Server, log: (event: Record<string, unknown>) => void): void => {
+// The answer to a request the database could not serve for now (an outage, a lock held by
+// another process): 503 with Retry-After, on every route, instead of an internal error.
+export const unavailableAnswer = (h: ResponseToolkit, retryAfter: number): ResponseObject => {
+
+    return h.response({ error: messages.unavailable }).code(503).header('Retry-After', String(retryAfter));
+};
+
+export const registerErrorResponses = (server: Server, log: (event: Record<string, unknown>) => void, deps: { database: DatabaseStatus }): void => {
 
     server.ext('onPreResponse', (request, h) => {
 
         const response = request.response;
-        if (!('isBoom' in response) || !response.isBoom) {
+        if (response === null || typeof response !== 'object' || !('isBoom' in response) || !response.isBoom) {
             return h.continue;
         }
 
         const status = response.output.statusCode;
         const domain = response.data instanceof DomainError ? response.data : null;
+        const failure = !domain && status >= 500 ? deps.database.failureOf(response) : null;
+        if (failure) {
+            log({ level: 'warn', msg: 'base de datos no disponible', requestId: request.info.id, failure: failure.kind, code: (response as { code?: unknown }).code, err: response.message });
+            return unavailableAnswer(h, failure.retryAfter);
+        }
+
         let message: string;
         if (domain) {
             message = domain.message;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Boom } from '@hapi/boom';
 import type { Request, ResponseObject, Server } from '@hapi/hapi';
 import type { Logger } from 'pino';
 
@@ -7,6 +8,7 @@ import type { Logger } from 'pino';
 // can be matched to the log. The line says what an operator asks first: who (user and account,
 // never a credential), what (method, path, query, the MCP tool), and what came of it (status,
 // time, which limit refused it). What failed inside a request is logged by errors.ts, once.
+// Every request has its line, the OAuth endpoints answered on the raw response included.
 
 declare module '@hapi/hapi' {
     interface RequestApplicationState {
@@ -22,20 +24,45 @@ const internals = {
     // (and the logger blanks anything shaped like a token anyway).
     maxQuery: 256,
 
-    header(response: Request['response'], name: string): string | undefined {
+    // hapi's answer as an object; null when the route answered on the raw response itself
+    // (h.abandon: the OAuth endpoints, which oidc-provider answers).
+    answer(request: Request): { statusCode: number; headers: Record<string, unknown> } | null {
 
-        const headers = 'isBoom' in response && response.isBoom ? response.output.headers : (response as ResponseObject).headers;
-        const key = Object.keys(headers ?? {}).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
+        const response = request.response as unknown;
+        if (response === null || typeof response !== 'object') {
+            return null;
+        }
+
+        const answer = response as Partial<ResponseObject> & { isBoom?: boolean; output?: { statusCode: number; headers: Record<string, unknown> } };
+        return answer.isBoom ? answer.output! : { statusCode: answer.statusCode ?? 200, headers: answer.headers ?? {} };
+    },
+
+    header(headers: Record<string, unknown>, name: string): string | undefined {
+
+        const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
         return key === undefined ? undefined : String(headers[key]);
+    },
+
+    // A failure of the service is an error; 503 says the database (or a dependency) is away
+    // for now and recovers by itself: a warning, so that an outage is not one page per request.
+    level(request: Request, statusCode: number): 'error' | 'warn' | 'info' | 'debug' {
+
+        if (statusCode >= 500) {
+            return statusCode === 503 ? 'warn' : 'error';
+        }
+
+        // Health probes come every few seconds from balancers and monitors: seen at debug.
+        return request.path === '/healthcheck' ? 'debug' : 'info';
     },
 
     line(request: Request): Record<string, unknown> {
 
-        const response = request.response;
-        const statusCode = 'isBoom' in response && response.isBoom ? response.output.statusCode : (response as ResponseObject).statusCode;
+        const answer = internals.answer(request);
+        const statusCode = answer?.statusCode ?? request.raw.res.statusCode;
+        const headers = answer?.headers ?? request.raw.res.getHeaders();
         const user = request.app.caller;
         const query = request.url.search.slice(1, internals.maxQuery + 1);
-        const limit = statusCode === 429 ? internals.header(response, 'X-RateLimit-Limit') : undefined;
+        const limit = statusCode === 429 ? internals.header(headers, 'X-RateLimit-Limit') : undefined;
         return {
             requestId: request.info.id,
             req: { method: request.method.toUpperCase(), path: request.path },
@@ -44,7 +71,7 @@ const internals = {
             responseTime: (request.info.completed || request.info.responded || Date.now()) - request.info.received,
             ...(user ? { userId: user.userId, accountId: user.accountId } : {}),
             ...(user?.tool ? { tool: user.tool } : {}),
-            ...(limit ? { rateLimited: { limit: Number(limit), retryAfter: Number(internals.header(response, 'Retry-After')) } } : {})
+            ...(limit ? { rateLimited: { limit: Number(limit), retryAfter: Number(internals.header(headers, 'Retry-After')) } } : {})
         };
     }
 };
@@ -61,20 +88,20 @@ export const registerLogging = (server: Server, logger: Logger): void => {
 
     server.events.on('response', (request) => {
 
-        if (request.path === '/healthcheck') {
-            return;
-        }
-
         const line = internals.line(request);
         const { req, res } = line as { req: { method: string; path: string }; res: { statusCode: number } };
-        const level = res.statusCode >= 500 ? 'error' : 'info';
-        logger[level](line, `${req.method} ${req.path} ${res.statusCode} (${String(line.responseTime)}ms)`);
+        logger[internals.level(request, res.statusCode)](line, `${req.method} ${req.path} ${res.statusCode} (${String(line.responseTime)}ms)`);
     });
 
     server.ext('onPreResponse', (request, h) => {
 
-        const response = request.response;
-        if ('isBoom' in response && response.isBoom) {
+        const response = request.response as unknown as ResponseObject | Boom | symbol | null;
+        if (response === null || typeof response !== 'object') {
+            if (!request.raw.res.headersSent) {
+                request.raw.res.setHeader('X-Request-Id', request.info.id);
+            }
+        }
+        else if ('isBoom' in response && response.isBoom) {
             response.output.headers['X-Request-Id'] = request.info.id;
         }
         else {

@@ -53,8 +53,9 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
 
     const logger = options.logger ?? pino({ level: 'silent' });
     // Unexpected errors go through the logger (and so through its redaction), wherever they happen.
-    const reportError = options.log ?? ((event: Record<string, unknown>) => logger.error(event, String(event.msg ?? 'error')));
-    registerErrorResponses(server, reportError);
+    // pino writes the level and the message itself: kept in the event they would appear twice.
+    const reportError = options.log ?? (({ level, msg, ...event }: Record<string, unknown>) => logger[level === 'warn' ? 'warn' : 'error'](event, String(msg ?? 'error')));
+    registerErrorResponses(server, reportError, deps);
     registerLogging(server, logger);
     guardTransport(server, logger);
     if (options.metrics) {
@@ -66,7 +67,7 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
     registerMcp(server, deps, { publicUrl: options.publicUrl, log: reportError, trustProxy: options.trustProxy, maxClients: options.maxOAuthClients });
 
     server.route([
-        ...healthRoutes,
+        ...healthRoutes(deps),
         ...cuitRoutes(deps),
         ...cuitWriteRoutes(deps),
         ...invoiceRoutes(deps),

@@ -165,6 +165,13 @@ const internals = {
                 return { isError: true, content: [{ type: 'text', text: err.message }], ...meta };
             }
 
+            // The database away for now: a tool error that says so and when to try again.
+            const failure = deps.database.failureOf(err);
+            if (failure) {
+                log({ level: 'warn', msg: 'base de datos no disponible', tool: definition.tool.name, failure: failure.kind, err: err instanceof Error ? err.message : String(err) });
+                return { isError: true, content: [{ type: 'text', text: messages.unavailable }], _meta: { retryAfterSeconds: failure.retryAfter } };
+            }
+
             log({ level: 'error', msg: 'mcp tool failed', tool: definition.tool.name, err: err instanceof Error ? err.stack ?? err.message : String(err) });
             return { isError: true, content: [{ type: 'text', text: messages.internal }] };
         }

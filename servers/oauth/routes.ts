@@ -93,6 +93,8 @@ const internals = {
 
             const provider = await oauth.provider();
             const { req, res } = request.raw;
+            // hapi's onPreResponse does not run for an answer it abandons.
+            res.setHeader('X-Request-Id', request.info.id);
             const base = new URL(urls.base());
             delete req.headers.forwarded;
             req.headers['x-forwarded-proto'] = base.protocol.slice(0, -1);

@@ -62,3 +62,14 @@ export const testDatabases = (): TestDatabase[] => (internals.mysqlUrl ? [sqlite
 
 // What the run says once, before its tests, about the databases it leaves out.
 export const databasesNotice = (): string | null => (internals.mysqlUrl ? null : '  MySQL omitido: TEST_MYSQL_URL no está definida; las pruebas corren solo sobre SQLite.\n');
+
+// A TCP port nothing listens on (bound, then released): a database server that is down.
+export const closedPort = async (): Promise<number> => {
+
+    const { createServer } = await import('node:net');
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    return port;
+};

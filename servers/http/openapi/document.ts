@@ -45,7 +45,7 @@ const internals = {
             summary: 'Estado del servicio',
             description: 'Sin autenticación; no consume cuota.',
             tag: 'Salud',
-            success: { status: 200, body: 'text', description: 'El servicio está en funcionamiento.' },
+            success: { status: 200, body: 'text', description: 'El servicio está en funcionamiento y su base de datos responde.' },
             errors: []
         },
         'GET /v1/cuits': {
@@ -169,7 +169,7 @@ const internals = {
         `\`limit\` (1 a ${maxLimit}, ${pageDefaults.limit} por omisión) y \`offset\` (desde ${pageDefaults.offset}); \`pagination.total\` cuenta todos los registros de la consulta. El orden es estable, así que recorrer las páginas no saltea ni repite registros. Cada página consume una solicitud de la cuota.`,
         '',
         '## Errores',
-        'Siempre `{"error": "<mensaje en castellano>"}`; si fallan varios parámetros, sus mensajes van juntos. Reintentá 429 (tras `Retry-After`) y 500 (con espera exponencial); no reintentes 400, 401, 403, 404, 409 ni 415.'
+        'Siempre `{"error": "<mensaje en castellano>"}`; si fallan varios parámetros, sus mensajes van juntos. Reintentá 429 y 503 (tras `Retry-After`) y 500 (con espera exponencial); no reintentes 400, 401, 403, 404, 409 ni 415.'
     ].join('\n'),
 
     tagDescriptions: {
@@ -247,6 +247,11 @@ const internals = {
             };
         }
 
+        // Every operation, the health check included, while the database cannot be reached.
+        const retryAfter = { 'Retry-After': { description: 'segundos a esperar antes de reintentar', schema: { type: 'integer' } } };
+        responses[503] = success.body === 'text'
+            ? { description: `La base de datos no responde: "${messages.unavailable}"`, headers: retryAfter, content: { 'text/plain': { schema: { type: 'string' } } } }
+            : { description: `Servicio no disponible por ahora (la base de datos no responde): "${messages.unavailable}"`, headers: retryAfter, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
         return responses;
     },
 
