@@ -1,37 +1,23 @@
-import { categories } from '../../core/domain/client.js';
-import { healthStates } from '../../core/domain/health.js';
-import { cuitPattern } from '../../core/domain/cuit.js';
-import { maxLimit, pageDefaults } from '../../core/domain/pagination.js';
-import type { ReadParameterName } from '../../core/domain/read-parameters.js';
-import { tagNameBounds } from '../../core/domain/read-parameters.js';
+import type { ReadParameterName } from '../../core/contract/read-parameters.js';
+import { cuitPathSchema, periodPageSchemas as periodPageContract, readParameterSchemas } from '../../core/contract/read-parameters.js';
+import type { JsonSchema } from './json-schema.js';
+import { jsonSchemaOf } from './json-schema.js';
 
 // How the read parameters are described to clients: the OpenAPI document's parameters and
-// the MCP tools' input schemas. The bounds come from the core's own constants, so a
-// description cannot drift from the rule the core applies (core/domain/read-parameters.ts).
+// the MCP tools' input schemas, generated from the contract's joi schemas
+// (core/contract/read-parameters.ts), so a description cannot drift from the rule applied.
 
-export type Schema = Record<string, unknown>;
+export type Schema = JsonSchema;
 
-export const parameterSchemas: { [K in ReadParameterName]: Schema } = {
-    cuit: { type: 'string', pattern: cuitPattern.source, description: 'CUIT del cliente, 11 dígitos con o sin guiones (NN-NNNNNNNN-N).', examples: ['20-12345678-6'] },
-    limit: { type: 'integer', minimum: 1, maximum: maxLimit, default: pageDefaults.limit, description: `Cantidad de registros por página, de 1 a ${maxLimit}.` },
-    offset: { type: 'integer', minimum: 0, default: pageDefaults.offset, description: 'Cantidad de registros a saltear desde el comienzo.' },
-    etiquetas: {
-        type: 'array',
-        items: { type: 'string', minLength: tagNameBounds.min, maxLength: tagNameBounds.max },
-        description: 'Nombres de etiquetas; varias se combinan con O (parámetro repetido).',
-        examples: [['Mensuales']]
-    },
-    monotributista: { type: 'boolean', description: 'Solo monotributistas (true) o solo quienes no lo son (false).' },
-    autonomo: { type: 'boolean', description: 'Solo autónomos (true) o solo quienes no lo son (false).' },
-    categoria: { type: 'string', enum: [...categories], description: 'Categoría de monotributo.' },
-    from_date: { type: 'string', format: 'date', description: 'Primer día del período (AAAA-MM-DD); va junto con to_date. Sin ambos, el mes en curso en UTC.', examples: ['2026-10-01'] },
-    to_date: { type: 'string', format: 'date', description: 'Último día del período (AAAA-MM-DD), inclusive; va junto con from_date.', examples: ['2026-10-31'] },
-    estado: { type: 'array', items: { type: 'string', enum: [...healthStates] }, description: 'Solo los CUIT en estos estados; varios se combinan con O (parámetro repetido).', examples: [['clave_vencida', 'clave_rechazada']] },
-    requiere_atencion: { type: 'boolean', description: 'Solo los CUIT que necesitan que alguien haga algo (true) o solo los que no (false).', examples: [true] }
+const internals = {
+    of: <K extends string>(schemas: Record<K, Parameters<typeof jsonSchemaOf>[0]>): Record<K, Schema> => Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, jsonSchemaOf(schema as Parameters<typeof jsonSchemaOf>[0])])) as Record<K, Schema>
 };
+
+// As an MCP tool's argument: the CUIT may also be a JSON number.
+export const parameterSchemas: { [K in ReadParameterName]: Schema } = internals.of(readParameterSchemas);
+
+// The `{cuit}` of a REST path: a string.
+export const cuitPathParameter: Schema = jsonSchemaOf(cuitPathSchema);
 
 // For CCMA movements, limit and offset count periods (SPEC §4.10).
-export const periodPageSchemas: Pick<typeof parameterSchemas, 'limit' | 'offset'> = {
-    limit: { ...parameterSchemas.limit, description: `Cantidad de períodos por página, de 1 a ${maxLimit}.` },
-    offset: { ...parameterSchemas.offset, description: 'Cantidad de períodos a saltear, del más reciente al más antiguo.' }
-};
+export const periodPageSchemas: Pick<typeof parameterSchemas, 'limit' | 'offset'> = internals.of(periodPageContract);

@@ -1,5 +1,6 @@
-import { cuitPattern } from '../../core/domain/cuit.js';
 import { healthStates, keyStates } from '../../core/domain/health.js';
+import { clientPatchSchemas, newClientSchemas } from '../../core/contract/client-body.js';
+import { jsonSchemaOf } from './json-schema.js';
 
 // Response schemas of SPEC §2, written once: the OpenAPI document publishes them, the MCP
 // tools give them as output schemas, and the contract tests validate every response against
@@ -84,7 +85,7 @@ export const componentSchemas: Record<string, Schema> = {
         offset: { type: 'integer' },
         total: { type: 'integer', description: 'cantidad total de registros que cumplen la consulta' }
     }),
-    Cuit: object(cuitFields),
+    Cuit: internals.example(object(cuitFields), { id: '3f0c2d4e-8a51-4a8e-9d0b-6c1f2a7b9e10', cuit: '20123456786', displayCuit: '20-12345678-6', tipo: 'persona-fisica', nombre: 'González, María', email: 'maria@example.com', telefono: null }),
     CuitListItem: internals.example(object({
         ...cuitFields,
         etiquetas: { type: 'array', items: string },
@@ -92,23 +93,25 @@ export const componentSchemas: Record<string, Schema> = {
         autonomo: nullable({ type: 'boolean' }),
         categoria: nullable(string),
         sistemaRegistralSyncedAt: nullable(dateTime)
-    }), { id: '3f0c2d4e-8a51-4a8e-9d0b-6c1f2a7b9e10', cuit: '20123456786', displayCuit: '20-12345678-6', tipo: 'persona-fisica', nombre: 'González, María', email: 'maria@example.com', telefono: null, etiquetas: ['Mensuales'], monotributista: true, autonomo: false, categoria: 'D', sistemaRegistralSyncedAt: '2026-10-31T03:12:44.000Z' }),
+    }), { id: '3f0c2d4e-8a51-4a8e-9d0b-6c1f2a7b9e10', cuit: '20123456786', displayCuit: '20-12345678-6', tipo: 'persona-fisica', nombre: 'González, María', email: 'maria@example.com', telefono: null, etiquetas: ['Monotributo'], monotributista: true, autonomo: false, categoria: 'D', sistemaRegistralSyncedAt: '2026-10-31T03:12:44.000Z' }),
     CuitFilters: object({
         etiquetas: { type: ['array', 'null'], items: string },
         monotributista: nullable({ type: 'boolean' }),
         autonomo: nullable({ type: 'boolean' }),
         categoria: nullable(string)
     }),
-    Tag: object({ nombre: string, color: string }),
+    Tag: internals.example(object({ nombre: string, color: string }), { nombre: 'Monotributo', color: '#2e7d32' }),
     InvoiceFilters: object({ fromDate: date, toDate: date }, 'período consultado'),
     IssuedInvoice: internals.example(object({
         ...invoiceFields,
         receptor: object({ tipoDocumento: nullable(string), numeroDocumento: nullable(string), nombre: nullable(string) })
-    }), { fecha: '2026-10-02T00:00:00.000Z', puntoVenta: '00002', numeroDesde: '00000145', numeroHasta: '00000145', tipo: '11', impNetoGravado: 0, impNetoNoGravado: 0, impOpExentas: 0, otrosTributos: 0, iva: 0, tipoCambio: 1, importeOriginal: 85000, monedaOriginal: 'PES', importe: 85000, receptor: { tipoDocumento: '80', numeroDocumento: '30712345671', nombre: 'Panadería La Espiga SRL' } }),
-    ReceivedInvoice: object({
+    // As Mis Comprobantes gives them: point of sale and numbers without leading zeros, the
+    // authority's type code ('11' is Factura C), amounts in the invoice's currency ('PES').
+    }), { fecha: '2026-10-05T00:00:00.000Z', puntoVenta: '3', numeroDesde: '502', numeroHasta: '502', tipo: '11', impNetoGravado: 0, impNetoNoGravado: 0, impOpExentas: 0, otrosTributos: 0, iva: 0, tipoCambio: 1, importeOriginal: 82000.5, monedaOriginal: 'PES', importe: 82000.5, receptor: { tipoDocumento: '80', numeroDocumento: '30712345671', nombre: 'Panadería La Espiga SRL' } }),
+    ReceivedInvoice: internals.example(object({
         ...invoiceFields,
         emisor: object({ nombre: string, cuit: string })
-    }),
+    }), { fecha: '2026-10-01T00:00:00.000Z', puntoVenta: '4', numeroDesde: '120', numeroHasta: '120', tipo: '1', impNetoGravado: 10492.9, impNetoNoGravado: 0, impOpExentas: 0, otrosTributos: 150.25, iva: 2153.41, tipoCambio: 1, importeOriginal: 12796.56, monedaOriginal: 'PES', importe: 12796.56, emisor: { nombre: 'Distribuidora del Sur SA', cuit: '30710000007' } }),
     SctData: object({
         deuda: {
             type: 'array',
@@ -174,37 +177,13 @@ export const componentSchemas: Record<string, Schema> = {
     })
 };
 
-// SPEC §2.11: request bodies of the write side. Their rules are enforced by the core's
-// create and update use cases (which every front end shares), so they are stated here.
-const cuitInput = { type: 'string', pattern: cuitPattern.source, description: 'CUIT, con o sin guiones' };
-const text = { type: 'string', minLength: 1 };
-const optionalContact = {
-    email: { type: ['string', 'null'], format: 'email' },
-    telefono: { type: ['string', 'null'] }
-};
-
+// SPEC §2.11: request bodies of the write side, generated from the contract's joi schemas
+// (core/contract/client-body.ts), which the core applies to every body whichever front end
+// sends it.
 export const requestSchemas: Record<string, Schema> = {
-    NewPhysicalPerson: {
-        type: 'object',
-        description: 'Persona física. `monotributista` y `autonomo` no se aceptan: los determina la sincronización.',
-        properties: { tipo: { const: 'persona-fisica' }, cuit: cuitInput, nombre: text, apellido: text, clave_arca: { ...text, description: 'clave fiscal; se guarda cifrada y nunca se devuelve', writeOnly: true }, ...optionalContact },
-        required: ['tipo', 'cuit', 'nombre', 'apellido', 'clave_arca'],
-        additionalProperties: false
-    },
-    NewLegalEntity: {
-        type: 'object',
-        description: 'Persona jurídica: se consulta a la autoridad con la clave de su representante, una persona física ya cargada en la cuenta.',
-        properties: { tipo: { const: 'persona-juridica' }, cuit: cuitInput, razon_social: text, representante: { ...cuitInput, description: 'CUIT de una persona física de la misma cuenta' }, ...optionalContact },
-        required: ['tipo', 'cuit', 'razon_social', 'representante'],
-        additionalProperties: false
-    },
-    CuitPatch: {
-        type: 'object',
-        description: 'Merge patch (RFC 7396). Persona física: nombre, apellido, clave_arca, email, telefono. Persona jurídica: razon_social, representante, email, telefono. Solo email y telefono aceptan null. Un objeto vacío, `cuit`, `tipo`, `monotributista` o `autonomo` se rechazan con 400.',
-        properties: { nombre: text, apellido: text, razon_social: text, representante: cuitInput, clave_arca: { ...text, writeOnly: true }, ...optionalContact },
-        minProperties: 1,
-        additionalProperties: false
-    }
+    NewPhysicalPerson: jsonSchemaOf(newClientSchemas['persona-fisica']),
+    NewLegalEntity: jsonSchemaOf(newClientSchemas['persona-juridica']),
+    CuitPatch: jsonSchemaOf(clientPatchSchemas.unknown)
 };
 
 export const newCuitBody: Schema = {

@@ -6,7 +6,7 @@ import { invalid, isDomainError } from '../../core/domain/errors.js';
 import { messages } from '../../core/domain/messages.js';
 import { summarizeSct } from '../../core/domain/sct.js';
 import { formatDate } from '../../core/domain/time.js';
-import type { RawParameters, ReadParameterName } from '../../core/domain/read-parameters.js';
+import type { RawParameters } from '../../core/domain/read-parameters.js';
 import { parseReadRequest } from '../../core/domain/read-parameters.js';
 import type { Ports } from '../../core/ports/index.js';
 import { getCcmaBalances, getCcmaBalancesParameters } from '../../core/use-cases/get-ccma-balances.js';
@@ -19,8 +19,10 @@ import { summarizeInvoicePeriod } from '../../core/use-cases/summarize-invoice-p
 import type { ReadHealthView } from '../../core/use-cases/cuit-health.js';
 import { healthOfCuit, healthOfRead, portfolioHealth } from '../../core/use-cases/cuit-health.js';
 import type { SyncSystem } from '../../core/domain/sync-system.js';
+import type { ReadParameterName, ToolArgumentName, ccmaQueries, invoiceKinds } from '../../core/contract/read-parameters.js';
+import { toolArgumentSchemas, toolArgumentsSchema } from '../../core/contract/read-parameters.js';
 import type { Schema } from '../contract/parameters.js';
-import { parameterSchemas, periodPageSchemas } from '../contract/parameters.js';
+import { jsonSchemaOf } from '../contract/json-schema.js';
 import { bodySchemas, componentSchemas, selfContained } from '../contract/schemas.js';
 import { text } from './text.js';
 
@@ -42,30 +44,19 @@ interface ToolDefinition {
 const internals = {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 
-    input(names: readonly ReadParameterName[], extra: Record<string, Schema> = {}, overrides: Partial<Record<ReadParameterName, Schema>> = {}): Tool['inputSchema'] {
+    // Generated from the contract's joi schemas, like the OpenAPI parameters.
+    input: (own: readonly ToolArgumentName[], names: readonly ReadParameterName[], pagesCount?: 'periods'): Tool['inputSchema'] => jsonSchemaOf(toolArgumentsSchema(own, names, pagesCount)) as Tool['inputSchema'],
 
-        const properties: Record<string, Schema> = { ...extra };
-        for (const name of names) {
-            properties[name] = overrides[name] ?? parameterSchemas[name];
+    // An argument only the MCP front end has (it picks the use case); its refusal is joined
+    // with whatever the core refuses in the rest.
+    choose<T extends string>(args: RawParameters, name: ToolArgumentName, rest: readonly ReadParameterName[]): T {
+
+        const { value, error } = toolArgumentSchemas[name].validate(args[name]);
+        if (!error) {
+            return value as T;
         }
 
-        const required = [...Object.keys(extra).filter((name) => name === 'tipo'), ...(names.includes('cuit') ? ['cuit'] : [])];
-        return { type: 'object', properties, required, additionalProperties: false };
-    },
-
-    // The CUIT may come as a JSON number: the core accepts both.
-    cuitArgument: { ...parameterSchemas.cuit, type: ['string', 'integer'] } as Schema,
-
-    // An argument only the MCP front end has (it picks the use case); refused with the allowed
-    // values, joined with whatever the core refuses in the rest.
-    choose<T extends string>(args: RawParameters, name: string, allowed: readonly T[], fallback: T | null, message: string, rest: readonly ReadParameterName[]): T {
-
-        const raw = args[name] ?? fallback;
-        if (allowed.includes(raw as T)) {
-            return raw as T;
-        }
-
-        const failures = [message];
+        const failures = [error.details[0]!.message];
         try {
             parseReadRequest({ query: internals.without(args, name) }, rest);
         }
@@ -178,8 +169,6 @@ const internals = {
     }
 };
 
-const invoiceKinds = ['emitidos', 'recibidos'] as const;
-const ccmaQueries = ['saldos', 'movimientos'] as const;
 
 // Built once: a tool's description depends on nothing of the request.
 const definitions: ToolDefinition[] = [
@@ -188,7 +177,7 @@ const definitions: ToolDefinition[] = [
             name: 'listar_cuits',
             title: 'Listar CUIT',
             description: 'Lista los CUIT (clientes) que gestiona el usuario, ordenados por nombre, con sus etiquetas y su clasificación en el sistema registral (monotributista, autónomo, categoría). Filtros opcionales combinados con Y; varias etiquetas se combinan con O. Paginado con limit y offset.',
-            inputSchema: internals.input(listCuitsParameters),
+            inputSchema: internals.input([], listCuitsParameters),
             outputSchema: selfContained({
                 ...bodySchemas.cuitList,
                 properties: {
@@ -218,9 +207,7 @@ const definitions: ToolDefinition[] = [
             name: 'listar_mis_comprobantes',
             title: 'Listar comprobantes',
             description: "Lista los comprobantes emitidos o recibidos (Mis Comprobantes de ARCA) de un CUIT en un período, ordenados por fecha. El período va de from_date a to_date (AAAA-MM-DD, ambos o ninguno); sin ellos, el mes en curso en UTC. Paginado con limit y offset.",
-            inputSchema: internals.input(listInvoicesParameters, {
-                tipo: { type: 'string', enum: [...invoiceKinds], description: "'emitidos' (con receptor) o 'recibidos' (con emisor)." }
-            }, { cuit: internals.cuitArgument }),
+            inputSchema: internals.input(['tipo'], listInvoicesParameters),
             outputSchema: selfContained(internals.withHealth({
                 type: 'object',
                 properties: {
@@ -236,7 +223,7 @@ const definitions: ToolDefinition[] = [
         },
         async run(deps, principal, args) {
 
-            const tipo = internals.choose(args, 'tipo', invoiceKinds, null, messages.mcp.invoiceKind, listInvoicesParameters);
+            const tipo = internals.choose<typeof invoiceKinds[number]>(args, 'tipo', listInvoicesParameters);
             const request = { query: internals.without(args, 'tipo') };
             const kind = tipo === 'emitidos' ? 'issued' : 'received';
             const [result, resumen] = await Promise.all([
@@ -252,7 +239,7 @@ const definitions: ToolDefinition[] = [
             name: 'consultar_sct',
             title: 'Consultar cuenta corriente (SCT)',
             description: 'Devuelve el Sistema de Cuentas Tributarias de un CUIT: deudas (saldo e intereses), vencimientos próximos y declaraciones juradas presentadas o pendientes. data es null si nunca se sincronizó.',
-            inputSchema: internals.input(getSctParameters, {}, { cuit: internals.cuitArgument }),
+            inputSchema: internals.input([], getSctParameters),
             outputSchema: selfContained(internals.withHealth({
                 ...bodySchemas.sct,
                 properties: { ...(bodySchemas.sct.properties as Schema), resumen: internals.sctSummary },
@@ -273,9 +260,7 @@ const definitions: ToolDefinition[] = [
             name: 'consultar_ccma',
             title: 'Consultar cuenta de monotributo y autónomos (CCMA)',
             description: "Consulta la Cuenta Corriente de Monotributistas y Autónomos de un CUIT. Con consulta 'saldos' (por omisión) devuelve el saldo deudor y el acreedor (null si ARCA no lo informó); con 'movimientos', los movimientos paginados por período, del más reciente al más antiguo (limit y offset cuentan períodos y solo se aceptan con 'movimientos').",
-            inputSchema: internals.input(listCcmaMovementsParameters, {
-                consulta: { type: 'string', enum: [...ccmaQueries], default: 'saldos', description: "'saldos' (por omisión) o 'movimientos'." }
-            }, { cuit: internals.cuitArgument, ...periodPageSchemas }),
+            inputSchema: internals.input(['consulta'], listCcmaMovementsParameters, 'periods'),
             outputSchema: selfContained(internals.withHealth({
                 type: 'object',
                 properties: {
@@ -289,7 +274,7 @@ const definitions: ToolDefinition[] = [
         },
         async run(deps, principal, args) {
 
-            const consulta = internals.choose(args, 'consulta', ccmaQueries, 'saldos', messages.mcp.ccmaQuery, args.consulta === 'movimientos' ? listCcmaMovementsParameters : getCcmaBalancesParameters);
+            const consulta = internals.choose<typeof ccmaQueries[number]>(args, 'consulta', args.consulta === 'movimientos' ? listCcmaMovementsParameters : getCcmaBalancesParameters);
             const request = { query: internals.without(args, 'consulta') };
             if (consulta === 'movimientos') {
                 const result = await listCcmaMovements(deps, principal, request);
@@ -307,7 +292,7 @@ const definitions: ToolDefinition[] = [
             name: 'listar_dfe',
             title: 'Listar notificaciones del DFE',
             description: 'Lista las notificaciones del Domicilio Fiscal Electrónico de un CUIT, de la más reciente a la más antigua. fechaNotificacion es la fecha que inicia los plazos legales; leidaAt indica si se abrió en el servicio, no en ARCA. Paginado con limit y offset.',
-            inputSchema: internals.input(listNotificationsParameters, {}, { cuit: internals.cuitArgument }),
+            inputSchema: internals.input([], listNotificationsParameters),
             outputSchema: selfContained(internals.withHealth(bodySchemas.notifications)) as Tool['outputSchema'],
             annotations: { title: 'Listar notificaciones del DFE', ...internals.annotations }
         },

@@ -3,7 +3,7 @@ import { messages } from '../../../core/domain/messages.js';
 import { maxLimit, pageDefaults } from '../../../core/domain/pagination.js';
 import { defaultRateLimits } from '../../../core/domain/rate-limit.js';
 import type { ReadParameterName } from '../../../core/domain/read-parameters.js';
-import { parameterSchemas, periodPageSchemas } from '../../contract/parameters.js';
+import { cuitPathParameter, parameterSchemas, periodPageSchemas } from '../../contract/parameters.js';
 import type { Schema } from '../../contract/parameters.js';
 import type { BodySchemaName } from '../../contract/schemas.js';
 import { bodySchemas, componentSchemas, newCuitBody, requestSchemas } from '../../contract/schemas.js';
@@ -18,8 +18,11 @@ const readErrors = [400, 401, 403, 404, 429, 500] as const;
 interface Operation {
     // A stable, readable name for generated clients.
     operationId: string;
-    // For bodies the core validates (the write side), the schema stated in ./schemas.ts.
-    requestBody?: Schema;
+    // For bodies the core validates (the write side): the schema generated from the contract
+    // (../../contract/schemas.ts) and the examples /docs offers, by name.
+    requestBody?: { schema: Schema; examples: Record<string, { summary: string; value: unknown }> };
+    // The messages a status answers here, when they are not the usual ones (errorExamples).
+    errorExamples?: Partial<Record<number, Record<string, string>>>;
     summary: string;
     description: string;
     tag: 'Salud' | 'CUIT' | 'Comprobantes' | 'Cuentas' | 'Notificaciones' | 'Etiquetas' | 'Estado';
@@ -27,7 +30,33 @@ interface Operation {
     errors: readonly number[];
 }
 
+const examples = {
+    // A request body's, as the contract gives it (../../contract/schemas.ts).
+    body: (component: string, index: number): unknown => (requestSchemas[component]!.examples as unknown[])[index],
+
+    subscription: {
+        'suscripcion-pausada': messages.subscriptionPaused,
+        'suscripcion-inactiva': messages.subscriptionInactive
+    }
+};
+
 const internals = {
+
+    // The message each status answers, as the API says it, unless an operation says others.
+    get errorExamples(): Record<number, Record<string, string>> {
+
+        return {
+            400: { 'limit-invalido': messages.field.limit, 'parametro-desconocido': messages.unknownParameter('fromDate') },
+            401: { 'token-invalido': messages.unauthenticated },
+            403: examples.subscription,
+            404: { 'cuit-inexistente': messages.notFound },
+            409: { conflicto: messages.cuitTaken },
+            415: { 'tipo-de-contenido': messages.unsupportedMediaType },
+            429: { 'limite-superado': messages.rateLimited },
+            500: { 'error-interno': messages.internal }
+        };
+    },
+
     errorDescriptions: {
         400: 'Parámetros o cuerpo inválidos; el mensaje nombra cada campo que falla.',
         401: `Token ausente o inválido: "${messages.unauthenticated}"`,
@@ -60,7 +89,18 @@ const internals = {
             operationId: 'createCuit',
             summary: 'Crear un CUIT',
             description: 'Crea un cliente (persona física o jurídica, según `tipo`) y dispara su primera sincronización. Requiere la escritura por API habilitada.',
-            requestBody: newCuitBody,
+            requestBody: {
+                schema: newCuitBody,
+                examples: {
+                    'persona-fisica': { summary: 'Persona física (con su clave fiscal)', value: examples.body('NewPhysicalPerson', 0) },
+                    'persona-juridica': { summary: 'Persona jurídica (con su representante)', value: examples.body('NewLegalEntity', 0) }
+                }
+            },
+            errorExamples: {
+                400: { 'campo-obligatorio': messages.clientWrite.required('clave_arca'), 'representante': messages.clientWrite.representativeNotFound },
+                403: { 'escritura-deshabilitada': messages.writingDisabled, ...examples.subscription },
+                409: { 'cuit-registrado': messages.cuitTaken }
+            },
             tag: 'CUIT',
             success: { status: 201, body: 'cuit', description: 'CUIT creado.' },
             errors: [400, 401, 403, 409, 415, 429, 500]
@@ -69,7 +109,18 @@ const internals = {
             operationId: 'updateCuit',
             summary: 'Editar un CUIT',
             description: 'Semántica merge-patch (RFC 7396): un campo ausente queda igual; `null` borra y solo se admite en `email` y `telefono`. Requiere la escritura por API habilitada.',
-            requestBody: { $ref: '#/components/schemas/CuitPatch' },
+            requestBody: {
+                schema: { $ref: '#/components/schemas/CuitPatch' },
+                examples: {
+                    contacto: { summary: 'Cambiar el email y borrar el teléfono', value: examples.body('CuitPatch', 0) },
+                    nombre: { summary: 'Persona física: cambiar el nombre', value: examples.body('CuitPatch', 1) },
+                    representante: { summary: 'Persona jurídica: cambiar el representante', value: examples.body('CuitPatch', 2) }
+                }
+            },
+            errorExamples: {
+                400: { 'sin-campos': messages.clientWrite.emptyPatch, 'no-se-borra': messages.clientWrite.notNullable('nombre'), 'cuit-o-tipo': messages.clientWrite.immutable },
+                403: { 'escritura-deshabilitada': messages.writingDisabled, ...examples.subscription }
+            },
             tag: 'CUIT',
             success: { status: 200, body: 'cuit', description: 'CUIT actualizado.' },
             errors: [400, 401, 403, 404, 415, 429, 500]
@@ -80,6 +131,11 @@ const internals = {
             description: 'Elimina el CUIT y todo lo sincronizado de él; cancela sus sincronizaciones pendientes. Irreversible. Requiere la escritura por API habilitada.',
             tag: 'CUIT',
             success: { status: 204, body: null, description: 'Eliminado; sin cuerpo.' },
+            errorExamples: {
+                400: { 'cuit-invalido': messages.field.cuitPath },
+                403: { 'escritura-deshabilitada': messages.writingDisabled, ...examples.subscription },
+                409: { 'representante': messages.clientWrite.representsEntities }
+            },
             errors: [400, 401, 403, 404, 409, 429, 500]
         },
         'GET /v1/cuits/{cuit}/mis-comprobantes/emitidos': {
@@ -88,6 +144,7 @@ const internals = {
             description: 'Comprobantes emitidos del período, ordenados por fecha. `from_date` y `to_date` van juntos o ninguno; sin ellos, el mes en curso (UTC).',
             tag: 'Comprobantes',
             success: { status: 200, body: 'issuedInvoices', description: 'Página de comprobantes emitidos.' },
+            errorExamples: { 400: { 'periodo-incompleto': messages.dateRangeIncomplete } },
             errors: readErrors
         },
         'GET /v1/cuits/{cuit}/mis-comprobantes/recibidos': {
@@ -96,6 +153,7 @@ const internals = {
             description: 'Comprobantes recibidos del período, ordenados por fecha. Mismas reglas que los emitidos.',
             tag: 'Comprobantes',
             success: { status: 200, body: 'receivedInvoices', description: 'Página de comprobantes recibidos.' },
+            errorExamples: { 400: { 'periodo-incompleto': messages.dateRangeIncomplete } },
             errors: readErrors
         },
         'GET /v1/cuits/{cuit}/sct': {
@@ -104,6 +162,7 @@ const internals = {
             description: 'Deudas, vencimientos y declaraciones juradas. `data` es null si nunca se sincronizó.',
             tag: 'Cuentas',
             success: { status: 200, body: 'sct', description: 'Estado de la cuenta tributaria.' },
+            errorExamples: { 400: { 'cuit-invalido': messages.field.cuitPath } },
             errors: readErrors
         },
         'GET /v1/cuits/{cuit}/ccma': {
@@ -112,6 +171,7 @@ const internals = {
             description: 'Saldo deudor y acreedor de la cuenta corriente de monotributo y autónomos. Un saldo null significa que la autoridad no lo informó, distinto de cero.',
             tag: 'Cuentas',
             success: { status: 200, body: 'ccma', description: 'Saldos.' },
+            errorExamples: { 400: { 'cuit-invalido': messages.field.cuitPath } },
             errors: readErrors
         },
         'GET /v1/cuits/{cuit}/ccma/movimientos': {
@@ -209,9 +269,10 @@ const internals = {
 
         return [...names].map((name) => {
 
-            const schema = (app.pagesCount === 'periods' && (name === 'limit' || name === 'offset')) ? periodPageSchemas[name] : parameterSchemas[name];
-            const { description, examples, ...rest } = schema as Schema & { description: string; examples?: unknown[] };
             const inPath = name === 'cuit' && route.path.includes('{cuit}');
+            const schema = inPath ? cuitPathParameter
+                : (app.pagesCount === 'periods' && (name === 'limit' || name === 'offset')) ? periodPageSchemas[name] : parameterSchemas[name];
+            const { description, examples, ...rest } = schema as Schema & { description: string; examples?: unknown[] };
             return {
                 name,
                 in: inPath ? 'path' : 'query',
@@ -240,10 +301,16 @@ const internals = {
         }
 
         for (const status of operation.errors) {
+            const messagesOf = operation.errorExamples?.[status] ?? internals.errorExamples[status]!;
             responses[status] = {
                 description: internals.errorDescriptions[status],
                 ...(status === 429 ? { headers: internals.rateLimitHeaders } : {}),
-                content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } }
+                content: {
+                    'application/json': {
+                        schema: { $ref: '#/components/schemas/Error' },
+                        examples: Object.fromEntries(Object.entries(messagesOf).map(([name, message]) => [name, { value: { error: message } }]))
+                    }
+                }
             };
         }
 
@@ -255,10 +322,13 @@ const internals = {
         return responses;
     },
 
-    // PATCH also takes RFC 7396's own media type.
-    bodyContent: (key: string, schema: Schema): Schema => (key.startsWith('PATCH ')
-        ? { 'application/json': { schema }, 'application/merge-patch+json': { schema } }
-        : { 'application/json': { schema } }),
+    // PATCH also takes RFC 7396's own media type. The first example is what /docs puts in
+    // Try it out.
+    bodyContent: (key: string, body: NonNullable<Operation['requestBody']>): Schema => {
+
+        const media = { schema: body.schema, examples: body.examples };
+        return key.startsWith('PATCH ') ? { 'application/json': media, 'application/merge-patch+json': media } : { 'application/json': media };
+    },
 
     bodyName: (name: BodySchemaName): string => `${name[0]!.toUpperCase()}${name.slice(1)}Response`
 };
