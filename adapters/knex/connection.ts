@@ -89,6 +89,28 @@ export const unsupportedServer = (version: string): string | null => {
     return supported ? null : `el servidor de base de datos es ${mariadb ? 'MariaDB' : 'MySQL'} ${version}: arcasync requiere MySQL 8.0.4 o posterior, o MariaDB 10.6 o posterior`;
 };
 
+// The knex CLI's configuration (knexfile.ts): the same connection and migration list as the
+// service, and on MySQL the server checked as each connection opens, since the CLI migrates
+// without migrateLatest's check.
+export const knexCliConfig = (databaseUrl: string, migrations: Knex.MigratorConfig): Knex.Config => {
+
+    const config = knexConfig(databaseUrl);
+    if (config.client !== 'mysql2') {
+        return { ...config, migrations };
+    }
+
+    type Connection = { query(sql: string, done: (err: Error | null, rows: { version: string }[]) => void): void };
+    const afterCreate = (conn: Connection, done: (err: Error | null, conn: Connection) => void) => {
+
+        conn.query('select version() as version', (err, rows) => {
+
+            const refused = err ? null : unsupportedServer(String(rows[0]?.version ?? ''));
+            done(err ?? (refused ? Object.assign(new Error(refused), { code: 'ARCASYNC_UNSUPPORTED_SERVER' }) : null), conn);
+        });
+    };
+    return { ...config, pool: { ...config.pool, afterCreate }, migrations };
+};
+
 // Checked before migrating (migrations/index.ts): an older server would fail later, at a
 // sync's first save.
 export const assertSupportedServer = async (knex: Knex): Promise<void> => {
