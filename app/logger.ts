@@ -1,5 +1,6 @@
 import pino from 'pino';
 import type { DestinationStream, Logger } from 'pino';
+import { withoutSessionIds } from '../core/domain/session-ids.js';
 
 // Structured JSON logs (pino). Every line is checked as it leaves, whoever logged it and
 // whatever serializer ran: no request's bytes, headers or body (a parser error's `rawPacket`,
@@ -31,7 +32,9 @@ const internals = {
                 text = text.replace(pattern, replacement);
             }
 
-            return text;
+            // The authority's session ids (;jsessionid=, its cookies) too.
+            const clean = withoutSessionIds(text);
+            return clean === value ? value : clean;
         }
 
         if (Array.isArray(value)) {

@@ -240,7 +240,7 @@ describe('arca adapter on recorded pages (nock)', () => {
             expect([failure.kind, failure.touchedPassword]).to.deep.equal(['unexpected_page', true]);
         });
 
-        it('captures an unknown page with its system and step, with no password, jwt, token, sign or cookie in it', async () => {
+        it('captures an unknown page with its system and step, with no password, jwt, token, sign or cookie in it (in clear, URL-encoded, base64 or hex), no session id, and personal data masked', async () => {
 
             const dir = mkdtempSync(join(tmpdir(), 'arcasync-diag-'));
             try {
@@ -255,9 +255,13 @@ describe('arca adapter on recorded pages (nock)', () => {
                 expect(files).to.have.length(1);
                 const text = readFileSync(join(dir, files[0]!), 'utf8');
                 expect(text).to.include('Aviso importante').and.include('sistema: login');
-                for (const secret of [internals.password, internals.jwt, internals.viewState2, '0000aBcD:1f2g3h', 'TS01a2b3c4', '01ff']) {
+                for (const secret of [internals.password, internals.jwt, internals.viewState2, '0000aBcD:1f2g3h', 'TS01a2b3c4', '01ff', Buffer.from(internals.password).toString('base64'), Buffer.from(internals.password).toString('hex'), '8F1E2D3C4B5A69788796A5B4C3D2E1F0', 'GONZÁLEZ', 'maria.gonzalez', 'CORRIENTES']) {
                     expect(text, secret).to.not.include(secret);
                 }
+
+                expect(text).to.not.match(/;jsessionid=/i);
+                // The structure stays: the tags, the labels, the masked values' shape.
+                expect(text).to.include('<p class="usuario">Hola, XXXXXXXX XXXXX XXXXX</p>').and.include('<td>Domicilio fiscal:</td><td>XX. XXXXXXXXXX 0000 XXXX 0, XXXX</td>').and.include('XXXXX.XXXXXXXX@XXXXXX.XXX.XX');
             }
             finally {
                 rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { composeApp } from '../app/compose.js';
 import { loadConfig } from '../app/config.js';
 import { messages } from '../core/domain/messages.js';
 import { createHttpServer } from '../servers/http/server.js';
-import { testDatabases } from './support/databases.js';
+import { tableNames, testDatabases } from './support/databases.js';
 import { movement, notification, invoice, sctData } from './support/data.js';
 import { noRateLimits } from './support/endpoints.js';
 import type { SeededUser } from './support/fixtures.js';
@@ -22,22 +22,11 @@ const keys = ['Clave-Plana-Uno', 'Clave-Plana-Dos', 'Clave-Plana-Tres'];
 
 const internals = {
 
-    async tables(knex: Knex): Promise<string[]> {
-
-        if (knex.client.config.client === 'mysql2') {
-            const [rows] = await knex.raw('select table_name as name from information_schema.tables where table_schema = database()') as [{ name: string }[]];
-            return rows.map((row) => row.name);
-        }
-
-        const rows = await knex('sqlite_master').select('name').where({ type: 'table' }).andWhereNot('name', 'like', 'sqlite_%') as { name: string }[];
-        return rows.map((row) => row.name);
-    },
-
     // Every table with a client_id column, and how many rows each holds for the client.
     async rowsOf(knex: Knex, clientId: number): Promise<Record<string, number>> {
 
         const counts: Record<string, number> = {};
-        for (const table of await internals.tables(knex)) {
+        for (const table of await tableNames(knex)) {
             const columns = await knex(table).columnInfo();
             if ('client_id' in columns) {
                 const row = await knex(table).where({ client_id: clientId }).count({ count: '*' }).first();
@@ -81,7 +70,7 @@ for (const database of testDatabases()) {
             expect((await post({ tipo: 'persona-juridica', cuit: '30333333334', razon_social: 'Tres SA', representante: '20111111112' })).status).to.equal(201);
 
             let rows = 0;
-            for (const table of await internals.tables(knex)) {
+            for (const table of await tableNames(knex)) {
                 const dump = JSON.stringify(await knex(table).select('*'));
                 rows += Number((await knex(table).count({ count: '*' }).first())?.count ?? 0);
                 for (const key of [...keys.slice(0, 2), 'provisoria']) {

@@ -2,6 +2,7 @@ import type { CcmaBalances, CcmaMovement } from '../domain/ccma.js';
 import type { Cuit } from '../domain/cuit.js';
 import type { InvoiceKind, InvoiceRecord } from '../domain/invoice.js';
 import { messages } from '../domain/messages.js';
+import { withoutSessionIds } from '../domain/session-ids.js';
 import type { DateRange } from '../domain/period.js';
 import type { SctData } from '../domain/sct.js';
 import type { RegistryClassification } from './repositories.js';
@@ -39,8 +40,10 @@ export class AuthorityFailure extends Error {
     // The password was posted in the attempt that failed: retrying soon would post it again.
     readonly touchedPassword: boolean;
 
-    constructor(kind: AuthorityFailureKind, detail = '', options: { touchedPassword?: boolean } = {}) {
+    constructor(kind: AuthorityFailureKind, rawDetail = '', options: { touchedPassword?: boolean } = {}) {
 
+        // A detail names pages and steps, never a session: see withoutSessionIds.
+        const detail = withoutSessionIds(rawDetail);
         super(detail ? `${messages.authority[kind]} (${detail})` : messages.authority[kind]);
         this.name = 'AuthorityFailure';
         this.kind = kind;

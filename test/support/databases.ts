@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory from 'knex';
+import type { Knex } from 'knex';
 
 // The databases every suite runs on: SQLite always, MySQL/MariaDB when TEST_MYSQL_URL is
 // set (CI sets it). Each suite gets a database of its own, dropped afterwards.
@@ -72,4 +73,16 @@ export const closedPort = async (): Promise<number> => {
     const { port } = probe.address() as { port: number };
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     return port;
+};
+
+// The tables of a test database, on either engine.
+export const tableNames = async (knex: Knex): Promise<string[]> => {
+
+    if (knex.client.config.client === 'mysql2') {
+        const [rows] = await knex.raw('select table_name as name from information_schema.tables where table_schema = database()') as [{ name: string }[]];
+        return rows.map((row) => row.name);
+    }
+
+    const rows = await knex('sqlite_master').select('name').where({ type: 'table' }).andWhereNot('name', 'like', 'sqlite_%') as { name: string }[];
+    return rows.map((row) => row.name);
 };

@@ -1,10 +1,15 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withoutSessionIds } from '../../../core/domain/session-ids.js';
 
 // When the real authority changes, we know the same day: every page or answer that matches no
-// known shape is saved, redacted, with its system and step, and counted. Redaction removes the
-// session's secrets (password, jwt, token, sign, seen values) wherever they appear, every
-// hidden form value and JSON field named like a secret, and never keeps headers (cookies).
+// known shape is saved, redacted, with its system and step, and counted. Redaction keeps the
+// page's structure and removes what a diagnosis does not need: the session's secrets
+// (password, jwt, token, sign, every cookie value it received) in clear, URL-encoded, base64
+// and hex forms; every hidden form value and JSON field named like a secret; ;jsessionid= and
+// session cookies (withoutSessionIds); headers are never kept. Personal data is masked letter
+// by letter: e-mail addresses, names written in capitals as ARCA writes them ("GONZALEZ
+// MARIA", "EMPRESA DEMO SRL"), and what follows a "Domicilio"/"Dirección" label.
 
 export interface Capture {
     system: string;                    // mcmp, sct, ccma, dfe, registry, login, portal
@@ -31,28 +36,48 @@ const internals = {
     secretNames: 'jwt|token|sign|password|clave|F1:password|javax\\.faces\\.ViewState|SESSION_TOKEN|AFIPSID|JSESSIONID',
     redacted: '[redactado]',
 
+    // The forms a secret may take in a page or a URL.
+    forms(secret: string): string[] {
+
+        const bytes = Buffer.from(secret, 'utf8');
+        return [secret, encodeURIComponent(secret), bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('hex'), bytes.toString('hex').toUpperCase()]
+            .filter((form, index, all) => form.length >= 4 && all.indexOf(form) === index);
+    },
+
+    // Words in capitals that structure ARCA's pages, not anybody's name.
+    vocabulary: new Set(['ARCA', 'AFIP', 'CUIT', 'CUIL', 'IVA', 'REPRESENTANDO', 'TU', 'TOKEN', 'HARDWARE-TOKEN', 'AFIP-O', 'DDJJ', 'SCT', 'CCMA', 'DFE', 'PDF', 'CSV', 'HTTP', 'OK', 'A',
+        'MONOTRIBUTO', 'AUTONOMO', 'AUTONOMOS', 'IMPOSITIVO', 'PREVISIONAL', 'GANANCIAS', 'SOCIEDADES', 'PERSONAS', 'HUMANAS', 'APORTES', 'SEG.SOCIAL', 'SEGURIDAD', 'SOCIAL', 'DE', 'LA', 'LAS', 'LOS', 'Y',
+        'EMPLEADOR-APORTES', 'SEG.', 'BAJA', 'DEFINITIVA', 'ACTIVO', 'EXENTO', 'CASA', 'CENTRAL', 'SUCURSAL']),
+
+    mask: (text: string) => text.replace(/[\p{L}\p{N}]/gu, (char) => (/\p{N}/u.test(char) ? '0' : 'X')),
+
+    personal(text: string): string {
+
+        return text
+            .replace(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, (email) => internals.mask(email))
+            .replace(/((?:Domicilio|Direcci[oó]n)[^:<>\n]{0,30}:\s*(?:<[^>]*>\s*)*)([^<\n]{3,})/gi, (_all, label: string, value: string) => `${label}${internals.mask(value)}`)
+            // Two or more words in capitals (letters of any accent, a name's dots and commas).
+            .replace(/(?<![\p{L}\p{N}_$&#;/.-])\p{Lu}[\p{Lu}'.]+(?:,?[ \t]+\p{Lu}[\p{Lu}'.]*){1,6}(?![\p{L}\p{N}_])/gu, (run) => (run.split(/[\s,]+/).every((word) => internals.vocabulary.has(word)) ? run : internals.mask(run)));
+    },
+
     redact(text: string, secrets: readonly string[]): string {
 
         let result = text;
         for (const secret of secrets) {
-            if (secret && secret.length >= 4) {
-                result = result.split(secret).join(internals.redacted);
-                // The same value URL-encoded (a token in a query or a form).
-                const encoded = encodeURIComponent(secret);
-                if (encoded !== secret) {
-                    result = result.split(encoded).join(internals.redacted);
-                }
+            for (const form of internals.forms(secret)) {
+                result = result.split(form).join(internals.redacted);
             }
         }
 
         const names = internals.secretNames;
-        return result
+        result = withoutSessionIds(result)
             .replace(new RegExp(`(<input\\b[^>]*\\bname\\s*=\\s*["'](?:${names})["'][^>]*\\bvalue\\s*=\\s*["'])[^"']*`, 'gi'), `$1${internals.redacted}`)
             .replace(new RegExp(`(<input\\b[^>]*\\bvalue\\s*=\\s*["'])[^"']*(["'][^>]*\\bname\\s*=\\s*["'](?:${names})["'])`, 'gi'), `$1${internals.redacted}$2`)
             .replace(/(<input\b[^>]*\btype\s*=\s*["']hidden["'][^>]*\bvalue\s*=\s*["'])[^"']*/gi, `$1${internals.redacted}`)
             .replace(new RegExp(`("(?:${names})"\\s*:\\s*")[^"]*`, 'gi'), `$1${internals.redacted}`)
             .replace(new RegExp(`([?&](?:${names})=)[^&\\s"'<]*`, 'gi'), `$1${internals.redacted}`)
             .replace(/data:image\/[a-z]+;base64,[A-Za-z0-9+/=\s]+/gi, `data:image;base64,${internals.redacted}`);
+        return internals.personal(result);
     },
 
     slug: (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60)

@@ -3,6 +3,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import PQueue from 'p-queue';
 import { CookieJar } from 'tough-cookie';
+import { withoutSessionIds } from '../../../core/domain/session-ids.js';
 import type { AuthorityFailure } from '../../../core/ports/authority-client.js';
 import type { Router } from '../hosts.js';
 import { arcaHosts, createRouter } from '../hosts.js';
@@ -285,7 +286,7 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
                         ms = clock.now() - started;
                         return result;
                     }, { priority: priority() }) as Exchanged;
-                    options.onExchange?.({ session: id, method, host: url.host, path: url.pathname, status: exchanged.status, ms });
+                    options.onExchange?.({ session: id, method, host: url.host, path: withoutSessionIds(url.pathname), status: exchanged.status, ms });
                 }
                 catch (err) {
                     const name = err instanceof Error ? err.name : '';
@@ -297,6 +298,12 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
 
                 for (const header of [exchanged.headers['set-cookie'] ?? []].flat()) {
                     jar.setCookieSync(header, url.href, { ignoreError: true });
+                    // A cookie's value never leaves in a capture, in any form.
+                    const value = /^[^=;]+=([^;]*)/.exec(header)?.[1] ?? '';
+                    if (value.length >= 4) {
+                        secrets.add(value);
+                        secrets.add(decodeURIComponent(value.replace(/%(?![0-9A-Fa-f]{2})/g, '%25')));
+                    }
                 }
 
                 if (internals.isBlock(exchanged.status, exchanged.body)) {

@@ -133,7 +133,7 @@ export const misComprobantesRoutes = (state: SimulatedState, faults: Faults): Ro
         state.remember(sessions, id, fes);
         const people = state.reach(login);
         const sso = Buffer.from(`<?xml version="1.0"?><sso><login uid="${login}" exp_time="${Math.floor(fes.expiresAt / 1000)}">${people.slice(1).map((p) => `<relations>${p.cuit}</relations>`).join('')}</login></sso>`).toString('base64');
-        const cookies = [`JSESSIONID=${id}; Path=/mcmp; Secure; HttpOnly`, `SESSION_TOKEN=${encodeURIComponent(sso)}; Path=/; Secure`];
+        const cookies = [`JSESSIONID=${id}; Path=/mcmp; Secure; HttpOnly`, `SESSION_TOKEN=${state.issue(encodeURIComponent(sso))}; Path=/; Secure`];
         if (people.length === 1) {
             fes.selected = login;
             return html(res, mcmpMenu(people[0]!), 200, { 'set-cookie': cookies });

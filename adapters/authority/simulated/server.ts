@@ -34,6 +34,8 @@ export interface SimulatedAuthority {
     reads(): Read[];
     // When each key's login started (the CUIT posted to auth), in order.
     loginStarts(): { cuit: string; at: number }[];
+    // Every session id, cookie value, jwt and token/sign it handed out.
+    issued(): string[];
     represent(login: string, ...entities: string[]): void;
     // A person's key asked to act for a legal entity: granted unless refused (see refuse).
     actFor(login: string, cuit: string): boolean;
@@ -142,6 +144,7 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
         detailsOpened: (cuit) => [...(state.opened.get(cuit) ?? [])],
         reads: () => [...state.reads],
         loginStarts: () => [...state.loginStarts],
+        issued: () => [...state.issued],
         represent: (login, ...entities) => state.represent(login, entities),
         actFor: (login, cuit) => state.actFor(login, cuit),
         refuse: (login, ...entities) => state.refuse(login, entities),

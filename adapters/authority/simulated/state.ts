@@ -3,12 +3,13 @@ import type { IncomingMessage } from 'node:http';
 import type { DataOptions, SimulatedTaxpayer } from './data.js';
 import { defaultDataOptions, generateTaxpayer, isEntityCuit } from './data.js';
 import type { Taxpayer } from './pages.js';
+import { seededRandom, seedOf } from './random.js';
 import { formOf } from './reply.js';
 
 // What the simulated authority's hosts share: its options, the taxpayers' data, who each key
 // reaches, the service tokens the portal hands out, and what was read and counted.
 
-export type LoginOutcome = 'ok' | 'rejected' | 'blocked' | 'expired' | 'captcha' | 'second_factor';
+export type LoginOutcome = 'ok' | 'rejected' | 'blocked' | 'expired' | 'captcha' | 'second_factor' | 'unknown';
 export type CsvGeneration = 1 | 2 | 3;
 
 export interface SimulatedFailures {
@@ -92,6 +93,10 @@ export interface SimulatedState {
     sessions<S>(name: string): Map<string, S>;
     remember<K, V>(map: Map<K, V>, key: K, value: V): void;
     token(): string;
+    // Every session id, cookie value, jwt and token/sign handed out: what must never come back
+    // in an error, a log, an output or a capture.
+    issue(value: string): string;
+    readonly issued: Set<string>;
     // A token/sign pair for a login CUIT and a service, checked at the service's entry.
     serviceToken(login: string, service: string): { token: string; sign: string };
     entryLogin(req: IncomingMessage, service: string): Promise<string | null>;
@@ -109,6 +114,10 @@ export interface SimulatedState {
 
 const internals = {
     cap: 20_000,
+    surnames: ['GONZALEZ', 'RODRIGUEZ', 'FERNANDEZ', 'LOPEZ', 'MARTINEZ', 'PÉREZ', 'GARCÍA', 'SÁNCHEZ', 'ROMERO', 'SOSA', 'ÁLVAREZ', 'TORRES', 'RUIZ', 'BENÍTEZ'],
+    givenNames: ['MARÍA LAURA', 'JUAN CARLOS', 'ANA', 'JOSÉ LUIS', 'SOFÍA', 'MARTÍN', 'LUCÍA', 'DIEGO', 'CAROLINA', 'PABLO'],
+    trades: ['DISTRIBUIDORA', 'CONSTRUCTORA', 'AGROPECUARIA', 'CONSULTORA', 'TRANSPORTES', 'LABORATORIOS', 'INDUSTRIAS'],
+    places: ['DEL SUR', 'NORTE', 'PAMPEANA', 'ANDINA', 'DEL LITORAL', 'PATAGÓNICA', 'CENTRAL'],
 
     generationOn(today: string): CsvGeneration {
 
@@ -135,6 +144,7 @@ export const createState = (options: SimulatedAuthorityOptions): SimulatedState 
     const taxpayers = new Map<string, SimulatedTaxpayer>();
     const stores = new Map<string, Map<string, unknown>>();
     const reads: Read[] = [];
+    const issued = new Set<string>();
     const sign = (token: string) => createHmac('sha256', secret).update(token).digest('base64');
 
     const remember = <K, V>(map: Map<K, V>, key: K, value: V): void => {
@@ -145,7 +155,14 @@ export const createState = (options: SimulatedAuthorityOptions): SimulatedState 
         }
     };
 
-    const name = (cuit: string): string => (isEntityCuit(cuit) ? `EMPRESA ${cuit.slice(2, 10)} SRL` : `CONTRIBUYENTE ${cuit.slice(2, 10)}`);
+    // Names as ARCA writes them, in capitals, following from the CUIT.
+    const name = (cuit: string): string => {
+
+        const random = seededRandom(seedOf(`nombre|${cuit}`));
+        return isEntityCuit(cuit)
+            ? `${random.pick(internals.trades)} ${random.pick(internals.places)} ${random.pick(['SRL', 'SA', 'SAS'])}`
+            : `${random.pick(internals.surnames)} ${random.pick(internals.givenNames)}`;
+    };
 
     return {
         options,
@@ -209,11 +226,31 @@ export const createState = (options: SimulatedAuthorityOptions): SimulatedState 
         },
 
         serviceSessions: () => [...stores.values()].reduce((sum, store) => sum + store.size, 0),
-        token: () => randomBytes(12).toString('hex'),
+        issued,
+        issue(value) {
+
+            if (issued.size < internals.cap) {
+                issued.add(value);
+            }
+
+            return value;
+        },
+
+        token: () => {
+
+            const value = randomBytes(12).toString('hex');
+            if (issued.size < internals.cap) {
+                issued.add(value);
+            }
+
+            return value;
+        },
 
         serviceToken(login, service) {
 
             const token = Buffer.from(JSON.stringify({ login, service, exp: Date.now() + 10 * 60_000, n: randomBytes(12).toString('hex') })).toString('base64');
+            issued.add(token);
+            issued.add(sign(token));
             return { token, sign: sign(token) };
         },
 
