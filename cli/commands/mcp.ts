@@ -6,7 +6,7 @@ import { failure, openApp, outputFor, parseId, withApp } from '../run.js';
 
 // `arcasync mcp`: the MCP tools over stdio as the user of ARCASYNC_TOKEN; and
 // `arcasync user set-password`, the password that user signs in with to authorize MCP
-// clients over OAuth.
+// clients over OAuth, and `arcasync user revoke-oauth`, which ends those authorizations.
 
 export const registerMcpCommands = (program: Command, io: CliIo): void => {
 
@@ -54,6 +54,16 @@ export const registerMcpCommands = (program: Command, io: CliIo): void => {
                 const password = options.password ?? await readPassword(io, `Contraseña para el usuario ${userId} (no se muestra): `);
                 return setPassword(app.ports, { userId, password });
             });
-            outputFor(command, io).print(`Contraseña actualizada para el usuario ${result.id}`, result);
+            outputFor(command, io).print(`Contraseña actualizada para el usuario ${result.id}; sus autorizaciones OAuth (clientes MCP) quedaron revocadas`, result);
+        });
+
+    user.command('revoke-oauth')
+        .description('revoca todas las autorizaciones OAuth del usuario (clientes MCP): permisos, tokens y sesiones; los tokens de la API no cambian')
+        .requiredOption('--user <id>', 'usuario')
+        .action(async (options: { user: string }, command: Command) => {
+
+            const { revokeOAuth } = await import('../../core/use-cases/staff/revoke-oauth.js');
+            const result = await withApp(io, async (app) => revokeOAuth(app.ports, { userId: parseId(options.user) }));
+            outputFor(command, io).print(`Autorizaciones OAuth del usuario ${result.id} revocadas (${result.revoked} registros)`, result);
         });
 };

@@ -14,6 +14,8 @@ export interface OAuthEntryIndex {
     grantId?: string | undefined;
     userCode?: string | undefined;
     uid?: string | undefined;
+    // The user it was issued to (grants, codes, tokens, sessions).
+    accountId?: string | undefined;
 }
 
 export interface OAuthStore {
@@ -26,6 +28,8 @@ export interface OAuthStore {
     destroy(kind: string, id: string): Promise<void>;
     // Everything issued under a grant (codes, access and refresh tokens), at once.
     revokeByGrantId(grantId: string): Promise<void>;
+    // Everything issued to a user (grants, codes, tokens, sessions); how many entries went.
+    revokeAccount(accountId: string): Promise<number>;
     // How many live entries of a kind there are (registered clients, to cap them).
     count(kind: string, now: Timestamp): Promise<number>;
     // The entry no longer expires.

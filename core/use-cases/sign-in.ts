@@ -1,3 +1,4 @@
+import { normalizeEmail } from '../domain/email.js';
 import { messages } from '../domain/messages.js';
 import { unknownPasswordHash, verifyPassword } from '../domain/password.js';
 import { throttleRules } from '../domain/throttle.js';
@@ -15,7 +16,8 @@ export const signIn = async (
     input: { email: string; password: string; address?: string | undefined }
 ): Promise<UserRecord | null> => {
 
-    const email = input.email.trim().toLowerCase();
+    // The throttle's key and the lookup name one and the same address (core/domain/email.ts).
+    const email = normalizeEmail(input.email);
     // The address first: once it is throttled, guessing new emails adds no counter rows. The
     // email as a digest: any length fits the counter's key, and the table names nobody.
     const subjects = [

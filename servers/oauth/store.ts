@@ -29,7 +29,7 @@ export const oauthAdapterFor = (store: OAuthStore) => class KnexOAuthAdapter imp
             delete kept.jti;
         }
 
-        await store.upsert(this.name, storedEntryId(id), kept, lifetimeMs === null ? null : Date.now() + lifetimeMs, { grantId: payload.grantId, userCode: payload.userCode, uid: payload.uid });
+        await store.upsert(this.name, storedEntryId(id), kept, lifetimeMs === null ? null : Date.now() + lifetimeMs, { grantId: payload.grantId, userCode: payload.userCode, uid: payload.uid, accountId: payload.accountId });
         if (this.name === 'Grant' && typeof payload.clientId === 'string') {
             await store.keep('Client', storedEntryId(payload.clientId));
         }

@@ -22,9 +22,10 @@ export const oauthStore = (knex: Knex): OAuthStore => ({
             grant_id: index.grantId ?? null,
             user_code: index.userCode ?? null,
             uid: index.uid ?? null,
+            account_id: index.accountId ?? null,
             expires_at: expiresAt
         };
-        await knex('oauth_entries').insert({ ...row, consumed_at: null }).onConflict(['kind', 'id']).merge(['payload', 'grant_id', 'user_code', 'uid', 'expires_at']);
+        await knex('oauth_entries').insert({ ...row, consumed_at: null }).onConflict(['kind', 'id']).merge(['payload', 'grant_id', 'user_code', 'uid', 'account_id', 'expires_at']);
     },
 
     async find(kind, id, now) {
@@ -55,6 +56,11 @@ export const oauthStore = (knex: Knex): OAuthStore => ({
     async revokeByGrantId(grantId) {
 
         await knex('oauth_entries').where({ grant_id: grantId }).delete();
+    },
+
+    async revokeAccount(accountId) {
+
+        return knex('oauth_entries').where({ account_id: accountId }).delete();
     },
 
     async count(kind, now) {

@@ -1,4 +1,4 @@
-import { isEmail } from '../../domain/email.js';
+import { isEmail, normalizeEmail } from '../../domain/email.js';
 import { conflict, invalid } from '../../domain/errors.js';
 import { messages } from '../../domain/messages.js';
 import { hashPassword, minPasswordLength } from '../../domain/password.js';
@@ -14,7 +14,7 @@ export interface CreateUserInput {
 
 export const createUser = async (deps: Pick<Ports, 'accounts' | 'users' | 'clock'>, input: CreateUserInput): Promise<{ id: number }> => {
 
-    const email = input.email.trim().toLowerCase();
+    const email = normalizeEmail(input.email);
     const failures: string[] = [];
     if (!isEmail(email)) {
         failures.push(messages.admin.invalidEmail);

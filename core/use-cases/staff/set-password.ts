@@ -4,8 +4,9 @@ import { hashPassword, minPasswordLength } from '../../domain/password.js';
 import type { Ports } from '../../ports/index.js';
 import { requireUser } from './staff-input.js';
 
-// Staff set (or reset) the password a user signs in with to authorize MCP clients.
-export const setPassword = async (deps: Pick<Ports, 'users' | 'userCredentials'>, input: { userId: number; password: string }): Promise<{ id: number }> => {
+// Staff set (or reset) the password a user signs in with to authorize MCP clients. What the
+// old password authorized goes with it: every OAuth grant, token and session of the user.
+export const setPassword = async (deps: Pick<Ports, 'users' | 'userCredentials' | 'oauthStore'>, input: { userId: number; password: string }): Promise<{ id: number }> => {
 
     if (input.password.length < minPasswordLength) {
         throw invalid([messages.admin.shortPassword(minPasswordLength)]);
@@ -13,5 +14,6 @@ export const setPassword = async (deps: Pick<Ports, 'users' | 'userCredentials'>
 
     const user = await requireUser(deps, input.userId);
     await deps.userCredentials.setPasswordHash(user.id, await hashPassword(input.password));
+    await deps.oauthStore.revokeAccount(String(user.id));
     return { id: user.id };
 };
