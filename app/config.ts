@@ -14,6 +14,7 @@ export interface Config {
     publicUrlSet: boolean;             // PUBLIC_URL given; otherwise servers use where they listen
     trustProxy: number;                // TRUST_PROXY: reverse proxies in front; 0 = forwarded headers ignored
     maxOAuthClients: number;           // OAUTH_MAX_CLIENTS: registered OAuth clients kept at most
+    oauthRedirectSchemes: string[] | undefined; // OAUTH_REDIRECT_SCHEMES: private-use redirect schemes (comma-separated)
     connectionLimits: { headersMs: number; requestMs: number }; // HTTP_HEADERS_TIMEOUT, HTTP_REQUEST_TIMEOUT (seconds)
     authority: 'arca' | 'simulated';
     authorityUrl: string | null;
@@ -42,6 +43,22 @@ const internals = {
         }
 
         return value;
+    },
+
+    // A comma-separated list of URI schemes; undefined (the defaults) when unset.
+    schemes(raw: string | undefined): string[] | undefined {
+
+        if (raw === undefined || raw.trim() === '') {
+            return undefined;
+        }
+
+        const schemes = raw.split(',').map((scheme) => scheme.trim().toLowerCase()).filter(Boolean);
+        const wrong = schemes.find((scheme) => !/^[a-z][a-z0-9+.-]*$/.test(scheme) || scheme === 'http' || scheme === 'https');
+        if (wrong !== undefined) {
+            throw new Error('OAUTH_REDIRECT_SCHEMES debe ser una lista de esquemas separados por comas (cursor,vscode), sin http ni https');
+        }
+
+        return schemes;
     },
 
     // A relative SQLite path is the working directory's, resolved once so every message names
@@ -104,6 +121,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, cwd: string = p
         publicUrlSet: Boolean(env.PUBLIC_URL),
         trustProxy: internals.integer(env, 'TRUST_PROXY', 0, 0),
         maxOAuthClients: internals.integer(env, 'OAUTH_MAX_CLIENTS', defaultMaxOAuthClients),
+        oauthRedirectSchemes: internals.schemes(env.OAUTH_REDIRECT_SCHEMES),
         connectionLimits: {
             headersMs: internals.integer(env, 'HTTP_HEADERS_TIMEOUT', 10) * 1000,
             requestMs: internals.integer(env, 'HTTP_REQUEST_TIMEOUT', 30) * 1000

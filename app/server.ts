@@ -77,6 +77,7 @@ export const startServing = async (app: App, options: ServeOptions = {}): Promis
             trustProxy: app.config.trustProxy,
             maxOAuthClients: app.config.maxOAuthClients,
             connectionLimits: app.config.connectionLimits,
+            ...(app.config.oauthRedirectSchemes ? { oauthRedirectSchemes: app.config.oauthRedirectSchemes } : {}),
             logger,
             ...(metrics ? { metrics: metrics.metrics } : {})
         });

@@ -28,6 +28,8 @@ export interface HttpServerOptions {
     // TRUST_PROXY and OAUTH_MAX_CLIENTS (see app/config.ts).
     trustProxy?: number;
     maxOAuthClients?: number;
+    // OAUTH_REDIRECT_SCHEMES (see servers/oauth/provider.ts).
+    oauthRedirectSchemes?: readonly string[];
     // HTTP_HEADERS_TIMEOUT and HTTP_REQUEST_TIMEOUT (see listener.ts); the defaults otherwise.
     connectionLimits?: ConnectionLimits;
     // Request logs and errors (pino); silent when not given.
@@ -64,7 +66,7 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
 
     registerBearerAuth(server, deps);
     registerRateLimitHeaders(server);
-    registerMcp(server, deps, { publicUrl: options.publicUrl, log: reportError, trustProxy: options.trustProxy, maxClients: options.maxOAuthClients });
+    registerMcp(server, deps, { publicUrl: options.publicUrl, log: reportError, trustProxy: options.trustProxy, maxClients: options.maxOAuthClients, redirectSchemes: options.oauthRedirectSchemes });
 
     server.route([
         ...healthRoutes(deps),

@@ -18,6 +18,8 @@ export interface McpRouteOptions {
     trustProxy?: number | undefined;
     // At most this many registered clients (OAUTH_MAX_CLIENTS).
     maxClients?: number | undefined;
+    // Private-use redirect schemes accepted at registration (OAUTH_REDIRECT_SCHEMES).
+    redirectSchemes?: readonly string[] | undefined;
 }
 
 export const registerMcp = (server: Server, deps: Ports, options: McpRouteOptions): void => {
@@ -25,6 +27,6 @@ export const registerMcp = (server: Server, deps: Ports, options: McpRouteOption
     const { log } = options;
     const urls = publicUrls(server, options.publicUrl, options.trustProxy ?? 0);
     const resource = protectedResource(urls, '/mcp', 'arcasync MCP');
-    const oauth = registerOAuth(server, deps, urls, resource, { log, maxClients: options.maxClients });
+    const oauth = registerOAuth(server, deps, urls, resource, { log, maxClients: options.maxClients, redirectSchemes: options.redirectSchemes });
     server.route(mcpTransportRoutes(deps, oauth, urls, resource, log));
 };

@@ -2,6 +2,7 @@ import { createHmac, generateKeyPairSync, randomBytes, timingSafeEqual } from 'n
 import type { Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
 import Provider, { errors } from 'oidc-provider';
 import type { OAuthEntry, Ports } from '../../core/ports/index.js';
+import { outboundHttpOptions } from './outbound.js';
 import { oauthAdapterFor } from './store.js';
 import { errorPage, pageHeaders } from './pages.js';
 import { texts } from './texts.js';
@@ -71,17 +72,19 @@ const internals = {
     },
 
     // Redirect URIs with a private-use scheme (RFC 8252 §7.1), as real MCP clients register
-    // them (cursor://anysphere.cursor-retrieval/…, vscode://…): any well-formed scheme but the
-    // ones a browser would run or read locally. oidc-provider wants a reverse domain name
-    // (a dot) there; it keeps checking every other redirect URI (http only on loopback).
-    privateUse(uri: string): 'accept' | 'refuse' | 'provider' {
+    // them (cursor://anysphere.cursor-retrieval/…, vscode://…): only the schemes of the
+    // allowlist (OAUTH_REDIRECT_SCHEMES). Any other scheme may start a local handler or fetch
+    // a remote file (ms-word:, search-ms:, smb:, ldap:, jar:…). oidc-provider wants a reverse
+    // domain name (a dot) there; it keeps checking every other redirect URI (http only on
+    // loopback).
+    privateUse(uri: string, allowed: ReadonlySet<string>): 'accept' | 'refuse' | 'provider' {
 
         const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(uri)?.[1]?.toLowerCase();
         if (!scheme || scheme === 'http' || scheme === 'https') {
             return 'provider';
         }
 
-        if (internals.refusedSchemes.has(scheme)) {
+        if (!allowed.has(scheme)) {
             return 'refuse';
         }
 
@@ -93,9 +96,7 @@ const internals = {
         }
     },
 
-    refusedSchemes: new Set(['javascript', 'vbscript', 'data', 'file', 'blob', 'filesystem', 'about', 'view-source', 'ws', 'wss', 'ftp', 'mailto', 'tel', 'sms']),
-
-    allowPrivateUseRedirects(instance: Provider): void {
+    allowPrivateUseRedirects(instance: Provider, allowed: ReadonlySet<string>): void {
 
         interface ClientSchema {
             redirect_uris: string[];
@@ -107,11 +108,11 @@ const internals = {
         const check = schema.redirectUris;
         schema.redirectUris = function (this: ClientSchema, uris = this.redirect_uris, label = 'redirect_uris') {
 
-            if (uris.some((uri) => internals.privateUse(uri) === 'refuse')) {
-                this.invalidate(`${label} must not use a scheme a browser would run or read locally`);
+            if (uris.some((uri) => internals.privateUse(uri, allowed) === 'refuse')) {
+                this.invalidate(`${label}: el esquema no está entre los admitidos (http en loopback, https, ${[...allowed].join(', ')})`);
             }
 
-            check.call(this, uris.filter((uri) => internals.privateUse(uri) === 'provider'), label);
+            check.call(this, uris.filter((uri) => internals.privateUse(uri, allowed) === 'provider'), label);
         };
     },
 
@@ -132,6 +133,10 @@ const internals = {
             cookies: { keys: keys.cookies, long: { signed: true }, short: { signed: true } },
             jwks: { keys: [keys.jwk] },
             enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
+            // Public clients only (PKCE): no client authentication that has the server fetch
+            // a key set; and whatever it would fetch, never from inside (outbound.ts).
+            clientAuthMethods: ['none'],
+            httpOptions: outboundHttpOptions,
             findAccount: async (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
             claims: { openid: ['sub'] },
             scopes: ['openid', 'offline_access', mcpScope],
@@ -207,7 +212,10 @@ export interface OAuthResource {
     accepts(indicator: unknown): boolean;
 }
 
-export const createOAuthServer = (deps: Ports, urls: { issuer: () => string; resource: OAuthResource }, log: (event: Record<string, unknown>) => void): OAuthServer => {
+// Private-use redirect schemes of the MCP clients people use; OAUTH_REDIRECT_SCHEMES replaces them.
+export const defaultRedirectSchemes: readonly string[] = ['cursor', 'vscode', 'vscode-insiders', 'windsurf', 'claude'];
+
+export const createOAuthServer = (deps: Ports, urls: { issuer: () => string; resource: OAuthResource }, log: (event: Record<string, unknown>) => void, redirectSchemes: readonly string[] = defaultRedirectSchemes): OAuthServer => {
 
     let built: Promise<Provider> | null = null;
 
@@ -218,7 +226,7 @@ export const createOAuthServer = (deps: Ports, urls: { issuer: () => string; res
             const cookies = await internals.sharedSecret(deps, 'cookies', () => [randomBytes(32).toString('base64url')]);
             const jwk = await internals.sharedSecret(deps, 'jwk', internals.signingKey);
             const instance = new Provider(urls.issuer(), internals.configuration(deps, urls.resource, { cookies, jwk }));
-            internals.allowPrivateUseRedirects(instance);
+            internals.allowPrivateUseRedirects(instance, new Set(redirectSchemes.map((scheme) => scheme.toLowerCase())));
             // Koa reads the scheme and host from X-Forwarded-Proto and -Host, which the routes
             // always set from PUBLIC_URL (never from the client): see routes.ts.
             instance.proxy = true;

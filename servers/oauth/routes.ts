@@ -13,6 +13,7 @@ import { forbiddenHost, hostAllowed } from '../http/public-urls.js';
 import { consentPage, errorPage, pageHeaders } from './pages.js';
 import type { OAuthServer } from './provider.js';
 import { createOAuthServer, mcpScope, oauthPaths } from './provider.js';
+import { readBody, registrationLimits, registrationRefusal, replayed } from './registration.js';
 import { texts } from './texts.js';
 
 // The OAuth 2.1 authorization server of a protected resource (the MCP endpoint) on this HTTP
@@ -36,6 +37,8 @@ export interface OAuthRouteOptions {
     log: (event: Record<string, unknown>) => void;
     // At most this many registered clients (OAUTH_MAX_CLIENTS).
     maxClients?: number | undefined;
+    // Private-use redirect schemes accepted at registration (OAUTH_REDIRECT_SCHEMES).
+    redirectSchemes?: readonly string[] | undefined;
 }
 
 type InteractionDetails = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -92,7 +95,8 @@ const internals = {
             }
 
             const provider = await oauth.provider();
-            const { req, res } = request.raw;
+            const { res } = request.raw;
+            let { req } = request.raw;
             // hapi's onPreResponse does not run for an answer it abandons.
             res.setHeader('X-Request-Id', request.info.id);
             const base = new URL(urls.base());
@@ -104,6 +108,15 @@ const internals = {
                 // oidc-provider leaves registration without CORS; browser clients register too
                 // (hapi answers the preflight from the route's cors settings).
                 res.setHeader('Access-Control-Allow-Origin', '*');
+                if (request.method === 'post') {
+                    const body = await readBody(req);
+                    const refusal = body === null ? `el cuerpo supera ${registrationLimits.bodyBytes / 1024} KB` : registrationRefusal(body);
+                    if (refusal !== null || body === null) {
+                        return h.response({ error: 'invalid_client_metadata', error_description: refusal }).code(400).header('Access-Control-Allow-Origin', '*').header('Cache-Control', 'no-store');
+                    }
+
+                    req = replayed(req, body);
+                }
             }
 
             // Clients that ask for no scope (the MCP SDK when the metadata names one) mean the
@@ -321,7 +334,7 @@ export const protectedResource = (urls: PublicUrls, path: string, name: string):
 // The routes of the authorization server for `resource`; the server that checks its tokens.
 export const registerOAuth = (server: Server, deps: Ports, urls: PublicUrls, resource: ProtectedResource, options: OAuthRouteOptions): OAuthServer => {
 
-    const oauth = createOAuthServer(deps, { issuer: urls.base, resource }, options.log);
+    const oauth = createOAuthServer(deps, { issuer: urls.base, resource }, options.log, options.redirectSchemes);
     const maxClients = options.maxClients ?? defaultMaxOAuthClients;
     server.route([
         ...internals.metadataRoutes(urls, resource),

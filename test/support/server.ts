@@ -93,6 +93,7 @@ const startOn = async (db: { url: string; release(): Promise<void> }, options: T
         trustProxy: config.trustProxy,
         maxOAuthClients: config.maxOAuthClients,
         connectionLimits: config.connectionLimits,
+        ...(config.oauthRedirectSchemes ? { oauthRedirectSchemes: config.oauthRedirectSchemes } : {}),
         // Failures inside requests reach it as in a serving process (servers/http/server.ts).
         logger
     });
