@@ -25,9 +25,21 @@ export interface Config {
     dataDir: string;
     secretKey: string | null;          // ARCASYNC_SECRET_KEY: seals stored credentials
     previousSecretKeys: string | null; // ARCASYNC_SECRET_KEYS: previous keys, still open old values
+    webhooks: WebhookConfig;
+}
+
+// WEBHOOK_*: where endpoints may point and how deliveries are paced.
+export interface WebhookConfig {
+    allowHttpLoopback: boolean;        // WEBHOOK_ALLOW_HTTP_LOOPBACK=1: development only
+    allowPrivateNetworks: boolean;     // WEBHOOK_ALLOW_PRIVATE_NETWORKS=1
+    timeoutMs: number;                 // WEBHOOK_TIMEOUT_SECONDS (10)
+    backoffBaseMs: number;             // WEBHOOK_BACKOFF_BASE_MS (30 s): the first retry's ceiling
+    pollMs: number;                    // WEBHOOK_POLL_MS (1 s)
 }
 
 const internals = {
+    flag: (raw: string | undefined): boolean => raw === '1' || raw === 'true',
+
 
     // A whole number of at least `min` (1: positive, 0: may turn a feature off).
     integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: 0 | 1 = 1): number {
@@ -138,6 +150,13 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, cwd: string = p
         readCacheBytes: internals.integer(env, 'READ_CACHE_MB', 32, 0) * 1024 * 1024,
         dataDir: resolve(cwd, 'data'),
         secretKey: env.ARCASYNC_SECRET_KEY || null,
-        previousSecretKeys: env.ARCASYNC_SECRET_KEYS || null
+        previousSecretKeys: env.ARCASYNC_SECRET_KEYS || null,
+        webhooks: {
+            allowHttpLoopback: internals.flag(env.WEBHOOK_ALLOW_HTTP_LOOPBACK),
+            allowPrivateNetworks: internals.flag(env.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
+            timeoutMs: internals.integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10) * 1000,
+            backoffBaseMs: internals.integer(env, 'WEBHOOK_BACKOFF_BASE_MS', 30_000),
+            pollMs: internals.integer(env, 'WEBHOOK_POLL_MS', 1000)
+        }
     };
 };

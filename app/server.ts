@@ -5,6 +5,7 @@ import { createLogger } from './logger.js';
 import { guardProcess } from './process-guard.js';
 import { observeJob, startProcessMetrics } from './metrics.js';
 import { checkAuthorityFor, startSyncWorker } from './worker.js';
+import { startWebhookWorker } from './webhooks.js';
 import type { JobResult } from '../core/use-cases/sync/run-job.js';
 import { createHttpServer } from '../servers/http/server.js';
 
@@ -59,9 +60,12 @@ export const startServing = async (app: App, options: ServeOptions = {}): Promis
         }
     };
     const worker = options.worker ? startSyncWorker(app, { concurrency: options.worker.concurrency, onResult }) : null;
+    // The outbox's deliveries run beside the worker's sync (app/webhooks.ts).
+    const deliveries = options.worker ? startWebhookWorker(app, (err) => logger.warn({ code: (err as { code?: unknown } | null)?.code ?? null }, 'entrega de webhooks: error; se reintenta')) : null;
     const stop = async (server?: Server) => {
 
         await worker?.stop();
+        await deliveries?.stop();
         await server?.stop({ timeout: 10_000 });
         metrics?.close();
         await app.close();

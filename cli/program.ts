@@ -9,6 +9,7 @@ import { registerSecretCommands } from './commands/secret.js';
 import { registerServerCommands } from './commands/server.js';
 import { registerStaffCommands } from './commands/staff.js';
 import { registerSyncCommands } from './commands/sync.js';
+import { registerWebhookCommands } from './commands/webhook.js';
 import type { CliIo } from './io.js';
 import { exitCodes } from './run.js';
 import { speakSpanish, usageMessage } from './spanish.js';
@@ -37,6 +38,7 @@ const internals = {
         registerServerCommands(program, io);
         registerStaffCommands(program, io);
         registerSyncCommands(program, io);
+        registerWebhookCommands(program, io);
         registerMcpCommands(program, io);
         registerOpenApiCommand(program, io);
         registerAuthorityCommands(program, io);

@@ -149,11 +149,14 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
                     io.stderr.write(`Trabajador de sincronización en marcha (concurrencia ${concurrency}); SIGTERM lo detiene.\n`);
                 }
 
+                // The outbox's deliveries run beside the sync (app/webhooks.ts).
+                const deliveries = (await import('../../app/webhooks.js')).startWebhookWorker(app);
                 // A graceful stop: no new jobs; running ones stop before their next system and
                 // are given back to the queue.
                 const off = io.onStop(() => void worker.stop());
                 const summary = await worker.done;
                 off();
+                await deliveries.stop();
                 metrics?.close();
                 await authorityOf(app).close();
                 output.print(`Trabajador detenido: ${summary.jobs} trabajos, ${summary.synced} sincronizados, ${summary.failed} con fallas.`, { event: 'stopped', ...summary });

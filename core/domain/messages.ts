@@ -128,6 +128,11 @@ export const messages = {
         foreignDatabase: (database: string, embedded: boolean): string => `La demostración no usa ${database}: esa base no está vacía y no la creó la demostración, y quedó como estaba. ${embedded ? 'Para la demostración indicá una base nueva con DATABASE_URL (por ejemplo DATABASE_URL=sqlite:./data/demo.sqlite)' : 'Para la demostración quitá DATABASE_URL o apuntala a una base vacía'}; para servir esta base usá 'arcasync serve'.`,
         running: (process: string): string => `La demostración ya está en marcha sobre esta base de datos (${process}): usá el token y la contraseña que imprimió, o detenela con Ctrl+C antes de iniciarla de nuevo.`
     },
+    // Webhooks (`arcasync webhook …`).
+    webhook: {
+        notFound: (id: number): string => `No existe el webhook ${id}.`,
+        disabled: (id: number): string => `El webhook ${id} está deshabilitado.`
+    },
     // Signing in on the OAuth authorization page (the signIn use case).
     signInThrottled: 'Hubo demasiados intentos de ingreso fallidos. Esperá unos minutos y volvé a intentar.',
     // MCP endpoint (SPEC §4.13).

@@ -60,6 +60,14 @@ const internals = {
             return { address: mapped[1]!, family: 'ipv4' };
         }
 
+        // The same, as URL writes it: ::ffff:c0a8:a is 192.168.0.10.
+        const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+        if (hex) {
+            const high = parseInt(hex[1]!, 16);
+            const low = parseInt(hex[2]!, 16);
+            return { address: [high >> 8, high & 255, low >> 8, low & 255].join('.'), family: 'ipv4' };
+        }
+
         return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
     },
 

@@ -95,7 +95,7 @@ export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncSta
                 .onConflict(['client_id', 'system'])
                 .merge(['last_attempt_at', 'last_error', 'failing_since']);
             if (before !== after) {
-                await announce(trx, clientId, { type: 'salud.cambio', system, previousError: (previous?.last_error as string | null | undefined) ?? null, error }, at);
+                await announce(trx, clientId, { type: 'salud.cambio', system, previousError: (previous?.last_error as string | null | undefined) ?? null, error, data: { estadoAnterior: before } }, at);
             }
 
             return true;

@@ -124,7 +124,7 @@ export const webhookRepository = (knex: Knex): WebhookRepository => ({
 
     // One due delivery per endpoint (its oldest), so an endpoint with a backlog or a slow
     // receiver takes one slot and never holds the others up.
-    async claim({ owner, now, leaseMs, limit, busyEndpoints }) {
+    async claim({ owner, now, leaseMs, limit, busyEndpoints, endpointIds }) {
 
         const candidates = knex('webhook_deliveries as d')
             .select('d.endpoint_id')
@@ -136,6 +136,10 @@ export const webhookRepository = (knex: Knex): WebhookRepository => ({
             .limit(limit);
         if (busyEndpoints.length) {
             candidates.whereNotIn('d.endpoint_id', busyEndpoints);
+        }
+
+        if (endpointIds) {
+            candidates.whereIn('d.endpoint_id', endpointIds);
         }
 
         const claimed: ClaimedDelivery[] = [];
