@@ -75,6 +75,7 @@ for (const database of testDatabases()) {
 
             authority = await startSimulatedAuthority({ port: 0, today: internals.today, fesMinGapMs: 0, notAdhered: (cuit, service) => notAdhered.has(`${cuit}:${service}`) });
             authority.represent(internals.digits(internals.people.expired), internals.digits(internals.entities.ofExpired));
+            authority.refuse(internals.digits(internals.people.ok), internals.digits(internals.entities.unrepresented));
             server = await startTestServer(database, { env: { ARCASYNC_SECRET_KEY: internals.secretKey }, clock: testClock(`${internals.today}T12:00:00Z`) });
             user = await seedAccount(server.app.ports, { writing: true });
             for (const [name, cuit] of Object.entries(internals.people)) {
