@@ -337,6 +337,32 @@ describe('arca adapter against the simulated authority', () => {
         }
     });
 
+    it('AUTHORITY=simulated lets a person\'s key act for any legal entity, in process or run apart, unless a scenario refuses it', async () => {
+
+        const [entity, refused] = ['30546676427', '30709876543'] as Cuit[];
+        const inProcess = createAuthorityClient({ authority: 'simulated', authorityUrl: null });
+        const apart = await startSimulatedAuthority({ today: internals.today, fesMinGapMs: 10 });
+        const remote = createAuthorityClient({ authority: 'simulated', authorityUrl: apart.url }, { pacingMs: { default: 0, 'fes.afip.gob.ar': 12 }, clock: shiftedClock(`${internals.today}T12:00:00Z`) });
+        try {
+            const simulated = (await inProcess.simulated())!;
+            simulated.refuse(internals.otherPerson, refused);
+            apart.refuse(internals.otherPerson, refused);
+            for (const [client, served] of [[inProcess, simulated], [remote, apart]] as const) {
+                const session = await client.login({ loginCuit: internals.otherPerson, password: 'x' });
+                const { establishments: _ignored, ...sct } = served.expected(entity).sct;
+                expect(await session.taxpayer(entity).sct()).to.deep.equal(sct);
+                expect(await session.taxpayer(entity).invoices('issued', internals.range)).to.deep.equal(served.expected(entity).invoicesIn('issued', internals.range));
+                expect(await internals.kindOf(session.taxpayer(refused).sct())).to.equal('represented_unavailable');
+                expect(await internals.kindOf(session.taxpayer(refused).notifications())).to.equal('represented_unavailable');
+                await session.close();
+            }
+        }
+        finally {
+            await inProcess.close();
+            await apart.stop();
+        }
+    });
+
     it('builds the configured client: AUTHORITY_URL routes every host to one server', async () => {
 
         const authority = createAuthorityClient({ authority: 'simulated', authorityUrl: sim.url });

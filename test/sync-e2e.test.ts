@@ -47,7 +47,8 @@ for (const database of testDatabases()) {
         let authority: SimulatedAuthority;
         let server: TestServer;
         let user: SeededUser;
-        const clients = { maria: '20-27345678-2', juan: '23-31234567-9', entity: '30-70912345-8' };
+        // A monotributista who represents two legal entities, a person, an autónomo.
+        const clients = { maria: '20-27345678-2', juan: '23-31234567-9', ana: '27-23456789-1', entity: '30-70912345-8', other: '30-71234567-1' };
         const cuitOf = (display: string) => display.replace(/-/g, '');
 
         const runSync = async () => {
@@ -60,7 +61,8 @@ for (const database of testDatabases()) {
         before(async () => {
 
             authority = await startSimulatedAuthority({ port: 0, today: internals.today });
-            authority.represent(clients.maria.replace(/-/g, ''), clients.entity.replace(/-/g, ''));
+            // No representation set up on the authority's side: a person's key may act for any
+            // legal entity there, as the accountant registered it.
             server = await startTestServer(database, { env: { ARCASYNC_SECRET_KEY: randomBytes(32).toString('base64') }, clock: testClock(`${internals.today}T12:00:00Z`) });
             user = await seedAccount(server.app.ports, { writing: true });
         });
@@ -76,7 +78,9 @@ for (const database of testDatabases()) {
             const bodies = [
                 { tipo: 'persona-fisica', cuit: clients.maria, nombre: 'María', apellido: 'González', clave_arca: 'clave-de-maria' },
                 { tipo: 'persona-fisica', cuit: clients.juan, nombre: 'Juan', apellido: 'Pérez', clave_arca: 'clave-de-juan' },
-                { tipo: 'persona-juridica', cuit: clients.entity, razon_social: 'La Espiga SRL', representante: clients.maria }
+                { tipo: 'persona-fisica', cuit: clients.ana, nombre: 'Ana', apellido: 'Sosa', clave_arca: 'clave-de-ana' },
+                { tipo: 'persona-juridica', cuit: clients.entity, razon_social: 'La Espiga SRL', representante: clients.maria },
+                { tipo: 'persona-juridica', cuit: clients.other, razon_social: 'El Molino SA', representante: clients.maria }
             ];
             for (const body of bodies) {
                 const res = await server.request('/v1/cuits', { token: user.token, method: 'POST', body });
@@ -86,7 +90,7 @@ for (const database of testDatabases()) {
             const jobs = await server.app.knex('sync_jobs').select('reason', 'status');
             expect(jobs).to.deep.equal(bodies.map(() => ({ reason: 'first', status: 'pending' })));
             const list = await server.request('/v1/cuits', { token: user.token });
-            expect(list.body.data.map((item: any) => item.sistemaRegistralSyncedAt)).to.deep.equal([null, null, null]);
+            expect(list.body.data.map((item: any) => item.sistemaRegistralSyncedAt)).to.deep.equal(bodies.map(() => null));
             const sct = await server.request(`/v1/cuits/${cuitOf(clients.maria)}/sct`, { token: user.token });
             expect(sct.body).to.deep.equal({ data: null, syncedAt: null });
         });
@@ -94,10 +98,13 @@ for (const database of testDatabases()) {
         it('synchronizes every client and serves exactly what the authority served', async () => {
 
             const summary = await runSync();
-            expect(summary).to.include({ jobs: 3, synced: 3, failed: 0 });
-            // One login per key: María's reaches her and La Espiga; Juan's, Juan.
-            expect(authority.stats().loginsByCuit).to.deep.equal({ [clients.maria.replace(/-/g, '')]: 1, [clients.juan.replace(/-/g, '')]: 1 });
-            expect(await server.app.knex('sync_jobs').where({ status: 'done' }).count({ n: '*' }).first()).to.deep.include({ n: 3 });
+            expect(summary).to.include({ jobs: 5, synced: 5, failed: 0 });
+            // One login per key: María's reaches her, La Espiga and El Molino; Juan's, Juan; Ana's, Ana.
+            expect(authority.stats().loginsByCuit).to.deep.equal({ [cuitOf(clients.maria)]: 1, [cuitOf(clients.juan)]: 1, [cuitOf(clients.ana)]: 1 });
+            expect(await server.app.knex('sync_jobs').where({ status: 'done' }).count({ n: '*' }).first()).to.deep.include({ n: 5 });
+            // The kinds of taxpayer this test means to cover.
+            expect([authority.expected(cuitOf(clients.maria)).registry.monotributista, authority.expected(cuitOf(clients.ana)).registry.autonomo]).to.deep.equal([true, true]);
+            expect(authority.expected(cuitOf(clients.ana)).ccma.movements.length).to.be.greaterThan(0);
 
             const list = await internals.all(server, user.token, '/v1/cuits');
             for (const display of Object.values(clients)) {
@@ -176,7 +183,7 @@ for (const database of testDatabases()) {
                 await server.app.knex('sync_jobs').insert({ client_id: id, reason: 'forced', status: 'pending', run_after: server.clock.now().getTime(), attempts: 0, created_at: server.clock.now().getTime() });
             }
 
-            expect(await runSync()).to.include({ synced: 3, failed: 0 });
+            expect(await runSync()).to.include({ synced: 5, failed: 0 });
             expect(await count()).to.equal(before);
             expect(await server.app.knex('dfe_notifications').whereNull('leida_at').count({ n: '*' }).first()).to.deep.equal(unreadBefore);
             const sct = await server.request(`/v1/cuits/${cuit}/sct`, { token: user.token });
