@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Keyring } from '../adapters/crypto/secret-box.js';
 import { aesGcmSecretBox, generateKey, keyIdOf, missingSecretBox, parseKey, parseKeys } from '../adapters/crypto/secret-box.js';
@@ -16,6 +16,18 @@ import type { Config } from './config.js';
 const internals = {
 
     isMissing: (err: unknown): boolean => (err as { code?: unknown }).code === 'ENOENT',
+
+    // What changes when the key file is replaced (writeKeyFile renames a new file over it).
+    stamp(path: string): string {
+
+        try {
+            const stat = statSync(path);
+            return `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+        }
+        catch {
+            return '';
+        }
+    },
 
     serialize: (keyring: Keyring): string => `${[keyring.current, ...keyring.previous].map((key) => key.toString('base64')).join('\n')}\n`
 };
@@ -110,8 +122,25 @@ export const secretBoxFor = (source: KeyringSource): SecretBox => {
     }
 
     if (source.kind === 'file') {
-        // Another process may rotate the file: a value under a key not yet known rereads it.
-        return aesGcmSecretBox(source.keyring, { reload: () => readKeyFile(source.path) ?? source.keyring });
+        // `secret rotate` in another process rewrites the file: a value under a key not yet
+        // known rereads it, and so does a seal once the file changed (one stat per seal; seals
+        // are rare: a client created or its key changed).
+        const { path } = source;
+        let seen = internals.stamp(path);
+        const reload = () => readKeyFile(path) ?? source.keyring;
+        return aesGcmSecretBox(source.keyring, {
+            reload,
+            changed: () => {
+
+                const stamp = internals.stamp(path);
+                if (stamp === seen) {
+                    return null;
+                }
+
+                seen = stamp;
+                return reload();
+            }
+        });
     }
 
     return aesGcmSecretBox(source.keyring);

@@ -10,7 +10,7 @@ import type { ClientRepository } from '../core/ports/index.js';
 import { resealStoredKeys } from '../core/use-cases/reseal-stored-keys.js';
 import { keyFingerprint } from '../core/domain/sealed-key.js';
 import type { CliResult } from './support/cli.js';
-import { runCli } from './support/cli.js';
+import { runCli, runInProcess, startCliProcess } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
 import { noRateLimits } from './support/endpoints.js';
 import type { SeededUser } from './support/fixtures.js';
@@ -208,5 +208,55 @@ describe('secret rotation on the key file of the embedded default', () => {
         const report = await resealStoredKeys({ clients: clients as unknown as ClientRepository, secretBox: aesGcmSecretBox({ current: newKey, previous: [oldKey] }) });
         expect(report).to.include({ total: 2, resealed: 1, alreadyCurrent: 1, unreadable: 0 });
         expect([...rows.values()].map((sealed) => box.open(sealed))).to.deep.equal(['uno', 'dos-editada']);
+    });
+});
+
+describe('secret rotate seen by a running server (embedded key file)', function () {
+
+    this.timeout(120_000);
+
+    it('the server seals what comes after the rotation with the new key, without a restart', async () => {
+
+        const dir = mkdtempSync(join(tmpdir(), 'arcasync-rotate-live-'));
+        const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent' };
+        for (const name of ['DATABASE_URL', 'TEST_MYSQL_URL', 'ARCASYNC_SECRET_KEY', 'ARCASYNC_SECRET_KEYS', 'AUTHORITY', 'AUTHORITY_URL']) {
+            delete env[name];
+        }
+
+        const cli = async (argv: string[]) => {
+
+            const result = await runInProcess([...argv, '--json'], { cwd: dir, env });
+            expect(result.code, `${argv.join(' ')}: ${result.stderr}`).to.equal(0);
+            return JSON.parse(result.stdout) as Record<string, any>;
+        };
+        const serving = await (async () => {
+
+            await cli(['migrate']);
+            const account = await cli(['account', 'create', '--name', 'Estudio', '--writing']);
+            const user = await cli(['user', 'create', '--account', String(account.id), '--email', 'rota@example.com']);
+            const { token } = await cli(['token', 'create', '--user', String(user.id)]);
+            const started = await startCliProcess(['serve', '--host', '127.0.0.1', '--port', '0', '--json'], { cwd: dir, env });
+            return { ...started, token: token as string };
+        })();
+        try {
+            const create = (cuit: string, nombre: string) => fetch(`${serving.first.url}/v1/cuits`, {
+                method: 'POST',
+                headers: { authorization: `Bearer ${serving.token}`, 'content-type': 'application/json' },
+                body: JSON.stringify({ tipo: 'persona-fisica', cuit, nombre, apellido: 'Prueba', clave_arca: `clave-${nombre}` })
+            });
+            expect((await create('20-12345678-6', 'Antes')).status).to.equal(201);
+            const rotated = await cli(['secret', 'rotate']);
+            expect(rotated).to.include({ generated: true, resealed: 1 });
+
+            expect((await create('27-23456789-1', 'Despues')).status).to.equal(201);
+            const status = await cli(['secret', 'status']);
+            expect(status.keyId).to.equal(rotated.keyId);
+            expect(status.keys).to.deep.equal([{ keyId: rotated.keyId, count: 2, current: true }]);
+        }
+        finally {
+            serving.child.kill('SIGTERM');
+            await serving.exited;
+            rmSync(dir, { recursive: true, force: true });
+        }
     });
 });

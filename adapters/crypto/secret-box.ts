@@ -49,20 +49,35 @@ export const parseKey = (text: string, name: string): Buffer => {
 export const parseKeys = (text: string, name: string): Buffer[] => text.split(/[\s,]+/).filter(Boolean).map((part) => parseKey(part, name));
 
 // `reload` is asked for a fresh keyring when a value names a key this one does not hold
-// (another process rotated the key file meanwhile).
-export const aesGcmSecretBox = (initial: Keyring, options: { reload?: () => Keyring } = {}): SecretBox => {
+// (another process rotated the key file meanwhile); `changed`, before each seal, for the
+// keyring when its source changed since it was read (null otherwise), so that a running
+// process seals with the key a rotation made current, not with the one it started with.
+export const aesGcmSecretBox = (initial: Keyring, options: { reload?: () => Keyring; changed?: () => Keyring | null } = {}): SecretBox => {
 
     let keyring = initial;
     let keys = internals.index(keyring);
     let currentId = keyIdOf(keyring.current);
 
+    const use = (next: Keyring) => {
+
+        keyring = next;
+        keys = internals.index(keyring);
+        currentId = keyIdOf(keyring.current);
+    };
+
+    const refresh = () => {
+
+        const next = options.changed?.();
+        if (next) {
+            use(next);
+        }
+    };
+
     const keyFor = (keyId: string): Buffer => {
 
         let key = keys.get(keyId);
         if (!key && options.reload) {
-            keyring = options.reload();
-            keys = internals.index(keyring);
-            currentId = keyIdOf(keyring.current);
+            use(options.reload());
             key = keys.get(keyId);
         }
 
@@ -76,11 +91,13 @@ export const aesGcmSecretBox = (initial: Keyring, options: { reload?: () => Keyr
     return {
         get keyId() {
 
+            refresh();
             return currentId;
         },
 
         seal(plaintext) {
 
+            refresh();
             const header = `${internals.version}.${currentId}`;
             const nonce = randomBytes(internals.nonceBytes);
             const cipher = createCipheriv('aes-256-gcm', keyring.current, nonce);

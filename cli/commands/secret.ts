@@ -17,7 +17,9 @@ import { assertDatabaseExists, configOf, failure, outputFor, withApp } from '../
 // running process must already hold <new> in ARCASYNC_SECRET_KEYS).
 // On the embedded default (./data/secret.key) `secret rotate` generates the new key itself,
 // writes it first in the file with the old keys after it, then re-seals; running processes
-// re-read the file when they meet the new key.
+// notice the file changed and seal with the new key from their next seal on, and reread it
+// when they meet a value under a key they do not know. With ARCASYNC_SECRET_KEY, processes
+// read the environment at start: the command says what to change and restart.
 
 export const registerSecretCommands = (program: Command, io: CliIo): void => {
 
