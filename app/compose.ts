@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Knex } from 'knex';
-import { closeDatabase, connect, knexRepositories, migrateLatest } from '../adapters/knex/index.js';
+import { closeDatabase, connect, dialectOf, knexRepositories, migrateLatest } from '../adapters/knex/index.js';
+import type { PoolOptions } from '../adapters/knex/connection.js';
 import { memoryReadCache } from '../adapters/memory/read-cache.js';
 import type { Clock, Ports } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/clock.js';
@@ -23,7 +24,8 @@ export interface App {
 export interface ComposeOptions {
     clock?: Clock;
     migrate?: boolean;
-    pool?: { max?: number };
+    // busyTimeoutMs: a serving process's, short (servingBusyTimeoutMs); migrating waits as long as usual.
+    pool?: PoolOptions;
     // false: a missing SQLite file is an error naming it; nothing (file, folder, key) is created.
     create?: boolean;
 }
@@ -65,7 +67,15 @@ export const composeApp = async (config: Config, options: ComposeOptions = {}): 
     const secretBox = secretBoxFor(loadKeyring(config));
     const knex = connect(config.databaseUrl, options.pool, databaseLog(config.logLevel));
     if (options.migrate !== false) {
+        const shortWait = options.pool?.busyTimeoutMs !== undefined && dialectOf(knex) === 'sqlite';
+        if (shortWait) {
+            await knex.raw('pragma busy_timeout = 10000');
+        }
+
         await internals.migrate(config.databaseUrl, knex);
+        if (shortWait) {
+            await knex.raw(`pragma busy_timeout = ${options.pool!.busyTimeoutMs!}`);
+        }
     }
 
     const ports: Ports = {

@@ -11,11 +11,23 @@ import { closeSqliteReader } from './sqlite-reader.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
+export interface PoolOptions {
+    max?: number;
+    // SQLite: how long a write waits for another process's lock before SQLITE_BUSY.
+    busyTimeoutMs?: number;
+}
+
+// A serving process's: its writes (rate-limit counters, throttles, OAuth entries) run on the
+// event loop every request shares, so a lock held by another process (a backup, the sqlite3
+// shell, a long sync save) is answered 503 with Retry-After after this long instead of
+// freezing every request for seconds.
+export const servingBusyTimeoutMs = 200;
+
 export const dialectOf = (knex: Knex): Dialect => (knex.client.config.client === 'mysql2' ? 'mysql' : 'sqlite');
 
 const internals = {
 
-    sqlite(path: string, pool: { max?: number }): Knex.Config {
+    sqlite(path: string, pool: PoolOptions): Knex.Config {
 
         if (path !== ':memory:') {
             mkdirSync(dirname(path), { recursive: true });
@@ -35,7 +47,8 @@ const internals = {
                     conn.pragma('journal_mode = WAL');
                     conn.pragma('synchronous = NORMAL');
                     conn.pragma('foreign_keys = ON');
-                    conn.pragma('busy_timeout = 10000');
+                    // better-sqlite3 waits for another process's lock on the calling thread.
+                    conn.pragma(`busy_timeout = ${pool.busyTimeoutMs ?? 10_000}`);
                     done(null, conn);
                 }
             }
@@ -63,7 +76,7 @@ const internals = {
     }
 };
 
-export const knexConfig = (databaseUrl: string, pool: { max?: number } = {}): Knex.Config => {
+export const knexConfig = (databaseUrl: string, pool: PoolOptions = {}): Knex.Config => {
 
     if (databaseUrl.startsWith('sqlite:')) {
         return internals.sqlite(databaseUrl.slice('sqlite:'.length), pool);
@@ -128,7 +141,7 @@ export const assertSupportedServer = async (knex: Knex): Promise<void> => {
 // lines, never knex's default console lines.
 export type DatabaseLog = NonNullable<Knex.Config['log']>;
 
-export const connect = (databaseUrl: string, pool: { max?: number } = {}, log?: DatabaseLog): Knex => knexFactory({ ...knexConfig(databaseUrl, pool), ...(log ? { log } : {}) });
+export const connect = (databaseUrl: string, pool: PoolOptions = {}, log?: DatabaseLog): Knex => knexFactory({ ...knexConfig(databaseUrl, pool), ...(log ? { log } : {}) });
 
 // The pool and, on SQLite, the reads' own connection (sqlite-reader.ts), on MySQL the sync
 // writer's (mysql-writer.ts).

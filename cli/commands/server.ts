@@ -48,7 +48,8 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
             const config = await configOf(io);
             assertSecretKeyConfigured(config);
             const stopping = stopRequested(io);
-            const app = await openApp(io, { config });
+            const { servingBusyTimeoutMs } = await import('../../adapters/knex/connection.js');
+            const app = await openApp(io, { config, pool: { busyTimeoutMs: servingBusyTimeoutMs } });
             const serving = await startServing(app, {
                 ...(options.host ? { host: options.host } : {}),
                 ...(options.port === undefined ? {} : { port: internals.port(options.port)! }),
@@ -71,7 +72,8 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
             // The authority is the simulated one, in this process unless AUTHORITY_URL names one.
             const config = await configOf(io, { ...io.env, AUTHORITY: 'simulated' });
             await checkDemo(config, { host: options.host ?? config.host, port: options.port === undefined ? config.port : internals.port(options.port)! });
-            const app = await openApp(io, { config, create: true });
+            const { servingBusyTimeoutMs } = await import('../../adapters/knex/connection.js');
+            const app = await openApp(io, { config, create: true, pool: { busyTimeoutMs: servingBusyTimeoutMs } });
             const spinner = await syncSpinner(io, output);
             let run: Awaited<ReturnType<typeof startDemo>>;
             try {

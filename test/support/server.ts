@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { expect } from 'chai';
 import type { Server } from '@hapi/hapi';
+import { servingBusyTimeoutMs } from '../../adapters/knex/connection.js';
 import { composeApp } from '../../app/compose.js';
 import type { App } from '../../app/compose.js';
 import { loadConfig } from '../../app/config.js';
@@ -84,7 +85,8 @@ const startOn = async (db: { url: string; release(): Promise<void> }, options: T
     const base = loadConfig({ ...options.env, DATABASE_URL: db.url });
     const config = { ...base, rateLimits: { ...base.rateLimits, ...options.rateLimits } };
     const clock = options.clock ?? testClock();
-    const app = await composeApp(config, { clock });
+    // As `serve` composes it (cli/commands/server.ts).
+    const app = await composeApp(config, { clock, pool: { busyTimeoutMs: servingBusyTimeoutMs } });
     const logger = options.logger ?? runLogger();
     const server = await createHttpServer(app.ports, {
         host: '127.0.0.1',
