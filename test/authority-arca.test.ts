@@ -14,7 +14,7 @@ import type { VirtualClock } from './support/clock.js';
 import { virtualClock } from './support/clock.js';
 
 // The arca adapter against the real hosts' addresses, answered by nock with fixtures that follow
-// AUTHORITY.md to the byte where it gives bytes (test/fixtures/arca): field names, headers,
+// docs/authority.md to the byte where it gives bytes (test/fixtures/arca): field names, headers,
 // cookies, number and date formats. nock is switched on only for this suite.
 nock.restore();
 
@@ -419,6 +419,54 @@ describe('arca adapter on recorded pages (nock)', () => {
             fes.get('/mcmp/jsp/descargarComprobantes.do').query(true).reply(200, internals.bytes('mcmp/comprobantes_consulta_csv_recibidos_184522731_20123456786_20251215-1032.zip'), { 'content-type': 'application/zip' });
             expect(await session.taxpayer(internals.entity).invoices('received', range)).to.have.length(4);
             expect(nock.pendingMocks()).to.deep.equal([]);
+        });
+    });
+
+    describe('where public sources disagree (Mis Comprobantes)', () => {
+
+        const range = { fromDate: '2025-12-01', toDate: '2025-12-15' };
+
+        // One received query for the entity, with the variant each test is about.
+        const query = (fes: nock.Scope, variant: { estimate?: string; list?: string }) => {
+
+            internals.ajax(fes, 'generarConsulta', 'R').reply(200, internals.fixture('mcmp/generarConsulta.json'), internals.json);
+            internals.ajax(fes, 'estimarResultados', 'R').reply(200, internals.fixture(variant.estimate ?? 'mcmp/estimarResultados.json'), internals.json);
+            internals.ajax(fes, 'listaResultados', 'R', { f: 'listaResultados', id: '184522731' }).reply(200, internals.fixture(variant.list ?? 'mcmp/listaResultados.json'), internals.json);
+            fes.get('/mcmp/jsp/descargarComprobantes.do').query({ id: '184522731', tc: 'R', tf: 'csv' }).reply(200, internals.bytes('mcmp/comprobantes_consulta_csv_recibidos_184522731_20123456786_20251215-1032.zip'), { 'content-type': 'application/zip' });
+        };
+
+        it('estimarResultados is required by one client and skipped by others: asked, and an answer it cannot read does not stop the query', async () => {
+
+            const { session, fes } = await internals.fesSession(clock);
+            fes.post('/mcmp/jsp/setearContribuyente.do', { idContribuyente: '0' }).reply(200, internals.fixture('mcmp/menu-entidad.html'), internals.html);
+            query(fes, { estimate: 'mcmp/estimarResultados-error.json' });
+            expect(await session.taxpayer(internals.entity).invoices('received', range)).to.have.length(4);
+            expect(nock.pendingMocks()).to.deep.equal([]);
+            await session.close();
+        });
+
+        it('the taxpayer is chosen by posting the page\'s form, or by a GET with the index when the POST answers no taxpayer\'s page', async () => {
+
+            const { session, fes } = await internals.fesSession(clock);
+            fes.post('/mcmp/jsp/setearContribuyente.do', { idContribuyente: '0' }).reply(200, internals.fixture('mcmp/seleccionaEmpresa.html'), internals.html)
+                .get('/mcmp/jsp/setearContribuyente.do').query({ idContribuyente: '0' }).reply(200, internals.fixture('mcmp/menu-entidad.html'), internals.html);
+            query(fes, {});
+            expect(await session.taxpayer(internals.entity).invoices('received', range)).to.have.length(4);
+            expect(nock.pendingMocks()).to.deep.equal([]);
+            await session.close();
+        });
+
+        it('listaResultados rows (US decimals, dd/mm/yyyy, server-side paging offered) are not read: the CSV is, and its count must match', async () => {
+
+            const { session, fes } = await internals.fesSession(clock);
+            fes.post('/mcmp/jsp/setearContribuyente.do', { idContribuyente: '0' }).reply(200, internals.fixture('mcmp/menu-entidad.html'), internals.html);
+            query(fes, { list: 'mcmp/listaResultados-filas.json' });
+            const rows = await session.taxpayer(internals.entity).invoices('received', range);
+            expect(rows).to.have.length(4);
+            expect(rows.map((row) => row.importeOriginal)).to.not.include(1009999.98);
+            expect(rows[0]).to.deep.include({ fecha: '2025-12-01', importeOriginal: 12796.56 });
+            expect(nock.pendingMocks()).to.deep.equal([]);
+            await session.close();
         });
     });
 

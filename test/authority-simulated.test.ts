@@ -11,7 +11,7 @@ import { createKeySessions } from '../core/use-cases/sync/key-sessions.js';
 import { shiftedClock } from './support/clock.js';
 
 // The arca adapter pointed at the simulated authority: one code path, every system, compared
-// with exactly what the simulated authority says it serves, on the surface of AUTHORITY.md.
+// with exactly what the simulated authority says it serves, on the surface of docs/authority.md.
 
 const internals = {
     today: '2026-11-20',

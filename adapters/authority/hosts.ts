@@ -1,5 +1,5 @@
 // The authority's surface as both the scraper and the simulated authority see it: hosts,
-// portal service names and entry points (AUTHORITY.md). What AUTHORITY.md marks unknown is
+// portal service names and entry points (docs/authority.md). What docs/authority.md marks unknown is
 // marked "unknown" here: the scraper tolerates variants and captures what it does not know.
 
 export const arcaHosts = {

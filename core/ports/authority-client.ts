@@ -7,7 +7,7 @@ import type { DateRange } from '../domain/period.js';
 import type { SctData } from '../domain/sct.js';
 import type { RegistryClassification } from './repositories.js';
 
-// The tax authority as the synchronization sees it (AUTHORITY.md). Read-only: nothing here
+// The tax authority as the synchronization sees it (docs/authority.md). Read-only: nothing here
 // changes anything on the authority's side.
 
 // A clave fiscal: a physical person's CUIT and password. One login per key reaches the person

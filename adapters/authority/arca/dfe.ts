@@ -4,7 +4,7 @@ import { failure } from './failures.js';
 import type { HttpSession, TransportClock } from './http.js';
 import { openService } from './services.js';
 
-// DFE through e-ventanilla (ve.cloud.afip.gob.ar, AUTHORITY.md): only the LIST
+// DFE through e-ventanilla (ve.cloud.afip.gob.ar, docs/authority.md): only the LIST
 // GET /api/v1/communications?cuit=&fechaPublicacionSince=YYYY-MM-DD&fechaPublicacionTo=YYYY-MM-DD;
 // items carry epoch-ms dates and estado 1 unread / 2 read. The detail
 // /api/v1/communications/{id} (and /eventos, attachments) is NEVER requested: it marks the

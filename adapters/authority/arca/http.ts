@@ -11,7 +11,7 @@ import type { Diagnostics } from './diagnostics.js';
 import { failure, isAuthorityFailure } from './failures.js';
 
 // Every request to the authority goes through here. Within one key's session each host is
-// spoken to strictly one request at a time, at least `pacingMs` apart (fes: 1.2 s, AUTHORITY.md);
+// spoken to strictly one request at a time, at least `pacingMs` apart (fes: 1.2 s, docs/authority.md);
 // all sessions together keep under a global cap of requests in flight, handed out to the
 // session with the most work left first (SessionOptions.priority). A firewall block (a
 // body "BL<digits> …" or an empty 503) closes the host to every session for `blockWaitMs`.
@@ -143,7 +143,7 @@ const internals = {
         };
     },
 
-    // The firewall's answers (AUTHORITY.md): HTTP 200 with "BL<digits> <timestamp>", or an
+    // The firewall's answers (docs/authority.md): HTTP 200 with "BL<digits> <timestamp>", or an
     // empty 503.
     isBlock(status: number, body: Buffer): boolean {
 

@@ -8,7 +8,7 @@ import { createMisComprobantes } from './mis-comprobantes.js';
 import { createRegistry } from './registry.js';
 import { createSct } from './sct.js';
 
-// The real authority, scraped over HTTP (AUTHORITY.md). One login per key: the session reaches
+// The real authority, scraped over HTTP (docs/authority.md). One login per key: the session reaches
 // the key's own CUIT and every legal entity it represents, each selected inside each service
 // before its data is read. Pointed at the simulated authority with `baseUrl`, it runs the very
 // same code.

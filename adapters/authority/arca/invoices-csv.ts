@@ -4,7 +4,7 @@ import { failure } from './failures.js';
 import { detectDelimiter, headerKey, parseCsv } from './csv.js';
 import { blankToNull, parseAmount, parseCurrency, parseDigits, parseInvoiceType, requireAmount, requireDate } from './authority-values.js';
 
-// Mis Comprobantes' CSV export in its three generations (AUTHORITY.md), chosen by the header
+// Mis Comprobantes' CSV export in its three generations (docs/authority.md), chosen by the header
 // row: (1) before Oct 2023, comma separated, all quoted, 16 columns, "1 - Factura A" types,
 // dd/mm/yyyy dates; (2) Oct 2023-Aug 2025, ';' separated, 17 columns with one net and one VAT
 // column; (3) since Sep 2025, ';' separated, one net and one VAT column per rate plus totals.

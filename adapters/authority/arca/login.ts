@@ -5,7 +5,7 @@ import { findForm, pageText } from './html.js';
 import type { HttpResponse, HttpSession } from './http.js';
 import { portalJson } from './services.js';
 
-// The login (AUTHORITY.md: Login): GET login.xhtml (form F1 with its ;jsessionid= action and
+// The login (docs/authority.md: Login): GET login.xhtml (form F1 with its ;jsessionid= action and
 // ViewState), POST the CUIT, POST the password once; the answer is an auto-submit form with a
 // hidden `jwt` that expires in about 10 s, POSTed at once to portalcf…/portal/login, which
 // sets AFIPSID; /portal/api/info confirms the session. Every known failure page has its kind.

@@ -10,7 +10,7 @@ import type { HttpResponse, HttpSession, TransportClock } from './http.js';
 import { parseInvoicesCsv } from './invoices-csv.js';
 import { openService } from './services.js';
 
-// Mis Comprobantes (service mcmp on fes.afip.gob.ar, AUTHORITY.md). One fes session per key
+// Mis Comprobantes (service mcmp on fes.afip.gob.ar, docs/authority.md). One fes session per key
 // (about 15 minutes, SESSION_TOKEN's exp_time): entry index.do; the taxpayer is chosen among
 // the `onclick` cards of seleccionaEmpresaForm (N is an index: the card showing the CUIT is
 // picked) and checked against the "REPRESENTANDO A:" header. Per query of at most 365 days:
@@ -159,18 +159,23 @@ export const createMisComprobantes = (http: HttpSession, loginCuit: string, opti
 
         const form = findForm(html, 'seleccionaEmpresaForm');
         const field = /seleccionaEmpresaForm\.(\w+)\.value/.exec(html)?.[1] ?? 'idContribuyente';
-        await http.request({
+        // Public clients choose by posting the page's form or by a GET with the index: the form
+        // first, the GET when the answer is no taxpayer's page at all.
+        const action = new URL(form?.action ?? 'setearContribuyente.do', url('index.do'));
+        let chosen = await http.request({
             method: 'POST',
-            url: new URL(form?.action ?? 'setearContribuyente.do', url('index.do')),
+            url: action,
             referer: url('index.do'),
             origin: `https://${url('index.do').host}`,
             retry: 'safe',
             form: { ...form?.fields, [field]: card.index }
-        }, (response) => {
+        }, (response) => response);
+        if (internals.representing(chosen.text()) === null && !internals.irregular(chosen.text())) {
+            chosen = await http.request({ url: new URL(`${action.pathname}?${new URLSearchParams({ [field]: card.index }).toString()}`, action), referer: url('index.do') }, (response) => response);
+        }
 
-            checkSelected(response, cuit);
-            fes.lastPage = response.text();
-        });
+        checkSelected(chosen, cuit);
+        fes.lastPage = chosen.text();
         fes.selected = cuit;
     };
 
@@ -279,7 +284,14 @@ export const createMisComprobantes = (http: HttpSession, loginCuit: string, opti
             return [];                                  // "No existe información": no rows
         }
 
-        await ajax(kind, { f: 'estimarResultados', id });
+        // Required by one public client, skipped or never called by others: asked, and an
+        // answer it cannot read (captured) does not stop the query.
+        await ajax(kind, { f: 'estimarResultados', id }).catch((err: unknown) => {
+
+            if (!isAuthorityFailure(err) || err.kind !== 'unexpected_page') {
+                throw err;
+            }
+        });
         let list = await ajax(kind, { f: 'listaResultados', id });
         for (let polls = 0; list.datos?.consulta?.estado === 'PE'; ++polls) {
             if (polls >= options.maxPolls) {

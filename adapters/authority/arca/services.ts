@@ -3,7 +3,7 @@ import { arcaHosts, arcaPaths, arcaServices, logicalUrl } from '../hosts.js';
 import { failure, isAuthorityFailure } from './failures.js';
 import type { HttpResponse, HttpSession } from './http.js';
 
-// Opening a service from the portal (AUTHORITY.md: Opening a service): GET the token/sign pair
+// Opening a service from the portal (docs/authority.md: Opening a service): GET the token/sign pair
 // at /portal/api/servicios/{LOGIN CUIT}/servicio/{name}/autorizacion, then POST it as a form to
 // the service's entry URL; the service sets its own cookies and answers with its landing page.
 // Not adhered: a 200 without token/sign (never adhere on the taxpayer's behalf). A portal
