@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Boom } from '@hapi/boom';
 import type { Request, ResponseObject, Server } from '@hapi/hapi';
 import type { Logger } from 'pino';
+import { clientAddress } from './client-address.js';
 
 // One JSON line per request, tagged with a request id: the caller's X-Request-Id when it is a
 // sane token, a new UUID otherwise; returned in the response either way so a support request
@@ -55,7 +56,7 @@ const internals = {
         return request.path === '/healthcheck' ? 'debug' : 'info';
     },
 
-    line(request: Request): Record<string, unknown> {
+    line(request: Request, trustProxy: number): Record<string, unknown> {
 
         const answer = internals.answer(request);
         const statusCode = answer?.statusCode ?? request.raw.res.statusCode;
@@ -66,6 +67,8 @@ const internals = {
         return {
             requestId: request.info.id,
             req: { method: request.method.toUpperCase(), path: request.path },
+            // The client's address, through TRUST_PROXY reverse proxies: the one the throttles count.
+            client: clientAddress(request, trustProxy),
             ...(query ? { query } : {}),
             res: { statusCode },
             responseTime: (request.info.completed || request.info.responded || Date.now()) - request.info.received,
@@ -76,7 +79,7 @@ const internals = {
     }
 };
 
-export const registerLogging = (server: Server, logger: Logger): void => {
+export const registerLogging = (server: Server, logger: Logger, trustProxy = 0): void => {
 
     server.ext('onRequest', (request, h) => {
 
@@ -88,7 +91,7 @@ export const registerLogging = (server: Server, logger: Logger): void => {
 
     server.events.on('response', (request) => {
 
-        const line = internals.line(request);
+        const line = internals.line(request, trustProxy);
         const { req, res } = line as { req: { method: string; path: string }; res: { statusCode: number } };
         logger[internals.level(request, res.statusCode)](line, `${req.method} ${req.path} ${res.statusCode} (${String(line.responseTime)}ms)`);
     });

@@ -58,7 +58,7 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
     // pino writes the level and the message itself: kept in the event they would appear twice.
     const reportError = options.log ?? (({ level, msg, ...event }: Record<string, unknown>) => logger[level === 'warn' ? 'warn' : 'error'](event, String(msg ?? 'error')));
     registerErrorResponses(server, reportError, deps);
-    registerLogging(server, logger);
+    registerLogging(server, logger, options.trustProxy ?? 0);
     guardTransport(server, logger);
     if (options.metrics) {
         registerHttpMetrics(server, options.metrics);
