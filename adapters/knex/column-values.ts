@@ -16,13 +16,38 @@ export const countOf = (row: Record<string, unknown> | undefined): number => Num
 // and cheap: a save asks it of every text it writes.
 export const storableText = <T extends string | null>(text: T): T => (text === null || text.isWellFormed() ? text : text.toWellFormed() as T);
 
-// A row to insert or update with every text in it storable (storableText); the row itself
-// when all of them already are, as they nearly always are.
-export const storableRow = <T extends Record<string, unknown>>(row: T): T => {
+// The characters the columns that hold the authority's texts take: MySQL refuses a longer
+// text (ER_DATA_TOO_LONG, which failed a CUIT's save on every retry), SQLite keeps any
+// length (a 1 MB name answered in every page). Cut to the same size on both databases.
+export const textSizes = {
+    invoices: { counterpart_name: 255 },
+    sct: { establecimiento: 100, impuesto: 200, concepto: 200, subconcepto: 200, detalle: 500 },
+    ccma: { impuesto: 200, concepto: 200, subconcepto: 200, descripcion: 500 },
+    dfe: { tipo: 100, asunto: 500, organismo: 200 }
+} as const satisfies Record<string, Record<string, number>>;
+
+// A storable text of at most `max` characters (code points, as MySQL counts them); a cut
+// text ends in "…".
+export const fittedText = <T extends string | null>(text: T, max: number): T => {
+
+    const storable = storableText(text);
+    if (storable === null || storable.length <= max) {
+        return storable;
+    }
+
+    const points = Array.from(storable);
+    return (points.length <= max ? storable : `${points.slice(0, max - 1).join('')}…`) as T;
+};
+
+// A row to insert or update with every text in it storable (storableText), those of `sizes`
+// fitted to their columns; the row itself when all of them already are, as they nearly
+// always are.
+export const storableRow = <T extends Record<string, unknown>>(row: T, sizes: Readonly<Record<string, number>> = {}): T => {
 
     let copy: Record<string, unknown> | null = null;
     for (const [column, value] of Object.entries(row)) {
-        const text = typeof value === 'string' ? storableText(value) : value;
+        const max = sizes[column];
+        const text = typeof value === 'string' ? (max === undefined ? storableText(value) : fittedText(value, max)) : value;
         if (text !== value) {
             copy ??= { ...row };
             copy[column] = text;

@@ -5,7 +5,7 @@ import type { CcmaRepository } from '../../../core/ports/index.js';
 import { clientDataTransaction, dialectOf } from '../connection.js';
 import { touchClient } from '../data-versions.js';
 import { listQueries } from '../list-queries.js';
-import { countOf, storableRow, toNullableNumber, toNumber } from '../column-values.js';
+import { countOf, storableRow, textSizes, toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
 
@@ -82,7 +82,7 @@ export const ccmaRepository = (knex: Knex, sql = statements(knex), queries = lis
                     debe: movement.debe,
                     haber: movement.haber,
                     saldo: movement.saldo
-                })), 300).transacting(trx);
+                }, textSizes.ccma)), 300).transacting(trx);
             }
 
             await markSynced(trx, clientId, 'ccma', syncedAt, { ccma: movements.length });

@@ -4,7 +4,7 @@ import type { InvoiceRepository } from '../../../core/ports/index.js';
 import { clientDataIsolation, dialectOf } from '../connection.js';
 import { touchClientStep } from '../data-versions.js';
 import { invoiceListColumns, listQueries, seekDay } from '../list-queries.js';
-import { storableText, toNullableNumber, toNumber } from '../column-values.js';
+import { fittedText, storableText, textSizes, toNullableNumber, toNumber } from '../column-values.js';
 import type { ValueRow } from '../value-rows.js';
 import { finite } from '../value-rows.js';
 import type { Step } from '../statements.js';
@@ -150,7 +150,7 @@ const internals = {
         storableText(invoice.codigoAutorizacion),
         storableText(invoice.counterpart.tipoDocumento),
         storableText(invoice.counterpart.numeroDocumento),
-        storableText(invoice.counterpart.nombre),
+        fittedText(invoice.counterpart.nombre, textSizes.invoices.counterpart_name),
         internals.nullableAmount(invoice.impNetoGravado),
         internals.nullableAmount(invoice.impNetoNoGravado),
         internals.nullableAmount(invoice.impOpExentas),

@@ -4,7 +4,7 @@ import type { NotificationRepository } from '../../../core/ports/index.js';
 import { clientDataTransaction, dialectOf } from '../connection.js';
 import { touchClient } from '../data-versions.js';
 import { listQueries } from '../list-queries.js';
-import { countOf, storableRow, toNullableNumber, toNumber } from '../column-values.js';
+import { countOf, storableRow, textSizes, toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
 import { announce, isListened } from '../outbox.js';
@@ -67,7 +67,7 @@ export const notificationRepository = (knex: Knex, sql = statements(knex), queri
                 fecha_recepcion: internals.ms(notification.fechaRecepcion),
                 fecha_notificacion: internals.ms(notification.fechaNotificacion),
                 leida_at: internals.ms(notification.leidaAt)
-            }));
+            }, textSizes.dfe));
 
             // One statement per batch, not per notification (each a round trip inside the
             // client's transaction). leida_at belongs to the service once stored: a resync

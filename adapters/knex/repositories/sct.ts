@@ -5,7 +5,7 @@ import type { SctRepository } from '../../../core/ports/index.js';
 import { toIso } from '../../../core/domain/time.js';
 import { clientDataTransaction } from '../connection.js';
 import { touchClient } from '../data-versions.js';
-import { storableRow, toNullableNumber, toNumber } from '../column-values.js';
+import { storableRow, textSizes, toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
 import { announce, isListened } from '../outbox.js';
@@ -87,7 +87,7 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository
                     saldo: item.saldo,
                     int_resarcitorios: item.intResarcitorios,
                     int_punitorios: item.intPunitorios
-                })), 200).transacting(trx);
+                }, textSizes.sct)), 200).transacting(trx);
             }
 
             if (data.vencimientos.length) {
@@ -100,7 +100,7 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository
                     ant_cuota: item.antCuota,
                     vencimiento: internals.ms(item.vencimiento),
                     detalle: item.detalle
-                })), 200).transacting(trx);
+                }, textSizes.sct)), 200).transacting(trx);
             }
 
             if (data.ddjj.length) {
@@ -113,7 +113,7 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository
                     periodo: item.periodo,
                     ant_cuota: item.antCuota,
                     vencimiento: internals.ms(item.vencimiento)
-                })), 200).transacting(trx);
+                }, textSizes.sct)), 200).transacting(trx);
             }
 
             await markSynced(trx, clientId, 'sct', syncedAt, { sct: data.deuda.length + data.vencimientos.length + data.ddjj.length });
