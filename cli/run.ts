@@ -7,7 +7,7 @@ import type { CliIo } from './io.js';
 // text or one JSON object (--json), and failures thrown to runCli, which prints them as one
 // line on stderr and returns a non-zero exit code (exitCodes).
 
-// Documented in README.md (Exit codes).
+// Documented in docs/guide.md (The command line: exit codes).
 export const exitCodes = {
     ok: 0,
     error: 1,
