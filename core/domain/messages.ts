@@ -101,7 +101,8 @@ export const messages = {
         firewall_block: 'ARCA aplicó un bloqueo temporal por exceso de pedidos; se reintenta más tarde.',
         session_expired: 'La sesión de ARCA venció antes de terminar.',
         unavailable: 'ARCA no está disponible (error del servidor, demora o mantenimiento).',
-        unexpected_page: 'ARCA devolvió una página o un archivo con un formato inesperado.'
+        unexpected_page: 'ARCA devolvió una página o un archivo con un formato inesperado.',
+        too_large: 'ARCA devolvió una respuesta más grande de lo admitido; no se guardó y se vuelve a intentar en la sincronización del día siguiente.'
     },
     // Synchronization: what `sync status` shows per system, and the sync commands.
     sync: {

@@ -29,7 +29,8 @@ export type AuthorityFailureKind =
     | 'firewall_block'          // a "BL…" answer or an empty 503: the host blocked us
     | 'session_expired'         // the service or portal session ended
     | 'unavailable'             // 5xx, timeouts, resets, maintenance: transient
-    | 'unexpected_page';        // a page or export the client does not understand
+    | 'unexpected_page'         // a page or export the client does not understand
+    | 'too_large';              // an answer or a ZIP entry past its cap: waits for the next day
 
 export class AuthorityFailure extends Error {
 

@@ -4,7 +4,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import PQueue from 'p-queue';
 import { CookieJar } from 'tough-cookie';
 import { withoutSessionIds } from '../../../core/domain/session-ids.js';
-import type { AuthorityFailure } from '../../../core/ports/authority-client.js';
+import { AuthorityFailure } from '../../../core/ports/authority-client.js';
 import type { Router } from '../hosts.js';
 import { arcaHosts, createRouter } from '../hosts.js';
 import type { Diagnostics } from './diagnostics.js';
@@ -34,6 +34,7 @@ export interface TransportOptions {
     maxBackoffMs: number;
     userAgent: string;
     legacyTlsHosts: readonly string[]; // hosts whose TLS needs OpenSSL's legacy settings
+    responseCapBytes: number;          // an answer past it is refused (too_large) as it arrives
     clock: TransportClock;
     diagnostics: Diagnostics | null;
     // Each exchange as it ends (no query, no body): what `authority probe` prints.
@@ -56,6 +57,8 @@ export const defaultTransportOptions: TransportOptions = {
     maxBackoffMs: 8_000,
     userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
     legacyTlsHosts: [arcaHosts.ccam],
+    // The largest pages and exports are a few MB.
+    responseCapBytes: 32 * 1024 * 1024,
     clock: realClock,
     diagnostics: null,
     onExchange: null
@@ -177,6 +180,7 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
     let requests = 0;
     let sessions = 0;
 
+    const responseCapBytes = options.responseCapBytes;
     const send = (logical: URL, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<Exchanged> => {
 
         const physical = new URL(router.physical(logical));
@@ -188,7 +192,19 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
             const req = call(physical, { method, headers, agent, signal: AbortSignal.timeout(timeoutMs) }, (res) => {
 
                 const chunks: Buffer[] = [];
-                res.on('data', (chunk: Buffer) => chunks.push(chunk));
+                let size = 0;
+                res.on('data', (chunk: Buffer) => {
+
+                    // An answer past the cap is dropped as it arrives, never held whole.
+                    size += chunk.length;
+                    if (size > responseCapBytes) {
+                        req.destroy();
+                        reject(new AuthorityFailure('too_large', `${logical.host}: respuesta de más de ${responseCapBytes / 1024 / 1024} MB`));
+                        return;
+                    }
+
+                    chunks.push(chunk);
+                });
                 res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
                 res.on('error', reject);
             });
@@ -289,6 +305,10 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
                     options.onExchange?.({ session: id, method, host: url.host, path: withoutSessionIds(url.pathname), status: exchanged.status, ms });
                 }
                 catch (err) {
+                    if (err instanceof AuthorityFailure) {
+                        throw err;
+                    }
+
                     const name = err instanceof Error ? err.name : '';
                     throw internals.transient('unavailable', name === 'TimeoutError' || name === 'AbortError' ? `tiempo de espera agotado en ${url.host}` : `sin conexión con ${url.host}`);
                 }

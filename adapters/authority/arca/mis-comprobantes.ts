@@ -3,7 +3,7 @@ import type { DateRange } from '../../../core/domain/period.js';
 import { formatDate } from '../../../core/domain/time.js';
 import type { AuthorityFailure } from '../../../core/ports/authority-client.js';
 import { logicalUrl } from '../hosts.js';
-import { readZip, zipText } from '../zip.js';
+import { ZipTooLarge, readZip, zipText } from '../zip.js';
 import { failure, isAuthorityFailure } from './failures.js';
 import { decodeEntities, findForm, pageText } from './html.js';
 import type { HttpResponse, HttpSession, TransportClock } from './http.js';
@@ -247,8 +247,8 @@ export const createMisComprobantes = (http: HttpSession, loginCuit: string, opti
             try {
                 entries = readZip(response.body);
             }
-            catch {
-                throw failure('unexpected_page', 'mcmp: ZIP ilegible');
+            catch (err) {
+                throw err instanceof ZipTooLarge ? failure('too_large', `mcmp: ${err.message}`) : failure('unexpected_page', 'mcmp: ZIP ilegible');
             }
 
             const csv = entries.find((entry) => /\.csv$/i.test(entry.name));
