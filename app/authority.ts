@@ -6,7 +6,13 @@ import type { KeySession } from '../core/ports/authority-client.js';
 import type { CapturedPage } from '../adapters/authority/arca/diagnostics.js';
 import { createDiagnostics, diagnosticsDirOf } from '../adapters/authority/arca/diagnostics.js';
 import type { Config } from './config.js';
-import { demoRelations } from './demo.js';
+
+// What the CLI uses of the authority's adapters beside the client: the probe, the simulated
+// authority run alone, and the captured pages' summary.
+export { probeKey } from '../adapters/authority/arca/probe.js';
+export { diagnosticsDirOf, diagnosticsSummary } from '../adapters/authority/arca/diagnostics.js';
+export type { SimulatedFailures } from '../adapters/authority/simulated/index.js';
+export { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
 
 // The authority client from configuration (DESIGN: Configuration). Always the `arca` scraper:
 // AUTHORITY=arca talks to the real hosts (or to AUTHORITY_URL when set); AUTHORITY=simulated
@@ -72,7 +78,11 @@ const internals = {
     } satisfies ArcaClientOptions
 };
 
-export const createAuthorityClient = (config: Pick<Config, 'authority' | 'authorityUrl'> & Partial<Pick<Config, 'dataDir'>>, overrides: ArcaClientOptions = {}): ConfiguredAuthority => {
+// Who represents whom (login CUIT -> legal entities), for a simulated authority started in this
+// process; the demo hands its portfolio's (app/demo.ts).
+export type Relations = Record<string, readonly string[]>;
+
+export const createAuthorityClient = (config: Pick<Config, 'authority' | 'authorityUrl'> & Partial<Pick<Config, 'dataDir'>>, overrides: ArcaClientOptions = {}, relations: Relations = {}): ConfiguredAuthority => {
 
     // Unknown pages of the real authority are kept (redacted) under data/diagnostics.
     const listeners: ((page: CapturedPage) => void)[] = [];
@@ -102,7 +112,7 @@ export const createAuthorityClient = (config: Pick<Config, 'authority' | 'author
     let started: Promise<{ authority: SimulatedAuthority; client: ArcaClient }> | null = null;
     const start = () => {
 
-        started ??= startSimulatedAuthority({ port: 0, unref: true, relations: demoRelations(), captchaAfter: { logins: 5, windowMs: 10 * 60_000 } }).then((authority) => ({
+        started ??= startSimulatedAuthority({ port: 0, unref: true, relations, captchaAfter: { logins: 5, windowMs: 10 * 60_000 } }).then((authority) => ({
             authority,
             client: createArcaClient({ ...internals.simulatedTuning, diagnostics, ...overrides, baseUrl: authority.url })
         }));

@@ -6,6 +6,8 @@ import { memoryReadCache } from '../adapters/memory/read-cache.js';
 import type { Clock, Ports } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/clock.js';
 import { messages } from '../core/domain/messages.js';
+import type { ConfiguredAuthority, Relations } from './authority.js';
+import { createAuthorityClient } from './authority.js';
 import type { Config } from './config.js';
 import { sqliteFileOf } from './config.js';
 import { databaseLog } from './logger.js';
@@ -18,6 +20,9 @@ export interface App {
     config: Config;
     knex: Knex;
     ports: Ports;
+    // One authority client per app (with AUTHORITY=simulated and no AUTHORITY_URL, one
+    // simulated authority in this process, started at the first login), shared by its workers.
+    authority: ConfiguredAuthority;
     close(): Promise<void>;
 }
 
@@ -28,6 +33,8 @@ export interface ComposeOptions {
     pool?: PoolOptions;
     // false: a missing SQLite file is an error naming it; nothing (file, folder, key) is created.
     create?: boolean;
+    // For a simulated authority started in this process (the demo's portfolio).
+    authorityRelations?: Relations;
 }
 
 const internals = {
@@ -86,10 +93,16 @@ export const composeApp = async (config: Config, options: ComposeOptions = {}): 
         secretBox
     };
 
+    const authority = createAuthorityClient(config, {}, options.authorityRelations);
     return {
         config,
         knex,
         ports,
-        close: () => closeDatabase(knex)
+        authority,
+        async close() {
+
+            await authority.close();
+            await closeDatabase(knex);
+        }
     };
 };

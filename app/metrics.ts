@@ -2,7 +2,6 @@ import type { App } from './compose.js';
 import type { ServiceMetrics } from '../adapters/metrics/prometheus.js';
 import { createServiceMetrics, startMetricsListener } from '../adapters/metrics/prometheus.js';
 import type { JobResult } from '../core/use-cases/sync/run-job.js';
-import { authorityOf } from './worker.js';
 
 // The Prometheus metrics of a long-running process (`serve`, `sync worker`) when METRICS_PORT
 // is set, on a listener of their own at HOST:METRICS_PORT.
@@ -19,7 +18,7 @@ export const startProcessMetrics = async (app: App): Promise<ProcessMetrics | nu
     }
 
     const metrics = createServiceMetrics();
-    authorityOf(app).onCapture((page) => metrics.authorityPageCaptured(page.system));
+    app.authority.onCapture((page) => metrics.authorityPageCaptured(page.system));
     const listener = await startMetricsListener(metrics, { host: app.config.host, port: app.config.metricsPort });
     return { metrics, close: () => listener.close() };
 };

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { ConfiguredAuthority } from './authority.js';
-import { createAuthorityClient } from './authority.js';
 import type { App } from './compose.js';
 import { queueDeps, syncDeps } from './sync.js';
 import type { JobResult } from '../core/use-cases/sync/run-job.js';
@@ -24,22 +22,7 @@ export const workerDefaults = {
 };
 
 const internals = {
-    authorities: new WeakMap<App, ConfiguredAuthority>(),
-
     owner: () => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
-};
-
-// One authority client per app (with AUTHORITY=simulated and no AUTHORITY_URL, one simulated
-// authority in this process), shared by every worker of the app.
-export const authorityOf = (app: App): ConfiguredAuthority => {
-
-    let authority = internals.authorities.get(app);
-    if (!authority) {
-        authority = createAuthorityClient(app.config);
-        internals.authorities.set(app, authority);
-    }
-
-    return authority;
 };
 
 // Before anything contacts the authority: the demo's database never reaches the real one.
@@ -48,7 +31,7 @@ export const checkAuthorityFor = (app: App): Promise<void> => checkAuthority(app
 // A worker over the app's database and the configured authority.
 export const startSyncWorker = (app: App, options: SyncWorkerOptions = {}): Worker => {
 
-    const deps = syncDeps(app, authorityOf(app));
+    const deps = syncDeps(app, app.authority);
     return startWorker(deps, {
         owner: internals.owner(),
         concurrency: options.concurrency ?? workerDefaults.concurrency,

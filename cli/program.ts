@@ -71,7 +71,7 @@ const internals = {
         }
 
         // A database that cannot be used: which one, and why, in one line (not the driver's stack).
-        const [{ databaseFailureCause }, { databaseLabel, loadConfig }] = await Promise.all([import('../adapters/knex/errors.js'), import('../app/config.js')]);
+        const [{ databaseFailureCause }, { databaseLabel, loadConfig }] = await Promise.all([import('../app/database.js'), import('../app/config.js')]);
         const cause = databaseFailureCause(err);
         if (cause) {
             const { messages } = await import('../core/domain/messages.js');

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { jobQueue, syncTargetRepository } from './job-queue.js';
 import { accountRepository } from './repositories/accounts.js';
 import { ccmaRepository } from './repositories/ccma.js';
 import { healthRepository } from './repositories/health.js';
@@ -36,6 +37,8 @@ export const knexRepositories = (knex: Knex) => ({
     notifications: notificationRepository(knex),
     registry: registryRepository(knex),
     syncStates: syncStateRepository(knex),
+    jobQueue: jobQueue(knex),
+    syncTargets: syncTargetRepository(knex),
     health: healthRepository(knex),
     webhooks: webhookRepository(knex),
     rateLimitCounter: rateLimitCounter(knex),

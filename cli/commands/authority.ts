@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { SimulatedFailures } from '../../adapters/authority/simulated/index.js';
+import type { SimulatedFailures } from '../../app/authority.js';
 import type { CliIo } from '../io.js';
 import { stopRequested } from '../io.js';
 import { exitCodes, failure, outputFor, withApp } from '../run.js';
@@ -61,8 +61,8 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
         .action(async (options: { cuit: string }, command: Command) => {
 
             const output = outputFor(command, io);
-            const [{ parseCuit }, { queueDeps }, { createAuthorityClient }, { probeKey }] = await Promise.all([
-                import('../../core/domain/cuit.js'), import('../../app/sync.js'), import('../../app/authority.js'), import('../../adapters/authority/arca/probe.js')
+            const [{ parseCuit }, { queueDeps }, { createAuthorityClient, probeKey }] = await Promise.all([
+                import('../../core/domain/cuit.js'), import('../../app/sync.js'), import('../../app/authority.js')
             ]);
             const cuit = parseCuit(options.cuit);
             if (!cuit) {
@@ -139,7 +139,7 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
             const captchaAfter = internals.integer('--captcha-after', options.captchaAfter, 1);
             const jwtTtlMs = internals.integer('--jwt-ttl-ms', options.jwtTtlMs, 1);
 
-            const { startSimulatedAuthority } = await import('../../adapters/authority/simulated/index.js');
+            const { startSimulatedAuthority } = await import('../../app/authority.js');
             const stopping = stopRequested(io);
             const simulated = await startSimulatedAuthority({
                 port: internals.integer('--port', options.port, 0) ?? 0,

@@ -29,8 +29,7 @@ export const registerSecretCommands = (program: Command, io: CliIo): void => {
         .description('re-cifra todas las credenciales guardadas con la clave nueva (ARCASYNC_NEW_SECRET_KEY, una generada en ./data/secret.key, o la actual ARCASYNC_SECRET_KEY)')
         .action(async (_options: object, command: Command) => {
 
-            const [{ aesGcmSecretBox }, { planRotation, writeKeyFile }, { messages }, { resealStoredKeys }] = await Promise.all([
-                import('../../adapters/crypto/secret-box.js'),
+            const [{ planRotation, secretBoxFor, writeKeyFile }, { messages }, { resealStoredKeys }] = await Promise.all([
                 import('../../app/secret-keys.js'),
                 import('../../core/domain/messages.js'),
                 import('../../core/use-cases/reseal-stored-keys.js')
@@ -43,7 +42,7 @@ export const registerSecretCommands = (program: Command, io: CliIo): void => {
                 writeKeyFile(plan.path, plan.keyring);
             }
 
-            const report = await withApp(io, (app) => resealStoredKeys({ clients: app.ports.clients, secretBox: aesGcmSecretBox(plan.keyring) }));
+            const report = await withApp(io, (app) => resealStoredKeys({ clients: app.ports.clients, secretBox: secretBoxFor({ kind: 'env', keyring: plan.keyring }) }));
             const data = { ...report, previousKeyIds: plan.previousKeyIds, generated: plan.generated, keyFile: plan.path };
             const lines = [
                 `Credenciales cifradas con la clave ${report.keyId}: ${report.resealed} re-cifradas, ${report.alreadyCurrent} ya lo estaban (de ${report.total} guardadas).`

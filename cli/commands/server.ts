@@ -18,20 +18,18 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
         .action(async (_options: object, command: Command) => {
 
             const output = outputFor(command, io);
-            const [{ default: ora }, { connect, migrateLatest }, { databaseLog }] = await Promise.all([import('ora'), import('../../adapters/knex/index.js'), import('../../app/logger.js')]);
+            const [{ default: ora }, { migrateDatabase }] = await Promise.all([import('ora'), import('../../app/database.js')]);
             // Off a terminal ora would still print its text once: quiet instead.
             const enabled = Boolean(io.stderr.isTTY) && !output.json;
             const spinner = ora({ text: 'Aplicando migraciones…', isEnabled: enabled, isSilent: !enabled, stream: io.stderr as NodeJS.WritableStream }).start();
             const config = await configOf(io);
-            const knex = connect(config.databaseUrl, {}, databaseLog(config.logLevel));
             try {
-                const applied = await migrateLatest(knex);
+                const applied = await migrateDatabase(config);
                 spinner.stop();
                 output.print(applied.length ? `Migraciones aplicadas: ${applied.join(', ')}` : 'La base de datos ya estaba al día.', { applied });
             }
             finally {
                 spinner.stop();
-                await knex.destroy();
             }
         });
 
@@ -48,7 +46,7 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
             const config = await configOf(io);
             assertSecretKeyConfigured(config);
             const stopping = stopRequested(io);
-            const { servingBusyTimeoutMs } = await import('../../adapters/knex/connection.js');
+            const { servingBusyTimeoutMs } = await import('../../app/database.js');
             const app = await openApp(io, { config, pool: { busyTimeoutMs: servingBusyTimeoutMs } });
             const serving = await startServing(app, {
                 ...(options.host ? { host: options.host } : {}),
@@ -66,14 +64,14 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
         .option('--port <port>', 'puerto')
         .action(async (options: { host?: string; port?: string }, command: Command) => {
 
-            const { checkDemo, startDemo } = await import('../../app/demo.js');
+            const { checkDemo, demoRelations, startDemo } = await import('../../app/demo.js');
             const output = outputFor(command, io);
             const stopping = stopRequested(io);
             // The authority is the simulated one, in this process unless AUTHORITY_URL names one.
             const config = await configOf(io, { ...io.env, AUTHORITY: 'simulated' });
             await checkDemo(config, { host: options.host ?? config.host, port: options.port === undefined ? config.port : internals.port(options.port)! });
-            const { servingBusyTimeoutMs } = await import('../../adapters/knex/connection.js');
-            const app = await openApp(io, { config, create: true, pool: { busyTimeoutMs: servingBusyTimeoutMs } });
+            const { servingBusyTimeoutMs } = await import('../../app/database.js');
+            const app = await openApp(io, { config, create: true, pool: { busyTimeoutMs: servingBusyTimeoutMs }, authorityRelations: demoRelations() });
             const spinner = await syncSpinner(io, output);
             let run: Awaited<ReturnType<typeof startDemo>>;
             try {

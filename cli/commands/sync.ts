@@ -66,7 +66,7 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
         .action(async (options: { cuit?: string[]; due?: boolean; all?: boolean; concurrency?: string }, command: Command) => {
 
             const output = outputFor(command, io);
-            const [{ enqueueSync }, { queueDeps }, { authorityOf, syncNow }] = await Promise.all([
+            const [{ enqueueSync }, { queueDeps }, { syncNow }] = await Promise.all([
                 import('../../core/use-cases/sync/enqueue-sync.js'),
                 import('../../app/sync.js'),
                 import('../../app/worker.js')
@@ -85,7 +85,7 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
                 finally {
                     off();
                     spinner.stop();
-                    await authorityOf(app).close();
+                    await app.authority.close();
                 }
             });
 
@@ -113,7 +113,7 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
         .action(async (options: { concurrency?: string; leaseSeconds?: string; pollSeconds?: string }, command: Command) => {
 
             const output = outputFor(command, io);
-            const [{ authorityOf, checkAuthorityFor, startSyncWorker }, { observeJob, startProcessMetrics }] = await Promise.all([import('../../app/worker.js'), import('../../app/metrics.js')]);
+            const [{ checkAuthorityFor, startSyncWorker }, { observeJob, startProcessMetrics }] = await Promise.all([import('../../app/worker.js'), import('../../app/metrics.js')]);
             const app = await openApp(io);
             try {
                 await checkAuthorityFor(app);
@@ -158,7 +158,7 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
                 off();
                 await deliveries.stop();
                 metrics?.close();
-                await authorityOf(app).close();
+                await app.authority.close();
                 output.print(`Trabajador detenido: ${summary.jobs} trabajos, ${summary.synced} sincronizados, ${summary.failed} con fallas.`, { event: 'stopped', ...summary });
             }
             finally {
@@ -174,7 +174,7 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
             // Commander hands `sync status --cuit C` to the parent's --cuit when the program's
             // options are not positional: take it from there.
             const cuit = options.cuit ?? (command.parent?.opts() as { cuit?: string[] } | undefined)?.cuit?.at(-1);
-            const [{ syncStatus }, { queueDeps }, { diagnosticsDirOf, diagnosticsSummary }] = await Promise.all([import('../../core/use-cases/sync/sync-status.js'), import('../../app/sync.js'), import('../../adapters/authority/arca/diagnostics.js')]);
+            const [{ syncStatus }, { queueDeps }, { diagnosticsDirOf, diagnosticsSummary }] = await Promise.all([import('../../core/use-cases/sync/sync-status.js'), import('../../app/sync.js'), import('../../app/authority.js')]);
             const { healthOfClient } = await import('../../core/use-cases/cuit-health.js');
             const result = await withApp(io, async (app) => {
 

@@ -1,6 +1,7 @@
 import type { RateLimits } from '../domain/rate-limit.js';
 import type { Clock } from './clock.js';
 import type { DatabaseStatus } from './database.js';
+import type { JobQueue, SyncTargetRepository } from './job-queue.js';
 import type { OAuthStore, UserCredentialRepository } from './oauth.js';
 import type { RateLimitCounter } from './rate-limit-counter.js';
 import type { ReadCache } from './read-cache.js';
@@ -46,6 +47,9 @@ export interface Ports {
     notifications: NotificationRepository;
     registry: RegistryRepository;
     syncStates: SyncStateRepository;
+    // The synchronization's queue and the clients as the sync reads them.
+    jobQueue: JobQueue;
+    syncTargets: SyncTargetRepository;
     health: HealthRepository;
     webhooks: WebhookRepository;
     rateLimitCounter: RateLimitCounter;

@@ -1,9 +1,14 @@
 import type { Server } from '@hapi/hapi';
-import type { ServiceMetrics } from '../../adapters/metrics/prometheus.js';
+
+// What the HTTP server reports; the process hands in its metrics (app/metrics.ts).
+export interface RequestMetrics {
+    observeRequest(input: { method: string; route: string; status: number; seconds: number }): void;
+    rateLimitRejected(limit: number): void;
+}
 
 // Counts every response by route template (not raw path: CUITs would explode the label
 // set) and status, and the 429s by the limit they hit.
-export const registerHttpMetrics = (server: Server, metrics: ServiceMetrics): void => {
+export const registerHttpMetrics = (server: Server, metrics: RequestMetrics): void => {
 
     server.events.on('response', (request) => {
 

@@ -1,7 +1,6 @@
 import Hapi from '@hapi/hapi';
 import pino from 'pino';
 import type { Logger } from 'pino';
-import type { ServiceMetrics } from '../../adapters/metrics/prometheus.js';
 import type { Ports } from '../../core/ports/index.js';
 import { registerBearerAuth } from './auth.js';
 import { registerRateLimitHeaders } from './rate-limit-headers.js';
@@ -10,6 +9,7 @@ import { registerMcp } from '../mcp/routes.js';
 import type { ConnectionLimits } from './listener.js';
 import { createListener } from './listener.js';
 import { registerLogging } from './logging.js';
+import type { RequestMetrics } from './metrics.js';
 import { registerHttpMetrics } from './metrics.js';
 import { catchAllRoute, guardTransport } from './transport.js';
 import { accountDataRoutes } from './routes/accounts-data.js';
@@ -37,7 +37,7 @@ export interface HttpServerOptions {
     // Where unexpected errors are reported besides the request log; the logger by default.
     log?: (event: Record<string, unknown>) => void;
     // Prometheus counters of requests by route and status; none when not given.
-    metrics?: ServiceMetrics;
+    metrics?: RequestMetrics;
 }
 
 // The REST API of SPEC §4, not yet started: callers may add routes, then `start()`.

@@ -1,0 +1,21 @@
+import { connect, migrateLatest } from '../adapters/knex/index.js';
+import type { Config } from './config.js';
+import { databaseLog } from './logger.js';
+
+// The database as commands see it before (or without) an app: migrations, and what a failure
+// to reach it means, in the words of core/domain/messages.ts.
+
+export { databaseFailureCause } from '../adapters/knex/errors.js';
+export { servingBusyTimeoutMs } from '../adapters/knex/connection.js';
+
+// Applies the migrations not yet applied; answers their names.
+export const migrateDatabase = async (config: Pick<Config, 'databaseUrl' | 'logLevel'>): Promise<string[]> => {
+
+    const knex = connect(config.databaseUrl, {}, databaseLog(config.logLevel));
+    try {
+        return await migrateLatest(knex);
+    }
+    finally {
+        await knex.destroy();
+    }
+};
