@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { clientPatchSchemas, newClientSchemas } from '../core/contract/client-body.js';
 import { cuitPathSchema, periodPageSchemas, readParameterSchemas, toolArgumentsSchema } from '../core/contract/read-parameters.js';
 import { parseClientPatch, parseNewClient } from '../core/domain/client-body.js';
+import { messages } from '../core/domain/messages.js';
 import { closeDatabase, connect, migrateLatest } from '../adapters/knex/index.js';
 import { jsonSchemaOf } from '../servers/contract/json-schema.js';
 import { testDatabases } from './support/databases.js';
@@ -107,6 +108,33 @@ describe('the joi contract, as the API and the MCP tools publish it', () => {
         for (const edit of edits) {
             expect(parseClientPatch(edit, null).failures, JSON.stringify(edit)).to.deep.equal([]);
         }
+    });
+
+    it('shows each error status with the Spanish message the API answers, and no tag filter in the list\'s Try it out', () => {
+
+        const fixed: Record<string, string> = { 401: messages.unauthenticated, 404: messages.notFound, 415: messages.unsupportedMediaType, 429: messages.rateLimited, 500: messages.internal, 503: messages.unavailable };
+        for (const [path, item] of Object.entries(document.paths as Json)) {
+            for (const [method, operation] of Object.entries(item as Json) as [string, Json][]) {
+                for (const [status, response] of Object.entries(operation.responses as Json)) {
+                    const media = (response as Json).content?.['application/json'];
+                    if (Number(status) < 400 || !media) {
+                        continue;
+                    }
+
+                    const shown = Object.values(media.examples as Json).map((example) => example.value.error as string);
+                    expect(shown, `${method} ${path} ${status}`).to.not.be.empty;
+                    expect(shown.every((message) => message !== 'string' && /[a-záéíóúñ]{3} /.test(message)), `${method} ${path} ${status}`).to.equal(true);
+                    if (fixed[status]) {
+                        expect(shown, `${method} ${path} ${status}`).to.deep.equal([fixed[status]]);
+                    }
+                }
+            }
+        }
+
+        expect(document.paths['/v1/cuits'].post.responses[409].content['application/json'].examples['cuit-registrado'].value.error).to.equal(messages.cuitTaken);
+        expect(document.paths['/v1/cuits/{cuit}'].delete.responses[409].content['application/json'].examples.representante.value.error).to.equal(messages.clientWrite.representsEntities);
+        const etiquetas = document.paths['/v1/cuits'].get.parameters.find((parameter: Json) => parameter.name === 'etiquetas');
+        expect(etiquetas).to.not.have.property('example');
     });
 });
 

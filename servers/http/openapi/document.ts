@@ -318,7 +318,7 @@ const internals = {
         const retryAfter = { 'Retry-After': { description: 'segundos a esperar antes de reintentar', schema: { type: 'integer' } } };
         responses[503] = success.body === 'text'
             ? { description: `La base de datos no responde: "${messages.unavailable}"`, headers: retryAfter, content: { 'text/plain': { schema: { type: 'string' } } } }
-            : { description: `Servicio no disponible por ahora (la base de datos no responde): "${messages.unavailable}"`, headers: retryAfter, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+            : { description: `Servicio no disponible por ahora (la base de datos no responde): "${messages.unavailable}"`, headers: retryAfter, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, examples: { 'sin-base-de-datos': { value: { error: messages.unavailable } } } } } };
         return responses;
     },
 
