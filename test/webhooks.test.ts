@@ -15,7 +15,7 @@ import { messages } from '../core/domain/messages.js';
 import { strictTargets } from '../core/domain/webhook.js';
 import { startWebhookDelivery } from '../core/use-cases/webhooks/deliver.js';
 import { createWebhook } from '../core/use-cases/webhooks/manage.js';
-import { sctData } from './support/data.js';
+import { notification, sctData } from './support/data.js';
 import { builtCli } from './support/build.js';
 import { runCli } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
@@ -149,17 +149,21 @@ for (const database of testDatabases()) {
                 expect(endpoint.secret).to.match(/^whsec_/);
                 const client = await addClient(server.app.ports, user.accountId, { cuit: '20-12345678-6' });
                 await syncSct(client.id, 1000);
+                await server.app.ports.notifications.save(client.id, [notification({ arcaId: '77', asunto: 'Intimación de pago', fechaRecepcion: '2026-03-01T10:00:00.000Z' })], Date.now());
+                await server.app.ports.notifications.save(client.id, [notification({ arcaId: '77', asunto: 'Intimación de pago', fechaRecepcion: '2026-03-01T10:00:00.000Z' })], Date.now());
                 const expired = `${messages.authority.expired_key} ${messages.sync.keyNotRetried}`;
                 await server.app.ports.syncStates.recordFailure(client.id, 'sct', expired, Date.now());
                 await server.app.ports.syncStates.recordFailure(client.id, 'sct', expired, Date.now());
                 await syncSct(client.id, 1000);
-                await internals.until(() => receiver.calls.length >= 5, 'five events');
+                await internals.until(() => receiver.calls.length >= 8, 'eight events');
 
                 const verify = await internals.recipe();
                 const bodies = receiver.calls.map((call) => JSON.parse(call.body));
-                // The first sync (its debt appeared), the key's failure (once: the second attempt
-                // changed nothing), the recovery and the second sync (the debt unchanged).
-                expect(bodies.map((body) => body.tipo)).to.deep.equal(['sct.deuda_cambio', 'sincronizacion.completada', 'salud.cambio', 'salud.cambio', 'sincronizacion.completada']);
+                // The first sync (its debt appeared), a new DFE notification (announced once: the
+                // second sync already had it), the key's failure (once: the second attempt changed
+                // nothing), the recovery and the second sync (the debt unchanged).
+                expect(bodies.map((body) => body.tipo)).to.deep.equal(['sct.deuda_cambio', 'sincronizacion.completada', 'dfe.nuevas', 'sincronizacion.completada', 'sincronizacion.completada', 'salud.cambio', 'salud.cambio', 'sincronizacion.completada']);
+                expect(bodies[2].datos).to.deep.equal({ cantidad: 1, notificaciones: [{ arcaId: '77', tipo: notification({ fechaRecepcion: '2026-03-01T10:00:00.000Z' }).tipo, asunto: 'Intimación de pago', organismo: notification({ fechaRecepcion: '2026-03-01T10:00:00.000Z' }).organismo, fechaRecepcion: '2026-03-01T10:00:00.000Z', fechaNotificacion: notification({ fechaRecepcion: '2026-03-01T10:00:00.000Z' }).fechaNotificacion }] });
                 expect(bodies[0]).to.deep.include({ cuenta: user.accountId, cuit: '20123456786' });
                 expect(bodies[0].datos).to.deep.include({ totalAnterior: 0, canceladas: [] });
                 const stored = sctData();
