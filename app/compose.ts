@@ -1,3 +1,5 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Knex } from 'knex';
 import { closeDatabase, connect, dialectOf, knexRepositories, migrateLatest } from '../adapters/knex/index.js';
@@ -8,6 +10,7 @@ import { systemClock } from '../core/ports/clock.js';
 import { messages } from '../core/domain/messages.js';
 import type { ConfiguredAuthority, Relations } from './authority.js';
 import { createAuthorityClient } from './authority.js';
+import { hostGate } from '../adapters/knex/fleet-state.js';
 import type { Config } from './config.js';
 import { sqliteFileOf } from './config.js';
 import { databaseLog } from './logger.js';
@@ -93,7 +96,9 @@ export const composeApp = async (config: Config, options: ComposeOptions = {}): 
         secretBox
     };
 
-    const authority = createAuthorityClient(config, {}, options.authorityRelations);
+    // Every request the authority client sends honours the fleet's blocks and per-host caps.
+    const gate = hostGate(knex, { perHost: config.fleet.hostInFlight, slotLeaseMs: 2 * 60_000, owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}` });
+    const authority = createAuthorityClient(config, { hostGate: gate, blockWaitMs: config.fleet.blockWaitMs }, options.authorityRelations);
     return {
         config,
         knex,

@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { RateLimits } from '../core/domain/rate-limit.js';
 import { defaultRateLimits } from '../core/domain/rate-limit.js';
 import { defaultMaxOAuthClients } from '../core/domain/throttle.js';
+import { parseArcaTime } from '../core/domain/arca-day.js';
 
 // DESIGN: Configuration. Everything comes from the environment, with the embedded defaults.
 
@@ -26,6 +27,7 @@ export interface Config {
     secretKey: string | null;          // ARCASYNC_SECRET_KEY: seals stored credentials
     previousSecretKeys: string | null; // ARCASYNC_SECRET_KEYS: previous keys, still open old values
     webhooks: WebhookConfig;
+    fleet: FleetConfig;
 }
 
 // WEBHOOK_*: where endpoints may point and how deliveries are paced.
@@ -36,6 +38,42 @@ export interface WebhookConfig {
     backoffBaseMs: number;             // WEBHOOK_BACKOFF_BASE_MS (30 s): the first retry's ceiling
     pollMs: number;                    // WEBHOOK_POLL_MS (1 s)
 }
+
+// What every worker of the fleet promises the authority (docs/scaling.md).
+export interface FleetConfig {
+    loginGapMs: number;                // SYNC_LOGIN_GAP_MS: between two login starts of a process
+    loginsInFlight: number;            // SYNC_LOGINS_IN_FLIGHT: logins at once in a process
+    loginsPerMinute: number;           // SYNC_LOGINS_PER_MINUTE: login starts per minute, whole fleet
+    reloginsPerDay: number;            // SYNC_RELOGINS_PER_DAY: logins of a key after the day's first
+    hostInFlight: number;              // SYNC_HOST_IN_FLIGHT: requests in flight per host, whole fleet
+    blockWaitMs: number;               // SYNC_BLOCK_WAIT_MS: no request to a blocked host this long
+    keyIdleMs: number;                 // SYNC_KEY_IDLE_MS: an idle key session is kept this long
+    window: { startMs: number; endMs: number };   // SYNC_WINDOW "HH:MM-HH:MM", Buenos Aires
+}
+
+export const defaultFleetConfig: FleetConfig = {
+    loginGapMs: 3_000,
+    loginsInFlight: 2,
+    loginsPerMinute: 12,
+    reloginsPerDay: 1,
+    hostInFlight: 4,
+    blockWaitMs: 15 * 60_000,
+    keyIdleMs: 2 * 60_000,
+    // A night window: the authority's portals are least busy, accountants asleep.
+    window: { startMs: 60 * 60_000, endMs: 7 * 60 * 60_000 }
+};
+
+// The simulated authority runs beside the service and minds no burst: short gaps and waits,
+// so that the demo and the tests do not wait for nothing (its own checks still count them).
+export const simulatedFleetConfig: FleetConfig = {
+    ...defaultFleetConfig,
+    loginGapMs: 20,
+    loginsInFlight: 4,
+    loginsPerMinute: 600,
+    hostInFlight: 16,
+    blockWaitMs: 2_000,
+    keyIdleMs: 5_000
+};
 
 const internals = {
     flag: (raw: string | undefined): boolean => raw === '1' || raw === 'true',
@@ -71,6 +109,37 @@ const internals = {
         }
 
         return schemes;
+    },
+
+    // SYNC_WINDOW: "HH:MM-HH:MM" in Buenos Aires time, start before end within one day.
+    window(env: NodeJS.ProcessEnv): FleetConfig['window'] {
+
+        const raw = env.SYNC_WINDOW;
+        if (raw === undefined || raw === '') {
+            return defaultFleetConfig.window;
+        }
+
+        const [start, end] = raw.split('-').map(parseArcaTime);
+        if (start === null || end === null || start === undefined || end === undefined || start >= end) {
+            throw new Error("SYNC_WINDOW debe ser 'HH:MM-HH:MM' (hora de Buenos Aires), con el inicio antes del fin");
+        }
+
+        return { startMs: start, endMs: end };
+    },
+
+    fleet(env: NodeJS.ProcessEnv, authority: Config['authority']): FleetConfig {
+
+        const fallback = authority === 'simulated' ? simulatedFleetConfig : defaultFleetConfig;
+        return {
+            loginGapMs: internals.integer(env, 'SYNC_LOGIN_GAP_MS', fallback.loginGapMs, 0),
+            loginsInFlight: internals.integer(env, 'SYNC_LOGINS_IN_FLIGHT', fallback.loginsInFlight),
+            loginsPerMinute: internals.integer(env, 'SYNC_LOGINS_PER_MINUTE', fallback.loginsPerMinute),
+            reloginsPerDay: internals.integer(env, 'SYNC_RELOGINS_PER_DAY', fallback.reloginsPerDay, 0),
+            hostInFlight: internals.integer(env, 'SYNC_HOST_IN_FLIGHT', fallback.hostInFlight),
+            blockWaitMs: internals.integer(env, 'SYNC_BLOCK_WAIT_MS', fallback.blockWaitMs),
+            keyIdleMs: internals.integer(env, 'SYNC_KEY_IDLE_MS', fallback.keyIdleMs, 0),
+            window: internals.window(env)
+        };
     },
 
     // A relative SQLite path is the working directory's, resolved once so every message names
@@ -157,6 +226,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, cwd: string = p
             timeoutMs: internals.integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10) * 1000,
             backoffBaseMs: internals.integer(env, 'WEBHOOK_BACKOFF_BASE_MS', 30_000),
             pollMs: internals.integer(env, 'WEBHOOK_POLL_MS', 1000)
-        }
+        },
+        fleet: internals.fleet(env, authority)
     };
 };

@@ -1,9 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { App } from './compose.js';
+import { fleetLimits, loginLedger } from '../adapters/knex/fleet-state.js';
 import type { AuthorityClient } from '../core/ports/authority-client.js';
 import type { QueueDeps, SyncDeps } from '../core/use-cases/sync/deps.js';
+import type { LoginPacer } from '../core/use-cases/sync/login-pacing.js';
+import { createLoginPacer } from '../core/use-cases/sync/login-pacing.js';
 
-// The synchronization's ports of an app: the job queue, the clients as the sync reads them,
-// and the authority client handed in by the caller.
+// The synchronization's adapters over an app's database: the job queue, the clients as the
+// sync reads them, the fleet's login ledger, login pacing and host gate, and the authority
+// client handed in by the caller.
+
+const internals = {
+    pacers: new WeakMap<App, LoginPacer>()
+};
+
+// Who this process is in the database's leases and holds.
+export const processOwner = (): string => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
 export const queueDeps = (app: App): QueueDeps => ({
     jobQueue: app.ports.jobQueue,
@@ -11,8 +24,26 @@ export const queueDeps = (app: App): QueueDeps => ({
     clock: app.ports.clock
 });
 
+// One pacer per process: every worker and run of the app shares its gap and cap.
+export const loginPacerOf = (app: App): LoginPacer => {
+
+    let pacer = internals.pacers.get(app);
+    if (!pacer) {
+        const fleet = app.config.fleet;
+        pacer = createLoginPacer({ gapMs: fleet.loginGapMs, maxInFlight: fleet.loginsInFlight, perMinute: fleet.loginsPerMinute }, fleetLimits(app.knex, processOwner()));
+        internals.pacers.set(app, pacer);
+    }
+
+    return pacer;
+};
+
+
 export const syncDeps = (app: App, authority: AuthorityClient): SyncDeps => ({
     ...app.ports,
     ...queueDeps(app),
-    authority
+    authority,
+    loginLedger: loginLedger(app.knex),
+    // Workers and runs pace their logins (app/worker.ts); a single sync called directly does not.
+    loginPacer: null,
+    maxRelogins: app.config.fleet.reloginsPerDay
 });

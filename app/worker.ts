@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { App } from './compose.js';
-import { queueDeps, syncDeps } from './sync.js';
+import { loginPacerOf, processOwner, queueDeps, syncDeps } from './sync.js';
 import type { JobResult } from '../core/use-cases/sync/run-job.js';
 import type { Worker, WorkerOptions, WorkerSummary } from '../core/use-cases/sync/run-worker.js';
 import { startWorker } from '../core/use-cases/sync/run-worker.js';
@@ -21,24 +19,23 @@ export const workerDefaults = {
     scheduleEveryMs: 60_000
 };
 
-const internals = {
-    owner: () => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
-};
-
 // Before anything contacts the authority: the demo's database never reaches the real one.
 export const checkAuthorityFor = (app: App): Promise<void> => checkAuthority(app.ports, app.config.authority);
 
 // A worker over the app's database and the configured authority.
 export const startSyncWorker = (app: App, options: SyncWorkerOptions = {}): Worker => {
 
-    const deps = syncDeps(app, app.authority);
+    const deps = { ...syncDeps(app, app.authority), loginPacer: loginPacerOf(app) };
+    const drain = options.drain ?? false;
     return startWorker(deps, {
-        owner: internals.owner(),
+        owner: processOwner(),
+        keyIdleMs: drain ? null : app.config.fleet.keyIdleMs,
+        window: app.config.fleet.window,
         concurrency: options.concurrency ?? workerDefaults.concurrency,
         leaseMs: options.leaseMs ?? workerDefaults.leaseMs,
         ...(options.pollMs ? { pollMs: options.pollMs } : {}),
         ...(options.clientIds ? { clientIds: options.clientIds } : {}),
-        drain: options.drain ?? false,
+        drain,
         scheduleEveryMs: options.scheduleEveryMs === undefined ? workerDefaults.scheduleEveryMs : options.scheduleEveryMs,
         ...(options.onStart ? { onStart: options.onStart } : {}),
         ...(options.onResult ? { onResult: options.onResult } : {})

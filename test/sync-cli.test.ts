@@ -64,7 +64,11 @@ for (const database of testDatabases()) {
                 await addClient(cuit, password);
             }
 
-            cli = (...args) => runCli(server.app.config.databaseUrl, args, { ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authority.url });
+            // A daily window away from now: `sync --due` plans the daily jobs there, and runs
+            // only what is due now.
+            const minute = Math.floor((Date.now() - 3 * 3_600_000) / 60_000) % 1440;
+            const window = minute < 5 ? '12:00-12:01' : '00:00-00:01';
+            cli = (...args) => runCli(server.app.config.databaseUrl, args, { ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authority.url, SYNC_WINDOW: window });
         });
 
         after(async () => {
@@ -206,9 +210,10 @@ for (const database of testDatabases()) {
             await queue.jobQueue.enqueue(theirId, 'manual', now);
             // Another worker holds their job while this run goes, and finishes it.
             const held = (await queue.jobQueue.claim({ owner: 'otro-trabajador', now, leaseMs: 60_000, clientIds: [theirId] }))!;
+            const myId = (await server.app.knex('clients').where({ cuit: mine }).first()).id;
+            await queue.jobQueue.enqueue(myId, 'manual', now);
             // `sync --due` waits for the job the other worker runs, and does not run it again.
             const running = cli('sync', '--due', '--json');
-            const myId = (await server.app.knex('clients').where({ cuit: mine }).first()).id;
             while (!await server.app.knex('sync_jobs').where({ client_id: myId, status: 'done' }).first()) {
                 await sleep(50);
             }

@@ -317,6 +317,8 @@ for (const database of testDatabases()) {
             expect(row).to.include({ status: 'failed', active_client_id: null });
             expect(row.last_error).to.match(/^ARCA no está disponible/);
 
+            // The next day: its key's logins of the day (one, and one more) are spent.
+            clock.advance(24 * 60 * 60_000);
             await deps.jobQueue.enqueue(client.id, 'daily', clock.now().getTime());
             const third = (await deps.jobQueue.claim({ owner: 'w', now: clock.now().getTime(), leaseMs: 60_000 }))!;
             expect((await runJob(deps, third, { owner: 'w', leaseMs: 60_000, stopping: () => false })).disposition).to.equal('done');
@@ -355,8 +357,11 @@ for (const database of testDatabases()) {
             const first = await syncClient(deps, { clientId: representative.id, sessions });
             expect(first).to.include({ outcome: 'failed', retry: false });
             expect(first.error).to.match(/CAPTCHA/);
+            // The CAPTCHA ended the key's logins for the day: the entity comes back tomorrow.
             const second = await syncClient(deps, { clientId: entity.id, sessions });
-            expect(second).to.include({ outcome: 'failed', retry: false });
+            expect(second).to.include({ outcome: 'failed', retry: true });
+            expect(second.retryAfterMs).to.be.above(0);
+            expect(second.error).to.match(/CAPTCHA.*Hoy no se vuelve a iniciar sesión/);
             expect(authority.calls.login).to.have.length(1);
             await sessions.close();
         });

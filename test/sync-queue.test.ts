@@ -58,6 +58,9 @@ for (const database of testDatabases()) {
             expect(second).to.not.equal(first);
             expect(await deps.jobQueue.claim({ owner: 'w2', now, leaseMs: lease })).to.equal(null);
             expect(await deps.jobQueue.complete(job!, 'w1', now)).to.equal(true);
+            // w1 holds the client's key until its session ends.
+            expect(await deps.jobQueue.claim({ owner: 'w2', now, leaseMs: lease })).to.equal(null);
+            await deps.jobQueue.releaseKeyHold(job!.keyCuit!, 'w1');
             const next = await deps.jobQueue.claim({ owner: 'w2', now, leaseMs: lease });
             expect(next).to.include({ id: second, reason: 'forced' });
         });
@@ -149,12 +152,14 @@ for (const database of testDatabases()) {
             await deps.jobQueue.enqueue(client.id, 'first', now);
             const job = (await deps.jobQueue.claim({ owner: 'w1', now, leaseMs: lease }))!;
             expect(await deps.jobQueue.release(job, 'w1', now)).to.equal(true);
+            await deps.jobQueue.releaseKeyHold(job.keyCuit!, 'w1');
             const again = (await deps.jobQueue.claim({ owner: 'w2', now, leaseMs: lease }))!;
             expect(again).to.include({ id: job.id, attempts: 1 });
 
             expect(await deps.jobQueue.retry(again, 'w2', 'ARCA no está disponible', now + 60_000)).to.equal(true);
             expect(await deps.jobQueue.claim({ owner: 'w3', now: now + 59_000, leaseMs: lease })).to.equal(null);
             expect(await deps.jobQueue.counts([client.id], now)).to.deep.equal({ pending: 1, due: 0, running: 0 });
+            await deps.jobQueue.releaseKeyHold(job.keyCuit!, 'w2');
             expect(await deps.jobQueue.claim({ owner: 'w3', now: now + 60_000, leaseMs: lease })).to.include({ id: job.id, attempts: 2 });
         });
 
@@ -170,7 +175,8 @@ for (const database of testDatabases()) {
 
         it('schedules every client not run in the last day once, and never twice', async () => {
 
-            const now = Date.now();
+            // 03:00 in Buenos Aires, inside the default window: today's is planned.
+            const now = Date.parse('2026-03-10T06:00:00Z');
             const clients = (await app.knex('clients').select('id')).map((row) => Number(row.id));
             const recent = await newClient();
             await app.knex('sync_jobs').insert({ client_id: recent.id, reason: 'first', status: 'done', run_after: now - 1000, attempts: 1, created_at: now - 1000 });

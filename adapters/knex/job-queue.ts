@@ -16,6 +16,7 @@ import { countOf, toNullableNumber, toNumber } from './column-values.js';
 interface ClaimQuery {
     clientIds: readonly number[] | undefined;
     now: number;
+    owner: string;
 }
 
 const internals = {
@@ -28,26 +29,65 @@ const internals = {
         clientId: toNumber(row.client_id),
         reason: row.reason as SyncReason,
         attempts: toNumber(row.attempts),
-        createdAt: toNumber(row.created_at)
+        createdAt: toNumber(row.created_at),
+        keyCuit: row.key_cuit === null || row.key_cuit === undefined ? null : String(row.key_cuit) as Cuit
     }),
 
+    // The login key of a job's client: its own CUIT for a person, its representative's for a
+    // legal entity (NULL without one), over `clients c LEFT JOIN clients r`.
+    keySql: "CASE WHEN c.tipo = 'persona-fisica' THEN c.cuit ELSE r.cuit END",
+
     // Due pending jobs and running ones whose lease expired, of clients with no other job
-    // running.
+    // running, and of keys with no other job running and held by no other worker.
     candidates(knex: Knex, query: ClaimQuery): Knex.QueryBuilder {
 
         const builder = knex('sync_jobs as j')
+            .join('clients as c', 'c.id', 'j.client_id')
+            .leftJoin('clients as r', 'r.id', 'c.representative_id')
             .where((where) => {
 
                 where.where((pending) => pending.where('j.status', 'pending').andWhere('j.run_after', '<=', query.now))
                     .orWhere((expired) => expired.where('j.status', 'running').andWhere('j.lease_expires_at', '<', query.now));
             })
-            .whereNotExists(knex('sync_jobs as r').select(knex.raw('1')).whereRaw('r.client_id = j.client_id').andWhere('r.status', 'running').andWhereRaw('r.id <> j.id'));
+            .whereNotExists(knex('sync_jobs as o').select(knex.raw('1')).whereRaw('o.active_client_id = j.client_id').andWhereRaw('o.id <> j.id'))
+            .whereNotExists(knex('sync_jobs as k').select(knex.raw('1')).whereRaw(`k.active_key = ${internals.keySql}`).andWhereRaw('k.id <> j.id'))
+            .whereNotExists(knex('sync_key_holds as h').select(knex.raw('1')).whereRaw(`h.key_cuit = ${internals.keySql}`).andWhere('h.owner', '<>', query.owner).andWhere('h.expires_at', '>=', query.now));
 
         if (query.clientIds) {
             builder.whereIn('j.client_id', query.clientIds.length ? [...query.clientIds] : [0]);
         }
 
         return builder;
+    },
+
+    // The jobs of keys this worker holds first (their session is open: the next entity of a
+    // representative runs before the session idles out), then by due time.
+    claimOrder(knex: Knex, builder: Knex.QueryBuilder, owner: string): Knex.QueryBuilder {
+
+        return builder
+            .leftJoin('sync_key_holds as mine', (join) => join.on(knex.raw(`mine.key_cuit = ${internals.keySql}`)).andOn('mine.owner', '=', knex.raw('?', [owner])))
+            .orderByRaw('CASE WHEN mine.key_cuit IS NULL THEN 1 ELSE 0 END')
+            .orderBy([{ column: 'j.run_after' }, { column: 'j.id' }]);
+    },
+
+    // The worker takes (or keeps) the hold of a key: free, expired or already its own. false
+    // when another worker holds it.
+    async takeHold(knex: Knex, keyCuit: string, owner: string, now: number, leaseMs: number): Promise<boolean> {
+
+        const expires = now + leaseMs;
+        if (dialectOf(knex) === 'mysql') {
+            await knex.raw(`INSERT INTO sync_key_holds (key_cuit, owner, expires_at) VALUES (?, ?, ?)
+                ON DUPLICATE KEY UPDATE owner = IF(owner = VALUES(owner) OR expires_at < ?, VALUES(owner), owner),
+                expires_at = IF(owner = VALUES(owner), VALUES(expires_at), expires_at)`, [keyCuit, owner, expires, now]);
+        }
+        else {
+            await knex.raw(`INSERT INTO sync_key_holds (key_cuit, owner, expires_at) VALUES (?, ?, ?)
+                ON CONFLICT (key_cuit) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+                WHERE sync_key_holds.owner = excluded.owner OR sync_key_holds.expires_at < ?`, [keyCuit, owner, expires, now]);
+        }
+
+        const row = await knex('sync_key_holds').select('owner').where({ key_cuit: keyCuit }).first();
+        return row?.owner === owner;
     },
 
     // `write` again when it lost to another worker over locks (`retryable`), up to
@@ -75,7 +115,7 @@ const internals = {
         return internals.retried(async () => Number(await knex('sync_jobs').where({ id: job.id, lease_owner: owner, status: 'running' }).update(changes)) === 1);
     },
 
-    released: { active_client_id: null, lease_owner: null, lease_expires_at: null }
+    released: { active_client_id: null, active_key: null, lease_owner: null, lease_expires_at: null }
 };
 
 export const jobQueue = (knex: Knex): JobQueue => {
@@ -86,34 +126,43 @@ export const jobQueue = (knex: Knex): JobQueue => {
 
         return await knex.transaction(async (trx) => {
 
-            const rows = await internals.candidates(trx, { clientIds: options.clientIds, now: options.now })
-                .select('j.id', 'j.client_id', 'j.reason', 'j.attempts', 'j.created_at')
-                .orderBy([{ column: 'j.run_after' }, { column: 'j.id' }])
+            const rows = await internals.claimOrder(trx, internals.candidates(trx, { clientIds: options.clientIds, now: options.now, owner: options.owner }), options.owner)
+                .select('j.id', 'j.client_id', 'j.reason', 'j.attempts', 'j.created_at', trx.raw(`${internals.keySql} AS key_cuit`))
                 .limit(internals.candidateLimit)
                 .forUpdate()
                 .skipLocked();
 
             for (const row of rows) {
-                try {
-                    await trx('sync_jobs').where({ id: row.id }).update({
+                // A savepoint per candidate: the key's hold is taken only with its job.
+                const claimed = await trx.transaction(async (candidate) => {
+
+                    if (row.key_cuit !== null && !await internals.takeHold(candidate, String(row.key_cuit), options.owner, options.now, options.leaseMs)) {
+                        return false;
+                    }
+
+                    await candidate('sync_jobs').where({ id: row.id }).update({
                         status: 'running',
                         active_client_id: row.client_id,
+                        active_key: row.key_cuit,
                         lease_owner: options.owner,
                         lease_expires_at: options.now + options.leaseMs,
                         started_at: options.now,
-                        attempts: trx.raw('attempts + 1')
+                        attempts: candidate.raw('attempts + 1')
                     });
-                }
-                catch (err) {
-                    // Another claimer set a job of this client running first.
+                    return true;
+                }).catch((err: unknown) => {
+
+                    // Another claimer set a job of this client or key running first.
                     if (isUniqueViolation(err)) {
-                        continue;
+                        return false;
                     }
 
                     throw err;
-                }
+                });
 
-                return internals.toJob({ ...row, attempts: toNumber(row.attempts) + 1 });
+                if (claimed) {
+                    return internals.toJob({ ...row, attempts: toNumber(row.attempts) + 1 });
+                }
             }
 
             return null;
@@ -122,30 +171,43 @@ export const jobQueue = (knex: Knex): JobQueue => {
 
     const claimSqlite = async (options: Parameters<JobQueue['claim']>[0]): Promise<SyncJob | null> => {
 
-        const pick = internals.candidates(knex, { clientIds: options.clientIds, now: options.now })
+        const pick = internals.claimOrder(knex, internals.candidates(knex, { clientIds: options.clientIds, now: options.now, owner: options.owner }), options.owner)
             .select('j.id')
-            .orderBy([{ column: 'j.run_after' }, { column: 'j.id' }])
             .limit(1);
 
+        // One statement, atomic because SQLite serializes writers.
         const rows = await knex('sync_jobs')
             .where('id', pick)
             .update({
                 status: 'running',
                 active_client_id: knex.ref('client_id'),
+                active_key: knex.raw(`(SELECT ${internals.keySql} FROM clients c LEFT JOIN clients r ON r.id = c.representative_id WHERE c.id = sync_jobs.client_id)`),
                 lease_owner: options.owner,
                 lease_expires_at: options.now + options.leaseMs,
                 started_at: options.now,
                 attempts: knex.raw('attempts + 1')
-            }, ['id', 'client_id', 'reason', 'attempts', 'created_at']);
+            }, ['id', 'client_id', 'reason', 'attempts', 'created_at', 'active_key as key_cuit']);
 
-        return rows.length ? internals.toJob(rows[0] as Record<string, unknown>) : null;
+        if (!rows.length) {
+            return null;
+        }
+
+        const job = internals.toJob(rows[0] as Record<string, unknown>);
+        // The claim saw the key held by nobody else, and no other job of it can run now (the
+        // unique active_key): the hold is this worker's unless a hold appeared in between.
+        if (job.keyCuit !== null && !await internals.takeHold(knex, job.keyCuit, options.owner, options.now, options.leaseMs)) {
+            await internals.transition(knex, job, options.owner, { ...internals.released, status: 'pending', attempts: knex.raw('attempts - 1') });
+            return null;
+        }
+
+        return job;
     };
 
     return {
 
         async enqueue(clientId, reason, now) {
 
-            return await knex.transaction(async (trx) => {
+            const id = await knex.transaction(async (trx) => {
 
                 const query = trx('sync_jobs').select('id', 'reason', 'run_after').where({ client_id: clientId, status: 'pending' }).orderBy('id').first();
                 const existing = dialect === 'mysql' ? await query.forUpdate() : await query;
@@ -154,29 +216,54 @@ export const jobQueue = (knex: Knex): JobQueue => {
                         await trx('sync_jobs').where({ id: existing.id }).update({ reason, run_after: Math.min(toNumber(existing.run_after), now) });
                     }
 
+
                     return toNumber(existing.id);
                 }
 
                 const [id] = await trx('sync_jobs').insert({ client_id: clientId, reason, status: 'pending', run_after: now, attempts: 0, created_at: now });
                 return Number(id);
             });
+
+            // Staff's sync makes a waiting job due now: one statement (on SQLite, a write inside
+            // the read transaction above could find the file locked by another process).
+            if (reason === 'manual') {
+                await knex('sync_jobs').where({ id, status: 'pending' }).andWhere('run_after', '>', now).update({ run_after: now });
+            }
+
+            return id;
         },
 
-        async enqueueDue(cutoff, now) {
+        async enqueueDaily({ dayStart, now, plan }) {
 
-            const sql = `INSERT INTO sync_jobs (client_id, reason, status, run_after, attempts, created_at)
-                SELECT c.id, 'daily', 'pending', ?, 0, ? FROM clients c
-                WHERE NOT EXISTS (SELECT 1 FROM sync_jobs j WHERE j.client_id = c.id AND (j.status IN ('pending', 'running') OR j.created_at > ?))`;
+            // Clients with nothing pending or running and no job of the day, with their key.
+            const dueSql = `SELECT c.id AS client_id, c.account_id, ${internals.keySql} AS key_cuit FROM clients c
+                LEFT JOIN clients r ON r.id = c.representative_id
+                WHERE NOT EXISTS (SELECT 1 FROM sync_jobs j WHERE j.client_id = c.id AND (j.status IN ('pending', 'running') OR j.created_at >= ? OR j.run_after >= ?))`;
+            type Query = Knex.Raw | Knex.QueryBuilder;
+            const insert = async (on: (query: Query) => Query): Promise<number> => {
+
+                const rows: unknown = await on(knex.raw(dueSql, [dayStart, dayStart]));
+                const due = (dialect === 'mysql' ? (rows as [Record<string, unknown>[]])[0] : rows as Record<string, unknown>[]).map((row) => ({
+                    clientId: toNumber(row.client_id),
+                    accountId: toNumber(row.account_id),
+                    keyCuit: row.key_cuit === null ? null : String(row.key_cuit) as Cuit
+                }));
+                const planned = plan(due);
+                for (let i = 0; i < planned.length; i += 500) {
+                    await on(knex('sync_jobs').insert(planned.slice(i, i + 500).map((job) => ({ client_id: job.clientId, reason: 'daily', status: 'pending', run_after: job.runAfter, attempts: 0, created_at: now }))));
+                }
+
+                return planned.length;
+            };
 
             if (dialect === 'sqlite') {
-                // One statement: atomic, SQLite serializes writers.
-                const result = await knex.raw(sql, [now, now, cutoff]);
-                return Number((result as { changes?: number }).changes ?? 0);
+                // One transaction: SQLite serializes writers.
+                return await knex.transaction((trx) => insert((query) => query.transacting(trx) as Query));
             }
 
             // Every worker schedules; on MySQL a named lock lets one at a time do it, held on
-            // one connection around the (autocommitted) insert, so two schedulers cannot both
-            // see a client as due and enqueue it twice.
+            // one connection around the (autocommitted) read and inserts, so two schedulers
+            // cannot both see a client as due and enqueue it twice.
             const connection = await knex.client.acquireConnection();
             try {
                 const [[lock]] = await knex.raw("SELECT GET_LOCK('arcasync_sync_schedule', 5) AS acquired").connection(connection) as [[{ acquired: number | null }]];
@@ -185,8 +272,7 @@ export const jobQueue = (knex: Knex): JobQueue => {
                 }
 
                 try {
-                    const result = await knex.raw(sql, [now, now, cutoff]).connection(connection);
-                    return Number((result as [{ affectedRows: number }])[0].affectedRows);
+                    return await insert((query) => query.connection(connection) as Query);
                 }
                 finally {
                     await knex.raw("SELECT RELEASE_LOCK('arcasync_sync_schedule')").connection(connection);
@@ -226,6 +312,27 @@ export const jobQueue = (knex: Knex): JobQueue => {
         release(job, owner, now) {
 
             return internals.transition(knex, job, owner, { ...internals.released, status: 'pending', run_after: now, attempts: knex.raw('attempts - 1') });
+        },
+
+        async keyHasDue(keyCuit, now) {
+
+            const row = await knex('sync_jobs as j')
+                .join('clients as c', 'c.id', 'j.client_id')
+                .leftJoin('clients as r', 'r.id', 'c.representative_id')
+                .where('j.status', 'pending').andWhere('j.run_after', '<=', now)
+                .andWhereRaw(`${internals.keySql} = ?`, [keyCuit])
+                .first(knex.raw('1 AS due'));
+            return Boolean(row);
+        },
+
+        async renewKeyHolds(owner, now, leaseMs) {
+
+            return Number(await knex('sync_key_holds').where({ owner }).andWhere('expires_at', '>=', now).update({ expires_at: now + leaseMs }));
+        },
+
+        async releaseKeyHold(keyCuit, owner) {
+
+            await knex('sync_key_holds').where({ key_cuit: keyCuit, owner }).del();
         },
 
         async prune(finishedBefore) {

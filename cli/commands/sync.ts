@@ -75,7 +75,7 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
             const summary = await withApp(io, async (app) => {
 
                 const concurrency = await workerConcurrency(options.concurrency);
-                const { clientIds } = await enqueueSync(queueDeps(app), { cuits: options.cuit ?? [], all: options.all ?? false, due: options.due ?? false });
+                const { clientIds } = await enqueueSync(queueDeps(app), { cuits: options.cuit ?? [], all: options.all ?? false, due: options.due ?? false, window: app.config.fleet.window });
                 const spinner = await syncSpinner(io, output);
                 const stop = new AbortController();
                 const off = io.onStop(() => stop.abort());

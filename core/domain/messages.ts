@@ -110,6 +110,8 @@ export const messages = {
         noRepresentative: 'La persona jurídica no tiene un representante con clave fiscal.',
         unreadableKey: 'La clave fiscal guardada no se pudo descifrar.',
         keyNotRetried: 'No se reintenta hasta que se cambie la clave.',
+        loginsUsedToday: 'La clave fiscal ya inició sesión en ARCA hoy todas las veces permitidas; se reintenta mañana.',
+        loginsEndedToday: (what: string): string => `${what} Hoy no se vuelve a iniciar sesión con esta clave; se reintenta mañana.`,
         internal: 'Error interno al sincronizar; se reintentará.',
         nothingToRun: 'Indicá qué sincronizar: --cuit CUIT, --due o --all.',
         invalidConcurrency: 'La concurrencia debe ser un entero entre 1 y 200.',

@@ -3,9 +3,11 @@ import type { Cuit } from '../domain/cuit.js';
 import type { SyncSystem } from '../domain/sync-system.js';
 import type { Timestamp } from '../domain/time.js';
 
-// Synchronization jobs live in the database (DESIGN: Synchronization). A worker claims a job
-// with a lease; while it holds the lease no other worker runs a job of the same client; a
-// lease that is not renewed expires and the job is retaken.
+// Synchronization jobs live in the database (docs/scaling.md). A worker claims a job with a
+// lease; while it holds the lease no other worker runs a job of the same client, nor of the
+// same login key; a lease that is not renewed expires and the job is retaken. A claim also
+// gives the worker the hold of the job's key: while the hold lasts, that key's other jobs go
+// to that worker alone (its session of the day), whichever worker asks.
 
 // first: created with the client; daily: the scheduler; manual: `arcasync sync --cuit/--all`;
 // forced: staff's full resync (`arcasync resync`).
@@ -17,6 +19,8 @@ export interface SyncJob {
     reason: SyncReason;
     attempts: number;                  // including the current one
     createdAt: Timestamp;
+    // The login CUIT of the client's key (its own, or its representative's), null without one.
+    keyCuit: Cuit | null;
 }
 
 export interface ClaimOptions {
@@ -27,6 +31,13 @@ export interface ClaimOptions {
     clientIds?: readonly number[];
 }
 
+// A client due for its daily sync, as the window plans it.
+export interface DueClient {
+    clientId: number;
+    accountId: number;
+    keyCuit: Cuit | null;
+}
+
 export interface JobCounts {
     pending: number;
     due: number;                       // pending and due by `now`
@@ -35,11 +46,14 @@ export interface JobCounts {
 
 export interface JobQueue {
     // A pending job for the client unless one is already pending; a 'forced' request turns the
-    // pending one into a forced one due now. Returns the pending job's id.
+    // pending one into a forced one due now, and a 'manual' one (staff's sync) makes it due now
+    // even while it waits out a retry's backoff (what needs a person is refused at login, by the
+    // key's failure or the day's ledger, not here). Returns the pending job's id.
     enqueue(clientId: number, reason: SyncReason, now: Timestamp): Promise<number>;
-    // One 'daily' job for every client with no pending or running job and no job created after
-    // `cutoff`. Returns how many were enqueued.
-    enqueueDue(cutoff: Timestamp, now: Timestamp): Promise<number>;
+    // One 'daily' job for every client with no pending or running job and no job created or
+    // due since `dayStart` (the ARCA day's), each at the time `plan` gives it. One scheduler at
+    // a time. Returns how many were enqueued.
+    enqueueDaily(input: { dayStart: Timestamp; now: Timestamp; plan: (due: DueClient[]) => { clientId: number; runAfter: Timestamp }[] }): Promise<number>;
     claim(options: ClaimOptions): Promise<SyncJob | null>;
     // false when the lease is lost: the job was retaken, cancelled, or its client deleted.
     renew(job: SyncJob, owner: string, now: Timestamp, leaseMs: number): Promise<boolean>;
@@ -50,6 +64,12 @@ export interface JobQueue {
     // A worker stopping gracefully gives the job back at once; the attempt does not count.
     release(job: SyncJob, owner: string, now: Timestamp): Promise<boolean>;
     counts(clientIds: readonly number[] | undefined, now: Timestamp): Promise<JobCounts>;
+    // A job of the key is due and waiting (its session should stay open for it).
+    keyHasDue(keyCuit: Cuit, now: Timestamp): Promise<boolean>;
+    // Extends every key hold of this worker that has not expired (while its key sessions live).
+    renewKeyHolds(owner: string, now: Timestamp, leaseMs: number): Promise<number>;
+    // The worker closed the key's session: any worker may take its jobs.
+    releaseKeyHold(keyCuit: Cuit, owner: string): Promise<void>;
     // Deletes the jobs that finished (done or failed) before `finishedBefore`. Returns how many.
     prune(finishedBefore: Timestamp): Promise<number>;
 }

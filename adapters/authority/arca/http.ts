@@ -5,6 +5,7 @@ import PQueue from 'p-queue';
 import { CookieJar } from 'tough-cookie';
 import { withoutSessionIds } from '../../../core/domain/session-ids.js';
 import { AuthorityFailure } from '../../../core/ports/authority-client.js';
+import type { HostGate } from '../../../core/ports/fleet.js';
 import type { Router } from '../hosts.js';
 import { arcaHosts, createRouter } from '../hosts.js';
 import type { Diagnostics } from './diagnostics.js';
@@ -14,7 +15,8 @@ import { failure, isAuthorityFailure } from './failures.js';
 // spoken to strictly one request at a time, at least `pacingMs` apart (fes: 1.2 s, docs/authority.md);
 // all sessions together keep under a global cap of requests in flight, handed out to the
 // session with the most work left first (SessionOptions.priority). A firewall block (a
-// body "BL<digits> …" or an empty 503) closes the host to every session for `blockWaitMs`.
+// body "BL<digits> …" or an empty 503) closes the host to every session for `blockWaitMs`,
+// and through `hostGate` to every worker of the fleet.
 // Only safe reads are retried (5xx, 429, timeouts, resets) with backoff; nothing that posts
 // a password or a jwt is ever sent twice. Waits go through `clock` so tests need not wait.
 
@@ -37,6 +39,9 @@ export interface TransportOptions {
     responseCapBytes: number;          // an answer past it is refused (too_large) as it arrives
     clock: TransportClock;
     diagnostics: Diagnostics | null;
+    // The fleet's view of the hosts (the database): blocks every worker honours, and requests in
+    // flight per host across the fleet. null: this process alone.
+    hostGate: HostGate | null;
     // Each exchange as it ends (no query, no body): what `authority probe` prints.
     onExchange: ((exchange: { session: number; method: string; host: string; path: string; status: number; ms: number }) => void) | null;
 }
@@ -61,6 +66,7 @@ export const defaultTransportOptions: TransportOptions = {
     responseCapBytes: 32 * 1024 * 1024,
     clock: realClock,
     diagnostics: null,
+    hostGate: null,
     onExchange: null
 };
 
@@ -297,10 +303,16 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
                     // Timed inside the global slot: the authority's time, not the queue's.
                     exchanged = await global.add(async () => {
 
-                        const started = clock.now();
-                        const result = await send(url, method, headers, body, spec.timeoutMs ?? options.timeoutMs);
-                        ms = clock.now() - started;
-                        return result;
+                        const leave = await options.hostGate?.enter(url.host);
+                        try {
+                            const started = clock.now();
+                            const result = await send(url, method, headers, body, spec.timeoutMs ?? options.timeoutMs);
+                            ms = clock.now() - started;
+                            return result;
+                        }
+                        finally {
+                            await leave?.();
+                        }
                     }, { priority: priority() }) as Exchanged;
                     options.onExchange?.({ session: id, method, host: url.host, path: withoutSessionIds(url.pathname), status: exchanged.status, ms });
                 }
@@ -328,6 +340,7 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
 
                 if (internals.isBlock(exchanged.status, exchanged.body)) {
                     blockedUntil.set(url.host, clock.now() + options.blockWaitMs);
+                    await options.hostGate?.block(url.host, Date.now() + options.blockWaitMs).catch(() => undefined);
                     throw failure('firewall_block', `${url.host}${url.pathname}`);
                 }
 

@@ -35,6 +35,27 @@ export const portalRoutes = (state: SimulatedState): Route => {
 
     const notAdhered = state.options.notAdhered ?? (() => false);
     const portalSessions = new Map<string, string>();            // AFIPSID -> CUIT
+    // Per key, the session in use and those it replaced: a replaced one used again overlaps.
+    const current = new Map<string, string>();
+    const replaced = new Map<string, Set<string>>();
+    const used = (cuit: string, session: string) => {
+
+        const now = current.get(cuit);
+        if (now === session) {
+            return;
+        }
+
+        if (replaced.get(cuit)?.has(session)) {
+            state.stats.overlappingSessions++;
+            state.stats.overlapsByCuit[cuit] = (state.stats.overlapsByCuit[cuit] ?? 0) + 1;
+        }
+
+        if (now !== undefined) {
+            state.remember(replaced, cuit, new Set([...replaced.get(cuit) ?? [], now].slice(-20)));
+        }
+
+        state.remember(current, cuit, session);
+    };
 
     return async (req, res, path) => {
 
@@ -52,10 +73,13 @@ export const portalRoutes = (state: SimulatedState): Route => {
             return redirect(res, arcaPaths.portalApp, { 'set-cookie': `AFIPSID=${session}; Path=/; Secure; HttpOnly` });
         }
 
-        const cuit = portalSessions.get(cookiesOf(req).AFIPSID ?? '');
+        const afipsid = cookiesOf(req).AFIPSID ?? '';
+        const cuit = portalSessions.get(afipsid);
         if (!cuit) {
             return path.startsWith('/portal/api/') ? json(res, { error: 'no autenticado' }, 401) : redirect(res, `https://${arcaHosts.auth}${arcaPaths.login}`);
         }
+
+        used(cuit, afipsid);
 
         if (path === arcaPaths.portalApp) {
             return html(res, portalPage(cuit, state.name(cuit)));

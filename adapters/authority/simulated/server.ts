@@ -36,6 +36,8 @@ export interface SimulatedAuthority {
     loginStarts(): { cuit: string; at: number }[];
     // Every session id, cookie value, jwt and token/sign it handed out.
     issued(): string[];
+    // When each request arrived, by host.
+    arrivals(): { host: string; at: number }[];
     represent(login: string, ...entities: string[]): void;
     // A person's key asked to act for a legal entity: granted unless refused (see refuse).
     actFor(login: string, cuit: string): boolean;
@@ -70,6 +72,8 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
         [arcaHosts.monotributo]: monotributoRoutes(state)
     };
     let inFlight = 0;
+    // When each request arrived, by host: what the fleet's block checks look at.
+    const arrivals = new Map<number, { host: string; at: number }>();
 
     const handle = async (req: IncomingMessage, res: ServerResponse) => {
 
@@ -80,6 +84,7 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
         const host = byPrefix ? first : (req.headers.host ?? '').replace(/:\d+$/, '');
         const path = byPrefix ? `/${rest.join('/')}` : url.pathname;
         state.stats.byHost[host] = (state.stats.byHost[host] ?? 0) + 1;
+        state.remember(arrivals, arrivals.size, { host, at: Date.now() });
 
         const latency = Array.isArray(options.latencyMs) ? options.latencyMs[0] + Math.random() * (options.latencyMs[1] - options.latencyMs[0]) : options.latencyMs;
         if (latency) {
@@ -140,11 +145,12 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
         url,
         port: address.port,
         expected: (cuit) => expectedOf(state, cuit),
-        stats: () => ({ ...state.stats, loginsByCuit: { ...state.stats.loginsByCuit }, byHost: { ...state.stats.byHost }, serviceSessions: state.serviceSessions() }),
+        stats: () => ({ ...state.stats, loginsByCuit: { ...state.stats.loginsByCuit }, overlapsByCuit: { ...state.stats.overlapsByCuit }, byHost: { ...state.stats.byHost }, serviceSessions: state.serviceSessions() }),
         detailsOpened: (cuit) => [...(state.opened.get(cuit) ?? [])],
         reads: () => [...state.reads],
         loginStarts: () => [...state.loginStarts],
         issued: () => [...state.issued],
+        arrivals: () => [...arrivals.values()],
         represent: (login, ...entities) => state.represent(login, entities),
         actFor: (login, cuit) => state.actFor(login, cuit),
         refuse: (login, ...entities) => state.refuse(login, entities),

@@ -62,6 +62,10 @@ export interface SimulatedStats {
     logins: number;                     // password POSTs
     loginsByCuit: Record<string, number>;
     portalSessions: number;             // jwt exchanged for AFIPSID
+    // A key's earlier portal session used again after a newer one of the same key: two
+    // sessions of one key at once (what repeated logins at the real one bring CAPTCHAs for).
+    overlappingSessions: number;
+    overlapsByCuit: Record<string, number>;
     detailsOpened: number;
     serviceSessions: number;
     blocks: number;
@@ -174,7 +178,7 @@ export const createState = (options: SimulatedAuthorityOptions): SimulatedState 
         opened: new Map(),
         jwts: new Map(),
         loginStarts: [],
-        stats: { requests: 0, logins: 0, loginsByCuit: {}, portalSessions: 0, detailsOpened: 0, blocks: 0, peakInFlight: 0, byHost: {} },
+        stats: { requests: 0, logins: 0, loginsByCuit: {}, portalSessions: 0, overlappingSessions: 0, overlapsByCuit: {}, detailsOpened: 0, blocks: 0, peakInFlight: 0, byHost: {} },
 
         taxpayer(cuit) {
 

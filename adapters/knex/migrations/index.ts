@@ -8,6 +8,7 @@ import * as invoiceDayCounts from './005_invoice_day_counts.js';
 import * as throttles from './006_throttles.js';
 import * as oauthDigests from './007_oauth_digests.js';
 import * as installation from './008_installation.js';
+import * as fleet from './009_fleet.js';
 import * as hardening from './010_hardening.js';
 import * as healthWebhooks from './011_health_webhooks.js';
 
@@ -23,6 +24,7 @@ const internals = {
         '006_throttles': throttles,
         '007_oauth_digests': oauthDigests,
         '008_installation': installation,
+        '009_fleet': fleet,
         '010_hardening': hardening,
         '011_health_webhooks': healthWebhooks
     } as Record<string, Knex.Migration>

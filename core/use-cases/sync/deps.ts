@@ -1,6 +1,8 @@
 import type { AuthorityClient } from '../../ports/authority-client.js';
 import type { JobQueue, SyncTargetRepository } from '../../ports/job-queue.js';
 import type { Ports } from '../../ports/index.js';
+import type { LoginLedger } from '../../ports/fleet.js';
+import type { LoginPacer } from './login-pacing.js';
 
 // What the synchronization use cases work with: the repositories that store each system's
 // result, the job queue, and the authority.
@@ -8,6 +10,11 @@ export type SyncDeps = Pick<Ports, 'invoices' | 'sct' | 'ccma' | 'notifications'
     jobQueue: JobQueue;
     syncTargets: SyncTargetRepository;
     authority: AuthorityClient;
+    // Shared by the fleet: every login is counted per key and ARCA day, and paced.
+    loginLedger: LoginLedger;
+    loginPacer: LoginPacer | null;
+    // Logins of a key after the day's first (an expired session, a worker that died).
+    maxRelogins: number;
 };
 
 export type QueueDeps = Pick<SyncDeps, 'jobQueue' | 'syncTargets' | 'clock'>;

@@ -2,12 +2,14 @@ import { invalid } from '../../domain/errors.js';
 import { messages } from '../../domain/messages.js';
 import type { QueueDeps } from './deps.js';
 import { findSyncTargets } from './find-sync-targets.js';
+import type { SyncWindow } from './daily-window.js';
 import { scheduleDue } from './schedule-due.js';
 
 export interface EnqueueSyncInput {
     cuits?: readonly string[];
     all?: boolean;
     due?: boolean;
+    window?: SyncWindow;
 }
 
 // `arcasync sync`: what to run now. Named CUITs and --all get a 'manual' job each (unless one
@@ -42,7 +44,7 @@ export const enqueueSync = async (deps: QueueDeps, input: EnqueueSyncInput): Pro
     }
 
     if (input.due) {
-        const { enqueued } = await scheduleDue(deps);
+        const { enqueued } = await scheduleDue(deps, input.window);
         return { clientIds: null, enqueued };
     }
 

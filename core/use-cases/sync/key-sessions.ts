@@ -1,21 +1,27 @@
+import { arcaDay, nextArcaDayStart } from '../../domain/arca-day.js';
 import type { Cuit } from '../../domain/cuit.js';
+import { messages } from '../../domain/messages.js';
 import type { Clock } from '../../ports/clock.js';
 import type { AuthorityClient, KeySession } from '../../ports/authority-client.js';
+import type { AuthorityFailureKind } from '../../ports/authority-client.js';
 import { AuthorityFailure } from '../../ports/authority-client.js';
-import { failurePolicy } from './sync-policy.js';
+import type { LoginLedger, LoginLedgerEntry } from '../../ports/fleet.js';
+import type { LoginPacer } from './login-pacing.js';
+import { failurePolicy, isKeyFailure } from './sync-policy.js';
 
-// One login per key per day (AUTHORITY.md: repeated logins bring CAPTCHAs): the session of a
-// key is kept and reused for every taxpayer it reaches (the person and every legal entity it
-// represents), one taxpayer at a time; different keys run in parallel. A login that failed
-// after posting the password, with a refused key, a CAPTCHA or a second factor is remembered
-// until the day ends, so the key's other taxpayers fail at once instead of logging in again.
-// Each session tells the authority client how much work it has left (LoginOptions.workLeft):
-// the key with taxpayers waiting for it is the longest chain of the day and goes first.
+// One login per key per ARCA day (repeated logins bring CAPTCHAs): a key's session is kept and
+// reused for every taxpayer it reaches (the person and every legal entity it represents), one
+// taxpayer at a time; different keys run in parallel. Before any password is posted, the login
+// ledger (shared by the fleet through the database) must allow it: no failure ended the key's
+// day, and fewer than 1 + `maxRelogins` passwords were posted today; every start, post and
+// ending failure is written there. Logins wait their turn in the pacer. A session left idle
+// `idleMs` is closed and the key let go (`onKeyClosed`), so that another worker may take it.
+// Each session tells the authority client how much work it has left (LoginOptions.workLeft).
 
 export interface SyncKey {
-    id: string;                        // the login client and its sealed key's fingerprint
     loginCuit: Cuit;
     password: string;
+    fingerprint: string;
 }
 
 export interface KeyLease {
@@ -29,35 +35,193 @@ export interface KeyLease {
 export interface KeySessions {
     acquire(key: SyncKey): Promise<KeyLease>;
     close(): Promise<void>;
+    // A session of the key is open or being opened, or a taxpayer is waiting for it.
+    has(loginCuit: Cuit): boolean;
     readonly logins: number;
+}
+
+export interface KeySessionsOptions {
+    ledger?: LoginLedger;              // memory only (this process) when absent
+    pacer?: LoginPacer | null;
+    maxRelogins?: number;
+    idleMs?: number | null;            // null: kept until close()
+    onKeyClosed?: (loginCuit: Cuit) => Promise<void>;
+    // Asked when an idle session's time is up: true keeps it another idleMs (a job of the key
+    // is due and waits for a free slot of this worker).
+    stillWanted?: (loginCuit: Cuit) => Promise<boolean>;
+}
+
+// The key's logins today are over: a failure ended them (kind), or they are used up (null).
+// The job comes back when the ARCA day ends.
+export class KeyDayOver extends Error {
+
+    readonly kind: string | null;
+    readonly retryAfterMs: number;
+
+    constructor(kind: string | null, retryAfterMs: number) {
+
+        super(kind === null ? messages.sync.loginsUsedToday : messages.sync.loginsEndedToday(messages.authority[kind as keyof typeof messages.authority] ?? kind));
+        this.name = 'KeyDayOver';
+        this.kind = kind;
+        this.retryAfterMs = retryAfterMs;
+    }
 }
 
 interface Entry {
     tail: Promise<void>;
     session: KeySession | null;
     day: string;
-    failed: { error: unknown; day: string } | null;
     // The taxpayers that asked for the key and have not released it (the one being read and
     // those waiting), and the share of the one being read already done.
     taxpayers: number;
     done: number;
+    idle: ReturnType<typeof setTimeout> | null;
 }
 
-export const createKeySessions = (authority: AuthorityClient, clock: Clock): KeySessions => {
+export const defaultMaxRelogins = 1;
 
-    const entries = new Map<string, Entry>();
-    let logins = 0;
-    const day = () => clock.now().toISOString().slice(0, 10);
+// The ledger of one process, for a sync run without a database ledger.
+export const memoryLedger = (): LoginLedger => {
 
-    const entry = (id: string): Entry => {
+    const rows = new Map<string, LoginLedgerEntry & { ended: (LoginLedgerEntry['ended'] & { fingerprint: string }) | null }>();
+    const row = (keyCuit: Cuit, day: string) => {
 
-        let found = entries.get(id);
+        const id = `${keyCuit}:${day}`;
+        let found = rows.get(id);
         if (!found) {
-            found = { tail: Promise.resolve(), session: null, day: '', failed: null, taxpayers: 0, done: 0 };
-            entries.set(id, found);
+            found = { keyCuit, day, logins: 0, passwordPosts: 0, relogins: 0, ended: null, lastLoginAt: null };
+            rows.set(id, found);
         }
 
         return found;
+    };
+
+    return {
+        async begin({ keyCuit, day, fingerprint, allowance, at }) {
+
+            const found = row(keyCuit, day);
+            const ended = found.ended && !(isKeyFailure(found.ended.kind as AuthorityFailureKind) && found.ended.fingerprint !== fingerprint);
+            if (ended || found.passwordPosts >= allowance) {
+                return { allowed: false, ended: found.ended };
+            }
+
+            found.logins++;
+            found.relogins += found.passwordPosts > 0 ? 1 : 0;
+            found.lastLoginAt = at;
+            return { allowed: true, relogin: found.passwordPosts > 0 };
+        },
+        async passwordPosted(keyCuit, day) {
+
+            row(keyCuit, day).passwordPosts++;
+        },
+        async end({ keyCuit, day, kind, fingerprint, at }) {
+
+            row(keyCuit, day).ended = { kind, at, fingerprint };
+        },
+        async list(day, keyCuits) {
+
+            return [...rows.values()].filter((entry) => entry.day === day && (!keyCuits || keyCuits.includes(entry.keyCuit)));
+        }
+    };
+};
+
+export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock, 'now'>, options: KeySessionsOptions = {}): KeySessions => {
+
+    const ledger = options.ledger ?? memoryLedger();
+    const allowance = 1 + (options.maxRelogins ?? defaultMaxRelogins);
+    const entries = new Map<Cuit, Entry>();
+    let logins = 0;
+
+    const entry = (cuit: Cuit): Entry => {
+
+        let found = entries.get(cuit);
+        if (!found) {
+            found = { tail: Promise.resolve(), session: null, day: '', taxpayers: 0, done: 0, idle: null };
+            entries.set(cuit, found);
+        }
+
+        return found;
+    };
+
+    // No taxpayer wants the key: its session ends now (none open) or after idleMs.
+    const letGo = (cuit: Cuit, current: Entry): void => {
+
+        if (current.taxpayers > 0 || current.idle) {
+            return;
+        }
+
+        const close = async () => {
+
+            current.idle = null;
+            if (current.taxpayers > 0 || entries.get(cuit) !== current) {
+                return;
+            }
+
+            if (current.session && await options.stillWanted?.(cuit).catch(() => false)) {
+                if (current.taxpayers === 0 && !current.idle && entries.get(cuit) === current) {
+                    current.idle = setTimeout(() => void close(), options.idleMs ?? 0);
+                    current.idle.unref();
+                }
+
+                return;
+            }
+
+            if (current.taxpayers > 0 || current.idle || entries.get(cuit) !== current) {
+                return;
+            }
+
+            entries.delete(cuit);
+            await current.session?.close().catch(() => undefined);
+            await options.onKeyClosed?.(cuit).catch(() => undefined);
+        };
+
+        const idleMs = options.idleMs ?? null;
+        if (current.session && idleMs === null) {
+            return;
+        }
+
+        if (current.session) {
+            current.idle = setTimeout(() => void close(), idleMs!);
+            current.idle.unref();
+            return;
+        }
+
+        void close();
+    };
+
+    // The key's login, if the ledger allows it: counted there before the password is posted,
+    // and what came of it written there after.
+    const logIn = async (key: SyncKey, current: Entry, day: string): Promise<KeySession> => {
+
+        const permit = await ledger.begin({ keyCuit: key.loginCuit, day, fingerprint: key.fingerprint, allowance, at: clock.now().getTime() });
+        if (!permit.allowed) {
+            const now = clock.now().getTime();
+            throw new KeyDayOver(permit.ended?.kind ?? null, nextArcaDayStart(now) - now);
+        }
+
+        const end = await options.pacer?.start();
+        logins++;
+        try {
+            const session = await authority.login({ loginCuit: key.loginCuit, password: key.password }, { workLeft: () => Math.max(0, current.taxpayers - current.done) });
+            await ledger.passwordPosted(key.loginCuit, day, clock.now().getTime());
+            return session;
+        }
+        catch (err) {
+            if (err instanceof AuthorityFailure) {
+                if (err.touchedPassword || isKeyFailure(err.kind)) {
+                    await ledger.passwordPosted(key.loginCuit, day, clock.now().getTime());
+                }
+
+                if (failurePolicy.endsLoginsForDay(err.kind, err.touchedPassword)) {
+                    await ledger.end({ keyCuit: key.loginCuit, day, kind: err.kind, fingerprint: key.fingerprint, at: clock.now().getTime() });
+                }
+            }
+
+            throw err;
+        }
+        finally {
+            end?.();
+        }
     };
 
     return {
@@ -66,10 +230,17 @@ export const createKeySessions = (authority: AuthorityClient, clock: Clock): Key
             return logins;
         },
 
+        has: (cuit) => entries.has(cuit),
+
         async acquire(key) {
 
-            const current = entry(key.id);
+            const current = entry(key.loginCuit);
             current.taxpayers++;
+            if (current.idle) {
+                clearTimeout(current.idle);
+                current.idle = null;
+            }
+
             const previous = current.tail;
             let unlock!: () => void;
             current.tail = new Promise<void>((resolve) => {
@@ -79,35 +250,21 @@ export const createKeySessions = (authority: AuthorityClient, clock: Clock): Key
             await previous;
 
             try {
-                const today = day();
-                if (current.failed && current.failed.day === today) {
-                    throw current.failed.error;
-                }
-
+                const today = arcaDay(clock.now().getTime());
                 if (current.session && current.day !== today) {
                     await current.session.close().catch(() => undefined);
                     current.session = null;
                 }
 
                 if (!current.session) {
-                    logins++;
-                    try {
-                        current.session = await authority.login({ loginCuit: key.loginCuit, password: key.password }, { workLeft: () => Math.max(0, current.taxpayers - current.done) });
-                        current.day = today;
-                        current.failed = null;
-                    }
-                    catch (err) {
-                        if (err instanceof AuthorityFailure && failurePolicy.endsLoginsForDay(err.kind, err.touchedPassword)) {
-                            current.failed = { error: err, day: today };
-                        }
-
-                        throw err;
-                    }
+                    current.session = await logIn(key, current, today);
+                    current.day = today;
                 }
             }
             catch (err) {
                 current.taxpayers--;
                 unlock();
+                letGo(key.loginCuit, current);
                 throw err;
             }
 
@@ -137,17 +294,23 @@ export const createKeySessions = (authority: AuthorityClient, clock: Clock): Key
                     }
 
                     unlock();
+                    letGo(key.loginCuit, current);
                 }
             };
         },
 
         async close() {
 
-            const open = [...entries.values()];
+            const open = [...entries.entries()];
             entries.clear();
-            for (const current of open) {
+            for (const [cuit, current] of open) {
+                if (current.idle) {
+                    clearTimeout(current.idle);
+                }
+
                 await current.tail.catch(() => undefined);
                 await current.session?.close().catch(() => undefined);
+                await options.onKeyClosed?.(cuit).catch(() => undefined);
             }
         }
     };

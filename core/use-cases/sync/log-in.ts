@@ -71,7 +71,7 @@ export const logInForSync = async (deps: SyncDeps, target: SyncTarget, sessions:
     }
 
     try {
-        const lease = await sessions.acquire({ id: `${key.loginClientId}:${key.fingerprint}`, loginCuit: key.loginCuit, password });
+        const lease = await sessions.acquire({ loginCuit: key.loginCuit, fingerprint: key.fingerprint, password });
         return { key, password, lease };
     }
     catch (err) {

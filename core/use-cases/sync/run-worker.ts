@@ -4,6 +4,7 @@ import type { SyncDeps } from './deps.js';
 import type { JobResult, RunJobOptions } from './run-job.js';
 import { createKeySessions } from './key-sessions.js';
 import { runJob } from './run-job.js';
+import type { SyncWindow } from './daily-window.js';
 import { scheduleDue } from './schedule-due.js';
 
 export interface WorkerOptions extends Omit<RunJobOptions, 'stopping'> {
@@ -14,11 +15,15 @@ export interface WorkerOptions extends Omit<RunJobOptions, 'stopping'> {
     // One-shot: return once no job of the scope is due or running, instead of waiting for
     // more.
     drain?: boolean;
-    // Long-running workers also enqueue the daily jobs, this often.
+    // Long-running workers also enqueue the daily jobs, this often, over this window.
     scheduleEveryMs?: number | null;
+    window?: SyncWindow;
     onStart?: (event: { jobId: number; clientId: number; at: number }) => void;
     onResult?: (result: JobResult & { at: number }) => void;
     onError?: (err: unknown) => void;
+    // How long a key's session (and the worker's hold of the key) outlives its last job; null:
+    // until the worker stops (a one-shot run).
+    keyIdleMs?: number | null;
 }
 
 export interface Worker {
@@ -46,8 +51,19 @@ export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {
     const pollMs = options.pollMs ?? 1000;
     const concurrency = Math.max(1, options.concurrency);
     // The day's logins, one per key, shared by every slot: a key's taxpayers are walked inside
-    // one session, one at a time; different keys run in parallel (up to `concurrency`).
-    const sessions = options.sessions ?? createKeySessions(deps.authority, deps.clock);
+    // one session, one at a time; different keys run in parallel (up to `concurrency`). A claim
+    // gives the worker the key's hold; the key is let go with its session.
+    const sessions = options.sessions ?? createKeySessions(deps.authority, deps.clock, {
+        ledger: deps.loginLedger,
+        pacer: deps.loginPacer,
+        maxRelogins: deps.maxRelogins,
+        idleMs: options.keyIdleMs ?? null,
+        onKeyClosed: (cuit) => deps.jobQueue.releaseKeyHold(cuit, options.owner),
+        stillWanted: (cuit) => deps.jobQueue.keyHasDue(cuit, deps.clock.now().getTime())
+    });
+    // The holds of keys whose sessions live are renewed like job leases.
+    const holds = setInterval(() => void deps.jobQueue.renewKeyHolds(options.owner, deps.clock.now().getTime(), options.leaseMs).catch(() => undefined), Math.max(50, Math.floor(options.leaseMs / 3)));
+    holds.unref();
     const summary: WorkerSummary = { jobs: 0, synced: 0, failed: 0, invoices: 0 };
     const running = new Set<Promise<void>>();
     let stopping = false;
@@ -69,6 +85,13 @@ export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {
         catch (err) {
             options.onError?.(err);
             return;
+        }
+        finally {
+            // A job that never reached its key's session (a deleted client, no key, a key
+            // refused before) lets the key go at once.
+            if (job.keyCuit !== null && !sessions.has(job.keyCuit)) {
+                await deps.jobQueue.releaseKeyHold(job.keyCuit, options.owner).catch(() => undefined);
+            }
         }
 
         summary.jobs++;
@@ -135,7 +158,7 @@ export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {
         }
 
         while (!stopping) {
-            await scheduleDue(deps).catch(() => undefined);
+            await scheduleDue(deps, options.window).catch(() => undefined);
             await nap(options.scheduleEveryMs);
         }
     };
@@ -146,6 +169,8 @@ export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {
         if (!options.sessions) {
             await sessions.close();
         }
+
+        clearInterval(holds);
 
         return summary;
     });

@@ -171,7 +171,7 @@ export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promis
         return report.finish('synced');
     }
 
-    const sessions = input.sessions ?? createKeySessions(deps.authority, deps.clock);
+    const sessions = input.sessions ?? createKeySessions(deps.authority, deps.clock, { ledger: deps.loginLedger, pacer: deps.loginPacer, maxRelogins: deps.maxRelogins });
     try {
         const login = await logInForSync(deps, target, sessions);
         if ('refused' in login) {

@@ -1,6 +1,7 @@
 import { messages } from '../../domain/messages.js';
 import type { AuthorityFailureKind } from '../../ports/authority-client.js';
 import { AuthorityFailure } from '../../ports/authority-client.js';
+import { KeyDayOver } from './key-sessions.js';
 import { failurePolicy } from './sync-policy.js';
 
 // What a failure during a sync means: the Spanish text recorded for staff (with the
@@ -28,6 +29,10 @@ export const describeFailure = (err: unknown, password: string | null): SyncFail
         detail = detail.replace(/\s+/g, ' ').trim().slice(0, internals.detailMax);
         const policy = failurePolicy.of(err.kind, err.touchedPassword);
         return { message: detail ? `${text} (${detail})` : text, retry: policy.retry, retryAfterMs: policy.minDelayMs, kind: err.kind };
+    }
+
+    if (err instanceof KeyDayOver) {
+        return { message: err.message, retry: true, retryAfterMs: err.retryAfterMs, kind: null };
     }
 
     // Only the error's code (e.g. ER_LOCK_DEADLOCK): a database message can quote values.

@@ -1,0 +1,235 @@
+import type { Knex } from 'knex';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Cuit } from '../../core/domain/cuit.js';
+import type { FleetLimits, HostGate, LoginLedger, LoginLedgerEntry } from '../../core/ports/fleet.js';
+import { dialectOf } from './connection.js';
+import { toNullableNumber, toNumber } from './column-values.js';
+import { isLockConflict } from './errors.js';
+
+// The fleet's shared state towards the authority (migration 009, docs/scaling.md).
+// - The login ledger: one row per key and ARCA day; a login is counted by one conditional
+//   UPDATE, so two processes cannot both find the day's allowance free.
+// - Counted slots (fleet_slots): N rows per name; taking one is one UPDATE of a row whose
+//   `until` has passed, atomic on both databases; a slot taken by a process that died frees
+//   itself when its `until` passes.
+// - Host blocks: one row per host with its until-time; a host slot is only handed out while
+//   the host is not blocked, in the same statement, so a block recorded by one worker stops
+//   every worker's next request to that host.
+
+export interface HostGateOptions {
+    perHost: number;                   // requests in flight per host across the fleet
+    slotLeaseMs: number;               // a slot held longer than this (a dead process) frees itself
+    owner: string;
+}
+
+const internals = {
+    loginStarts: 'login-starts',
+    // Failures that end the day for one key only (the same fingerprint), not for its CUIT.
+    keyKinds: ['rejected_key', 'blocked_key', 'expired_key'],
+    minuteMs: 60_000,
+
+    entry(row: Record<string, unknown>): LoginLedgerEntry {
+
+        return {
+            keyCuit: String(row.key_cuit) as Cuit,
+            day: String(row.day),
+            logins: toNumber(row.logins),
+            passwordPosts: toNumber(row.password_posts),
+            relogins: toNumber(row.relogins),
+            ended: row.ended_kind === null || row.ended_kind === undefined ? null : { kind: String(row.ended_kind), at: toNumber(row.ended_at) },
+            lastLoginAt: toNullableNumber(row.last_login_at)
+        };
+    }
+};
+
+// The slots of one name exist once asked for (as many as the largest count asked).
+const slots = (knex: Knex) => {
+
+    const made = new Map<string, number>();
+    const ensure = async (name: string, count: number) => {
+
+        if ((made.get(name) ?? 0) >= count) {
+            return;
+        }
+
+        const rows = Array.from({ length: count }, (_, slot) => ({ name, slot, holder: null, until: 0 }));
+        // In parts: SQLite takes at most 500 terms in the compound SELECT knex writes.
+        for (let i = 0; i < rows.length; i += 100) {
+            await knex('fleet_slots').insert(rows.slice(i, i + 100)).onConflict(['name', 'slot']).ignore();
+        }
+        made.set(name, count);
+    };
+
+    return {
+        // One free slot of `name` among the first `count`, held by `holder` until `until`; with
+        // `unblocked`, only while that host is not blocked.
+        async take(name: string, count: number, holder: string, until: number, now: number, unblocked: string | null): Promise<boolean> {
+
+            try {
+                return await this.takeOnce(name, count, holder, until, now, unblocked);
+            }
+            catch (err) {
+                // Two processes after the same slot at once: InnoDB ends one as a deadlock (or
+                // SQLite is busy); the loser asks again like any other full turn.
+                if (isLockConflict(err)) {
+                    return false;
+                }
+
+                throw err;
+            }
+        },
+
+        async takeOnce(name: string, count: number, holder: string, until: number, now: number, unblocked: string | null): Promise<boolean> {
+
+            await ensure(name, count);
+            const notBlocked = 'NOT EXISTS (SELECT 1 FROM authority_host_blocks b WHERE b.host = ? AND b.blocked_until > ?)';
+            if (dialectOf(knex) === 'mysql') {
+                const [result] = await knex.raw(`UPDATE fleet_slots SET holder = ?, until = ? WHERE name = ? AND slot < ? AND until <= ?${unblocked === null ? '' : ` AND ${notBlocked}`} ORDER BY slot LIMIT 1`,
+                    [holder, until, name, count, now, ...(unblocked === null ? [] : [unblocked, now])]) as [{ affectedRows: number }];
+                return result.affectedRows === 1;
+            }
+
+            const pick = knex('fleet_slots').select('rowid').where({ name }).andWhere('slot', '<', count).andWhere('until', '<=', now).orderBy('slot').limit(1);
+            const update = knex('fleet_slots').where('rowid', pick);
+            if (unblocked !== null) {
+                update.whereRaw(notBlocked, [unblocked, now]);
+            }
+
+            return Number(await update.update({ holder, until })) === 1;
+        },
+
+        async give(name: string, holder: string): Promise<void> {
+
+            for (let attempt = 1; ; attempt++) {
+                try {
+                    await knex('fleet_slots').where({ name, holder }).update({ holder: null, until: 0 });
+                    return;
+                }
+                catch (err) {
+                    // Not given back, the slot frees itself when its `until` passes.
+                    if (!isLockConflict(err) || attempt >= 3) {
+                        return;
+                    }
+                }
+            }
+        }
+    };
+};
+
+export const loginLedger = (knex: Knex): LoginLedger => ({
+
+    async begin({ keyCuit, day, fingerprint, allowance, at }) {
+
+        await knex('sync_key_logins').insert({ key_cuit: keyCuit, day }).onConflict(['key_cuit', 'day']).ignore();
+        const counted = Number(await knex('sync_key_logins')
+            .where({ key_cuit: keyCuit, day })
+            .where((ended) => ended.whereNull('ended_kind').orWhere((keyOnly) => keyOnly.whereIn('ended_kind', internals.keyKinds).andWhere('ended_fingerprint', '<>', fingerprint)))
+            .andWhere('password_posts', '<', allowance)
+            .update({
+                logins: knex.raw('logins + 1'),
+                relogins: knex.raw('relogins + CASE WHEN password_posts > 0 THEN 1 ELSE 0 END'),
+                last_login_at: at
+            }));
+
+        const row = await knex('sync_key_logins').where({ key_cuit: keyCuit, day }).first() as Record<string, unknown>;
+        const entry = internals.entry(row);
+        return counted === 1 ? { allowed: true, relogin: entry.passwordPosts > 0 } : { allowed: false, ended: entry.ended };
+    },
+
+    async passwordPosted(keyCuit, day) {
+
+        await knex('sync_key_logins').where({ key_cuit: keyCuit, day }).update({ password_posts: knex.raw('password_posts + 1') });
+    },
+
+    async end({ keyCuit, day, kind, fingerprint, at }) {
+
+        await knex('sync_key_logins')
+            .insert({ key_cuit: keyCuit, day, ended_kind: kind, ended_fingerprint: fingerprint, ended_at: at })
+            .onConflict(['key_cuit', 'day'])
+            .merge(['ended_kind', 'ended_fingerprint', 'ended_at']);
+    },
+
+    async list(day, keyCuits) {
+
+        const query = knex('sync_key_logins').where({ day }).orderBy('key_cuit');
+        if (keyCuits) {
+            query.whereIn('key_cuit', keyCuits.length ? [...keyCuits] : ['']);
+        }
+
+        return (await query as Record<string, unknown>[]).map(internals.entry);
+    }
+});
+
+export const fleetLimits = (knex: Knex, owner: string): FleetLimits => {
+
+    const fleet = slots(knex);
+    return {
+        async takeLoginStart(perMinute) {
+
+            const now = Date.now();
+            if (await fleet.take(internals.loginStarts, perMinute, owner, now + internals.minuteMs, now, null)) {
+                return 0;
+            }
+
+            const next = await knex('fleet_slots').where({ name: internals.loginStarts }).andWhere('slot', '<', perMinute).min({ until: 'until' }).first() as { until: unknown } | undefined;
+            return Math.max(1, toNumber(next?.until ?? now + 1) - now);
+        }
+    };
+};
+
+export const hostGate = (knex: Knex, options: HostGateOptions): HostGate => {
+
+    const fleet = slots(knex);
+    const sqlite = dialectOf(knex) === 'sqlite';
+    let taken = 0;
+    return {
+        async enter(host) {
+
+            // SQLite (one machine): the block is shared, read without a write; a slot per
+            // request would make every request a write that the sync's saves wait behind, so
+            // the cap of requests in flight is each process's own there.
+            if (sqlite) {
+                for (;;) {
+                    const now = Date.now();
+                    const block = await knex('authority_host_blocks').select('blocked_until').where({ host }).andWhere('blocked_until', '>', now).first() as { blocked_until: unknown } | undefined;
+                    if (!block) {
+                        return () => Promise.resolve();
+                    }
+
+                    await sleep(Math.min(1_000, toNumber(block.blocked_until) - now));
+                }
+            }
+
+            const name = `host:${host}`;
+            const holder = `${options.owner}:${++taken}`;
+            for (;;) {
+                const now = Date.now();
+                if (await fleet.take(name, options.perHost, holder, now + options.slotLeaseMs, now, host)) {
+                    return () => fleet.give(name, holder);
+                }
+
+                // Blocked: look again within a second (the block may be extended); full: soon.
+                const block = await knex('authority_host_blocks').select('blocked_until').where({ host }).andWhere('blocked_until', '>', now).first() as { blocked_until: unknown } | undefined;
+                await sleep(block ? Math.min(1_000, toNumber(block.blocked_until) - now) : 10 + Math.random() * 30);
+            }
+        },
+
+        async block(host, until) {
+
+            const now = Date.now();
+            const current = await knex('authority_host_blocks').where({ host }).first() as Record<string, unknown> | undefined;
+            if (current) {
+                await knex('authority_host_blocks').where({ host }).update({ blocked_until: Math.max(until, toNumber(current.blocked_until)), blocked_at: now, blocks: knex.raw('blocks + 1') });
+                return;
+            }
+
+            await knex('authority_host_blocks').insert({ host, blocked_until: until, blocked_at: now, blocks: 1 }).onConflict('host').merge(['blocked_until', 'blocked_at']);
+        },
+
+        async blocks() {
+
+            const rows = await knex('authority_host_blocks').orderBy('host') as Record<string, unknown>[];
+            return rows.map((row) => ({ host: String(row.host), blockedUntil: toNumber(row.blocked_until), blocks: toNumber(row.blocks) }));
+        }
+    };
+};
