@@ -11,8 +11,8 @@ export interface CliOutputStream {
 export interface CliInputStream extends AsyncIterable<Buffer | string> {
     isTTY?: boolean;
     setRawMode?(mode: boolean): unknown;
-    on(event: string, listener: (...args: any[]) => void): unknown;
-    off(event: string, listener: (...args: any[]) => void): unknown;
+    on(event: string, listener: (...args: unknown[]) => void): unknown;
+    off(event: string, listener: (...args: unknown[]) => void): unknown;
     resume(): unknown;
     pause(): unknown;
 }
