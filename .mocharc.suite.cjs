@@ -1,9 +1,8 @@
 // `npm test`: every test file, each in one of four worker processes at a time (mocha's
 // parallel mode), with .mocharc.json's options. Most files spend their time waiting (on child
-// processes, on the simulated authority's pacing, on MariaDB), so more workers than the two
-// cores of the machine it runs on pay: on SQLite and MariaDB, 2 workers took 126 s, 3 about
-// 96 s, 4 about 92 s, 5 92 s (load varying between runs). Workers take the files in this
-// order: the longest first (by their measured time on SQLite and MariaDB), so that no long file
+// processes, on the simulated authority's pacing, on MariaDB), so more workers than the
+// machine has cores pay. Workers take the files in this
+// order: the longest first (on SQLite and MariaDB), so that no long file
 // starts last and keeps the run waiting for it; then the rest by name. `npm test -- --jobs N`
 // overrides the number.
 const { readdirSync } = require('node:fs');

@@ -14,7 +14,7 @@ export { diagnosticsDirOf, diagnosticsSummary } from '../adapters/authority/arca
 export type { SimulatedFailures } from '../adapters/authority/simulated/index.js';
 export { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
 
-// The authority client from configuration (DESIGN: Configuration). Always the `arca` scraper:
+// The authority client from configuration (docs/operations.md). Always the `arca` scraper:
 // AUTHORITY=arca talks to the real hosts (or to AUTHORITY_URL when set); AUTHORITY=simulated
 // talks to the simulated authority at AUTHORITY_URL, or to one started in this process on an
 // ephemeral port at the first login (it does not keep the process alive; close() stops it).

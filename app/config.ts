@@ -4,7 +4,7 @@ import { defaultRateLimits } from '../core/domain/rate-limit.js';
 import { defaultMaxOAuthClients } from '../core/domain/throttle.js';
 import { parseArcaTime } from '../core/domain/arca-day.js';
 
-// DESIGN: Configuration. Everything comes from the environment, with the embedded defaults.
+// Configuration (docs/operations.md). Everything comes from the environment, with the embedded defaults.
 
 export interface Config {
     databaseUrl: string;

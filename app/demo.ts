@@ -25,7 +25,7 @@ import { databaseLabel, sqliteFileOf } from './config.js';
 import { databaseLog } from './logger.js';
 import { assertSecretKeyConfigured } from './secret-keys.js';
 
-// The embedded demo (DESIGN.md: `npm start`): one account with API writing, its owner, a fresh
+// The embedded demo (`npm start`): one account with API writing, its owner, a fresh
 // token and sign-in password each start (shown once, like any token), a small portfolio
 // created the way the API creates clients (keys sealed, first synchronization enqueued) and a
 // few tags on it. The simulated authority accepts these keys.

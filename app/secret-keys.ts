@@ -6,7 +6,7 @@ import { messages } from '../core/domain/messages.js';
 import type { SecretBox } from '../core/ports/secret-box.js';
 import type { Config } from './config.js';
 
-// Where the key of the stored credentials comes from (DESIGN: Configuration):
+// Where the key of the stored credentials comes from (docs/operations.md):
 // - ARCASYNC_SECRET_KEY (base64, 32 bytes) seals; ARCASYNC_SECRET_KEYS lists previous keys
 //   that still open what they sealed, so keys rotate without downtime.
 // - On the embedded default database and without those variables, ./data/secret.key holds

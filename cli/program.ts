@@ -14,7 +14,7 @@ import type { CliIo } from './io.js';
 import { exitCodes } from './run.js';
 import { speakSpanish, usageMessage } from './spanish.js';
 
-// arcasync: the staff and operators' command line (DESIGN.md, CLI contract), as a function:
+// arcasync: the staff and operators' command line (README.md, The command line), as a function:
 // runCli(argv, io) runs one command line against the given environment and streams and
 // resolves with its exit code. Nothing here ends the process; cli/main.ts does, with that code.
 // The command modules only describe commands: what a command needs is loaded when it runs.

@@ -204,8 +204,8 @@ describe('arca adapter on recorded pages (nock)', () => {
                 const counter = { posts: 0 };
                 answer(internals.passwordPost(internals.loginSteps(), counter));
                 nock(internals.auth).get('/contribuyente_/cambioClaveForzado.xhtml').optionally().reply(200, internals.fixture('login/cambioClaveForzado.xhtml.html'), internals.html);
-                // A timeout long enough that only the delayed answer meets it: in a full parallel
-                // run on two cores, 300 ms once timed out a step before the password.
+                // A timeout long enough that only the delayed answer meets it, never a step
+                // before the password slowed by a busy machine.
                 const failure = await internals.failureOf(internals.client(clock, { retries: 3, timeoutMs: 1_500 }).login({ loginCuit: internals.person, password: internals.password }));
                 expect([failure.kind, failure.touchedPassword]).to.deep.equal([kind, true]);
                 expect(counter.posts).to.equal(1);

@@ -9,7 +9,7 @@ import { addClient } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
 
-// DESIGN.md, CLI contract: the staff commands as staff run them (a child process on the
+// The command line (README.md): the staff commands as staff run them (a child process on the
 // database), each with its --json shape and exit code, and their effect on the REST API.
 
 const internals = {

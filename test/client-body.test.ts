@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { parseClientPatch, parseNewClient } from '../core/domain/client-body.js';
 import { messages } from '../core/domain/messages.js';
 
-// SPEC §2.11 and §4.4 rules 1-5 as the core applies them, whichever front end sends the body.
+// The bodies and the edit rules (docs/api.md, Writes) as the core applies them, whichever front end sends the body.
 
 describe('client bodies (core)', () => {
 

@@ -10,7 +10,7 @@ import { addClient, seedAccount, seedAccountWithClient, seedUser, tagClient } fr
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
 
-// SPEC §4.14: every paged list keeps its order and its total at any offset. Integrators page
+// docs/api.md, Reads: every paged list keeps its order and its total at any offset. Integrators page
 // through all of a period after each sync, so the deep pages are pinned here: pages put
 // together are the whole list in the documented order (no row skipped or repeated, also where
 // equal sort values straddle a page boundary), the last page holds the remainder, and a page

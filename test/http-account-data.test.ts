@@ -9,7 +9,7 @@ import { seedAccount, seedAccountWithClient } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
 
-// SPEC §2.5 to §2.8 and §4.8 to §4.12: SCT, CCMA balances and movements, DFE notifications
+// docs/api.md, Resources and Reads: SCT, CCMA balances and movements, DFE notifications
 // and the account's tags.
 
 for (const database of testDatabases()) {

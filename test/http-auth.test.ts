@@ -9,7 +9,7 @@ import { addClient, seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
 
-// SPEC §4.1, §5 and §7: the health check, bearer tokens, subscription states, unknown routes
+// docs/api.md, Endpoints, Access and Errors: the health check, bearer tokens, subscription states, unknown routes
 // and internal errors, through real HTTP requests.
 
 for (const database of testDatabases()) {

@@ -8,7 +8,7 @@ import { seedAccount, seedUser, tagClient } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer, writeServerEnv } from './support/server.js';
 
-// SPEC §2.11, §3, §4.3 to §4.5 and §7: POST, PATCH and DELETE /v1/cuits over HTTP.
+// docs/api.md, Writes and Errors: POST, PATCH and DELETE /v1/cuits over HTTP.
 
 
 const person = (cuit: string, extra: Record<string, unknown> = {}) => ({ tipo: 'persona-fisica', cuit, nombre: 'María', apellido: 'González', clave_arca: 'Clave-Secreta-1', ...extra });
@@ -464,7 +464,7 @@ for (const database of testDatabases()) {
                 expect(res.body.data.telefono).to.equal('555');
             });
 
-            describe('rules of SPEC §4.4', () => {
+            describe('rules of a PATCH', () => {
 
                 let personCuit: string;
                 let entityCuit: string;

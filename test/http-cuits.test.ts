@@ -9,7 +9,7 @@ import { addClient, seedAccount, seedUser, tagClient } from './support/fixtures.
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
 
-// SPEC §2.1, §2.2, §2.10 and §4.2: GET /v1/cuits, and who sees which CUIT on every
+// docs/api.md, Resources and Reads: GET /v1/cuits, and who sees which CUIT on every
 // per-CUIT endpoint.
 
 for (const database of testDatabases()) {

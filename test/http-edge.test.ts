@@ -15,7 +15,7 @@ import { startTestServer, writeServerEnv } from './support/server.js';
 
 // The HTTP edge as an attacker meets it: bytes on a raw socket to `arcasync serve` in its own
 // process. Whatever arrives, the process keeps serving, every answer is the service's JSON
-// (SPEC §7), and nothing of the request reaches the log.
+// (docs/api.md, Errors), and nothing of the request reaches the log.
 
 const internals = {
     port: (url: string): number => Number(new URL(url).port),

@@ -9,7 +9,7 @@ import { addClient, seedAccount, seedAccountWithClient } from './support/fixture
 import type { TestServer } from './support/server.js';
 import { startTestServer, testClock } from './support/server.js';
 
-// SPEC §2.4, §2.10, §4.6 and §4.7: issued and received invoices of a period.
+// docs/api.md, Resources and Reads: issued and received invoices of a period.
 
 for (const database of testDatabases()) {
 

@@ -12,7 +12,7 @@ import { addClient, seedAccount, seedUser } from './support/fixtures.js';
 import type { TestResponse, TestServer } from './support/server.js';
 import { startServerOn, startTestServer, testClock } from './support/server.js';
 
-// SPEC §5.4 and §8: 100 requests per minute and 200000 per calendar month (UTC), per user,
+// docs/api.md, Access and Limits: 100 requests per minute and 200000 per calendar month (UTC), per user,
 // shared by all of the user's tokens and by every server on the database.
 
 const internals = {

@@ -11,7 +11,7 @@ import { addClient, seedAccount, seedUser, tagClient } from './support/fixtures.
 import type { TestServer } from './support/server.js';
 import { startServerOn, startTestServer } from './support/server.js';
 
-// SPEC §4.13 over streamable HTTP with an API token: the five tools answer what the REST API
+// The MCP tools (docs/api.md, MCP) over streamable HTTP with an API token: the five tools answer what the REST API
 // answers, with the same visibility, 404, subscription 403 and per-user rate limits.
 
 const connect = async (server: TestServer, token: string): Promise<Client> => {

@@ -104,8 +104,8 @@ for (const database of testDatabases()) {
 
         it('throttles failed sign-ins per email and per address, right password included, and spends the same work on unknown emails (item 4)', async function () {
 
-            // Some thirty sign-ins, each one scrypt at the production cost (32 MB, ~0.2 s of a
-            // core alone): beside three other test files on two cores, they went past 20 s.
+            // Some thirty sign-ins, each one scrypt at the production cost: beside other test
+            // files on a busy machine they need more than the default time.
             this.timeout(90_000);
             const clientId = await register(server);
             const { flow, location } = await authorize(server, clientId);

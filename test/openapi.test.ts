@@ -4,7 +4,7 @@ import { testDatabases } from './support/databases.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
 
-// SPEC §9: the published OpenAPI 3.1 document, and the contract checker that holds every
+// docs/api.md: the published OpenAPI 3.1 document, and the contract checker that holds every
 // response of the suite to it.
 
 const [database] = testDatabases();

@@ -67,7 +67,7 @@ describe('read parameters (core)', () => {
         expect(refusal({ query: { from_date: '2026-01-01' } }, names)).to.equal(messages.dateRangeIncomplete);
         expect(refusal({ query: { from_date: '2026-02-30', to_date: '2026-03-01' } }, names)).to.equal(messages.field.from_date);
         expect(parseReadRequest({ query: { from_date: '2026-01-01', to_date: '2026-01-31' } }, names)).to.deep.equal({ from_date: '2026-01-01', to_date: '2026-01-31' });
-        // A reversed period is one more failure, joined with the rest (SPEC §7).
+        // A reversed period is one more failure, joined with the rest (docs/api.md, Errors).
         expect(refusal({ query: { from_date: '2026-02-01', to_date: '2026-01-31', orden: 'x' } }, names)).to.equal(`${messages.dateRangeInverted} ${messages.unknownParameter('orden')}`);
     });
 

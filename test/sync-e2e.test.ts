@@ -112,7 +112,7 @@ for (const database of testDatabases()) {
                 const expected = authority.expected(cuit);
                 const item = list.items.find((entry) => entry.cuit === cuit);
                 if (expected.entity) {
-                    // The registry runs for physical persons only (SPEC §2.2).
+                    // The registry runs for physical persons only (docs/api.md, Resources).
                     expect(item).to.include({ monotributista: null, autonomo: null, categoria: null, sistemaRegistralSyncedAt: null });
                 }
                 else {

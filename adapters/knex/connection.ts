@@ -90,8 +90,8 @@ export const knexConfig = (databaseUrl: string, pool: PoolOptions = {}): Knex.Co
 };
 
 // What a MySQL server must be to hold arcasync: MySQL 8.0.4 or later, MariaDB 10.6 or later.
-// The floor was JSON_TABLE's, which the saves no longer use; it stays because nothing older
-// is tested and those older series are past their end of life. The error that names the server
+// Nothing older is tested, and those older series are past their end of life. The error that
+// names the server
 // found, or null. `version` is what SELECT VERSION() says: 8.0.36, 10.11.6-MariaDB-0+deb12u1.
 export const unsupportedServer = (version: string): string | null => {
 

@@ -7,7 +7,7 @@ import { placeholders } from './statements.js';
 // (a deferred join). The index is named in the query (FORCE INDEX on MySQL, INDEXED BY on
 // SQLite), so the plan does not depend on the optimizer's statistics: right after a bulk sync,
 // before InnoDB refreshes them, MariaDB would otherwise walk another index of the same prefix
-// and sort. The order is the API's, to the last tie (SPEC §4.14), in the inner and outer query.
+// and sort. The order is the API's, to the last tie (docs/api.md, Reads), in the inner and outer query.
 //
 // Invoices go further, since a month may hold thousands: the per-day counts kept with them
 // (migration 005) give the total and the day the offset falls on, so the page is read from

@@ -5,7 +5,7 @@ import { stopRequested } from '../io.js';
 import { exitCodes, failure, outputFor, withApp } from '../run.js';
 
 // arcasync authority simulate: the simulated authority alone, for AUTHORITY_URL of servers and
-// workers run apart (DESIGN.md, CLI contract). Runs until interrupted.
+// workers run apart (README.md, The command line). Runs until interrupted.
 // arcasync authority probe --cuit C: the stored key of C walked through every step against the
 // configured authority, nothing stored, each step printed with its timing and verdict.
 

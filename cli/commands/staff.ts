@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { outputFor, parseId, withApp } from '../run.js';
 
-// Staff commands of the CLI contract (DESIGN.md): accounts, users, tokens and tags. Each use
+// Staff commands of the command line (README.md): accounts, users, tokens and tags. Each use
 // case is loaded when its command runs.
 
 const staff = {

@@ -6,7 +6,7 @@ import type { CliIo } from '../io.js';
 import { syncSpinner } from '../progress.js';
 import { defaultWorkerConcurrency, exitCodes, failure, openApp, outputFor, withApp, workerConcurrency } from '../run.js';
 
-// The synchronization commands of the CLI contract (DESIGN.md): `sync` (cron), `sync worker`
+// The synchronization commands of the command line (README.md): `sync` (cron), `sync worker`
 // (long-running), `sync status`, `resync`. The work happens in app/worker.ts; this module
 // parses options and shows progress and results.
 

@@ -4,7 +4,7 @@ import { clientTypes } from '../domain/client.js';
 import { messages } from '../domain/messages.js';
 import { J } from './joi.js';
 
-// SPEC §2.11: the creation bodies (one per `tipo`) and the merge-patch edit body, with each
+// docs/api.md, Writes: the creation bodies (one per `tipo`) and the merge-patch edit body, with each
 // field's rule, limit, message, description and example written once. The limits are the
 // columns' sizes (adapters/knex/migrations/001_initial.ts; a test holds them equal); the key
 // is sealed before it is stored, so its limit is its own. No message repeats a value sent.
@@ -49,7 +49,7 @@ const internals = {
         'any.required': messages.clientWrite.required('{#label}')
     }),
 
-    // Registry fields: determined by the synchronization, never writable (SPEC §2.2).
+    // Registry fields: determined by the synchronization, never writable (docs/api.md, Resources).
     registry: {
         monotributista: J.any().forbidden().messages({ 'any.unknown': messages.clientWrite.monotributista }),
         autonomo: J.any().forbidden().messages({ 'any.unknown': messages.clientWrite.autonomo })
@@ -85,7 +85,7 @@ const internals = {
 
     patch(tipo: ClientType | null): Joi.ObjectSchema {
 
-        // SPEC §4.4 rule 4: one message for either.
+        // docs/api.md, Writes (`cuit` or `tipo` in a PATCH): one message for either.
         const immutable = J.any().forbidden().meta({ listed: true }).messages({ 'any.unknown': messages.clientWrite.immutable });
         const keys: Record<string, Joi.Schema> = { cuit: immutable, tipo: immutable };
         for (const name of internals.order) {

@@ -3,7 +3,7 @@ import type Joi from 'joi';
 // How the contract's refusals become messages, in one place. Every failing key gets one
 // message (its first failure), and a message is said once; they come in the contract's order of its keys, then
 // whatever concerns the input as a whole (a period with one end), then the keys the input
-// should not have carried, in the order it sent them. The caller joins them (SPEC §7: one
+// should not have carried, in the order it sent them. The caller joins them (docs/api.md, Errors: one
 // `error`; see core/domain/errors.ts).
 
 export const validationPreferences: Joi.ValidationOptions = {

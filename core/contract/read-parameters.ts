@@ -5,7 +5,7 @@ import { messages } from '../domain/messages.js';
 import { maxLimit, pageDefaults } from '../domain/pagination.js';
 import { J } from './joi.js';
 
-// The parameters of the read endpoints (SPEC §4.2, §4.6 to §4.12, §4.14): each one's rule,
+// The parameters of the read endpoints (docs/api.md, Reads): each one's rule,
 // message, description and example, written once. The core parses REST's path and query and
 // an MCP tool's arguments with them; the OpenAPI document and the MCP input schemas are
 // generated from them (servers/contract/json-schema.ts).
@@ -63,7 +63,7 @@ export const cuitPathSchema = J.cuit().required().empty(null)
     .description(internals.cuitDescription)
     .example('20-12345678-6');
 
-// For CCMA movements, limit and offset count periods (SPEC §4.10): same rules, other words.
+// For CCMA movements, limit and offset count periods (docs/api.md, Reads): same rules, other words.
 export const periodPageSchemas = {
     limit: readParameterSchemas.limit.description(`Cantidad de períodos por página, de 1 a ${maxLimit}.`),
     offset: readParameterSchemas.offset.description('Cantidad de períodos a saltear, del más reciente al más antiguo.')
@@ -71,7 +71,7 @@ export const periodPageSchemas = {
 
 // The query (or the tool's arguments) of a request taking `names`: nothing else is allowed,
 // so a typo like `fromDate` is reported instead of silently ignored; a period has both ends
-// or neither (SPEC §4.6).
+// or neither (docs/api.md, Reads).
 export const readQuerySchema = (names: readonly ReadParameterName[]): Joi.ObjectSchema => {
 
     const keys = Object.fromEntries(names.map((name) => [name, readParameterSchemas[name]]));

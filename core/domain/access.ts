@@ -4,7 +4,7 @@ import { forbidden } from './errors.js';
 import type { RateLimitStatus } from './rate-limit.js';
 import { messages } from './messages.js';
 
-// DESIGN: Identity and access.
+// Who sees what (docs/api.md, Access).
 
 export const subscriptionStates = ['active', 'paused', 'ended', 'inactive'] as const;
 export type SubscriptionState = typeof subscriptionStates[number];
@@ -31,7 +31,7 @@ export interface Principal {
     readonly named?: { readonly cuit: Cuit; readonly client: ClientRecord | null };
 }
 
-// SPEC §7: two distinct 403 messages, on every endpoint.
+// docs/api.md, Errors: two distinct 403 messages, on every endpoint.
 export const assertSubscriptionActive = (principal: Principal): void => {
 
     if (principal.subscription === 'paused') {

@@ -1,4 +1,4 @@
-// SPEC §2.6 and §2.7: the monotributo / autónomos current account.
+// docs/api.md, Resources: the monotributo / autónomos current account.
 
 export interface CcmaBalances {
     saldoDeudor: number | null;     // null: not reported by the authority, unlike zero

@@ -4,7 +4,7 @@ import type { Cuit } from './cuit.js';
 import { clientPatchSchemas, listedKeys, newClientSchemas } from '../contract/client-body.js';
 import { failuresOf, validationPreferences } from '../contract/failures.js';
 
-// SPEC §2.11: a creation or edit body as the use cases take it, once the contract
+// docs/api.md, Writes: a creation or edit body as the use cases take it, once the contract
 // (core/contract/client-body.ts) has accepted it. Every failing field gets its own Spanish
 // message naming it; they are all collected so one answer lists every problem of the body.
 
@@ -76,7 +76,7 @@ export const parseNewClient = (body: unknown): { input: NewClientInput | null; f
     return { input, failures: [] };
 };
 
-// SPEC §4.4 rules 1 to 5. With `tipo` null (the client is not known yet) the rules that do
+// The edit rules (docs/api.md, Writes). With `tipo` null (the client is not known yet) the rules that do
 // not depend on the client's type are checked.
 export const parseClientPatch = (body: unknown, tipo: ClientType | null): { patch: ClientPatch; failures: string[] } => {
 

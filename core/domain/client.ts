@@ -30,7 +30,7 @@ export interface ClientRecord {
     readonly dataVersion: number;
 }
 
-// SPEC §2.1
+// docs/api.md, Resources
 export interface ClientView {
     id: string;
     cuit: string;
@@ -41,7 +41,7 @@ export interface ClientView {
     telefono: string | null;
 }
 
-// SPEC §2.2
+// docs/api.md, Resources
 export interface ClientListItem extends ClientView {
     etiquetas: string[];
     monotributista: boolean | null;
@@ -55,7 +55,7 @@ export interface ClientListRow extends ClientRecord {
     readonly registrySyncedAt: Timestamp | null;
 }
 
-// SPEC §2.1: a person is shown as "<apellido>, <nombre>", an entity by its business name.
+// docs/api.md, Resources: a person is shown as "<apellido>, <nombre>", an entity by its business name.
 export const displayName = (input: { tipo: ClientType; nombre?: string | null; apellido?: string | null; razonSocial?: string | null }): string => {
 
     if (input.tipo === 'persona-fisica') {

@@ -2,7 +2,7 @@
 
 export type Cuit = string & { readonly __brand: 'Cuit' };
 
-// SPEC §2.11 and §4: hyphens optional, no check-digit rule is stated so none is enforced.
+// docs/api.md, Endpoints and Writes: hyphens optional, no check-digit rule is stated so none is enforced.
 export const cuitPattern = /^\d{2}-?\d{8}-?\d$/;
 
 export const parseCuit = (input: string): Cuit | null => {

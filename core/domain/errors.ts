@@ -34,7 +34,7 @@ export class DomainError extends Error {
 
 export const isDomainError = (err: unknown): err is DomainError => err instanceof DomainError;
 
-// Several failing fields are joined in one message, as SPEC §7 asks.
+// Several failing fields are joined in one message, as the API does (docs/api.md, Errors).
 export const invalid = (fieldMessages: readonly string[]): DomainError => {
 
     const unique = [...new Set(fieldMessages)];

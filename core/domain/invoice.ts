@@ -1,4 +1,4 @@
-// SPEC §2.4. Issued and received invoices share one shape; only the counterpart differs.
+// docs/api.md, Resources. Issued and received invoices share one shape; only the counterpart differs.
 
 export type InvoiceKind = 'issued' | 'received';
 
@@ -45,13 +45,13 @@ export interface ReceivedInvoiceView extends InvoiceViewBase {
     emisor: { nombre: string; cuit: string };
 }
 
-// SPEC §2.4: importe is importeOriginal converted with tipoCambio, rounded to cents.
+// docs/api.md, Resources: importe is importeOriginal converted with tipoCambio, rounded to cents.
 export const pesosAmount = (importeOriginal: number, tipoCambio: number): number => {
 
     return Math.round(importeOriginal * tipoCambio * 100) / 100;
 };
 
-// SPEC §2.4: an invoice as stored: importe is importeOriginal in pesos, and tipoCambio is 1
+// docs/api.md, Resources: an invoice as stored: importe is importeOriginal in pesos, and tipoCambio is 1
 // for pesos whatever the authority wrote beside them.
 const pesoCurrencies: ReadonlySet<string> = new Set(['PES', '$', 'ARS']);
 

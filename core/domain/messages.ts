@@ -1,5 +1,5 @@
 // Every message a person can read comes from here, so wording stays consistent across the
-// REST API, the MCP tools and the CLI. The fixed ones are quoted verbatim from SPEC.md §7.
+// REST API, the MCP tools and the CLI. The fixed ones are the API's own (docs/api.md, Errors).
 
 export const messages = {
     unauthenticated: 'Token de acceso ausente o inválido.',
@@ -138,7 +138,7 @@ export const messages = {
     },
     // Signing in on the OAuth authorization page (the signIn use case).
     signInThrottled: 'Hubo demasiados intentos de ingreso fallidos. Esperá unos minutos y volvé a intentar.',
-    // MCP endpoint (SPEC §4.13).
+    // MCP endpoint (docs/api.md, MCP).
     mcp: {
         postOnly: 'El endpoint MCP solo acepta POST (transporte HTTP sin estado).',
         forbiddenHost: 'El encabezado Host u Origin de la solicitud no está permitido para este servidor.',

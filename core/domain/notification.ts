@@ -1,4 +1,4 @@
-// SPEC §2.8: a notification of the electronic address (Domicilio Fiscal Electrónico).
+// docs/api.md, Resources: a notification of the electronic address (Domicilio Fiscal Electrónico).
 
 export interface Notification {
     arcaId: string | null;
@@ -10,7 +10,7 @@ export interface Notification {
     leidaAt: string | null;
 }
 
-// SPEC §2.8, how a notification read from the authority enters the service: on the CUIT's
+// How a notification read from the authority enters the service: on the CUIT's
 // first sync, one already read at the authority enters as read at its fechaRecepcion;
 // afterwards everything new enters unread. A stored notification keeps its leidaAt (the
 // repository does not overwrite it).

@@ -1,4 +1,4 @@
-// SPEC §2.9 and §4.14
+// docs/api.md, Reads
 
 export interface PageRequest {
     limit: number;

@@ -1,6 +1,6 @@
 import { formatDate } from './time.js';
 
-// SPEC §2.10 and §4.6: the period of an invoice query, both ends inclusive.
+// docs/api.md, Reads: the period of an invoice query, both ends inclusive.
 export interface DateRange {
     fromDate: string;
     toDate: string;

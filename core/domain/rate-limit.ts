@@ -1,4 +1,4 @@
-// SPEC §8: per-user limits over a clock minute and a calendar month in UTC.
+// docs/api.md, Limits: per-user limits over a clock minute and a calendar month in UTC.
 
 export interface RateLimits {
     perMinute: number;

@@ -54,7 +54,7 @@ const internals = {
 };
 
 // Parses the named parameters of a read request; anything else it carries is refused. Every
-// failure is joined in one message (SPEC §7): the path's first, then the query's.
+// failure is joined in one message (docs/api.md, Errors): the path's first, then the query's.
 export const parseReadRequest = <K extends ReadParameterName>(request: ReadRequest, names: readonly K[]): Pick<ReadParameters, K> => {
 
     const fromPath = names.filter((name) => Object.hasOwn(request.path ?? {}, name));

@@ -1,4 +1,4 @@
-// SPEC §2.5: the tax current account (Sistema de Cuentas Tributarias).
+// docs/api.md, Resources: the tax current account (Sistema de Cuentas Tributarias).
 
 export interface SctDebt {
     establecimiento: string;
@@ -40,7 +40,7 @@ export interface SctData {
 }
 
 export interface SctSummary {
-    // What settles every debt today: saldo plus both interests (SPEC §2.5).
+    // What settles every debt today: saldo plus both interests (docs/api.md, Resources).
     totalAdeudado: number;
     // The earliest obligation due today or later, if any.
     proximoVencimiento: SctDueDate | null;

@@ -1,4 +1,4 @@
-// SPEC §2.3
+// docs/api.md, Resources
 
 export interface Tag {
     nombre: string;

@@ -1,5 +1,5 @@
 // Limits on attempts that cost the service work or could guess a secret, per subject over a
-// fixed window (SPEC §5.7's sign-in page and open client registration).
+// fixed window (the MCP sign-in page and open client registration, docs/api.md, MCP).
 
 export interface ThrottleRule {
     limit: number;

@@ -168,7 +168,7 @@ export interface SctRepository {
 
 export interface CcmaRepository {
     getBalances(clientId: number): Promise<CcmaBalances | null>;
-    // Pages count periods, newest first (SPEC §4.10): total is the number of periods.
+    // Pages count periods, newest first (docs/api.md, Reads): total is the number of periods.
     listMovements(clientId: number, page: PageRequest): Promise<Page<CcmaMovement>>;
     replace(clientId: number, balances: CcmaBalances, movements: readonly CcmaMovement[], syncedAt: Timestamp): Promise<void>;
     // The balances alone, when the movements could not be read: the system's syncedAt stays.

@@ -11,7 +11,7 @@ import { findRepresentative } from './find-representative.js';
 
 type Deps = Pick<Ports, 'clients' | 'secretBox' | 'clock'>;
 
-// SPEC §4.3: a new client of the principal's account, its key sealed, its first
+// docs/api.md, Writes: a new client of the principal's account, its key sealed, its first
 // synchronization requested in the same transaction; a member who creates it manages it.
 // Order of refusals: writing not enabled (403), body (400), representative (400), CUIT
 // already in the account (409, decided by the unique index, so concurrent creations of one

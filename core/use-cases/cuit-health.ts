@@ -12,7 +12,7 @@ import type { HealthClientRow, Ports } from '../ports/index.js';
 import { findVisibleClient } from './find-visible-client.js';
 import { systemsFor } from './sync/sync-policy.js';
 
-// The health of CUITs (beyond SPEC, additive): GET /v1/cuits/{cuit}/estado, the portfolio's
+// The health of CUITs (an addition to the first contract): GET /v1/cuits/{cuit}/estado, the portfolio's
 // GET /v1/estados, the MCP tools' sentences and `arcasync sync status`. Never cached: a failed
 // attempt changes no data version, and it is what this answer is for.
 

@@ -6,7 +6,7 @@ import type { Ports } from '../ports/index.js';
 import { parseReadRequest } from '../domain/read-parameters.js';
 import { findVisibleClient } from './find-visible-client.js';
 
-// SPEC §4.5 and §3: the client and everything synchronized for it go in one transaction,
+// docs/api.md, Writes: the client and everything synchronized for it go in one transaction,
 // pending synchronizations with them; refused (409, nothing deleted) while it represents a
 // legal entity of the account. Irreversible.
 export const deleteClient = async (deps: Pick<Ports, 'clients'>, principal: Principal, cuitInput: string): Promise<{ cuit: string }> => {

@@ -3,7 +3,7 @@ import type { RateLimitStatus } from '../domain/rate-limit.js';
 import { rateLimitStatus, windowsAt } from '../domain/rate-limit.js';
 import type { Ports } from '../ports/index.js';
 
-// SPEC §8, the rate-limit rule: a user's request counts against 100 per minute and 200000 per
+// The rate-limit rule (docs/api.md, Limits): a user's request counts against 100 per minute and 200000 per
 // calendar month in UTC (core/domain/rate-limit.ts), shared by all of the user's tokens and
 // every server process (the counter port). Over either limit: 429 with the limit exceeded,
 // when it is released and how long to wait; the month's when both are exceeded. Under them:

@@ -5,7 +5,7 @@ import { invalid } from '../domain/errors.js';
 import { messages } from '../domain/messages.js';
 import type { Ports } from '../ports/index.js';
 
-// SPEC §2.11: a legal entity's representative is a physical person already loaded in the
+// docs/api.md, Writes: a legal entity's representative is a physical person already loaded in the
 // same account; absent, foreign and legal entities alike answer 400. It must also be one the
 // principal manages: a member naming a person it was not assigned would otherwise have the
 // entity synchronized with that person's key, so that gets the same 400.

@@ -15,7 +15,7 @@ export interface CcmaBalancesResult {
 
 export const getCcmaBalancesParameters = ['cuit'] as const;
 
-// SPEC §4.9: data is null until the system was synchronized once; a null balance inside it
+// docs/api.md, Reads: data is null until the system was synchronized once; a null balance inside it
 // means the authority did not report it.
 export const getCcmaBalances = async (deps: Pick<Ports, 'clients' | 'ccma' | 'syncStates' | 'readCache'>, principal: Principal, request: ReadRequest): Promise<CcmaBalancesResult> => {
 

@@ -15,7 +15,7 @@ export interface SctResult {
 
 export const getSctParameters = ['cuit'] as const;
 
-// SPEC §4.8: data is null until the system was synchronized once.
+// docs/api.md, Reads: data is null until the system was synchronized once.
 export const getSct = async (deps: Pick<Ports, 'clients' | 'sct' | 'syncStates' | 'readCache'>, principal: Principal, request: ReadRequest): Promise<SctResult> => {
 
     const { cuit } = parseReadRequest(request, getSctParameters);

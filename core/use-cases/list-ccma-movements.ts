@@ -17,7 +17,7 @@ export interface CcmaMovementsResult {
 
 export const listCcmaMovementsParameters = ['cuit', 'limit', 'offset'] as const;
 
-// SPEC §4.10: limit and offset count periods, newest first; every movement of a page's
+// docs/api.md, Reads: limit and offset count periods, newest first; every movement of a page's
 // periods is returned, by orden within its period.
 export const listCcmaMovements = async (deps: Pick<Ports, 'clients' | 'ccma' | 'syncStates' | 'readCache'>, principal: Principal, request: ReadRequest): Promise<CcmaMovementsResult> => {
 

@@ -13,10 +13,10 @@ export interface ListCuitsResult {
     filters: ClientFilters;
 }
 
-// SPEC §4.2: what the CUIT list takes.
+// docs/api.md, Reads: what the CUIT list takes.
 export const listCuitsParameters = ['limit', 'offset', 'etiquetas', 'monotributista', 'autonomo', 'categoria'] as const;
 
-// SPEC §4.2: the CUITs the principal manages, by name then internal id; tags OR, filters AND.
+// docs/api.md, Reads: the CUITs the principal manages, by name then internal id; tags OR, filters AND.
 export const listCuits = async (deps: Pick<Ports, 'clients' | 'readCache'>, principal: Principal, request: ReadRequest): Promise<ListCuitsResult> => {
 
     const input = parseReadRequest(request, listCuitsParameters);

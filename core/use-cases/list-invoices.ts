@@ -19,7 +19,7 @@ export interface ListInvoicesResult<T> {
     syncedAt: string | null;
 }
 
-// SPEC §4.6 and §4.7: what both invoice lists take.
+// docs/api.md, Reads: what both invoice lists take.
 export const listInvoicesParameters = ['cuit', 'limit', 'offset', 'from_date', 'to_date'] as const;
 
 type Deps = Pick<Ports, 'clients' | 'invoices' | 'syncStates' | 'clock' | 'readCache'>;
@@ -77,8 +77,8 @@ const internals = {
     }
 };
 
-// SPEC §4.6: issued invoices of the period, by fecha; the current UTC month by default.
+// docs/api.md, Reads: issued invoices of the period, by fecha; the current UTC month by default.
 export const listIssuedInvoices = (deps: Deps, principal: Principal, request: ReadRequest): Promise<ListInvoicesResult<IssuedInvoiceView>> => internals.list(deps, principal, 'issued', request, internals.issued);
 
-// SPEC §4.7: same rules, with the issuer instead of the receiver.
+// docs/api.md, Reads: same rules, with the issuer instead of the receiver.
 export const listReceivedInvoices = (deps: Deps, principal: Principal, request: ReadRequest): Promise<ListInvoicesResult<ReceivedInvoiceView>> => internals.list(deps, principal, 'received', request, internals.received);

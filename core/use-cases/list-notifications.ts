@@ -17,7 +17,7 @@ export interface NotificationsResult {
 
 export const listNotificationsParameters = ['cuit', 'limit', 'offset'] as const;
 
-// SPEC §4.11: electronic-address notifications, most recent first.
+// docs/api.md, Reads: electronic-address notifications, most recent first.
 export const listNotifications = async (deps: Pick<Ports, 'clients' | 'notifications' | 'syncStates' | 'readCache'>, principal: Principal, request: ReadRequest): Promise<NotificationsResult> => {
 
     const input = parseReadRequest(request, listNotificationsParameters);

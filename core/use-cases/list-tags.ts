@@ -13,7 +13,7 @@ export interface TagsResult {
 
 export const listTagsParameters = ['limit', 'offset'] as const;
 
-// SPEC §4.12: the account's tags by name; total counts them all.
+// docs/api.md, Reads: the account's tags by name; total counts them all.
 export const listTags = async (deps: Pick<Ports, 'tags' | 'readCache'>, principal: Principal, input: ReadRequest): Promise<TagsResult> => {
 
     const { limit, offset } = parseReadRequest(input, listTagsParameters);

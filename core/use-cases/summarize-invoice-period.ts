@@ -17,7 +17,7 @@ export interface InvoicePeriodSummary {
 }
 
 // The whole period of an invoice list added up (every page, not one), with the same
-// parameters and rules as the list itself (SPEC §4.6): an assistant answers "¿cuánto facturó
+// parameters and rules as the list itself (docs/api.md, Reads): an assistant answers "¿cuánto facturó
 // en octubre?" without paging through hundreds of invoices.
 export const summarizeInvoicePeriod = async (deps: Pick<Ports, 'clients' | 'invoices' | 'clock' | 'readCache'>, principal: Principal, kind: InvoiceKind, request: ReadRequest): Promise<InvoicePeriodSummary> => {
 

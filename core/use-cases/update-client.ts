@@ -11,7 +11,7 @@ import { findRepresentative } from './find-representative.js';
 
 type Deps = Pick<Ports, 'clients' | 'secretBox' | 'clock'>;
 
-// SPEC §4.4: merge patch (RFC 7396) of a client the principal manages. Unsent fields and
+// docs/api.md, Writes: merge patch (RFC 7396) of a client the principal manages. Unsent fields and
 // tags stay; a new name recomputes the shown name and its sort key; a new key is sealed.
 // The body's own faults answer 400 before the CUIT is looked up (so a foreign CUIT cannot be
 // told apart); the faults that depend on the client's type come after it is found.

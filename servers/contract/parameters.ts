@@ -19,5 +19,5 @@ export const parameterSchemas: { [K in ReadParameterName]: Schema } = internals.
 // The `{cuit}` of a REST path: a string.
 export const cuitPathParameter: Schema = jsonSchemaOf(cuitPathSchema);
 
-// For CCMA movements, limit and offset count periods (SPEC §4.10).
+// For CCMA movements, limit and offset count periods (docs/api.md, Reads).
 export const periodPageSchemas: Pick<typeof parameterSchemas, 'limit' | 'offset'> = internals.of(periodPageContract);

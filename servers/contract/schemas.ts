@@ -2,7 +2,7 @@ import { healthStates, keyStates } from '../../core/domain/health.js';
 import { clientPatchSchemas, newClientSchemas } from '../../core/contract/client-body.js';
 import { jsonSchemaOf } from './json-schema.js';
 
-// Response schemas of SPEC §2, written once: the OpenAPI document publishes them, the MCP
+// Response schemas (docs/api.md, Resources), written once: the OpenAPI document publishes them, the MCP
 // tools give them as output schemas, and the contract tests validate every response against
 // them. Objects are closed and every field required, so a field added, renamed or dropped by
 // a handler is caught.
@@ -177,7 +177,7 @@ export const componentSchemas: Record<string, Schema> = {
     })
 };
 
-// SPEC §2.11: request bodies of the write side, generated from the contract's joi schemas
+// docs/api.md, Writes: request bodies of the write side, generated from the contract's joi schemas
 // (core/contract/client-body.ts), which the core applies to every body whichever front end
 // sends it.
 export const requestSchemas: Record<string, Schema> = {

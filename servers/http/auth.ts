@@ -7,7 +7,7 @@ import { findTokenUser } from '../../core/use-cases/find-token-user.js';
 import { bearerToken } from './bearer.js';
 import { toBoom } from './errors.js';
 
-// The bearer scheme (SPEC §5): token -> user -> account flags -> per-user rate limits, all
+// The bearer scheme (docs/api.md, Access): token -> user -> account flags -> per-user rate limits, all
 // in the core's findTokenUser and chargeRequest; here only the header is read.
 
 declare module '@hapi/hapi' {

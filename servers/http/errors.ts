@@ -6,7 +6,7 @@ import { messages } from '../../core/domain/messages.js';
 import type { DatabaseStatus } from '../../core/ports/index.js';
 import { exceededHeaders } from './rate-limit-headers.js';
 
-// Every error leaves as `{ "error": "<Spanish message>" }` (SPEC §7): the core's errors with
+// Every error leaves as `{ "error": "<Spanish message>" }` (docs/api.md, Errors): the core's errors with
 // their own message and status, hapi's own (unknown route, bad URL, body too large)
 // translated, anything unexpected as a 500 whose details go to the log, never to the client.
 

@@ -2,7 +2,7 @@ import type { ResponseToolkit, Server } from '@hapi/hapi';
 import type { RateLimitInfo } from '../../core/domain/errors.js';
 import type { RateLimitStatus } from '../../core/domain/rate-limit.js';
 
-// SPEC §8's headers, in one place. A 429 carries the limit it exceeded, Remaining 0, when it
+// The rate-limit headers (docs/api.md, Limits), in one place. A 429 carries the limit it exceeded, Remaining 0, when it
 // is released and Retry-After (exceededHeaders, set by errors.ts); every other answer to a
 // counted request carries the limit closest to running out, GitHub-style (registered here).
 

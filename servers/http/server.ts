@@ -40,7 +40,7 @@ export interface HttpServerOptions {
     metrics?: RequestMetrics;
 }
 
-// The REST API of SPEC §4, not yet started: callers may add routes, then `start()`.
+// The REST API (docs/api.md), not yet started: callers may add routes, then `start()`.
 export const createHttpServer = async (deps: Ports, options: HttpServerOptions): Promise<Hapi.Server> => {
 
     const server = Hapi.server({
@@ -49,7 +49,7 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
         listener: createListener(options.connectionLimits),
         debug: false,
         router: { stripTrailingSlash: true },
-        // A Range header is ignored: a slice of a JSON document is no answer (SPEC §7).
+        // A Range header is ignored: a slice of a JSON document is no answer (docs/api.md, Errors).
         routes: { response: { ranges: false } }
     });
 

@@ -8,7 +8,7 @@ import { messages } from '../../core/domain/messages.js';
 
 // What Node's HTTP layer and hapi would answer on their own, below the routes: requests the
 // parser cannot read, an `Expect` it cannot meet, CONNECT, CORS preflights. Each gets
-// `{"error": "<Spanish>"}` (SPEC §7). hapi's own handling of parser errors replies a second
+// `{"error": "<Spanish>"}` (docs/api.md, Errors). hapi's own handling of parser errors replies a second
 // time to a request already being answered, which throws inside hapi and ends the process;
 // here the request being answered is left alone and the connection closed after it. The log
 // gets the parser's error code only, never the error itself: its `rawPacket` holds the

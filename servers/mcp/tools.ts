@@ -26,7 +26,7 @@ import { jsonSchemaOf } from '../contract/json-schema.js';
 import { bodySchemas, componentSchemas, selfContained } from '../contract/schemas.js';
 import { text } from './text.js';
 
-// SPEC §4.13: five read-only tools over the same use cases as the REST API. The arguments go
+// docs/api.md, MCP: five read-only tools over the same use cases as the REST API. The arguments go
 // to the core as they came, like a REST query, so the core applies its rules and a tool
 // refuses exactly what REST refuses, with the same Spanish messages, as a tool error whose
 // whole text is the message. Each call is one request of the user's quota: `admit` proves who

@@ -17,9 +17,9 @@ import type { ProtectedResource } from '../oauth/routes.js';
 import type { McpLog } from './tools.js';
 import { createMcpServer } from './tools.js';
 
-// The MCP endpoint at {base_url}/mcp (SPEC §4.13): stateless streamable HTTP, a new transport
+// The MCP endpoint at {base_url}/mcp (docs/api.md, MCP): stateless streamable HTTP, a new transport
 // and server per POST, with JSON answers; authenticated by an OAuth access token issued for
-// it, or by an API token (SPEC §5) for clients configured by hand.
+// it, or by an API token (docs/api.md, Access) for clients configured by hand.
 
 const internals = {
     cors: {

@@ -7,7 +7,7 @@ import { oauthAdapterFor } from './store.js';
 import { errorPage, pageHeaders } from './pages.js';
 import { texts } from './texts.js';
 
-// The OAuth 2.1 authorization server of the MCP endpoint (SPEC §4.13, §5.7), on panva's
+// The OAuth 2.1 authorization server of the MCP endpoint (docs/api.md, MCP), on panva's
 // oidc-provider: dynamic client registration (RFC 7591), authorization code with PKCE S256
 // only, resource indicators (RFC 8707) binding every access token to {base_url}/mcp, the
 // single scope service:read, short-lived opaque access tokens, rotating refresh tokens and

@@ -1,4 +1,4 @@
-// The read endpoints of SPEC §4, for suites that check a rule on every one of them.
+// The read endpoints (docs/api.md, Endpoints), for suites that check a rule on every one of them.
 
 export const perCuitEndpoints = (cuit: string): string[] => [
     `/v1/cuits/${cuit}/mis-comprobantes/emitidos`,

@@ -19,7 +19,7 @@ import { parseDate, parseUsAmount } from './authority-values.js';
 // notation ("14,625.46", negatives in parentheses). A positive amount is a debit (debe) and a
 // negative one a credit (haber), the sign of the P04 totals (a debt is positive there);
 // `orden` is the row's position in the sábana and `saldo` the running haber - debe (negative:
-// debtor, SPEC §2.7). A sábana that cannot be read is the movements' failure alone: the
+// debtor, docs/api.md, Resources). A sábana that cannot be read is the movements' failure alone: the
 // balances are still returned.
 
 

@@ -15,9 +15,8 @@ export const detectDelimiter = (headerLine: string): ',' | ';' => {
 };
 
 // Characters are read as char codes and fields cut out of the text run by run (between
-// quotes, separators and line ends): a character appended at a time made a string per
-// character, and an export of a few hundred invoices blocked the event loop for ~15 ms, an
-// API request or a save waiting behind it.
+// quotes, separators and line ends), never a string per character: the parse runs on the
+// event loop that API requests and saves wait on.
 export const parseCsv = (text: string, delimiter?: ',' | ';'): string[][] => {
 
     const source = text.replace(/^\uFEFF/, '');

@@ -265,7 +265,7 @@ export const up = async (knex: Knex): Promise<void> => {
         table.index(['client_id', 'fecha_recepcion', 'id'], 'dfe_notifications_list');
     });
 
-    // One row per user: the current minute's and month's request counts (SPEC §8).
+    // One row per user: the current minute's and month's request counts (docs/api.md, Limits).
     await internals.table(knex, 'rate_limits', (table) => {
 
         table.integer('user_id').unsigned().notNullable().primary().references('users.id').onDelete('CASCADE');

@@ -5,7 +5,7 @@ import { requireAccount } from './staff-input.js';
 
 const colorPattern = /^#[0-9a-fA-F]{6}$/;
 
-// Tags are managed by staff and the dashboard, never through the API (SPEC §2.3).
+// Tags are managed by staff and the dashboard, never through the API (docs/api.md, Resources).
 export const createTag = async (deps: Pick<Ports, 'accounts' | 'tags'>, input: { accountId: number; name: string; color: string }) => {
 
     const name = input.name.trim();

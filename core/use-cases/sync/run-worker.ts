@@ -41,9 +41,8 @@ export interface WorkerSummary {
 
 // A pool of `concurrency` slots fed by one claimer: it claims a job whenever a slot is free
 // and, when nothing is due, asks the queue again after `pollMs` or as soon as one of its jobs
-// ends (which may let another job of that client through). Slots that each polled on their
-// own asked the database `concurrency` times per `pollMs` while idle: with 16 slots at 20 ms
-// that was most of a sync's CPU, and it slowed every request and write around it. Many
+// ends (which may let another job of that client through). One claimer, so that idle slots
+// do not each ask the database every `pollMs`. Many
 // workers may run at once, in one process or on many machines: the queue keeps each client
 // to one.
 export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {

@@ -5,8 +5,8 @@ import { formatDate } from '../../domain/time.js';
 import type { Timestamp } from '../../domain/time.js';
 import type { AuthorityFailureKind } from '../../ports/authority-client.js';
 
-// The synchronization's policy, the rules that do not touch a port (SPEC §1-§3, DESIGN:
-// Synchronization).
+// The synchronization's policy, the rules that do not touch a port (docs/architecture.md,
+// A synchronization).
 
 export interface InvoiceWindowPolicy {
     backfillMonths: number;
@@ -43,7 +43,7 @@ const internals = {
     }
 };
 
-// The registry runs for every physical person (SPEC §2.2); a legal entity has the rest.
+// The registry runs for every physical person (docs/api.md, Resources); a legal entity has the rest.
 export const systemsFor = (tipo: ClientType): SyncSystem[] => {
 
     const systems: SyncSystem[] = ['issued_invoices', 'received_invoices', 'sct', 'ccma', 'dfe'];
@@ -74,7 +74,7 @@ export const invoiceWindow = (input: { now: Timestamp; lastSyncedAt: Timestamp |
 
 export const isKeyFailure = (kind: AuthorityFailureKind): boolean => internals.keyKinds.includes(kind);
 
-// What a failure of the authority means for the job (AUTHORITY.md: Behaviour and risks):
+// What a failure of the authority means for the job (docs/authority.md: Behaviour and risks):
 // nothing that touched a password comes back soon (an unknown page after it, a timeout of the
 // jwt exchange: hours, not minutes); a firewall block waits long; what needs a person (CAPTCHA,
 // second factor, not adhered, irregularities, a representation missing) waits for the next

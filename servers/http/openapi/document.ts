@@ -8,7 +8,7 @@ import type { Schema } from '../../contract/parameters.js';
 import type { BodySchemaName } from '../../contract/schemas.js';
 import { bodySchemas, componentSchemas, newCuitBody, requestSchemas } from '../../contract/schemas.js';
 
-// The published OpenAPI 3.1 document (SPEC §9). Each read route names the parameters its use
+// The published OpenAPI 3.1 document (docs/api.md). Each read route names the parameters its use
 // case parses; they and the bodies are described once in servers/contract, which the MCP tools
 // share. Every route of the API must have an entry below, or building the document fails:
 // the document cannot silently fall behind the code. Operations come in the spec's order.

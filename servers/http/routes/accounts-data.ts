@@ -7,7 +7,7 @@ import { listNotifications, listNotificationsParameters } from '../../../core/us
 import { principalOf, readRequestOf } from '../auth.js';
 import { answerUseCase } from '../errors.js';
 
-// SPEC §4.8 to §4.11: the tax current account, the monotributo/autónomos account and the
+// docs/api.md, Reads: the tax current account, the monotributo/autónomos account and the
 // electronic-address notifications of one CUIT.
 export const accountDataRoutes = (deps: Ports): ServerRoute[] => [
     {

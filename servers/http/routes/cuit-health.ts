@@ -4,7 +4,7 @@ import { cuitHealthParameters, getCuitHealth, listPortfolioHealth, portfolioHeal
 import { principalOf, readRequestOf } from '../auth.js';
 import { answerUseCase } from '../errors.js';
 
-// Beyond SPEC, additive: each CUIT's synchronization health, one at a time and for the
+// An addition to the first contract: each CUIT's synchronization health, one at a time and for the
 // portfolio (core/use-cases/cuit-health.ts). Read-only; nothing here schedules or forces a sync.
 export const cuitHealthRoutes = (deps: Ports): ServerRoute[] => [
     {

@@ -9,7 +9,7 @@ import { updateClient } from '../../../core/use-cases/update-client.js';
 import { cuitParam, principalOf } from '../auth.js';
 import { answerUseCase } from '../errors.js';
 
-// SPEC §4.3 to §4.5, the write side. hapi hands the body over unparsed so that the refusals
+// The write side (docs/api.md, Writes). hapi hands the body over unparsed so that the refusals
 // come in the order the spec lists them: token (401), subscription (403) and limits (429) in
 // the auth scheme, then writing not enabled (403), then the content type (415), then the JSON
 // and the fields (400), then the CUIT (404) and the conflicts (409). The parse error of a

@@ -5,7 +5,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import { messages } from '../../../core/domain/messages.js';
 import { openApiDocumentFor } from '../openapi/document.js';
 
-// GET /openapi.json (SPEC §9) and GET /docs, a reference page rendered by Swagger UI from
+// GET /openapi.json (docs/api.md) and GET /docs, a reference page rendered by Swagger UI from
 // the swagger-ui-dist package: no CDN, works offline.
 
 const internals = {

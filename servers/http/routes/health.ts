@@ -2,7 +2,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import { messages } from '../../../core/domain/messages.js';
 import type { Ports } from '../../../core/ports/index.js';
 
-// SPEC §4.1: unauthenticated, free, plain text. "OK" only when the database answers: a
+// docs/api.md, Endpoints: unauthenticated, free, plain text. "OK" only when the database answers: a
 // balancer takes a process whose database is away out of rotation, and brings it back when
 // it answers again. It answers within a second whatever the database does.
 const internals = {

@@ -4,7 +4,7 @@ import { listInvoicesParameters, listIssuedInvoices, listReceivedInvoices } from
 import { principalOf, readRequestOf } from '../auth.js';
 import { answerUseCase } from '../errors.js';
 
-// SPEC §4.6 and §4.7
+// docs/api.md, Reads
 export const invoiceRoutes = (deps: Ports): ServerRoute[] => [
     {
         method: 'GET',

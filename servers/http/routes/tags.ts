@@ -4,7 +4,7 @@ import { listTags, listTagsParameters } from '../../../core/use-cases/list-tags.
 import { principalOf, readRequestOf } from '../auth.js';
 import { answerUseCase } from '../errors.js';
 
-// SPEC §4.12
+// docs/api.md, Reads
 export const tagRoutes = (deps: Ports): ServerRoute[] => [{
     method: 'GET',
     path: '/v1/tags',
