@@ -11,8 +11,11 @@ export interface CliOutputStream {
 export interface CliInputStream extends AsyncIterable<Buffer | string> {
     isTTY?: boolean;
     setRawMode?(mode: boolean): unknown;
-    on(event: string, listener: (...args: unknown[]) => void): unknown;
-    off(event: string, listener: (...args: unknown[]) => void): unknown;
+    // Node's own listener type, so that process.stdin is one and a listener may name its chunk.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    on(event: string, listener: (...args: any[]) => void): unknown;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    off(event: string, listener: (...args: any[]) => void): unknown;
     resume(): unknown;
     pause(): unknown;
 }
