@@ -7,7 +7,6 @@ import type { PoolOptions } from '../adapters/knex/connection.js';
 import { memoryReadCache } from '../adapters/memory/read-cache.js';
 import type { Clock, Ports } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/clock.js';
-import { messages } from '../core/domain/messages.js';
 import type { ConfiguredAuthority, Relations } from './authority.js';
 import { createAuthorityClient } from './authority.js';
 import { hostGate } from '../adapters/knex/fleet-state.js';
@@ -15,6 +14,7 @@ import type { Config } from './config.js';
 import { sqliteFileOf } from './config.js';
 import { databaseLog } from './logger.js';
 import { loadKeyring, secretBoxFor } from './secret-keys.js';
+import { operatorMessages } from './messages.js';
 
 // The composition root: adapters built from configuration, handed to whichever front end
 // runs (REST server, MCP server, CLI).
@@ -64,7 +64,7 @@ export const assertDatabaseExists = (config: Pick<Config, 'databaseUrl'>): void 
 
     const file = sqliteFileOf(config.databaseUrl);
     if (file && !existsSync(file)) {
-        throw new Error(messages.cli.noDatabase(file));
+        throw new Error(operatorMessages.noDatabase(file));
     }
 };
 

@@ -19,11 +19,11 @@ import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 import { connect } from '../adapters/knex/connection.js';
 import { databaseOwner } from '../adapters/knex/ownership.js';
-import { messages } from '../core/domain/messages.js';
 import type { Config } from './config.js';
 import { databaseLabel, sqliteFileOf } from './config.js';
 import { databaseLog } from './logger.js';
 import { assertSecretKeyConfigured } from './secret-keys.js';
+import { operatorMessages } from './messages.js';
 
 // The embedded demo (`npm start`): one account with API writing, its owner, a fresh
 // token and sign-in password each start (shown once, like any token), a small portfolio
@@ -151,7 +151,7 @@ export const checkDemo = async (config: Config, listen: { host: string; port: nu
         const knex = connect(config.databaseUrl, {}, databaseLog(config.logLevel));
         try {
             if (await databaseOwner(knex) === 'other') {
-                throw new Error(messages.demo.foreignDatabase(databaseLabel(config.databaseUrl), config.embedded));
+                throw new Error(operatorMessages.demoForeignDatabase(databaseLabel(config.databaseUrl), config.embedded));
             }
         }
         finally {
@@ -175,7 +175,7 @@ export const startDemo = async (app: App, options: { host?: string; port?: numbe
     const claimed = await app.ports.installation.demoProcess();
     if (claimed && internals.alive(claimed)) {
         const [host, pid] = claimed.split(' ');
-        throw new Error(messages.demo.running(`proceso ${pid} en ${host}`));
+        throw new Error(operatorMessages.demoRunning(`proceso ${pid} en ${host}`));
     }
 
     const claim = `${hostname()} ${process.pid}`;

@@ -5,6 +5,7 @@ import { aesGcmSecretBox, generateKey, keyIdOf, missingSecretBox, parseKey, pars
 import { messages } from '../core/domain/messages.js';
 import type { SecretBox } from '../core/ports/secret-box.js';
 import type { Config } from './config.js';
+import { operatorMessages } from './messages.js';
 
 // Where the key of the stored credentials comes from (docs/operations.md):
 // - ARCASYNC_SECRET_KEY (base64, 32 bytes) seals; ARCASYNC_SECRET_KEYS lists previous keys
@@ -118,7 +119,7 @@ export const loadKeyring = (config: Pick<Config, 'secretKey' | 'previousSecretKe
 export const secretBoxFor = (source: KeyringSource): SecretBox => {
 
     if (source.kind === 'missing') {
-        return missingSecretBox(messages.clientWrite.secretKeyMissing);
+        return missingSecretBox(operatorMessages.secretKeyMissing);
     }
 
     if (source.kind === 'file') {
@@ -163,7 +164,7 @@ export const planRotation = (config: Pick<Config, 'secretKey' | 'previousSecretK
 
     const source = loadKeyring(config);
     if (source.kind === 'missing') {
-        throw new Error(messages.clientWrite.secretKeyMissing);
+        throw new Error(operatorMessages.secretKeyMissing);
     }
 
     const given = newKeyText ? parseKey(newKeyText, 'ARCASYNC_NEW_SECRET_KEY') : null;
@@ -190,6 +191,6 @@ export const planRotation = (config: Pick<Config, 'secretKey' | 'previousSecretK
 export const assertSecretKeyConfigured = (config: Pick<Config, 'secretKey' | 'embedded'>): void => {
 
     if (!config.embedded && !config.secretKey) {
-        throw new Error(messages.clientWrite.secretKeyMissing);
+        throw new Error(operatorMessages.secretKeyMissing);
     }
 };

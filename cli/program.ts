@@ -13,6 +13,7 @@ import { registerWebhookCommands } from './commands/webhook.js';
 import type { CliIo } from './io.js';
 import { exitCodes } from './run.js';
 import { speakSpanish, usageMessage } from './spanish.js';
+import { cliMessages } from './messages.js';
 
 // arcasync: the staff and operators' command line (README.md, The command line), as a function:
 // runCli(argv, io) runs one command line against the given environment and streams and
@@ -74,7 +75,6 @@ const internals = {
         const [{ databaseFailureCause }, { databaseLabel, loadConfig }] = await Promise.all([import('../app/database.js'), import('../app/config.js')]);
         const cause = databaseFailureCause(err);
         if (cause) {
-            const { messages } = await import('../core/domain/messages.js');
             let label = 'DATABASE_URL';
             try {
                 label = databaseLabel(loadConfig(io.env, io.cwd).databaseUrl);
@@ -83,13 +83,12 @@ const internals = {
                 // the configuration itself is wrong: its own error came first
             }
 
-            return messages.cli.databaseFailure(label, cause);
+            return cliMessages.databaseFailure(label, cause);
         }
 
         const { code, address, port } = err as { code?: unknown; address?: unknown; port?: unknown };
         if (code === 'EADDRINUSE') {
-            const { messages } = await import('../core/domain/messages.js');
-            return messages.cli.addressInUse(String(address), String(port));
+            return cliMessages.addressInUse(String(address), String(port));
         }
 
         return (err instanceof Error ? err.message : String(err)).replace(/^error: /, '').split('\n')[0]!;

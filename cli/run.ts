@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { App, ComposeOptions } from '../app/compose.js';
 import type { Config } from '../app/config.js';
 import type { CliIo } from './io.js';
+import { cliMessages } from './messages.js';
 
 // What every command shares: the app built from the command's environment, output as human
 // text or one JSON object (--json), and failures thrown to runCli, which prints them as one
@@ -45,8 +46,8 @@ export const workerConcurrency = async (raw: string | undefined): Promise<number
 
     const value = Number(raw);
     if (!Number.isInteger(value) || value < 1 || value > 200) {
-        const [{ invalid }, { messages }] = await Promise.all([import('../core/domain/errors.js'), import('../core/domain/messages.js')]);
-        throw invalid([messages.sync.invalidConcurrency]);
+        const { invalid } = await import('../core/domain/errors.js');
+        throw invalid([cliMessages.invalidConcurrency]);
     }
 
     return value;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseAmount, parseCurrency, parseDate, parseDigits, parseInvoiceType, parsePeriod, parseUsAmount } from '../adapters/authority/arca/authority-values.js';
+import { parseAmount, parseCurrency, parseDate, parseDigits, parseInvoiceType, parseUsAmount } from '../adapters/authority/arca/authority-values.js';
 import { createRouter } from '../adapters/authority/hosts.js';
 import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
 import { AuthorityFailure } from '../core/ports/authority-client.js';
@@ -86,10 +86,6 @@ describe('arca adapter pieces', () => {
             expect(parseDate('1/2/2025')).to.equal('2025-02-01');
             expect(parseDate('01/02/2025 10:31:00')).to.equal('2025-02-01');
             expect(parseDate('')).to.equal(null);
-            expect(parsePeriod('202405')).to.equal('202405');
-            expect(parsePeriod('2024-05')).to.equal('202405');
-            expect(parsePeriod('5/2024')).to.equal('202405');
-            expect(parsePeriod('2024')).to.equal('202400');
             expect(parseInvoiceType('6 - Factura B')).to.equal('6');
             expect(parseInvoiceType('011')).to.equal('11');
             expect(parseCurrency('$')).to.equal('PES');

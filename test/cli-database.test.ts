@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { messages } from '../core/domain/messages.js';
 import { runBuiltCli, runInProcess } from './support/cli.js';
+import { operatorMessages } from '../app/messages.js';
 
 // Only `migrate` and the demo create a database. Every other command, started anywhere (a
 // desktop MCP client starts `mcp` in a directory of its own), fails with one Spanish line
@@ -41,13 +42,13 @@ describe('CLI without a database', function () {
         const result = await runBuiltCli(['mcp'], { cwd: dir, env: internals.env({ ARCASYNC_TOKEN: 'asy_cualquiera' }), input: '' });
         expect(result.code).to.equal(1);
         expect(result.stdout).to.equal('');
-        expect(result.stderr).to.equal(`error: ${messages.cli.noDatabase(join(dir, 'data/arcasync.sqlite'))}\n`);
+        expect(result.stderr).to.equal(`error: ${operatorMessages.noDatabase(join(dir, 'data/arcasync.sqlite'))}\n`);
         expect(readdirSync(dir)).to.deep.equal([]);
     });
 
     it('no command but migrate creates one; after migrate they work on it', async () => {
 
-        const expected = `error: ${messages.cli.noDatabase(join(dir, 'data/arcasync.sqlite'))}\n`;
+        const expected = `error: ${operatorMessages.noDatabase(join(dir, 'data/arcasync.sqlite'))}\n`;
         for (const argv of [['account', 'show', '1'], ['sync', '--due'], ['sync', 'status'], ['secret', 'rotate'], ['secret', 'status'], ['serve', '--port', '0'], ['user', 'set-password', '--user', '1', '--password', 'una clave larga']]) {
             const result = await runInProcess(argv, { cwd: dir, env: internals.env() });
             expect(result.code, argv.join(' ')).to.equal(1);

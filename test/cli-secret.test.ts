@@ -5,7 +5,6 @@ import { expect } from 'chai';
 import { aesGcmSecretBox, generateKey, keyIdOf } from '../adapters/crypto/secret-box.js';
 import { loadConfig } from '../app/config.js';
 import { ensureKeyFile, planRotation, readKeyFile, writeKeyFile } from '../app/secret-keys.js';
-import { messages } from '../core/domain/messages.js';
 import type { ClientRepository } from '../core/ports/index.js';
 import { resealStoredKeys } from '../core/use-cases/reseal-stored-keys.js';
 import { keyFingerprint } from '../core/domain/sealed-key.js';
@@ -17,6 +16,7 @@ import type { SeededUser } from './support/fixtures.js';
 import { seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startServerOn, startTestServer } from './support/server.js';
+import { operatorMessages } from '../app/messages.js';
 
 // `arcasync secret rotate` and `secret status`: every stored key re-sealed under a new key
 // while the service keeps answering; only key ids are ever printed.
@@ -137,7 +137,7 @@ for (const database of testDatabases()) {
 
             const result = await runCli(server.app.config.databaseUrl, ['secret', 'rotate'], {});
             expect(result.code).to.not.equal(0);
-            expect(result.stderr.trim()).to.equal(`error: ${messages.clientWrite.secretKeyMissing}`);
+            expect(result.stderr.trim()).to.equal(`error: ${operatorMessages.secretKeyMissing}`);
         });
     });
 }

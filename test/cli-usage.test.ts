@@ -15,6 +15,7 @@ import { cliEnv, runCli, runInProcess } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
+import { cliMessages } from '../cli/messages.js';
 
 // The command line as staff meet it: Spanish help and usage errors, --version, the lists that
 // give the ids other commands take (never a token), errors as JSON under --json, and the
@@ -87,7 +88,7 @@ describe('CLI usage', function () {
         try {
             const result = await runInProcess(['authority', 'simulate', '--port', String(port)]);
             expect(result.code).to.equal(1);
-            expect(result.stderr).to.equal(`error: ${messages.cli.addressInUse('127.0.0.1', String(port))}\n`);
+            expect(result.stderr).to.equal(`error: ${cliMessages.addressInUse('127.0.0.1', String(port))}\n`);
         }
         finally {
             server.close();

@@ -12,6 +12,7 @@ import type { SeededUser } from './support/fixtures.js';
 import { seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
+import { httpMessages } from '../servers/http/messages.js';
 
 // One contract (core/contract/, joi): what the OpenAPI document and the MCP tools publish is
 // generated from the schemas the core validates with, and the published body limits are the
@@ -112,7 +113,7 @@ describe('the joi contract, as the API and the MCP tools publish it', () => {
 
     it('shows each error status with the Spanish message the API answers, and no tag filter in the list\'s Try it out', () => {
 
-        const fixed: Record<string, string> = { 401: messages.unauthenticated, 404: messages.notFound, 415: messages.unsupportedMediaType, 429: messages.rateLimited, 500: messages.internal, 503: messages.unavailable };
+        const fixed: Record<string, string> = { 401: messages.unauthenticated, 404: messages.notFound, 415: httpMessages.unsupportedMediaType, 429: messages.rateLimited, 500: messages.internal, 503: messages.unavailable };
         for (const [path, item] of Object.entries(document.paths as Json)) {
             for (const [method, operation] of Object.entries(item as Json) as [string, Json][]) {
                 for (const [status, response] of Object.entries(operation.responses as Json)) {

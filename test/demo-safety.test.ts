@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { messages } from '../core/domain/messages.js';
 import { cliEnv, runCli, runInProcess, startCliProcess } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
+import { operatorMessages } from '../app/messages.js';
 
 // `npm start` is everyone's reflex, pointed at whatever DATABASE_URL says: the demo writes
 // nothing to a database it did not create (one holding real accounts, or one just made by
@@ -57,7 +57,7 @@ for (const database of testDatabases()) {
                 expect(internals.dump(db.url)).to.equal(before);
 
                 expect(keyless.code).to.equal(1);
-                expect(keyless.stderr).to.equal(`error: ${messages.clientWrite.secretKeyMissing}\n`);
+                expect(keyless.stderr).to.equal(`error: ${operatorMessages.secretKeyMissing}\n`);
                 expect(keyed.code).to.equal(1);
                 expect(keyed.stdout).to.equal('');
                 expect(keyed.stderr.trimEnd().split('\n')).to.have.length(1);

@@ -8,6 +8,7 @@ import { readEndpoints } from './support/endpoints.js';
 import { addClient, seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
+import { httpMessages } from '../servers/http/messages.js';
 
 // docs/api.md, Endpoints, Access and Errors: the health check, bearer tokens, subscription states, unknown routes
 // and internal errors, through real HTTP requests.
@@ -192,7 +193,7 @@ for (const database of testDatabases()) {
                     const res = await server.request(path, { token });
                     expect(res.status, path).to.equal(404);
                     expect(res.headers.get('content-type'), path).to.match(/^application\/json/);
-                    expect(res.body, path).to.deep.equal({ error: messages.routeNotFound });
+                    expect(res.body, path).to.deep.equal({ error: httpMessages.routeNotFound });
                 }
             });
             it('answers a Spanish 405 naming the allowed methods for a known path and another method', async () => {
@@ -209,7 +210,7 @@ for (const database of testDatabases()) {
                         const res = await server.request(path, { method, token });
                         expect(res.status, `${method} ${path}`).to.equal(405);
                         expect(res.headers.get('allow'), `${method} ${path}`).to.equal(allow);
-                        expect(res.body, `${method} ${path}`).to.deep.equal({ error: messages.methodNotAllowed });
+                        expect(res.body, `${method} ${path}`).to.deep.equal({ error: httpMessages.methodNotAllowed });
                     }
                 }
             });

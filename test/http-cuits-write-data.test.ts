@@ -4,7 +4,6 @@ import type { Knex } from 'knex';
 import pino from 'pino';
 import { composeApp } from '../app/compose.js';
 import { loadConfig } from '../app/config.js';
-import { messages } from '../core/domain/messages.js';
 import { createHttpServer } from '../servers/http/server.js';
 import { tableNames, testDatabases } from './support/databases.js';
 import { movement, notification, invoice, sctData } from './support/data.js';
@@ -13,6 +12,7 @@ import type { SeededUser } from './support/fixtures.js';
 import { seedAccount, seedUser, tagClient } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer, testClock } from './support/server.js';
+import { operatorMessages } from '../app/messages.js';
 
 // What the write side keeps and removes: no plaintext key anywhere in the database, in any
 // response or in any log line; a delete leaves no row of the client in any table.
@@ -186,7 +186,7 @@ for (const database of testDatabases()) {
 
                 expect(texts.join('\n')).to.not.contain(secret);
                 expect(lines.length).to.be.greaterThan(10);
-                expect(lines.join('\n')).to.contain(messages.clientWrite.secretKeyMissing.slice(0, 30));
+                expect(lines.join('\n')).to.contain(operatorMessages.secretKeyMissing.slice(0, 30));
                 for (const line of lines) {
                     expect(line).to.not.contain(secret);
                 }

@@ -7,6 +7,7 @@ import type { SeededUser } from './support/fixtures.js';
 import { seedAccount, seedUser, tagClient } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer, writeServerEnv } from './support/server.js';
+import { httpMessages } from '../servers/http/messages.js';
 
 // docs/api.md, Writes and Errors: POST, PATCH and DELETE /v1/cuits over HTTP.
 
@@ -258,7 +259,7 @@ for (const database of testDatabases()) {
                 for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'application/merge-patch+json' }]) {
                     const res = await post(owner, { tipo: 'otro' }, headers);
                     expect(res.status, JSON.stringify(headers)).to.equal(415);
-                    expect(res.body).to.deep.equal({ error: messages.unsupportedMediaType });
+                    expect(res.body).to.deep.equal({ error: httpMessages.unsupportedMediaType });
                 }
 
                 const bare = await fetch(`${server.url}/v1/cuits`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` } });
@@ -271,9 +272,9 @@ for (const database of testDatabases()) {
             it('answers 400 in Spanish for a malformed JSON body, without quoting it', async () => {
 
                 const res = await post(owner, '{"tipo": "persona-fisica", "clave_arca": "Secreto-Roto"');
-                expect400(res, messages.invalidJson);
+                expect400(res, httpMessages.invalidJson);
                 expect(res.text).to.not.contain('Secreto-Roto');
-                expect400(await post(owner, ''), messages.invalidJson);
+                expect400(await post(owner, ''), httpMessages.invalidJson);
             });
 
             describe('400 causes, each message naming its field', () => {
@@ -530,7 +531,7 @@ for (const database of testDatabases()) {
                     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
                         const res = await patch(owner, personCuit, { nombre: 'Ana' }, { 'content-type': type });
                         expect(res.status, type).to.equal(415);
-                        expect(res.body).to.deep.equal({ error: messages.unsupportedMediaType });
+                        expect(res.body).to.deep.equal({ error: httpMessages.unsupportedMediaType });
                     }
                 });
 
@@ -539,7 +540,7 @@ for (const database of testDatabases()) {
                     const res = await patch(owner, personCuit, { nombre: '', apellido: 5, email: 'x', telefono: 'y'.repeat(61), clave_arca: '', otro: 1 });
                     expect400(res, messages.clientWrite.nombre, messages.clientWrite.apellido, messages.clientWrite.email, messages.clientWrite.telefono, messages.clientWrite.clave_arca, messages.unknownField('otro'));
                     expect400(await patch(owner, personCuit, '[1]'), messages.clientWrite.bodyNotObject);
-                    expect400(await patch(owner, personCuit, '{"nombre":'), messages.invalidJson);
+                    expect400(await patch(owner, personCuit, '{"nombre":'), httpMessages.invalidJson);
                 });
 
                 it('answers 400 naming the CUIT for a malformed {cuit}', async () => {

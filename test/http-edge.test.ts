@@ -12,6 +12,7 @@ import { rawExchange, rawRequest } from './support/raw-http.js';
 import { logLeaks } from './support/run-log.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer, writeServerEnv } from './support/server.js';
+import { httpMessages } from '../servers/http/messages.js';
 
 // The HTTP edge as an attacker meets it: bytes on a raw socket to `arcasync serve` in its own
 // process. Whatever arrives, the process keeps serving, every answer is the service's JSON
@@ -66,9 +67,9 @@ for (const database of testDatabases()) {
             const broken = (path: string) => rawRequest('POST', path, [['Host', 'x'], ['Content-Type', 'application/json'], ['Content-Length', '1'], ['Connection', 'close']], '{X');
             for (let round = 0; round < 5; round++) {
                 const [health, other] = await Promise.all([rawExchange(port, broken('/healthcheck')), rawExchange(port, broken('/no-existe'))]);
-                internals.expectError(health, 405, messages.methodNotAllowed);
+                internals.expectError(health, 405, httpMessages.methodNotAllowed);
                 expect(health.responses[0]!.headers.allow).to.equal('GET');
-                internals.expectError(other, 404, messages.routeNotFound);
+                internals.expectError(other, 404, httpMessages.routeNotFound);
             }
 
             await alive();
@@ -95,7 +96,7 @@ for (const database of testDatabases()) {
             internals.expectError(await rawExchange(port, 'NOT HTTP AT ALL\r\n\r\n'), 400, messages.invalidRequest);
             internals.expectError(await rawExchange(port, 'GET /healthcheck HTTP/1.1\r\nHost x\r\n\r\n'), 400, messages.invalidRequest);
             internals.expectError(await rawExchange(port, 'GET /healthcheck HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n'), 400, messages.invalidRequest);
-            internals.expectError(await rawExchange(port, `GET /healthcheck HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 431, messages.headersTooLarge);
+            internals.expectError(await rawExchange(port, `GET /healthcheck HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 431, httpMessages.headersTooLarge);
             // A broken chunk inside a body the route is reading.
             const chunked = rawRequest('POST', '/v1/cuits', [['Host', 'x'], ['Authorization', `Bearer ${owner.token}`], ['Content-Type', 'application/json'], ['Transfer-Encoding', 'chunked']], '2\r\n{}\r\nZZ\r\n');
             internals.expectError(await rawExchange(port, chunked), 400, messages.invalidRequest);
@@ -104,7 +105,7 @@ for (const database of testDatabases()) {
             expect(pipelined.responses.map((response) => response.status)).to.deep.equal([200, 400]);
             expect(JSON.parse(pipelined.responses[1]!.body.toString())).to.deep.equal({ error: messages.invalidRequest });
             // CONNECT is no proxy here; a request without Host is served like any other.
-            internals.expectError(await rawExchange(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'), 405, messages.methodNotAllowed);
+            internals.expectError(await rawExchange(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'), 405, httpMessages.methodNotAllowed);
             internals.expectError(await rawExchange(port, 'GET /v1/cuits HTTP/1.1\r\nConnection: close\r\n\r\n'), 401, messages.unauthenticated);
             await alive();
         });
@@ -112,19 +113,19 @@ for (const database of testDatabases()) {
         it('answers an unsupported Expect with a Spanish 417 (finding 10)', async () => {
 
             const exchange = await rawExchange(port, rawRequest('GET', '/v1/cuits', [['Host', 'x'], ['Authorization', `Bearer ${owner.token}`], ['Expect', 'foo']]));
-            internals.expectError(exchange, 417, messages.expectationFailed);
+            internals.expectError(exchange, 417, httpMessages.expectationFailed);
         });
 
         it('answers a CORS preflight on the REST API as a method the path lacks, in Spanish (finding 10)', async () => {
 
             const preflight = (path: string) => rawExchange(port, rawRequest('OPTIONS', path, [['Host', 'x'], ['Origin', 'https://example.com'], ['Access-Control-Request-Method', 'GET'], ['Connection', 'close']]));
             const cuits = await preflight('/v1/cuits');
-            internals.expectError(cuits, 405, messages.methodNotAllowed);
+            internals.expectError(cuits, 405, httpMessages.methodNotAllowed);
             expect(cuits.responses[0]!.headers.allow).to.equal('GET, POST');
-            internals.expectError(await preflight('/v1'), 404, messages.routeNotFound);
+            internals.expectError(await preflight('/v1'), 404, httpMessages.routeNotFound);
             // A path the router cannot decode (found by the fuzz suite: it was a 500).
-            internals.expectError(await preflight('/v1/%FF'), 404, messages.routeNotFound);
-            internals.expectError(await rawExchange(port, 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), 404, messages.routeNotFound);
+            internals.expectError(await preflight('/v1/%FF'), 404, httpMessages.routeNotFound);
+            internals.expectError(await rawExchange(port, 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), 404, httpMessages.routeNotFound);
             // The MCP endpoint keeps its CORS preflight.
             const mcp = await rawExchange(port, rawRequest('OPTIONS', '/mcp', [['Host', 'x'], ['Origin', 'https://example.com'], ['Access-Control-Request-Method', 'POST'], ['Connection', 'close']]));
             expect(mcp.responses[0]!.status).to.equal(200);
@@ -156,7 +157,7 @@ for (const database of testDatabases()) {
             await refused(notUtf8, messages.clientWrite.characters('nombre'));
             const badKey = Buffer.from(person('20111222332', { 'x#': 'a' }));
             badKey[badKey.indexOf('#')] = 0xc3;
-            await refused(badKey, messages.invalidUtf8);
+            await refused(badKey, httpMessages.invalidUtf8);
             await refused(person('20111222333', {}).replace('"Paz"', '"Pa\\ud800z"'), messages.clientWrite.characters('apellido'));
             await refused(person('20111222334', { nombre: 'A\u0000na' }), messages.clientWrite.characters('nombre'));
             await refused(person('20111222335', { clave_arca: 'Clave\u0000' }), messages.clientWrite.characters('clave_arca'));

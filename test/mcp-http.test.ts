@@ -10,6 +10,8 @@ import type { SeededUser } from './support/fixtures.js';
 import { addClient, seedAccount, seedUser, tagClient } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startServerOn, startTestServer } from './support/server.js';
+import { httpMessages } from '../servers/http/messages.js';
+import { mcpMessages } from '../servers/mcp/messages.js';
 
 // The MCP tools (docs/api.md, MCP) over streamable HTTP with an API token: the five tools answer what the REST API
 // answers, with the same visibility, 404, subscription 403 and per-user rate limits.
@@ -290,7 +292,7 @@ for (const database of testDatabases()) {
             for (const method of ['GET', 'DELETE']) {
                 const res = await server.request('/mcp', { method, token: owner.token });
                 expect(res.status, method).to.equal(405);
-                expect(res.body).to.deep.equal({ error: messages.mcp.postOnly });
+                expect(res.body).to.deep.equal({ error: mcpMessages.postOnly });
                 expect(res.headers.get('allow')).to.equal('POST');
             }
 
@@ -298,7 +300,7 @@ for (const database of testDatabases()) {
             const accept = 'application/json, text/event-stream';
             const rebound = await server.request('/mcp', { method: 'POST', token: owner.token, body: init, headers: { accept, origin: 'http://evil.example' } });
             expect(rebound.status).to.equal(403);
-            expect(rebound.body).to.deep.equal({ error: messages.mcp.forbiddenHost });
+            expect(rebound.body).to.deep.equal({ error: httpMessages.forbiddenHost });
 
             const local = await server.request('/mcp', { method: 'POST', token: owner.token, body: init, headers: { accept, origin: 'http://localhost:6274' } });
             expect(local.status).to.equal(200);

@@ -11,6 +11,7 @@ import type { SeededUser } from './support/fixtures.js';
 import { addClient, seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
+import { cliMessages } from '../cli/messages.js';
 
 // The MCP Inspector CLI (the pinned @modelcontextprotocol/inspector-cli, which is what
 // `npx @modelcontextprotocol/inspector --cli` runs) as a third-party client: it lists the five
@@ -121,7 +122,7 @@ for (const database of testDatabases().slice(0, 1)) {
 
             const [missing, wrong] = await Promise.all([run(''), run('asy_invalido')]);
             expect(missing.code).to.equal(1);
-            expect(missing.stderr).to.contain(messages.mcp.noToken);
+            expect(missing.stderr).to.contain(cliMessages.noToken);
             expect(wrong.code).to.equal(1);
             expect(wrong.stderr).to.contain(messages.unauthenticated);
         });

@@ -11,6 +11,7 @@ import { addClient, seedAccount } from './support/fixtures.js';
 import { authorize, followToClient, form, grant, listTools, mcpStatus, oauthTest, register, submit, tokenRequest } from './support/oauth.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer, writeServerEnv } from './support/server.js';
+import { mcpMessages } from '../servers/mcp/messages.js';
 
 // The OAuth 2.1 authorization server of the MCP endpoint, driven with plain HTTP as a native
 // client would (the browser consent is in oauth-browser.test.ts): discovery, dynamic
@@ -183,7 +184,7 @@ for (const database of testDatabases()) {
             const refused = await mcpStatus(server, tokens.access_token);
             expect(refused.status).to.equal(403);
             expect(refused.challenge).to.match(/^Bearer error="insufficient_scope", resource_metadata=".+", scope="service:read"$/);
-            expect(refused.body).to.deep.equal({ error: messages.mcp.insufficientScope });
+            expect(refused.body).to.deep.equal({ error: mcpMessages.insufficientScope });
         });
 
         it('issues no token for another resource', async () => {

@@ -6,6 +6,7 @@ import { testDatabases } from './support/databases.js';
 import { authorize, csrfOf, form, grant, listTools, oauthTest, rawRequest, register, startOAuthTestServer, submit } from './support/oauth.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer, writeServerEnv } from './support/server.js';
+import { httpMessages } from '../servers/http/messages.js';
 
 // The OAuth surface under attack (security issue, items 3-8): every URL it publishes comes
 // from PUBLIC_URL and answers only for this server's names; sign-in is throttled and does not
@@ -61,7 +62,7 @@ for (const database of testDatabases()) {
             for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/.well-known/oauth-protected-resource/mcp', '/oauth/jwks']) {
                 const foreign = await rawRequest(server, path, { headers: { host: 'evil.example' } });
                 expect(foreign.status, path).to.equal(403);
-                expect(foreign.body, path).to.deep.equal({ error: messages.mcp.forbiddenHost });
+                expect(foreign.body, path).to.deep.equal({ error: httpMessages.forbiddenHost });
             }
 
             const registration = await rawRequest(server, '/oauth/register', { method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json' }, body: JSON.stringify(internals.registration) });

@@ -13,6 +13,7 @@ import { seedAccount } from './support/fixtures.js';
 import { queueDeps } from '../app/sync.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
+import { cliMessages } from '../cli/messages.js';
 
 // The sync commands of the CLI contract as operators run them (child processes on the
 // database): `sync`, `sync status`, `resync`, with their --json shapes, exit codes and
@@ -109,7 +110,7 @@ for (const database of testDatabases()) {
             const run = await cli('sync', '--all', '--json');
             // A CUIT ended with an error: the summary on stdout, one line on stderr, exit 3.
             expect(run.code, run.stderr).to.equal(3);
-            expect(run.stderr.trimEnd().split('\n').map((line) => JSON.parse(line))).to.deep.equal([{ error: messages.cli.syncFailed(1) }]);
+            expect(run.stderr.trimEnd().split('\n').map((line) => JSON.parse(line))).to.deep.equal([{ error: cliMessages.syncFailed(1) }]);
             const result = JSON.parse(run.stdout);
             expect(result).to.include({ jobs: 3, synced: 2, failed: 1, otherWorkers: 0 });
             expect(result.failures).to.have.length(1);
@@ -160,8 +161,8 @@ for (const database of testDatabases()) {
                 [['sync', '--cuit', '123'], messages.admin.invalidCuit],
                 [['sync', '--cuit', '20-99999999-9'], messages.notFound],
                 [['resync', '20-99999999-9'], messages.notFound],
-                [['sync', '--all', '--concurrency', '0'], messages.sync.invalidConcurrency],
-                [['serve', '--worker', '--concurrency', '5000'], messages.sync.invalidConcurrency]
+                [['sync', '--all', '--concurrency', '0'], cliMessages.invalidConcurrency],
+                [['serve', '--worker', '--concurrency', '5000'], cliMessages.invalidConcurrency]
             ] as const) {
                 const result = await cli(...args);
                 expect(result.code, args.join(' ')).to.equal(1);
@@ -182,9 +183,9 @@ for (const database of testDatabases()) {
                 const env = { ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: failing.url };
                 const run = await runCli(server.app.config.databaseUrl, ['sync', ...cuits.flatMap((cuit) => ['--cuit', cuit])], env);
                 expect(run.code, run.stderr).to.equal(3);
-                expect(run.stderr.trimEnd().split('\n')).to.deep.equal([`error: ${messages.cli.syncFailed(4)}`]);
+                expect(run.stderr.trimEnd().split('\n')).to.deep.equal([`error: ${cliMessages.syncFailed(4)}`]);
                 const lines = run.stdout.trimEnd().split('\n');
-                expect(lines[0]).to.equal(messages.cli.syncSummary({ synced: 0, failed: 4, invoices: 0 }));
+                expect(lines[0]).to.equal(cliMessages.syncSummary({ synced: 0, failed: 4, invoices: 0 }));
                 expect(lines.slice(1).map((line) => line.trim().slice(0, 11)).sort()).to.deep.equal(cuits);
                 for (const line of lines.slice(1)) {
                     expect(line.split(messages.authority.unavailable).length - 1, line).to.equal(1);
@@ -224,7 +225,7 @@ for (const database of testDatabases()) {
 
             const text = await cli('sync', '--cuit', mine);
             expect(text.code).to.equal(0);
-            expect(text.stdout).to.not.include(messages.cli.syncByOthers(1));
+            expect(text.stdout).to.not.include(cliMessages.syncByOthers(1));
         });
     });
 }

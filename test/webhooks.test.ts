@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { webhookDeps, deliveryOptionsOf, startWebhookWorker } from '../app/webhooks.js';
 import type { Lookup } from '../adapters/webhooks/http-sender.js';
 import { messages } from '../core/domain/messages.js';
-import { strictTargets } from '../core/domain/webhook.js';
+import type { TargetPolicy } from '../core/domain/webhook.js';
 import { startWebhookDelivery } from '../core/use-cases/webhooks/deliver.js';
 import { createWebhook } from '../core/use-cases/webhooks/manage.js';
 import { notification, sctData } from './support/data.js';
@@ -36,6 +36,9 @@ interface Received {
 }
 
 const internals = {
+    // A production deployment's policy: no loopback over http, no private networks.
+    strictTargets: { allowHttpLoopback: false, allowPrivateNetworks: false } as TargetPolicy,
+
     root: fileURLToPath(new URL('..', import.meta.url)),
     secretKey: randomBytes(32).toString('base64'),
 
@@ -291,11 +294,11 @@ for (const database of testDatabases()) {
             const publicThenPrivate: Lookup = (_host, _options, callback) => callback(null, [{ address: resolving, family: 4 }]);
             let resolving = '93.184.216.34';
             const deps = webhookDeps(server.app, { lookup: publicThenPrivate });
-            const rebinding = await createWebhook(deps, { accountId: user.accountId, url: 'https://receptor.example.test/hook' }, strictTargets);
+            const rebinding = await createWebhook(deps, { accountId: user.accountId, url: 'https://receptor.example.test/hook' }, internals.strictTargets);
             resolving = '10.0.0.7';
             await server.app.ports.webhooks.enqueueTest(loopback.id, Date.now());
             await server.app.ports.webhooks.enqueueTest(rebinding.id, Date.now());
-            const worker = startWebhookDelivery(deps, { ...deliveryOptionsOf(server.app), policy: strictTargets });
+            const worker = startWebhookDelivery(deps, { ...deliveryOptionsOf(server.app), policy: internals.strictTargets });
             try {
                 const attempted = async (id: number) => JSON.parse((await cli('webhook', 'deliveries', '--endpoint', String(id), '--json')).stdout).deliveries[0];
                 await internals.until(async () => (await attempted(loopback.id)).attempts > 0 && (await attempted(rebinding.id)).attempts > 0, 'both attempts');

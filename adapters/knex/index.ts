@@ -19,8 +19,7 @@ import { rateLimitCounter } from './rate-limit-counter.js';
 import { throttleCounter } from './throttle-counter.js';
 import { databaseStatus } from './database-status.js';
 
-export { closeDatabase, connect, dialectOf, servingBusyTimeoutMs } from './connection.js';
-export { databaseFailureCause } from './errors.js';
+export { closeDatabase, connect, dialectOf } from './connection.js';
 export { migrateLatest } from './migrations/index.js';
 
 // Every repository over one knex instance.

@@ -3,6 +3,7 @@ import type { CliIo } from '../io.js';
 import { stopRequested } from '../io.js';
 import { readPassword } from '../password.js';
 import { failure, openApp, outputFor, parseId, withApp } from '../run.js';
+import { cliMessages } from '../messages.js';
 
 // `arcasync mcp`: the MCP tools over stdio as the user of ARCASYNC_TOKEN; and
 // `arcasync user set-password`, the password that user signs in with to authorize MCP
@@ -14,10 +15,9 @@ export const registerMcpCommands = (program: Command, io: CliIo): void => {
         .description('servidor MCP por stdio (las cinco herramientas de solo lectura) como el usuario de ARCASYNC_TOKEN')
         .action(async () => {
 
-            const { messages } = await import('../../core/domain/messages.js');
             const token = io.env.ARCASYNC_TOKEN;
             if (!token) {
-                throw failure(messages.mcp.noToken);
+                throw failure(cliMessages.noToken);
             }
 
             const { serveStdio } = await import('../../servers/mcp/stdio.js');

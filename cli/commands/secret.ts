@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { assertDatabaseExists, configOf, failure, outputFor, withApp } from '../run.js';
+import { cliMessages } from '../messages.js';
 
 // The key of the stored credentials (clave_arca): rotate it without stopping the service,
 // and see which keys still seal something. Only key ids (8 hex digits of sha256) are ever
@@ -29,9 +30,8 @@ export const registerSecretCommands = (program: Command, io: CliIo): void => {
         .description('re-cifra todas las credenciales guardadas con la clave nueva (ARCASYNC_NEW_SECRET_KEY, una generada en ./data/secret.key, o la actual ARCASYNC_SECRET_KEY)')
         .action(async (_options: object, command: Command) => {
 
-            const [{ planRotation, secretBoxFor, writeKeyFile }, { messages }, { resealStoredKeys }] = await Promise.all([
+            const [{ planRotation, secretBoxFor, writeKeyFile }, { resealStoredKeys }] = await Promise.all([
                 import('../../app/secret-keys.js'),
-                import('../../core/domain/messages.js'),
                 import('../../core/use-cases/reseal-stored-keys.js')
             ]);
             const output = outputFor(command, io);
@@ -56,7 +56,7 @@ export const registerSecretCommands = (program: Command, io: CliIo): void => {
 
             output.print(lines.join('\n'), data);
             if (report.unreadable) {
-                throw failure(messages.clientWrite.secretUnreadable(report.unreadable, report.unreadableClientIds.slice(0, 20).join(', ')));
+                throw failure(cliMessages.secretUnreadable(report.unreadable, report.unreadableClientIds.slice(0, 20).join(', ')));
             }
         });
 

@@ -5,6 +5,7 @@ import { systemNames } from '../../core/domain/health.js';
 import type { CliIo } from '../io.js';
 import { syncSpinner } from '../progress.js';
 import { defaultWorkerConcurrency, exitCodes, failure, openApp, outputFor, withApp, workerConcurrency } from '../run.js';
+import { cliMessages } from '../messages.js';
 
 // The synchronization commands of the command line (README.md): `sync` (cron), `sync worker`
 // (long-running), `sync status`, `resync`. The work happens in app/worker.ts; this module
@@ -89,19 +90,18 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
                 }
             });
 
-            const { messages } = await import('../../core/domain/messages.js');
-            const lines = [messages.cli.syncSummary(summary)];
+            const lines = [cliMessages.syncSummary(summary)];
             for (const failed of summary.failures) {
                 lines.push(`  ${failed.cuit ?? '?'}: ${failed.error ?? ''}`);
             }
 
             if (summary.otherWorkers) {
-                lines.push(messages.cli.syncByOthers(summary.otherWorkers));
+                lines.push(cliMessages.syncByOthers(summary.otherWorkers));
             }
 
             output.print(lines.join('\n'), summary);
             if (summary.failed) {
-                throw failure(messages.cli.syncFailed(summary.failed), exitCodes.syncFailures);
+                throw failure(cliMessages.syncFailed(summary.failed), exitCodes.syncFailures);
             }
         });
 

@@ -44,16 +44,6 @@ export const systemNames: Record<SyncSystem, string> = {
     dfe: 'dfe'
 };
 
-// How a person reads each system's name in a sentence.
-export const systemLabels: Record<SyncSystem, string> = {
-    registry: 'el sistema registral',
-    issued_invoices: 'los comprobantes emitidos',
-    received_invoices: 'los comprobantes recibidos',
-    sct: 'la cuenta corriente (SCT)',
-    ccma: 'la cuenta de monotributo y autónomos (CCMA)',
-    dfe: 'el domicilio fiscal electrónico (DFE)'
-};
-
 export interface HealthText {
     // What happened, in a few words.
     mensaje: string;

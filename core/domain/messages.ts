@@ -1,5 +1,7 @@
-// Every message a person can read comes from here, so wording stays consistent across the
-// REST API, the MCP tools and the CLI. The fixed ones are the API's own (docs/api.md, Errors).
+// The rules' messages: what the core refuses or records, read the same through the REST API,
+// the MCP tools and the CLI (the fixed ones: docs/api.md, Errors). Each front end's own texts
+// live beside it: servers/http/messages.ts, servers/mcp/messages.ts, cli/messages.ts,
+// app/messages.ts (operators, the demo), servers/oauth/texts.ts.
 
 export const messages = {
     unauthenticated: 'Token de acceso ausente o inválido.',
@@ -12,17 +14,8 @@ export const messages = {
     writingDisabled: 'Tu cuenta no tiene habilitada la escritura por API. Escribinos para activarla.',
     subscriptionPaused: 'Tu suscripción está pausada porque no se pudo procesar el último pago. Actualizá el medio de pago en la página de suscripción del panel para recuperar el acceso.',
     subscriptionInactive: 'Tu suscripción finalizó o nunca se activó. Activala desde la página de suscripción del panel para recuperar el acceso.',
-    unsupportedMediaType: 'El cuerpo de la solicitud debe enviarse como application/json.',
-    routeNotFound: 'No existe el recurso solicitado.',
-    methodNotAllowed: 'Método no permitido para este recurso.',
-    invalidJson: 'El cuerpo de la solicitud no es un JSON válido.',
-    payloadTooLarge: 'El cuerpo de la solicitud es demasiado grande.',
     // What the HTTP layer answers for requests it cannot take at all (malformed or unusual HTTP).
     invalidRequest: 'La solicitud no es válida.',
-    headersTooLarge: 'Los encabezados de la solicitud son demasiado grandes.',
-    requestTimeout: 'La solicitud tardó demasiado en llegar.',
-    expectationFailed: "El encabezado 'Expect' no es compatible: solo se acepta '100-continue'.",
-    invalidUtf8: 'El cuerpo de la solicitud no es texto UTF-8 válido.',
 
     // Field-level validation: each names the failing field.
     field: {
@@ -81,12 +74,10 @@ export const messages = {
         emptyPatch: 'El cuerpo de la edición no puede estar vacío: enviá al menos un campo a modificar.',
         immutable: "El CUIT y el campo 'tipo' no se pueden modificar ('cuit', 'tipo'). Para corregir un CUIT, eliminá el cliente y crealo de nuevo.",
         representsEntities: 'El cliente es representante de personas jurídicas de la cuenta: eliminalas o cambiales el representante primero.',
-        // Operators (CLI, configuration): the encryption key of the stored credentials.
-        secretKeyMissing: 'Falta ARCASYNC_SECRET_KEY: es obligatoria cuando DATABASE_URL no es la base embebida. Generá una clave con `openssl rand -base64 32`.',
+        // The sealed keys' encryption key, as the secret box finds it.
         secretKeyInvalid: (name: string): string => `${name} debe contener claves de 32 bytes codificadas en base64.`,
         secretKeyUnknown: (keyId: string): string => `No se encontró la clave de cifrado ${keyId}: agregala a ARCASYNC_SECRET_KEYS.`,
-        secretCorrupt: 'Una credencial guardada no se pudo descifrar: fue alterada o no corresponde a la clave.',
-        secretUnreadable: (count: number, ids: string): string => `${count} credenciales guardadas no se pudieron descifrar (clientes ${ids}): agregá la clave con que se cifraron a ARCASYNC_SECRET_KEYS y volvé a ejecutar el comando.`
+        secretCorrupt: 'Una credencial guardada no se pudo descifrar: fue alterada o no corresponde a la clave.'
     },
     // The authority's answers as the synchronization records them (AuthorityFailure kinds).
     authority: {
@@ -114,22 +105,7 @@ export const messages = {
         loginsEndedToday: (what: string): string => `${what} Hoy no se vuelve a iniciar sesión con esta clave; se reintenta mañana.`,
         internal: 'Error interno al sincronizar; se reintentará.',
         nothingToRun: 'Indicá qué sincronizar: --cuit CUIT, --due o --all.',
-        invalidConcurrency: 'La concurrencia debe ser un entero entre 1 y 200.',
         simulatedDatabase: "Esta base de datos la creó la demostración (npm start): sus CUIT y claves son de prueba y no se envían a ARCA. Usala con AUTHORITY=simulated, o sincronizá una base propia creada con 'arcasync migrate'."
-    },
-    // The command line: its own failures and commander's, in Spanish.
-    cli: {
-        syncSummary: (run: { synced: number; failed: number; invoices: number }): string => `Sincronizados: ${run.synced} CUIT; con error: ${run.failed} CUIT; comprobantes guardados: ${run.invoices}.`,
-        syncByOthers: (count: number): string => `Otro trabajador sincronizó ${count} CUIT de esta corrida al mismo tiempo; su resultado está en 'arcasync sync status'.`,
-        syncFailed: (count: number): string => `${count} CUIT ${count === 1 ? 'terminó' : 'terminaron'} con error (detalle en la salida y en 'arcasync sync status').`,
-        addressInUse: (address: string, port: string): string => `El puerto ${port} de ${address} ya está en uso: elegí otro con --port (o PORT; METRICS_PORT para las métricas) o detené el proceso que lo ocupa.`,
-        databaseFailure: (database: string, cause: string): string => `No se puede usar la base de datos ${database}: ${cause}.`,
-        noDatabase: (path: string): string => `No hay base de datos en ${path}: creala con 'arcasync migrate' (o 'npm start' para la demostración), o indicá otra con DATABASE_URL.`
-    },
-    // The demo (npm start, `arcasync demo`): what it refuses before writing anything.
-    demo: {
-        foreignDatabase: (database: string, embedded: boolean): string => `La demostración no usa ${database}: esa base no está vacía y no la creó la demostración, y quedó como estaba. ${embedded ? 'Para la demostración indicá una base nueva con DATABASE_URL (por ejemplo DATABASE_URL=sqlite:./data/demo.sqlite)' : 'Para la demostración quitá DATABASE_URL o apuntala a una base vacía'}; para servir esta base usá 'arcasync serve'.`,
-        running: (process: string): string => `La demostración ya está en marcha sobre esta base de datos (${process}): usá el token y la contraseña que imprimió, o detenela con Ctrl+C antes de iniciarla de nuevo.`
     },
     // Webhooks (`arcasync webhook …`).
     webhook: {
@@ -138,15 +114,10 @@ export const messages = {
     },
     // Signing in on the OAuth authorization page (the signIn use case).
     signInThrottled: 'Hubo demasiados intentos de ingreso fallidos. Esperá unos minutos y volvé a intentar.',
-    // MCP endpoint (docs/api.md, MCP).
+    // The MCP tools' own arguments (docs/api.md, MCP).
     mcp: {
-        postOnly: 'El endpoint MCP solo acepta POST (transporte HTTP sin estado).',
-        forbiddenHost: 'El encabezado Host u Origin de la solicitud no está permitido para este servidor.',
-        insufficientScope: "El token de acceso no incluye el alcance 'service:read' que requiere el endpoint MCP.",
-        noToken: 'Falta ARCASYNC_TOKEN: definí un token de acceso a la API para usar el servidor MCP por stdio.',
         invoiceKind: "El parámetro 'tipo' es obligatorio y debe ser 'emitidos' o 'recibidos'.",
-        ccmaQuery: "El parámetro 'consulta' debe ser 'saldos' (por omisión) o 'movimientos'.",
-        unknownTool: (name: string): string => `No existe la herramienta '${name}'. Las herramientas son listar_cuits, listar_mis_comprobantes, consultar_sct, consultar_ccma y listar_dfe.`
+        ccmaQuery: "El parámetro 'consulta' debe ser 'saldos' (por omisión) o 'movimientos'."
     },
     unknownParameter: (name: string): string => `El parámetro '${name}' no está permitido.`,
     unknownField: (name: string): string => `El campo '${name}' no está permitido.`

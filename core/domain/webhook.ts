@@ -15,8 +15,6 @@ export interface TargetPolicy {
     allowPrivateNetworks: boolean;
 }
 
-export const strictTargets: TargetPolicy = { allowHttpLoopback: false, allowPrivateNetworks: false };
-
 const internals = {
     blockList(entries: readonly (readonly [string, number, 'ipv4' | 'ipv6'])[]): BlockList {
 

@@ -26,8 +26,8 @@ import type {
 
 export type * from './repositories.js';
 export type { Clock } from './clock.js';
-export type { DatabaseFailure, DatabaseStatus } from './database.js';
-export type { OAuthEntry, OAuthEntryIndex, OAuthStore, UserCredentialRepository } from './oauth.js';
+export type { DatabaseStatus } from './database.js';
+export type { OAuthEntry, OAuthStore, UserCredentialRepository } from './oauth.js';
 export type { RateLimitCounter, RateLimitOutcome, RateLimitUsage } from './rate-limit-counter.js';
 export type { ReadCache } from './read-cache.js';
 export type { SecretBox } from './secret-box.js';
@@ -62,4 +62,4 @@ export interface Ports {
     secretBox: SecretBox;
     database: DatabaseStatus;
 }
-export type { WebhookSender, WebhookCall, WebhookAnswer } from './webhook-sender.js';
+export type { WebhookSender } from './webhook-sender.js';

@@ -5,6 +5,7 @@ import { DomainError, isDomainError } from '../../core/domain/errors.js';
 import { messages } from '../../core/domain/messages.js';
 import type { DatabaseStatus } from '../../core/ports/index.js';
 import { exceededHeaders } from './rate-limit-headers.js';
+import { httpMessages } from './messages.js';
 
 // Every error leaves as `{ "error": "<Spanish message>" }` (docs/api.md, Errors): the core's errors with
 // their own message and status, hapi's own (unknown route, bad URL, body too large)
@@ -24,11 +25,11 @@ const internals = {
     // hapi's own refusals (no route parses JSON through hapi: a 400 of hapi's is about the
     // request itself, such as its URL or cookies); any other 4xx is an invalid request.
     hapiMessages: {
-        404: messages.routeNotFound,
-        405: messages.methodNotAllowed,
-        408: messages.requestTimeout,
-        413: messages.payloadTooLarge,
-        415: messages.unsupportedMediaType
+        404: httpMessages.routeNotFound,
+        405: httpMessages.methodNotAllowed,
+        408: httpMessages.requestTimeout,
+        413: httpMessages.payloadTooLarge,
+        415: httpMessages.unsupportedMediaType
     } as Record<number, string>,
 
     // Answers kept by the read cache (core/ports/read-cache.ts) are frozen and shared between

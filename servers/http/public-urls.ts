@@ -1,6 +1,6 @@
 import type { Request, ResponseObject, ResponseToolkit, Server } from '@hapi/hapi';
-import { messages } from '../../core/domain/messages.js';
 import { requestedHost } from './client-address.js';
+import { httpMessages } from './messages.js';
 
 // The addresses this server answers for: {base_url} (PUBLIC_URL, by default where it listens),
 // where every published URL comes from, and the host names a request may carry.
@@ -73,4 +73,4 @@ export const publicUrls = (server: Server, publicUrl: string | undefined, trustP
 // Host must name this server (DNS rebinding, and no answer built for a foreign name).
 export const hostAllowed = (request: Request, urls: PublicUrls): boolean => urls.allowedHosts().has(requestedHost(request, urls.trustProxy));
 
-export const forbiddenHost = (h: ResponseToolkit): ResponseObject => h.response({ error: messages.mcp.forbiddenHost }).code(403);
+export const forbiddenHost = (h: ResponseToolkit): ResponseObject => h.response({ error: httpMessages.forbiddenHost }).code(403);

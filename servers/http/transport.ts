@@ -5,6 +5,7 @@ import Boom from '@hapi/boom';
 import type { HTTP_METHODS, RequestRoute, ResponseToolkit, Server, ServerRoute } from '@hapi/hapi';
 import type { Logger } from 'pino';
 import { messages } from '../../core/domain/messages.js';
+import { httpMessages } from './messages.js';
 
 // What Node's HTTP layer and hapi would answer on their own, below the routes: requests the
 // parser cannot read, an `Expect` it cannot meet, CONNECT, CORS preflights. Each gets
@@ -18,8 +19,8 @@ const internals = {
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const,
 
     answers: {
-        HPE_HEADER_OVERFLOW: [431, messages.headersTooLarge],
-        ERR_HTTP_REQUEST_TIMEOUT: [408, messages.requestTimeout]
+        HPE_HEADER_OVERFLOW: [431, httpMessages.headersTooLarge],
+        ERR_HTTP_REQUEST_TIMEOUT: [408, httpMessages.requestTimeout]
     } as Record<string, [number, string]>,
 
     answerFor: (code: unknown): [number, string] => internals.answers[String(code)] ?? [400, messages.invalidRequest],
@@ -128,10 +129,10 @@ export const guardTransport = (server: Server, logger: Logger): void => {
     });
 
     // `Expect` other than 100-continue: Node's own answer is a 417 without body.
-    listener.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => internals.send(res, 417, messages.expectationFailed));
+    listener.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => internals.send(res, 417, httpMessages.expectationFailed));
 
     // CONNECT: no proxying here; without a listener Node drops the connection unanswered.
-    listener.on('connect', (_req: IncomingMessage, socket: Socket) => socket.end(internals.raw(405, messages.methodNotAllowed)));
+    listener.on('connect', (_req: IncomingMessage, socket: Socket) => socket.end(internals.raw(405, httpMessages.methodNotAllowed)));
 
     // A CORS preflight for a route without CORS (the whole REST API): hapi would answer 200
     // with an English message; it gets what any other method the path lacks gets.

@@ -25,6 +25,7 @@ import type { Schema } from '../contract/parameters.js';
 import { jsonSchemaOf } from '../contract/json-schema.js';
 import { bodySchemas, componentSchemas, selfContained } from '../contract/schemas.js';
 import { text } from './text.js';
+import { mcpMessages } from './messages.js';
 
 // docs/api.md, MCP: five read-only tools over the same use cases as the REST API. The arguments go
 // to the core as they came, like a REST query, so the core applies its rules and a tool
@@ -322,7 +323,7 @@ export const createMcpServer = (deps: Ports, admit: Admit, log: McpLog, onCall?:
 
         const definition = toolsByName.get(request.params.name);
         if (!definition) {
-            throw new McpError(ErrorCode.InvalidParams, messages.mcp.unknownTool(request.params.name));
+            throw new McpError(ErrorCode.InvalidParams, mcpMessages.unknownTool(request.params.name));
         }
 
         onCall?.(definition.tool.name);

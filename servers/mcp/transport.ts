@@ -16,6 +16,7 @@ import { mcpScope } from '../oauth/provider.js';
 import type { ProtectedResource } from '../oauth/routes.js';
 import type { McpLog } from './tools.js';
 import { createMcpServer } from './tools.js';
+import { mcpMessages } from './messages.js';
 
 // The MCP endpoint at {base_url}/mcp (docs/api.md, MCP): stateless streamable HTTP, a new transport
 // and server per POST, with JSON answers; authenticated by an OAuth access token issued for
@@ -87,7 +88,7 @@ const internals = {
 
     routes(deps: Ports, oauth: OAuthServer, urls: PublicUrls, resource: ProtectedResource, log: McpLog): ServerRoute[] {
 
-        const notAllowed = (_request: Request, h: ResponseToolkit) => h.response({ error: messages.mcp.postOnly }).code(405).header('Allow', 'POST');
+        const notAllowed = (_request: Request, h: ResponseToolkit) => h.response({ error: mcpMessages.postOnly }).code(405).header('Allow', 'POST');
         return [
             {
                 method: 'POST',
@@ -106,7 +107,7 @@ const internals = {
                     const token = bearerToken(request.headers.authorization);
                     const principal = token ? await internals.authenticate(deps, oauth, token) : null;
                     if (principal === 'insufficient_scope') {
-                        return internals.challenge(request, h, resource, 403, 'insufficient_scope', messages.mcp.insufficientScope);
+                        return internals.challenge(request, h, resource, 403, 'insufficient_scope', mcpMessages.insufficientScope);
                     }
 
                     if (!principal) {

@@ -110,27 +110,6 @@ export const requireDate = (raw: string | null | undefined, what: string): strin
     return value;
 };
 
-// 'YYYYMM' from 202405, 2024-05, 2024/05, 05/2024 or 05-2024; a year alone is YYYY00.
-export const parsePeriod = (raw: string, what = 'período'): string => {
-
-    const text = raw.trim();
-    if (/^\d{4}$/.test(text)) {
-        return `${text}00`;                      // a yearly period, as the authority writes it: YYYY00
-    }
-
-    let match = /^(\d{4})[-/]?(\d{2})$/.exec(text);
-    if (match) {
-        return `${match[1]}${match[2]}`;
-    }
-
-    match = /^(\d{1,2})[-/](\d{4})$/.exec(text);
-    if (match) {
-        return `${match[2]}${match[1]!.padStart(2, '0')}`;
-    }
-
-    throw internals.unexpected(what, text);
-};
-
 // "6 - Factura B" or "6" -> "6" (the authority's code, untranslated).
 export const parseInvoiceType = (raw: string): string => {
 

@@ -90,13 +90,6 @@ const internals = {
     }
 };
 
-export const detectInvoiceCsvGeneration = (text: string): CsvGeneration | null => {
-
-    const rows = parseCsv(text);
-    const firstLine = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
-    return rows[0] ? internals.detect(rows[0], detectDelimiter(firstLine)) : null;
-};
-
 export const parseInvoicesCsv = (text: string, kind: InvoiceKind): InvoiceRecord[] => {
 
     const firstLine = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';

@@ -2,8 +2,6 @@
 // service (login, portal and registry, mis-comprobantes, sct, ccma, dfe, monotributo), their
 // shared state, scripted faults, the server, and the oracle tests compare with.
 
-export type { SimulatedTaxpayer } from './data.js';
-export type { ExpectedData } from './oracle.js';
 export type { SimulatedAuthority } from './server.js';
 export { representationsPath, startSimulatedAuthority } from './server.js';
-export type { CsvGeneration, LoginOutcome, ScriptedAnswer, ScriptedFailure, SimulatedAuthorityOptions, SimulatedFailures, SimulatedStats } from './state.js';
+export type { SimulatedFailures } from './state.js';

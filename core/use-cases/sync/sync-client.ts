@@ -16,7 +16,7 @@ import { isKeyFailure, systemsFor } from './sync-policy.js';
 import type { SyncClientResult, SyncReport } from './sync-report.js';
 import { createSyncReport, goneResult } from './sync-report.js';
 
-export type { SyncClientResult, SyncOutcome, SystemOutcome } from './sync-report.js';
+export type { SyncClientResult } from './sync-report.js';
 
 export interface SyncClientInput {
     clientId: number;

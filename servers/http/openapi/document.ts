@@ -7,6 +7,7 @@ import { cuitPathParameter, parameterSchemas, periodPageSchemas } from '../../co
 import type { Schema } from '../../contract/parameters.js';
 import type { BodySchemaName } from '../../contract/schemas.js';
 import { bodySchemas, componentSchemas, newCuitBody, requestSchemas } from '../../contract/schemas.js';
+import { httpMessages } from '../messages.js';
 
 // The published OpenAPI 3.1 document (docs/api.md). Each read route names the parameters its use
 // case parses; they and the bodies are described once in servers/contract, which the MCP tools
@@ -51,7 +52,7 @@ const internals = {
             403: examples.subscription,
             404: { 'cuit-inexistente': messages.notFound },
             409: { conflicto: messages.cuitTaken },
-            415: { 'tipo-de-contenido': messages.unsupportedMediaType },
+            415: { 'tipo-de-contenido': httpMessages.unsupportedMediaType },
             429: { 'limite-superado': messages.rateLimited },
             500: { 'error-interno': messages.internal }
         };
@@ -338,9 +339,6 @@ export interface RouteLike {
     path: string;
     settings: { app?: { parameters?: readonly ReadParameterName[]; pagesCount?: 'periods' } };
 }
-
-// The operations the API documents, keyed 'METHOD /path' (hapi's path syntax = OpenAPI's).
-export const documentedOperations = (): string[] => Object.keys(internals.operations);
 
 export const isDocumentedPath = (path: string): boolean => path === '/healthcheck' || path.startsWith('/v1/');
 

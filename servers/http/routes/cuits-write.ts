@@ -8,6 +8,7 @@ import { deleteClient } from '../../../core/use-cases/delete-client.js';
 import { updateClient } from '../../../core/use-cases/update-client.js';
 import { cuitParam, principalOf } from '../auth.js';
 import { answerUseCase } from '../errors.js';
+import { httpMessages } from '../messages.js';
 
 // The write side (docs/api.md, Writes). hapi hands the body over unparsed so that the refusals
 // come in the order the spec lists them: token (401), subscription (403) and limits (429) in
@@ -31,7 +32,7 @@ const internals = {
     body(request: Request, allowed: readonly string[]): unknown {
 
         if (!allowed.includes(internals.mediaType(request))) {
-            throw new DomainError('unsupported_media_type', messages.unsupportedMediaType);
+            throw new DomainError('unsupported_media_type', httpMessages.unsupportedMediaType);
         }
 
         const raw = Buffer.isBuffer(request.payload) ? request.payload : Buffer.alloc(0);
@@ -55,7 +56,7 @@ const internals = {
             return JSON.parse(text) as unknown;
         }
         catch {
-            throw invalid([messages.invalidJson]);
+            throw invalid([httpMessages.invalidJson]);
         }
     },
 
@@ -67,7 +68,7 @@ const internals = {
             ? Object.entries(body).filter(([, value]) => typeof value === 'string' && value.includes('\uFFFD')).map(([name]) => messages.clientWrite.characters(name))
             : [];
 
-        return fields.length ? fields : [messages.invalidUtf8];
+        return fields.length ? fields : [httpMessages.invalidUtf8];
     }
 };
 

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { ServerRoute } from '@hapi/hapi';
-import { messages } from '../../../core/domain/messages.js';
 import { openApiDocumentFor } from '../openapi/document.js';
+import { httpMessages } from '../messages.js';
 
 // GET /openapi.json (docs/api.md) and GET /docs, a reference page rendered by Swagger UI from
 // the swagger-ui-dist package: no CDN, works offline.
@@ -69,7 +69,7 @@ export const docsRoutes = (options: { publicUrl?: string | undefined }): ServerR
                 const name = String(request.params.asset);
                 const type = internals.assets[name];
                 if (!type) {
-                    return h.response({ error: messages.routeNotFound }).code(404);
+                    return h.response({ error: httpMessages.routeNotFound }).code(404);
                 }
 
                 if (!assets.has(name)) {
