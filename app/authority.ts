@@ -82,11 +82,18 @@ const internals = {
 // process; the demo hands its portfolio's (app/demo.ts).
 export type Relations = Record<string, readonly string[]>;
 
-export const createAuthorityClient = (config: Pick<Config, 'authority' | 'authorityUrl'> & Partial<Pick<Config, 'dataDir'>>, overrides: ArcaClientOptions = {}, relations: Relations = {}): ConfiguredAuthority => {
+export const createAuthorityClient = (
+    config: Pick<Config, 'authority' | 'authorityUrl'> & Partial<Pick<Config, 'dataDir'>>,
+    overrides: ArcaClientOptions = {},
+    relations: Relations = {}
+): ConfiguredAuthority => {
 
     // Unknown pages of the real authority are kept (redacted) under data/diagnostics.
     const listeners: ((page: CapturedPage) => void)[] = [];
-    const diagnostics = createDiagnostics({ dir: config.authority === 'arca' && config.dataDir ? diagnosticsDirOf(config.dataDir) : null, onCapture: (page) => listeners.forEach((listener) => listener(page)) });
+    const diagnostics = createDiagnostics({
+        dir: config.authority === 'arca' && config.dataDir ? diagnosticsDirOf(config.dataDir) : null,
+        onCapture: (page) => listeners.forEach((listener) => listener(page))
+    });
     const onCapture = (listener: (page: CapturedPage) => void) => {
 
         listeners.push(listener);
@@ -95,7 +102,10 @@ export const createAuthorityClient = (config: Pick<Config, 'authority' | 'author
     if (config.authority === 'arca' || config.authorityUrl) {
         const tuning = config.authority === 'simulated' ? internals.simulatedTuning : {};
         const client = createArcaClient({ ...tuning, diagnostics, ...overrides, baseUrl: config.authorityUrl });
-        const login = config.authority === 'simulated' && config.authorityUrl ? internals.representing(client, internals.remoteActFor(config.authorityUrl)) : client.login;
+        const login = config.authority === 'simulated' && config.authorityUrl ? internals.representing(
+            client,
+            internals.remoteActFor(config.authorityUrl)
+        ) : client.login;
         return {
             onCapture,
             transport: client.transport,

@@ -186,7 +186,12 @@ export const startDemo = async (app: App, options: { host?: string; port?: numbe
     try {
         const demo = await seedDemo(app.ports);
         const first = await syncNow(app, { clientIds: null, concurrency: 4, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
-        const serving = await startServing(app, { ...(options.host ? { host: options.host } : {}), ...(options.port === undefined ? {} : { port: options.port }), worker: { concurrency: 4 }, metrics: false });
+        const serving = await startServing(app, {
+            ...(options.host ? { host: options.host } : {}),
+            ...(options.port === undefined ? {} : { port: options.port }),
+            worker: { concurrency: 4 },
+            metrics: false
+        });
         return {
             demo,
             first,

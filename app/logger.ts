@@ -20,7 +20,9 @@ const internals = {
         { pattern: /(Bearer\s+)(?![a-z_]+=)[^\s",;]+/gi, replacement: '$1[oculto]' }
     ],
 
-    isBytes: (value: unknown[]): boolean => value.length >= 8 && value.every((item) => Number.isInteger(item) && (item as number) >= 0 && (item as number) <= 255),
+    isBytes: (value: unknown[]): boolean => value.length >= 8 && value.every(
+        (item) => Number.isInteger(item) && (item as number) >= 0 && (item as number) <= 255
+    ),
 
     // The line's value with every request content and secret replaced; the same value when
     // there was nothing to replace.

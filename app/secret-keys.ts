@@ -160,7 +160,10 @@ export interface RotationPlan {
     previousKeyIds: string[];
 }
 
-export const planRotation = (config: Pick<Config, 'secretKey' | 'previousSecretKeys' | 'embedded' | 'dataDir'>, newKeyText: string | undefined): RotationPlan => {
+export const planRotation = (
+    config: Pick<Config, 'secretKey' | 'previousSecretKeys' | 'embedded' | 'dataDir'>,
+    newKeyText: string | undefined
+): RotationPlan => {
 
     const source = loadKeyring(config);
     if (source.kind === 'missing') {

@@ -18,7 +18,17 @@ import { createHttpServer } from '../servers/http/server.js';
 const logJob = (logger: Logger, result: JobResult): void => {
 
     const failures = result.systems.filter((system) => system.error).map((system) => ({ system: system.system, error: system.error }));
-    const line = { jobId: result.jobId, clientId: result.clientId, cuit: result.cuit, outcome: result.outcome, disposition: result.disposition, attempts: result.attempts, invoices: result.invoices, ...(failures.length ? { failures } : {}), ...(result.error ? { error: result.error } : {}) };
+    const line = {
+        jobId: result.jobId,
+        clientId: result.clientId,
+        cuit: result.cuit,
+        outcome: result.outcome,
+        disposition: result.disposition,
+        attempts: result.attempts,
+        invoices: result.invoices,
+        ...(failures.length ? { failures } : {}),
+        ...(result.error ? { error: result.error } : {})
+    };
     if (failures.length || result.error) {
         logger.warn(line, `sincronización con fallas del CUIT ${result.cuit ?? result.clientId}`);
     }
@@ -61,7 +71,10 @@ export const startServing = async (app: App, options: ServeOptions = {}): Promis
     };
     const worker = options.worker ? startSyncWorker(app, { concurrency: options.worker.concurrency, onResult }) : null;
     // The outbox's deliveries run beside the worker's sync (app/webhooks.ts).
-    const deliveries = options.worker ? startWebhookWorker(app, (err) => logger.warn({ code: (err as { code?: unknown } | null)?.code ?? null }, 'entrega de webhooks: error; se reintenta')) : null;
+    const deliveries = options.worker ? startWebhookWorker(
+        app,
+        (err) => logger.warn({ code: (err as { code?: unknown } | null)?.code ?? null }, 'entrega de webhooks: error; se reintenta')
+    ) : null;
     const stop = async (server?: Server) => {
 
         await worker?.stop();

@@ -30,7 +30,11 @@ export const loginPacerOf = (app: App): LoginPacer => {
     let pacer = internals.pacers.get(app);
     if (!pacer) {
         const fleet = app.config.fleet;
-        pacer = createLoginPacer({ gapMs: fleet.loginGapMs, maxInFlight: fleet.loginsInFlight, perMinute: fleet.loginsPerMinute }, fleetLimits(app.knex, processOwner()));
+        pacer = createLoginPacer({
+            gapMs: fleet.loginGapMs,
+            maxInFlight: fleet.loginsInFlight,
+            perMinute: fleet.loginsPerMinute
+        }, fleetLimits(app.knex, processOwner()));
         internals.pacers.set(app, pacer);
     }
 

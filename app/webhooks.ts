@@ -11,7 +11,10 @@ import type { App } from './compose.js';
 // Webhooks over an app: the HTTP sender, the configured target policy and pacing, and the
 // delivery that every worker runs beside its sync (`sync worker`, `serve --worker`).
 
-export const targetPolicyOf = (app: App): TargetPolicy => ({ allowHttpLoopback: app.config.webhooks.allowHttpLoopback, allowPrivateNetworks: app.config.webhooks.allowPrivateNetworks });
+export const targetPolicyOf = (app: App): TargetPolicy => ({
+    allowHttpLoopback: app.config.webhooks.allowHttpLoopback,
+    allowPrivateNetworks: app.config.webhooks.allowPrivateNetworks
+});
 
 export const webhookDeps = (app: App, options: { lookup?: Lookup } = {}): WebhookDeps & DeliveryDeps => ({
     ...app.ports,
@@ -26,4 +29,8 @@ export const deliveryOptionsOf = (app: App): DeliveryOptions => ({
     pollMs: app.config.webhooks.pollMs
 });
 
-export const startWebhookWorker = (app: App, onError?: (err: unknown) => void, options: { lookup?: Lookup } = {}): DeliveryWorker => startWebhookDelivery(webhookDeps(app, options), deliveryOptionsOf(app), onError);
+export const startWebhookWorker = (
+    app: App,
+    onError?: (err: unknown) => void,
+    options: { lookup?: Lookup } = {}
+): DeliveryWorker => startWebhookDelivery(webhookDeps(app, options), deliveryOptionsOf(app), onError);

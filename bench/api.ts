@@ -139,7 +139,12 @@ const internals = {
         const url = new URL(internals.mysqlBase);
         const knex = knexFactory({
             client: 'mysql2',
-            connection: { host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) }
+            connection: {
+                host: url.hostname,
+                port: Number(url.port || 3306),
+                user: decodeURIComponent(url.username),
+                password: decodeURIComponent(url.password)
+            }
         });
         try {
             return await fn(knex);
@@ -210,7 +215,11 @@ const internals = {
         const log = openSync(internals.logFile, 'w');
         const profile = options.profile && script === 'server.ts' ? ['--cpu-prof', `--cpu-prof-dir=${options.profile}`] : [];
         const child = spawn(process.execPath, [...profile, join(import.meta.dirname, '..', 'dist', 'bench', script.replace(/\.ts$/, '.js'))], {
-            env: { ...internals.env(databaseUrl), ...(readCacheMb ? { READ_CACHE_MB: readCacheMb } : {}), NODE_OPTIONS: [process.env.NODE_OPTIONS, options.nodeOptions].filter(Boolean).join(' ') },
+            env: {
+                ...internals.env(databaseUrl),
+                ...(readCacheMb ? { READ_CACHE_MB: readCacheMb } : {}),
+                NODE_OPTIONS: [process.env.NODE_OPTIONS, options.nodeOptions].filter(Boolean).join(' ')
+            },
             stdio: ['ignore', 'pipe', log]
         });
         closeSync(log);
@@ -351,7 +360,14 @@ const internals = {
         });
     },
 
-    async measure(name: string, pid: number, url: string, requests: BenchRequest[], options: Options, bound: { duration: number } | { amount: number }): Promise<Row> {
+    async measure(
+        name: string,
+        pid: number,
+        url: string,
+        requests: BenchRequest[],
+        options: Options,
+        bound: { duration: number } | { amount: number }
+    ): Promise<Row> {
 
         const cpuBefore = internals.cpu(pid);
         const before = await internals.counts(url);
@@ -361,7 +377,18 @@ const internals = {
         const after = await internals.counts(url);
         const statements = (after.statements - before.statements) / total;
         const gcUs = (after.gcMs - before.gcMs) * 1000 / total;
-        return { name, requests: result.requests.total, rps: result.requests.total / (result.duration || 1), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, cpuUs, gcUs, statements };
+        return {
+            name,
+            requests: result.requests.total,
+            rps: result.requests.total / (result.duration || 1),
+            p50: result.latency.p50,
+            p99: result.latency.p99,
+            non2xx: result.non2xx,
+            errors: result.errors + result.timeouts,
+            cpuUs,
+            gcUs,
+            statements
+        };
     },
 
     // Every request must answer 200 before anything is measured (the lean floor's too).
@@ -406,7 +433,15 @@ const internals = {
             }
         };
 
-        const result = {} as { firstApp: Row; allApp: Row; integratorsApp: Row; cache: { hits: number; misses: number }; firstLean: Row; allLean: Row; integratorsLean: Row };
+        const result = {} as {
+            firstApp: Row;
+            allApp: Row;
+            integratorsApp: Row;
+            cache: { hits: number; misses: number };
+            firstLean: Row;
+            allLean: Row;
+            integratorsLean: Row;
+        };
         await rows('server.ts', '0', async (pid, url) => {
 
             // Checked here, where nothing is cached: a URL asked for before the integrators'
@@ -483,7 +518,11 @@ const internals = {
             }
 
             await internals.analyze(db, databaseUrl);
-            const endpoints = options.workload === 'integrators' ? { rows: [], idle: 0, peak: { rss: 0, hwm: 0 } } : await internals.endpoints(databaseUrl, data, options, db);
+            const endpoints = options.workload === 'integrators' ? {
+                rows: [],
+                idle: 0,
+                peak: { rss: 0, hwm: 0 }
+            } : await internals.endpoints(databaseUrl, data, options, db);
             if (integratorsToo) {
                 workload.push(await internals.workload('after ANALYZE', db, databaseUrl, data, integrators, options));
             }
@@ -520,7 +559,18 @@ const internals = {
             const ratio = row.rps / ceiling;
             const ok = ratio >= internals.targets.ratio && row.p99 < internals.targets.p99 && row.non2xx === 0 && row.errors === 0;
             const verdict = isCeiling(row) || Number.isNaN(ceiling) ? '' : ok ? 'ok' : 'MISS';
-            return [row.name, String(Math.round(row.rps)), Number.isNaN(ratio) ? '' : ratio.toFixed(2), String(row.p50), String(row.p99), String(Math.round(row.cpuUs)), String(Math.round(row.gcUs)), row.statements.toFixed(2), String(row.non2xx + row.errors), verdict];
+            return [
+                row.name,
+                String(Math.round(row.rps)),
+                Number.isNaN(ratio) ? '' : ratio.toFixed(2),
+                String(row.p50),
+                String(row.p99),
+                String(Math.round(row.cpuUs)),
+                String(Math.round(row.gcUs)),
+                row.statements.toFixed(2),
+                String(row.non2xx + row.errors),
+                verdict
+            ];
         });
 
         const rssOk = result.peak.hwm < internals.targets.rssMb;
@@ -544,7 +594,21 @@ const internals = {
         }
 
         const { targets } = internals;
-        const header = ['phase', 'workload', 'req/s', 'vs first page', 'vs lean floor', 'p50 ms', 'p99 ms', 'CPU µs/req', 'GC µs/req', 'statements/req', 'requests', 'non-2xx', 'verdict'];
+        const header = [
+            'phase',
+            'workload',
+            'req/s',
+            'vs first page',
+            'vs lean floor',
+            'p50 ms',
+            'p99 ms',
+            'CPU µs/req',
+            'GC µs/req',
+            'statements/req',
+            'requests',
+            'non-2xx',
+            'verdict'
+        ];
         const lines: string[][] = [];
         for (const run of result.workload) {
             const { cache } = run.integrators;
@@ -561,7 +625,23 @@ const internals = {
             ];
             for (const [name, row, first, lean, verdict] of rows) {
                 const failed = row.non2xx + row.errors;
-                lines.push([run.phase, name, String(Math.round(row.rps)), (row.rps / first.rps).toFixed(2), (row.rps / lean.rps).toFixed(2), String(row.p50), String(row.p99), String(Math.round(row.cpuUs)), String(Math.round(row.gcUs)), row.statements.toFixed(2), String(row.requests), String(failed), failed ? 'MISS' : verdict]);
+                lines.push(
+                    [
+                        run.phase,
+                        name,
+                        String(Math.round(row.rps)),
+                        (row.rps / first.rps).toFixed(2),
+                        (row.rps / lean.rps).toFixed(2),
+                        String(row.p50),
+                        String(row.p99),
+                        String(Math.round(row.cpuUs)),
+                        String(Math.round(row.gcUs)),
+                        row.statements.toFixed(2),
+                        String(row.requests),
+                        String(failed),
+                        failed ? 'MISS' : verdict
+                    ]
+                );
             }
         }
 

@@ -120,7 +120,9 @@ const answer = async (req: IncomingMessage): Promise<unknown> => {
         }
 
         case 'dfe': {
-            const [count, data] = await Promise.all([query(queries.notifications.count, [clientId]), query(queries.notifications.page, [clientId, limit, offset])]);
+            const [count, data] = await Promise.all(
+                [query(queries.notifications.count, [clientId]), query(queries.notifications.page, [clientId, limit, offset])]
+            );
             return { data, pagination: pagination(count) };
         }
 
@@ -131,7 +133,10 @@ const answer = async (req: IncomingMessage): Promise<unknown> => {
 
 const server = createServer((req, res) => {
 
-    answer(req).then((body) => internals.send(res, body === null ? 404 : 200, body ?? { error: 'no encontrado' }), (err: Error) => internals.send(res, 500, { error: err.message }));
+    answer(req).then(
+        (body) => internals.send(res, body === null ? 404 : 200, body ?? { error: 'no encontrado' }),
+        (err: Error) => internals.send(res, 500, { error: err.message })
+    );
 });
 
 server.listen(0, '127.0.0.1', () => {

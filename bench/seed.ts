@@ -215,7 +215,12 @@ export const seedBench = async (app: App): Promise<BenchData> => {
     // 1,000 CUITs, a few at a time (each insert reads its row back).
     const ids: number[] = [];
     for (let i = 0; i < internals.clients; i += 20) {
-        const batch = await Promise.all(Array.from({ length: Math.min(20, internals.clients - i) }, (_, j) => internals.insertClient(ports, accountId, internals.cuitOf(i + j), i + j, now.getTime())));
+        const batch = await Promise.all(
+            Array.from(
+                { length: Math.min(20, internals.clients - i) },
+                (_, j) => internals.insertClient(ports, accountId, internals.cuitOf(i + j), i + j, now.getTime())
+            )
+        );
         ids.push(...batch.map((client) => client.id));
     }
 
@@ -276,7 +281,12 @@ export const seedIntegrators = async (app: App): Promise<IntegratorData> => {
                 }
 
                 const synced = now.getTime();
-                await ports.invoices.save(client.id, 'issued', [...internals.invoicesOf(before, shape.issued / 2, 1), ...internals.invoicesOf(month, shape.issued, 1 + shape.issued / 2)], synced);
+                await ports.invoices.save(
+                    client.id,
+                    'issued',
+                    [...internals.invoicesOf(before, shape.issued / 2, 1), ...internals.invoicesOf(month, shape.issued, 1 + shape.issued / 2)],
+                    synced
+                );
                 // Received invoices are told apart by their issuer, each with numbers of its own.
                 await ports.invoices.save(client.id, 'received', [...internals.invoicesOf(before, shape.received / 2, 1, (i) => `30${String(80_000_000 + (i % 50)).padStart(8, '0')}1`), ...internals.invoicesOf(month, shape.received, 1 + shape.received / 2, (i) => `30${String(80_000_000 + (i % 50)).padStart(8, '0')}1`)], synced);
                 await ports.sct.replace(client.id, internals.sct(), synced);

@@ -31,7 +31,12 @@ app.ports.readCache = {
     set: (key, version, value) => cache.set(key, version, value)
 };
 
-const server = await createHttpServer(app.ports, { host: '127.0.0.1', port: 0, publicUrl: app.config.publicUrl, logger: createLogger({ level: app.config.logLevel }) });
+const server = await createHttpServer(app.ports, {
+    host: '127.0.0.1',
+    port: 0,
+    publicUrl: app.config.publicUrl,
+    logger: createLogger({ level: app.config.logLevel })
+});
 server.route({
     method: 'GET',
     path: '/bench/bare',

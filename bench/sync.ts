@@ -74,7 +74,11 @@ const internals = {
     async startAuthority(relations: Record<string, string[]>): Promise<{ url: string; pid: number; stop(): void }> {
 
         const setup = JSON.stringify({ latencyMs: internals.latencyMs, relations });
-        const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve-authority', setup], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const child = spawn(
+            process.execPath,
+            ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve-authority', setup],
+            { stdio: ['ignore', 'pipe', 'inherit'] }
+        );
         const line = await new Promise<string>((resolve, reject) => {
 
             createInterface({ input: child.stdout! }).once('line', resolve);
@@ -92,7 +96,16 @@ const internals = {
         if (given && /^(mysql|mariadb):/.test(given)) {
             const base = new URL(given);
             const name = `arcasync_bench_sync_${randomBytes(4).toString('hex')}`;
-            const admin = knexFactory({ client: 'mysql2', connection: { host: base.hostname, port: Number(base.port || 3306), user: decodeURIComponent(base.username), password: decodeURIComponent(base.password) }, pool: { min: 0, max: 1 } });
+            const admin = knexFactory({
+                client: 'mysql2',
+                connection: {
+                    host: base.hostname,
+                    port: Number(base.port || 3306),
+                    user: decodeURIComponent(base.username),
+                    password: decodeURIComponent(base.password)
+                },
+                pool: { min: 0, max: 1 }
+            });
             await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
             base.pathname = `/${name}`;
             return {
@@ -208,7 +221,10 @@ const internals = {
 
                 const at = started.get(message);
                 if (at !== undefined) {
-                    trips.push({ what: message.query.split(/;\s*/).map((sql) => sql.split(/\s+/).slice(0, sql.startsWith('insert') ? 3 : 2).join(' ')).join(' + '), ms: performance.now() - at });
+                    trips.push({
+                        what: message.query.split(/;\s*/).map((sql) => sql.split(/\s+/).slice(0, sql.startsWith('insert') ? 3 : 2).join(' ')).join(' + '),
+                        ms: performance.now() - at
+                    });
                 }
             },
             asyncEnd: () => undefined,
@@ -250,7 +266,11 @@ const internals = {
     // back to back and the saves started as far apart as they were in the sync. What is left
     // between this and the sync's own saves is the service's; what is left between this and
     // the saves run back to back is the machine's, idle between saves.
-    async replaySaves(url: string, clientIds: readonly number[], saves: readonly { at: number; invoices: number; sql: readonly string[] }[]): Promise<{ ms: number; invoices: number }[]> {
+    async replaySaves(
+        url: string,
+        clientIds: readonly number[],
+        saves: readonly { at: number; invoices: number; sql: readonly string[] }[]
+    ): Promise<{ ms: number; invoices: number }[]> {
 
         // As the service's writer connections, several statements to a query.
         const connection = mysql.createConnection({ uri: url, multipleStatements: true });
@@ -299,7 +319,12 @@ const internals = {
     // The invoices of `cuits` new CUITs (numbered from `first`) stored through the sync's own
     // repository calls: four saves of one kind at a time, or, `oneAtATime`, each CUIT's issued
     // and received together in one save after the other, as a sync stores them.
-    async storageCapacity(app: Awaited<ReturnType<typeof composeApp>>, accountId: number, first: number, cuits = 100, oneAtATime = false): Promise<{ cuits: number; invoices: number; rate: number; saves: { ms: number; invoices: number }[] }> {
+    async storageCapacity(app: Awaited<ReturnType<typeof composeApp>>, accountId: number, first: number, cuits = 100, oneAtATime = false): Promise<{
+        cuits: number;
+        invoices: number;
+        rate: number;
+        saves: { ms: number; invoices: number }[];
+    }> {
 
         const today = new Date().toISOString().slice(0, 10);
         const batches: { clientId: number; kind: 'issued' | 'received'; invoices: InvoiceRecord[] }[] = [];
@@ -312,7 +337,10 @@ const internals = {
                 displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: null, createdAt: Date.now()
             }))!;
             const taxpayer = generateTaxpayer(cuit, defaultDataOptions(today));
-            batches.push({ clientId: client.id, kind: 'issued', invoices: taxpayer.issued }, { clientId: client.id, kind: 'received', invoices: taxpayer.received });
+            batches.push(
+                { clientId: client.id, kind: 'issued', invoices: taxpayer.issued },
+                { clientId: client.id, kind: 'received', invoices: taxpayer.received }
+            );
         }
 
         // A sync stores a CUIT's systems one after another, so the four saves in flight are
@@ -350,7 +378,11 @@ const main = async (): Promise<void> => {
 
     const db = await internals.database();
     let authorityProcess: { url: string; pid: number; stop(): void } | null = null;
-    const app = await composeApp(loadConfig({ ...process.env, DATABASE_URL: db.url, ARCASYNC_SECRET_KEY: randomBytes(32).toString('base64') }), db.name === 'SQLite' ? {} : { pool: { max: 10 } });
+    const app = await composeApp(loadConfig({
+        ...process.env,
+        DATABASE_URL: db.url,
+        ARCASYNC_SECRET_KEY: randomBytes(32).toString('base64')
+    }), db.name === 'SQLite' ? {} : { pool: { max: 10 } });
     try {
         // The portfolio: physical persons with keys, and legal entities each represented by
         // one of them. Created with their first job, as POST /v1/cuits does.
@@ -437,7 +469,11 @@ const main = async (): Promise<void> => {
         loopDelay.enable();
         // V8's collections during the sync: one that falls inside a save stops it too.
         const collections: { at: number; ms: number; full: boolean }[] = [];
-        const gc = new PerformanceObserver((list) => collections.push(...list.getEntries().map((entry) => ({ at: entry.startTime, ms: entry.duration, full: (entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR }))));
+        const gc = new PerformanceObserver((list) => collections.push(...list.getEntries().map((entry) => ({
+            at: entry.startTime,
+            ms: entry.duration,
+            full: (entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR
+        }))));
         gc.observe({ entryTypes: ['gc'] });
 
         let peakRss = process.memoryUsage().rss;

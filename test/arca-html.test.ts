@@ -8,12 +8,16 @@ describe('character references in the authority\'s pages', () => {
 
     it('reads named, decimal and hexadecimal references, astral characters included', () => {
 
-        expect(decodeEntities('P&eacute;rez &AMP; Hijos &#241; &#xF1; &#X1F600; &quot;SRL&quot; &desconocida;')).to.equal('Pérez & Hijos ñ ñ 😀 "SRL" &desconocida;');
+        expect(
+            decodeEntities('P&eacute;rez &AMP; Hijos &#241; &#xF1; &#X1F600; &quot;SRL&quot; &desconocida;')
+        ).to.equal('Pérez & Hijos ñ ñ 😀 "SRL" &desconocida;');
     });
 
     it('reads the accented names of Latin-1, capitals apart from lower case', () => {
 
-        expect(decodeEntities('NU&Ntilde;EZ y Nu&ntilde;ez, P&Eacute;REZ, G&Uuml;EMES, &iquest;&iexcl;, 1&ordm; &yuml;&nbsp;&euro;')).to.equal('NUÑEZ y Nuñez, PÉREZ, GÜEMES, ¿¡, 1º ÿ €');
+        expect(
+            decodeEntities('NU&Ntilde;EZ y Nu&ntilde;ez, P&Eacute;REZ, G&Uuml;EMES, &iquest;&iexcl;, 1&ordm; &yuml;&nbsp;&euro;')
+        ).to.equal('NUÑEZ y Nuñez, PÉREZ, GÜEMES, ¿¡, 1º ÿ €');
     });
 
     it('keeps a name it does not know as written, the names of an object\'s own machinery included', () => {

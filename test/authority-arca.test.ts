@@ -54,7 +54,16 @@ const internals = {
 
     client(clock: VirtualClock, options: ArcaClientOptions = {}): ArcaClient {
 
-        return createArcaClient({ clock, retries: 2, backoffMs: 1, maxBackoffMs: 2, timeoutMs: 2_000, pollIntervalMs: 2_000, blockWaitMs: internals.blockWaitMs, ...options });
+        return createArcaClient({
+            clock,
+            retries: 2,
+            backoffMs: 1,
+            maxBackoffMs: 2,
+            timeoutMs: 2_000,
+            pollIntervalMs: 2_000,
+            blockWaitMs: internals.blockWaitMs,
+            ...options
+        });
     },
 
     // GET login.xhtml and the CUIT POST, checking what a browser sends.
@@ -62,8 +71,16 @@ const internals = {
 
         return nock(internals.auth, { reqheaders: { 'user-agent': /Mozilla\/5\.0 .*Chrome/ } })
             .get('/contribuyente_/login.xhtml')
-            .reply(200, internals.fixture('login/login.xhtml.html'), { ...internals.html, 'set-cookie': ['JSESSIONID=0000aBcD:1f2g3h; Path=/contribuyente_; Secure; HttpOnly', 'TS01a2b3c4=01ff; Path=/'] })
-            .post('/contribuyente_/login.xhtml;jsessionid=0000aBcD:1f2g3h', (body: Record<string, string>) => body.F1 === 'F1' && body['F1:username'] === internals.person && body['F1:btnSiguiente'] === 'Siguiente' && body['javax.faces.ViewState'] === internals.viewState1)
+            .reply(200, internals.fixture('login/login.xhtml.html'), {
+                ...internals.html,
+                'set-cookie': ['JSESSIONID=0000aBcD:1f2g3h; Path=/contribuyente_; Secure; HttpOnly', 'TS01a2b3c4=01ff; Path=/']
+            })
+            .post(
+                '/contribuyente_/login.xhtml;jsessionid=0000aBcD:1f2g3h',
+                (
+                    body: Record<string, string>
+                ) => body.F1 === 'F1' && body['F1:username'] === internals.person && body['F1:btnSiguiente'] === 'Siguiente' && body['javax.faces.ViewState'] === internals.viewState1
+            )
             .matchHeader('cookie', /JSESSIONID=0000aBcD:1f2g3h/)
             .matchHeader('content-type', 'application/x-www-form-urlencoded')
             .reply(200, internals.fixture('login/loginClave.xhtml.html'), internals.html);
@@ -191,22 +208,52 @@ describe('arca adapter on recorded pages (nock)', () => {
         });
 
         for (const [label, answer, kind] of [
-            ['the password page again with "Clave o usuario incorrecto"', (i: nock.Interceptor) => i.reply(200, internals.fixture('login/wrong-key.html'), internals.html), 'rejected_key'],
-            ['a bounce to the CUIT page with "Clave o usuario incorrecto"', (i: nock.Interceptor) => i.reply(200, internals.fixture('login/wrong-key-bounce.html'), internals.html), 'rejected_key'],
-            ['the forced key change (cambioClaveForzado.xhtml)', (i: nock.Interceptor) => i.reply(302, '', { location: '/contribuyente_/cambioClaveForzado.xhtml' }), 'expired_key'],
-            ['a CAPTCHA after the password', (i: nock.Interceptor) => i.reply(200, internals.fixture('login/loginClave-captcha.html'), internals.html), 'captcha'],
-            ['the second-factor screen ("TU TOKEN")', (i: nock.Interceptor) => i.reply(200, internals.fixture('login/second-factor.html'), internals.html), 'second_factor'],
+            [
+                'the password page again with "Clave o usuario incorrecto"',
+                (i: nock.Interceptor) => i.reply(200, internals.fixture('login/wrong-key.html'), internals.html),
+                'rejected_key'
+            ],
+            [
+                'a bounce to the CUIT page with "Clave o usuario incorrecto"',
+                (i: nock.Interceptor) => i.reply(200, internals.fixture('login/wrong-key-bounce.html'), internals.html),
+                'rejected_key'
+            ],
+            [
+                'the forced key change (cambioClaveForzado.xhtml)',
+                (i: nock.Interceptor) => i.reply(302, '', { location: '/contribuyente_/cambioClaveForzado.xhtml' }),
+                'expired_key'
+            ],
+            [
+                'a CAPTCHA after the password',
+                (i: nock.Interceptor) => i.reply(200, internals.fixture('login/loginClave-captcha.html'), internals.html),
+                'captcha'
+            ],
+            [
+                'the second-factor screen ("TU TOKEN")',
+                (i: nock.Interceptor) => i.reply(200, internals.fixture('login/second-factor.html'), internals.html),
+                'second_factor'
+            ],
             ['a 503 after the password', (i: nock.Interceptor) => i.reply(503, 'Service Unavailable'), 'unavailable'],
-            ['a timeout after the password', (i: nock.Interceptor) => i.delay(10_000).reply(200, internals.fixture('login/jwt.html'), internals.html), 'unavailable']
+            [
+                'a timeout after the password',
+                (i: nock.Interceptor) => i.delay(10_000).reply(200, internals.fixture('login/jwt.html'), internals.html),
+                'unavailable'
+            ]
         ] as const) {
             it(`recognises ${label}, posted once and marked as having touched the password`, async () => {
 
                 const counter = { posts: 0 };
                 answer(internals.passwordPost(internals.loginSteps(), counter));
-                nock(internals.auth).get('/contribuyente_/cambioClaveForzado.xhtml').optionally().reply(200, internals.fixture('login/cambioClaveForzado.xhtml.html'), internals.html);
+                nock(internals.auth).get('/contribuyente_/cambioClaveForzado.xhtml').optionally().reply(
+                    200,
+                    internals.fixture('login/cambioClaveForzado.xhtml.html'),
+                    internals.html
+                );
                 // A timeout long enough that only the delayed answer meets it, never a step
                 // before the password slowed by a busy machine.
-                const failure = await internals.failureOf(internals.client(clock, { retries: 3, timeoutMs: 1_500 }).login({ loginCuit: internals.person, password: internals.password }));
+                const failure = await internals.failureOf(
+                    internals.client(clock, { retries: 3, timeoutMs: 1_500 }).login({ loginCuit: internals.person, password: internals.password })
+                );
                 expect([failure.kind, failure.touchedPassword]).to.deep.equal([kind, true]);
                 expect(counter.posts).to.equal(1);
                 expect(failure.message).to.not.include(internals.password);
@@ -247,7 +294,10 @@ describe('arca adapter on recorded pages (nock)', () => {
                 const captured: string[] = [];
                 const diagnostics = createDiagnostics({ dir, onCapture: (page) => captured.push(`${page.system}/${page.step}`) });
                 internals.passwordPost(internals.loginSteps(), { posts: 0 }).reply(200, internals.fixture('login/unknown-after-password.html'), internals.html);
-                const failure = await internals.failureOf(internals.client(clock, { diagnostics }).login({ loginCuit: internals.person, password: internals.password }));
+                const failure = await internals.failureOf(internals.client(clock, { diagnostics }).login({
+                    loginCuit: internals.person,
+                    password: internals.password
+                }));
                 expect([failure.kind, failure.touchedPassword]).to.deep.equal(['unexpected_page', true]);
                 expect(captured).to.deep.equal(['login/loginClave.xhtml']);
                 expect(diagnostics.captured).to.equal(1);
@@ -255,13 +305,28 @@ describe('arca adapter on recorded pages (nock)', () => {
                 expect(files).to.have.length(1);
                 const text = readFileSync(join(dir, files[0]!), 'utf8');
                 expect(text).to.include('Aviso importante').and.include('sistema: login');
-                for (const secret of [internals.password, internals.jwt, internals.viewState2, '0000aBcD:1f2g3h', 'TS01a2b3c4', '01ff', Buffer.from(internals.password).toString('base64'), Buffer.from(internals.password).toString('hex'), '8F1E2D3C4B5A69788796A5B4C3D2E1F0', 'GONZÁLEZ', 'maria.gonzalez', 'CORRIENTES']) {
+                for (const secret of [
+                    internals.password,
+                    internals.jwt,
+                    internals.viewState2,
+                    '0000aBcD:1f2g3h',
+                    'TS01a2b3c4',
+                    '01ff',
+                    Buffer.from(internals.password).toString('base64'),
+                    Buffer.from(internals.password).toString('hex'),
+                    '8F1E2D3C4B5A69788796A5B4C3D2E1F0',
+                    'GONZÁLEZ',
+                    'maria.gonzalez',
+                    'CORRIENTES'
+                ]) {
                     expect(text, secret).to.not.include(secret);
                 }
 
                 expect(text).to.not.match(/;jsessionid=/i);
                 // The structure stays: the tags, the labels, the masked values' shape.
-                expect(text).to.include('<p class="usuario">Hola, XXXXXXXX XXXXX XXXXX</p>').and.include('<td>Domicilio fiscal:</td><td>XX. XXXXXXXXXX 0000 XXXX 0, XXXX</td>').and.include('XXXXX.XXXXXXXX@XXXXXX.XXX.XX');
+                expect(text).to.include('<p class="usuario">Hola, XXXXXXXX XXXXX XXXXX</p>').and.include(
+                    '<td>Domicilio fiscal:</td><td>XX. XXXXXXXXXX 0000 XXXX 0, XXXX</td>'
+                ).and.include('XXXXX.XXXXXXXX@XXXXXX.XXX.XX');
             }
             finally {
                 rmSync(dir, { recursive: true, force: true });
@@ -298,7 +363,13 @@ describe('arca adapter on recorded pages (nock)', () => {
                 stamp();
                 return [200, internals.fixture('mcmp/menu-entidad.html'), internals.html];
             });
-            internals.ajax(fes, 'generarConsulta', 'R', { f: 'generarConsulta', t: 'R', fechaEmision: '01/12/2025 - 15/12/2025', tiposComprobantes: '', cuitConsultada: internals.entity }).reply(() => {
+            internals.ajax(fes, 'generarConsulta', 'R', {
+                f: 'generarConsulta',
+                t: 'R',
+                fechaEmision: '01/12/2025 - 15/12/2025',
+                tiposComprobantes: '',
+                cuitConsultada: internals.entity
+            }).reply(() => {
 
                 stamp();
                 return [200, internals.fixture('mcmp/generarConsulta.json'), internals.json];
@@ -321,13 +392,27 @@ describe('arca adapter on recorded pages (nock)', () => {
             fes.get('/mcmp/jsp/descargarComprobantes.do').query({ id: '184522731', tc: 'R', tf: 'csv' }).matchHeader('cookie', /JSESSIONID=fes-1/).reply(() => {
 
                 stamp();
-                return [200, internals.bytes('mcmp/comprobantes_consulta_csv_recibidos_184522731_20123456786_20251215-1032.zip'), { 'content-type': 'application/zip' }];
+                return [
+                    200,
+                    internals.bytes('mcmp/comprobantes_consulta_csv_recibidos_184522731_20123456786_20251215-1032.zip'),
+                    { 'content-type': 'application/zip' }
+                ];
             });
 
             const rows = await session.taxpayer(internals.entity).invoices('received', range);
             expect(nock.pendingMocks()).to.deep.equal([]);
             expect(rows).to.have.length(4);
-            expect(rows[0]).to.deep.include({ fecha: '2025-12-01', tipo: '1', puntoVenta: '4', impNetoGravado: 10492.9, iva: 2153.41, otrosTributos: 150.25, importeOriginal: 12796.56, monedaOriginal: 'PES', tipoCambio: 1 });
+            expect(rows[0]).to.deep.include({
+                fecha: '2025-12-01',
+                tipo: '1',
+                puntoVenta: '4',
+                impNetoGravado: 10492.9,
+                iva: 2153.41,
+                otrosTributos: 150.25,
+                importeOriginal: 12796.56,
+                monedaOriginal: 'PES',
+                tipoCambio: 1
+            });
             expect(rows[0]!.counterpart).to.deep.equal({ tipoDocumento: '80', numeroDocumento: '30500010912', nombre: 'TELECOM ARGENTINA SA' });
             // B and C: 0,00 in every component means "not discriminated", not zero.
             expect(rows[1]).to.deep.include({ tipo: '6', impNetoGravado: null, iva: null, importeOriginal: 48500.5 });
@@ -367,7 +452,11 @@ describe('arca adapter on recorded pages (nock)', () => {
             internals.ajax(fes, 'generarConsulta', 'R').reply(200, internals.fixture('mcmp/generarConsulta.json'), internals.json);
             internals.ajax(fes, 'estimarResultados', 'R').reply(200, internals.fixture('mcmp/estimarResultados.json'), internals.json);
             internals.ajax(fes, 'listaResultados', 'R').reply(200, internals.fixture('mcmp/listaResultados-5.json'), internals.json);
-            fes.get('/mcmp/jsp/descargarComprobantes.do').query(true).reply(200, internals.bytes('mcmp/comprobantes_consulta_csv_recibidos_184522731_20123456786_20251215-1032.zip'), { 'content-type': 'application/zip' });
+            fes.get('/mcmp/jsp/descargarComprobantes.do').query(true).reply(
+                200,
+                internals.bytes('mcmp/comprobantes_consulta_csv_recibidos_184522731_20123456786_20251215-1032.zip'),
+                { 'content-type': 'application/zip' }
+            );
             expect((await internals.failureOf(session.taxpayer(internals.entity).invoices('received', range))).kind).to.equal('unexpected_page');
         });
 
@@ -386,7 +475,13 @@ describe('arca adapter on recorded pages (nock)', () => {
                 });
                 internals.fesEntry(fes);
                 fes.post('/mcmp/jsp/setearContribuyente.do').reply(200, internals.fixture('mcmp/menu-entidad.html'), internals.html);
-                block(internals.ajax(fes, 'generarConsulta', 'R', { f: 'generarConsulta', t: 'R', fechaEmision: '01/12/2025 - 15/12/2025', tiposComprobantes: '', cuitConsultada: internals.entity }));
+                block(internals.ajax(fes, 'generarConsulta', 'R', {
+                    f: 'generarConsulta',
+                    t: 'R',
+                    fechaEmision: '01/12/2025 - 15/12/2025',
+                    tiposComprobantes: '',
+                    cuitConsultada: internals.entity
+                }));
                 internals.fesEntry(fes, 'mcmp/seleccionaEmpresa.html', () => {
 
                     reopenedAt = clock.now();
@@ -416,7 +511,11 @@ describe('arca adapter on recorded pages (nock)', () => {
             internals.ajax(fes, 'generarConsulta', 'R').reply(200, internals.fixture('mcmp/generarConsulta.json'), internals.json);
             internals.ajax(fes, 'estimarResultados', 'R').reply(200, internals.fixture('mcmp/estimarResultados.json'), internals.json);
             internals.ajax(fes, 'listaResultados', 'R').reply(200, internals.fixture('mcmp/listaResultados.json'), internals.json);
-            fes.get('/mcmp/jsp/descargarComprobantes.do').query(true).reply(200, internals.bytes('mcmp/comprobantes_consulta_csv_recibidos_184522731_20123456786_20251215-1032.zip'), { 'content-type': 'application/zip' });
+            fes.get('/mcmp/jsp/descargarComprobantes.do').query(true).reply(
+                200,
+                internals.bytes('mcmp/comprobantes_consulta_csv_recibidos_184522731_20123456786_20251215-1032.zip'),
+                { 'content-type': 'application/zip' }
+            );
             expect(await session.taxpayer(internals.entity).invoices('received', range)).to.have.length(4);
             expect(nock.pendingMocks()).to.deep.equal([]);
         });
@@ -431,8 +530,16 @@ describe('arca adapter on recorded pages (nock)', () => {
 
             internals.ajax(fes, 'generarConsulta', 'R').reply(200, internals.fixture('mcmp/generarConsulta.json'), internals.json);
             internals.ajax(fes, 'estimarResultados', 'R').reply(200, internals.fixture(variant.estimate ?? 'mcmp/estimarResultados.json'), internals.json);
-            internals.ajax(fes, 'listaResultados', 'R', { f: 'listaResultados', id: '184522731' }).reply(200, internals.fixture(variant.list ?? 'mcmp/listaResultados.json'), internals.json);
-            fes.get('/mcmp/jsp/descargarComprobantes.do').query({ id: '184522731', tc: 'R', tf: 'csv' }).reply(200, internals.bytes('mcmp/comprobantes_consulta_csv_recibidos_184522731_20123456786_20251215-1032.zip'), { 'content-type': 'application/zip' });
+            internals.ajax(fes, 'listaResultados', 'R', { f: 'listaResultados', id: '184522731' }).reply(
+                200,
+                internals.fixture(variant.list ?? 'mcmp/listaResultados.json'),
+                internals.json
+            );
+            fes.get('/mcmp/jsp/descargarComprobantes.do').query({ id: '184522731', tc: 'R', tf: 'csv' }).reply(
+                200,
+                internals.bytes('mcmp/comprobantes_consulta_csv_recibidos_184522731_20123456786_20251215-1032.zip'),
+                { 'content-type': 'application/zip' }
+            );
         };
 
         it('estimarResultados is required by one client and skipped by others: asked, and an answer it cannot read does not stop the query', async () => {
@@ -449,7 +556,11 @@ describe('arca adapter on recorded pages (nock)', () => {
 
             const { session, fes } = await internals.fesSession(clock);
             fes.post('/mcmp/jsp/setearContribuyente.do', { idContribuyente: '0' }).reply(200, internals.fixture('mcmp/seleccionaEmpresa.html'), internals.html)
-                .get('/mcmp/jsp/setearContribuyente.do').query({ idContribuyente: '0' }).reply(200, internals.fixture('mcmp/menu-entidad.html'), internals.html);
+                .get('/mcmp/jsp/setearContribuyente.do').query({ idContribuyente: '0' }).reply(
+                    200,
+                    internals.fixture('mcmp/menu-entidad.html'),
+                    internals.html
+                );
             query(fes, {});
             expect(await session.taxpayer(internals.entity).invoices('received', range)).to.have.length(4);
             expect(nock.pendingMocks()).to.deep.equal([]);
@@ -479,14 +590,24 @@ describe('arca adapter on recorded pages (nock)', () => {
             const gen3 = internals.fixture('mcmp/comprobantes-recibidos-gen3.csv');
             expect(parseInvoicesCsv(gen3, 'received')).to.not.be.empty;
             const [a1, c1] = parseInvoicesCsv(gen1, 'received');
-            expect(a1).to.deep.include({ fecha: '2023-05-02', tipo: '1', impNetoGravado: 12396.69, iva: 2603.31, otrosTributos: null, importeOriginal: 15000, monedaOriginal: 'PES' });
+            expect(a1).to.deep.include({
+                fecha: '2023-05-02',
+                tipo: '1',
+                impNetoGravado: 12396.69,
+                iva: 2603.31,
+                otrosTributos: null,
+                importeOriginal: 15000,
+                monedaOriginal: 'PES'
+            });
             expect(c1).to.deep.include({ tipo: '11', impNetoGravado: null, importeOriginal: 5000 });
             const [a2, b2, dollars] = parseInvoicesCsv(gen2, 'received');
             expect(a2).to.deep.include({ fecha: '2024-09-02', otrosTributos: 150.25, importeOriginal: 15150.25, monedaOriginal: 'PES' });
             expect(b2).to.deep.include({ tipo: '6', iva: null, importeOriginal: 48500.5 });
             expect(dollars).to.deep.include({ monedaOriginal: 'DOL', tipoCambio: 1050.5, importe: 127110.5 });
             const issued = parseInvoicesCsv(internals.fixture('mcmp/comprobantes-emitidos-gen3.csv'), 'issued');
-            expect(issued.map((row) => [row.tipo, row.counterpart.tipoDocumento, row.counterpart.numeroDocumento, row.iva, row.importeOriginal])).to.deep.equal([['11', '99', '0', null, 15000], ['11', '80', '30500010912', null, 82000.5]]);
+            expect(
+                issued.map((row) => [row.tipo, row.counterpart.tipoDocumento, row.counterpart.numeroDocumento, row.iva, row.importeOriginal])
+            ).to.deep.equal([['11', '99', '0', null, 15000], ['11', '80', '30500010912', null, 82000.5]]);
         });
     });
 
@@ -499,24 +620,40 @@ describe('arca adapter on recorded pages (nock)', () => {
             const { token, sign } = internals.authorization();
             nock(internals.portal).get(`/portal/api/servicios/${internals.person}/servicio/cuenta_corriente_contrib/autorizacion`).reply(200, internals.fixture('portal/autorizacion.json'), internals.json);
             return nock(internals.ctacte)
-                .post('/contribuyente/externo', { token, sign }).reply(302, '', { location: '/contribuyente/', 'set-cookie': 'JSESSIONID=ct-1; Path=/contribuyente; Secure' })
+                .post('/contribuyente/externo', { token, sign }).reply(302, '', {
+                    location: '/contribuyente/',
+                    'set-cookie': 'JSESSIONID=ct-1; Path=/contribuyente; Secure'
+                })
                 .get('/contribuyente/').reply(200, internals.fixture('sct/contribuyente.html'), internals.html)
                 .get('/contribuyente/app/homeContribuyente.html').query({ ts: '1763640000' }).reply(200, internals.fixture(selectorPage), internals.html);
         };
 
         const choose = (ctacte: nock.Scope, index: string, answer: string) => ctacte
-            .post('/contribuyente/app', { formids: '$PropertySelection', service: 'direct/1/HomeContribuyente/$Form', sp: 'S0', submitmode: '', submitname: '', $PropertySelection: index })
+            .post('/contribuyente/app', {
+                formids: '$PropertySelection',
+                service: 'direct/1/HomeContribuyente/$Form',
+                sp: 'S0',
+                submitmode: '',
+                submitname: '',
+                $PropertySelection: index
+            })
             .matchHeader('cookie', /JSESSIONID=ct-1/)
             .reply(200, internals.fixture(answer), internals.html);
 
         const methods = (ctacte: nock.Scope, cuit: string, files: [string, string, string], order: string[]) => {
 
-            const calls = [['getDeudas', [Number(cuit), null], files[0]], ['getVencimientos', [Number(cuit)], files[1]], ['getFaltasPresentacion', [Number(cuit)], files[2]]] as const;
+            const calls = [
+                ['getDeudas', [Number(cuit), null], files[0]],
+                ['getVencimientos', [Number(cuit)], files[1]],
+                ['getFaltasPresentacion', [Number(cuit)], files[2]]
+            ] as const;
             for (const [method, args, file] of calls) {
                 ctacte.get('/contribuyente/rest-access/service').query((query) => {
 
                     const request = JSON.parse(String(query.request)) as { serviceName: string; methodName: string; arguments: unknown[] };
-                    return request.serviceName === 'afip.dit.sct.homeContribuyenteView.services.HomeContribuyenteViewService' && request.methodName === method && JSON.stringify(request.arguments) === JSON.stringify(args);
+                    return request.serviceName === 'afip.dit.sct.homeContribuyenteView.services.HomeContribuyenteViewService' && request.methodName === method && JSON.stringify(
+                        request.arguments
+                    ) === JSON.stringify(args);
                 }).reply(() => {
 
                     order.push(method);
@@ -538,15 +675,61 @@ describe('arca adapter on recorded pages (nock)', () => {
             expect(order).to.deep.equal(['getDeudas', 'getVencimientos', 'getFaltasPresentacion']);
             // Debts: *View fields, as ARCA writes them; a list.
             expect(sct.deuda).to.deep.equal([
-                { establecimiento: '', impuesto: '30 - IVA', concepto: '19 - Obligación mensual/anual', subconcepto: '19 - Capital', periodo: '202405', antCuota: '0', vencimiento: '2024-06-18T00:00:00.000Z', saldo: 125430.5, intResarcitorios: 18230.12, intPunitorios: 0 },
-                { establecimiento: '', impuesto: '10 - GANANCIAS SOCIEDADES', concepto: '19 - Obligación mensual/anual', subconcepto: '51 - Intereses resarcitorios', periodo: '202500', antCuota: '3', vencimiento: null, saldo: 4500, intResarcitorios: 120.5, intPunitorios: 0 }
+                {
+                    establecimiento: '',
+                    impuesto: '30 - IVA',
+                    concepto: '19 - Obligación mensual/anual',
+                    subconcepto: '19 - Capital',
+                    periodo: '202405',
+                    antCuota: '0',
+                    vencimiento: '2024-06-18T00:00:00.000Z',
+                    saldo: 125430.5,
+                    intResarcitorios: 18230.12,
+                    intPunitorios: 0
+                },
+                {
+                    establecimiento: '',
+                    impuesto: '10 - GANANCIAS SOCIEDADES',
+                    concepto: '19 - Obligación mensual/anual',
+                    subconcepto: '51 - Intereses resarcitorios',
+                    periodo: '202500',
+                    antCuota: '3',
+                    vencimiento: null,
+                    saldo: 4500,
+                    intResarcitorios: 120.5,
+                    intPunitorios: 0
+                }
             ]);
             // Due dates: desc* and tipoOperacion, one item as an object, "YYYY-MM-DD 00:00:00".
-            expect(sct.vencimientos).to.deep.equal([{ impuesto: 'IVA', concepto: 'Obligación mensual/anual', subconcepto: '', periodo: '202609', antCuota: '0', vencimiento: '2026-10-20T00:00:00.000Z', detalle: 'Presentación y pago' }]);
+            expect(sct.vencimientos).to.deep.equal([{
+                impuesto: 'IVA',
+                concepto: 'Obligación mensual/anual',
+                subconcepto: '',
+                periodo: '202609',
+                antCuota: '0',
+                vencimiento: '2026-10-20T00:00:00.000Z',
+                detalle: 'Presentación y pago'
+            }]);
             // Missing returns: numeric codes with their descriptions, a 4-digit (annual) period.
             expect(sct.ddjj).to.deep.equal([
-                { establecimiento: '', impuesto: '103 - GANANCIAS SOCIEDADES - DDJJ', concepto: '984 - Declaración jurada anual', subconcepto: '', periodo: '202400', antCuota: '', vencimiento: '2025-05-15T00:00:00.000Z' },
-                { establecimiento: '', impuesto: '30 - IVA', concepto: '19 - Declaración jurada mensual', subconcepto: '', periodo: '202508', antCuota: '', vencimiento: '2025-09-18T00:00:00.000Z' }
+                {
+                    establecimiento: '',
+                    impuesto: '103 - GANANCIAS SOCIEDADES - DDJJ',
+                    concepto: '984 - Declaración jurada anual',
+                    subconcepto: '',
+                    periodo: '202400',
+                    antCuota: '',
+                    vencimiento: '2025-05-15T00:00:00.000Z'
+                },
+                {
+                    establecimiento: '',
+                    impuesto: '30 - IVA',
+                    concepto: '19 - Declaración jurada mensual',
+                    subconcepto: '',
+                    periodo: '202508',
+                    antCuota: '',
+                    vencimiento: '2025-09-18T00:00:00.000Z'
+                }
             ]);
             await session.close();
         });
@@ -592,7 +775,10 @@ describe('arca adapter on recorded pages (nock)', () => {
             const { token, sign } = internals.authorization();
             nock(internals.portal).get(`/portal/api/servicios/${internals.person}/servicio/ccam/autorizacion`).reply(200, internals.fixture('portal/autorizacion.json'), internals.json);
             return nock(internals.ccam)
-                .post('/tramites_con_clave_fiscal/ccam/procesa.asp', { token, sign }).reply(302, '', { location: 'seleccionaCuit.asp', 'set-cookie': 'ASPSESSIONIDQCSRBTQA=KJHGFDSAPOIU; path=/' })
+                .post('/tramites_con_clave_fiscal/ccam/procesa.asp', { token, sign }).reply(302, '', {
+                    location: 'seleccionaCuit.asp',
+                    'set-cookie': 'ASPSESSIONIDQCSRBTQA=KJHGFDSAPOIU; path=/'
+                })
                 .get('/tramites_con_clave_fiscal/ccam/seleccionaCuit.asp');
         };
 
@@ -601,9 +787,20 @@ describe('arca adapter on recorded pages (nock)', () => {
             .post('/tramites_con_clave_fiscal/ccam/seleccionaCuit.asp', { selectCuit: internals.entity, accion: 's' }).reply(302, '', { location: 'menu.asp' })
             .get('/tramites_con_clave_fiscal/ccam/menu.asp').reply(200, '<html><body>Menú</body></html>', internals.latin1)
             .get('/tramites_con_clave_fiscal/ccam/P02_ctacte.asp').reply(200, internals.bytes('ccma/P02_ctacte.asp.html'), internals.latin1)
-            .post('/tramites_con_clave_fiscal/ccam/P02_ctacte.asp', { feccalculo: '20/11/2025', perdesde2: '01/2023', perhasta2: '11/2025', calcula: 'S' }).reply(200, internals.bytes('ccma/P02_ctacte-calculado.asp.html'), internals.latin1)
-            .post('/tramites_con_clave_fiscal/ccam/P04_ctacte.asp', { feccalculo: '20/11/2025', perdesde2: '01/2023', perhasta2: '11/2025' }).reply(200, internals.bytes('ccma/P04_ctacte.asp.html'), internals.latin1)
-            .get('/tramites_con_clave_fiscal/ccam/ajax/ConsDeuFecSabana.asp').query((query) => query.ingreso === 'sabana' && query.monoAut === 'Todos' && /^\d{2}\/\d{4}$/.test(String(query.perDesde1)))
+            .post('/tramites_con_clave_fiscal/ccam/P02_ctacte.asp', {
+                feccalculo: '20/11/2025',
+                perdesde2: '01/2023',
+                perhasta2: '11/2025',
+                calcula: 'S'
+            }).reply(200, internals.bytes('ccma/P02_ctacte-calculado.asp.html'), internals.latin1)
+            .post('/tramites_con_clave_fiscal/ccam/P04_ctacte.asp', {
+                feccalculo: '20/11/2025',
+                perdesde2: '01/2023',
+                perhasta2: '11/2025'
+            }).reply(200, internals.bytes('ccma/P04_ctacte.asp.html'), internals.latin1)
+            .get('/tramites_con_clave_fiscal/ccam/ajax/ConsDeuFecSabana.asp').query(
+                (query) => query.ingreso === 'sabana' && query.monoAut === 'Todos' && /^\d{2}\/\d{4}$/.test(String(query.perDesde1))
+            )
             .matchHeader('cookie', /ASPSESSIONIDQCSRBTQA=KJHGFDSAPOIU/)
             .reply(200, internals.bytes(sabana), internals.latin1);
 
@@ -615,7 +812,11 @@ describe('arca adapter on recorded pages (nock)', () => {
             expect(nock.pendingMocks()).to.deep.equal([]);
             expect(balances).to.deep.equal({ saldoDeudor: 14625.46, saldoAcreedor: -1234 });
             expect(movements).to.not.be.instanceOf(Error);
-            expect((movements as CcmaMovement[]).map((m) => [m.orden, m.periodo, m.impuesto, m.concepto, m.subconcepto, m.descripcion, m.fechaMovimiento.slice(0, 10), m.debe, m.haber, m.saldo])).to.deep.equal([
+            expect(
+                (movements as CcmaMovement[]).map(
+                    (m) => [m.orden, m.periodo, m.impuesto, m.concepto, m.subconcepto, m.descripcion, m.fechaMovimiento.slice(0, 10), m.debe, m.haber, m.saldo]
+                )
+            ).to.deep.equal([
                 [1, '09/2025', '020', 'Obligación mensual', '019', 'Determinación de la obligación mensual', '2025-10-01', 57876, null, -57876],
                 [2, '09/2025', '020', 'Pago', '019', 'Pago VEP', '2025-10-18', null, 57876, 0],
                 [3, '10/2025', '020', 'Obligación mensual', '019', 'Determinación de la obligación mensual', '2025-11-01', 57876, null, -57876],
@@ -666,11 +867,31 @@ describe('arca adapter on recorded pages (nock)', () => {
         it('lists with YYYY-MM-DD dates, reads epoch-ms dates and estado 1/2, and never opens a detail', async () => {
 
             const session = await internals.session(clock);
-            enter().get('/api/v1/communications').query({ cuit: internals.person, fechaPublicacionSince: '2023-12-16', fechaPublicacionTo: '2025-12-15' }).reply(200, internals.fixture('dfe/communications.json'), internals.json);
+            enter().get('/api/v1/communications').query({
+                cuit: internals.person,
+                fechaPublicacionSince: '2023-12-16',
+                fechaPublicacionTo: '2025-12-15'
+            }).reply(200, internals.fixture('dfe/communications.json'), internals.json);
             const list = await session.taxpayer(internals.person).notifications();
             expect(list).to.deep.equal([
-                { arcaId: '987650001', tipo: 'SIRAD', asunto: 'Intimación de pago', organismo: 'ARCA', fechaRecepcion: '2025-11-12T13:00:00.000Z', fechaNotificacion: null, readAtAuthority: false },
-                { arcaId: '987650002', tipo: 'SIRAD', asunto: 'Comunicación de vencimientos', organismo: 'ARCA', fechaRecepcion: '2025-10-13T13:00:00.000Z', fechaNotificacion: '2025-10-14T13:00:00.000Z', readAtAuthority: true }
+                {
+                    arcaId: '987650001',
+                    tipo: 'SIRAD',
+                    asunto: 'Intimación de pago',
+                    organismo: 'ARCA',
+                    fechaRecepcion: '2025-11-12T13:00:00.000Z',
+                    fechaNotificacion: null,
+                    readAtAuthority: false
+                },
+                {
+                    arcaId: '987650002',
+                    tipo: 'SIRAD',
+                    asunto: 'Comunicación de vencimientos',
+                    organismo: 'ARCA',
+                    fechaRecepcion: '2025-10-13T13:00:00.000Z',
+                    fechaNotificacion: '2025-10-14T13:00:00.000Z',
+                    readAtAuthority: true
+                }
             ]);
             expect(nock.pendingMocks()).to.deep.equal([]);
             await session.close();
@@ -680,8 +901,16 @@ describe('arca adapter on recorded pages (nock)', () => {
 
             const session = await internals.session(clock);
             enter()
-                .get('/api/v1/communications').query((query) => query.pagina === undefined).reply(200, internals.fixture('dfe/communications-pagina1.json'), internals.json)
-                .get('/api/v1/communications').query((query) => query.pagina === '2').reply(200, internals.fixture('dfe/communications-pagina2.json'), internals.json);
+                .get('/api/v1/communications').query((query) => query.pagina === undefined).reply(
+                    200,
+                    internals.fixture('dfe/communications-pagina1.json'),
+                    internals.json
+                )
+                .get('/api/v1/communications').query((query) => query.pagina === '2').reply(
+                    200,
+                    internals.fixture('dfe/communications-pagina2.json'),
+                    internals.json
+                );
             expect((await session.taxpayer(internals.person).notifications()).map((item) => item.arcaId)).to.deep.equal(['987650001', '987650002']);
 
             nock(internals.ve)
@@ -701,7 +930,10 @@ describe('arca adapter on recorded pages (nock)', () => {
                 .get(`/portal/api/cuit/${internals.person}/tipoCuitImpuestos`).reply(200, internals.fixture('portal/tipoCuitImpuestos-monotributo.json'), internals.json)
                 .get(`/portal/api/servicios/${internals.person}/servicio/admin_mono/autorizacion`).reply(200, internals.fixture('portal/autorizacion.json'), internals.json);
             return nock(internals.mono)
-                .post('/app/default.aspx', { token, sign }).reply(302, '', { location: '/app/SelecRepresentado.aspx', 'set-cookie': 'ASP.NET_SessionId=m1; path=/' });
+                .post('/app/default.aspx', { token, sign }).reply(302, '', {
+                    location: '/app/SelecRepresentado.aspx',
+                    'set-cookie': 'ASP.NET_SessionId=m1; path=/'
+                });
         };
 
         const grid = () => enter()

@@ -12,7 +12,11 @@ describe('arcasync authority simulate', () => {
 
     it('serves the simulated authority until interrupted, and prints where', async () => {
 
-        const child = spawn(process.execPath, [builtCli(), '--json', 'authority', 'simulate', '--port', '0', '--latency', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(
+            process.execPath,
+            [builtCli(), '--json', 'authority', 'simulate', '--port', '0', '--latency', '1'],
+            { stdio: ['ignore', 'pipe', 'pipe'] }
+        );
         const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
         try {
             const first = await new Promise<string>((resolve, reject) => {

@@ -62,7 +62,10 @@ for (const database of testDatabases()) {
         let server: TestServer;
         let authority: SimulatedAuthority;
         let cwd: string;
-        const cli = (...args: string[]): Promise<CliResult> => runInProcess(args, { cwd, env: cliEnv(server.app.config.databaseUrl, { ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'arca', AUTHORITY_URL: authority.url }) });
+        const cli = (...args: string[]): Promise<CliResult> => runInProcess(args, {
+            cwd,
+            env: cliEnv(server.app.config.databaseUrl, { ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'arca', AUTHORITY_URL: authority.url })
+        });
 
         before(async () => {
 
@@ -75,7 +78,9 @@ for (const database of testDatabases()) {
                 const name = displayName({ tipo: 'persona-fisica', ...names });
                 await server.app.ports.clients.insert({
                     publicId: randomUUID(), accountId, cuit: cuit as Cuit, tipo: 'persona-fisica', ...names, representativeId: null,
-                    displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: server.app.ports.secretBox.seal(password), createdAt: Date.now()
+                    displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: server.app.ports.secretBox.seal(
+                        password
+                    ), createdAt: Date.now()
                 });
             }
         });

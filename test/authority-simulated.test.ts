@@ -171,7 +171,13 @@ describe('arca adapter against the simulated authority', () => {
 
         const client = internals.client(sim);
         const login = (password: string, loginCuit: Cuit = internals.person) => internals.failureOf(client.login({ loginCuit, password }));
-        for (const [password, kind] of [['mala-clave', 'rejected_key'], ['bloqueada', 'blocked_key'], ['vencida', 'expired_key'], ['captcha', 'captcha'], ['segundo', 'second_factor']] as const) {
+        for (const [password, kind] of [
+            ['mala-clave', 'rejected_key'],
+            ['bloqueada', 'blocked_key'],
+            ['vencida', 'expired_key'],
+            ['captcha', 'captcha'],
+            ['segundo', 'second_factor']
+        ] as const) {
             const failure = await login(password);
             expect([failure.kind, failure.touchedPassword], password).to.deep.equal([kind, true]);
         }
@@ -273,7 +279,13 @@ describe('arca adapter against the simulated authority', () => {
 
     it('gets through injected 5xx and timeouts on reads by retrying them', async () => {
 
-        const flaky = await startSimulatedAuthority({ today: internals.today, fesMinGapMs: 0, failures: { serverError: 0.1, timeout: 0.03 }, failureSeed: 7, timeoutHoldMs: 5_000 });
+        const flaky = await startSimulatedAuthority({
+            today: internals.today,
+            fesMinGapMs: 0,
+            failures: { serverError: 0.1, timeout: 0.03 },
+            failureSeed: 7,
+            timeoutHoldMs: 5_000
+        });
         try {
             const client = internals.client(flaky, { retries: 8, timeoutMs: 500 });
             let session: KeySession | null = null;
@@ -296,7 +308,9 @@ describe('arca adapter against the simulated authority', () => {
 
         const strict = await startSimulatedAuthority({ today: internals.today, failures: { rejectedKey: 1 } });
         try {
-            expect(await internals.kindOf(internals.client(strict, { retries: 5 }).login({ loginCuit: internals.person, password: 'x' }))).to.equal('rejected_key');
+            expect(
+                await internals.kindOf(internals.client(strict, { retries: 5 }).login({ loginCuit: internals.person, password: 'x' }))
+            ).to.equal('rejected_key');
             expect(strict.stats().logins).to.equal(1);
         }
         finally {
@@ -351,7 +365,9 @@ describe('arca adapter against the simulated authority', () => {
                 const session = await client.login({ loginCuit: internals.otherPerson, password: 'x' });
                 const { establishments: _ignored, ...sct } = served.expected(entity).sct;
                 expect(await session.taxpayer(entity).sct()).to.deep.equal(sct);
-                expect(await session.taxpayer(entity).invoices('issued', internals.range)).to.deep.equal(served.expected(entity).invoicesIn('issued', internals.range));
+                expect(
+                    await session.taxpayer(entity).invoices('issued', internals.range)
+                ).to.deep.equal(served.expected(entity).invoicesIn('issued', internals.range));
                 expect(await internals.kindOf(session.taxpayer(refused).sct())).to.equal('represented_unavailable');
                 expect(await internals.kindOf(session.taxpayer(refused).notifications())).to.equal('represented_unavailable');
                 await session.close();

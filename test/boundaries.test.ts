@@ -117,21 +117,29 @@ describe('module boundaries', () => {
     it('core imports only itself, node: modules and joi', () => {
 
         const outside = all.filter((edge) => internals.roomOf(edge.from) === 'core')
-            .filter((edge) => (edge.target ? internals.roomOf(edge.target) !== 'core' : !edge.specifier.startsWith('node:') && !internals.coreLibraries.includes(edge.specifier)))
+            .filter(
+                (edge) => (edge.target ? internals.roomOf(edge.target) !== 'core' : !edge.specifier.startsWith('node:') && !internals.coreLibraries.includes(
+                    edge.specifier
+                ))
+            )
             .map((edge) => `${edge.from} -> ${edge.specifier}`);
         expect(outside).to.deep.equal([]);
     });
 
     it('servers and cli reach the adapters only through app/', () => {
 
-        const leaks = all.filter((edge) => ['servers', 'cli'].includes(internals.roomOf(edge.from)) && edge.target && internals.roomOf(edge.target) === 'adapters')
+        const leaks = all.filter(
+            (edge) => ['servers', 'cli'].includes(internals.roomOf(edge.from)) && edge.target && internals.roomOf(edge.target) === 'adapters'
+        )
             .map((edge) => `${edge.from} -> ${edge.specifier}`);
         expect(leaks).to.deep.equal([]);
     });
 
     it('adapters never reach up into app, servers or cli', () => {
 
-        const up = all.filter((edge) => internals.roomOf(edge.from) === 'adapters' && edge.target && ['app', 'servers', 'cli'].includes(internals.roomOf(edge.target)))
+        const up = all.filter(
+            (edge) => internals.roomOf(edge.from) === 'adapters' && edge.target && ['app', 'servers', 'cli'].includes(internals.roomOf(edge.target))
+        )
             .map((edge) => `${edge.from} -> ${edge.specifier}`);
         expect(up).to.deep.equal([]);
     });

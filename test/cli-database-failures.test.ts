@@ -73,7 +73,11 @@ describe('CLI commands on a database that cannot be used', function () {
 
         it('MySQL: unknown database', async () => {
 
-            await internals.expectOneLine(at((url) => (url.pathname = '/arcasync_no_existe')), /no existe la base de datos 'arcasync_no_existe'/, 'arcasync_no_existe');
+            await internals.expectOneLine(
+                at((url) => (url.pathname = '/arcasync_no_existe')),
+                /no existe la base de datos 'arcasync_no_existe'/,
+                'arcasync_no_existe'
+            );
         });
 
         it('MySQL: access denied, without showing the password', async () => {
@@ -87,7 +91,11 @@ describe('CLI commands on a database that cannot be used', function () {
 
         it('MySQL: unknown host', async () => {
 
-            await internals.expectOneLine(at((url) => (url.hostname = 'no-existe.invalid')), /no se encontró el servidor no-existe\.invalid/, 'no-existe.invalid');
+            await internals.expectOneLine(
+                at((url) => (url.hostname = 'no-existe.invalid')),
+                /no se encontró el servidor no-existe\.invalid/,
+                'no-existe.invalid'
+            );
         });
     }
 });

@@ -49,7 +49,15 @@ describe('CLI without a database', function () {
     it('no command but migrate creates one; after migrate they work on it', async () => {
 
         const expected = `error: ${operatorMessages.noDatabase(join(dir, 'data/arcasync.sqlite'))}\n`;
-        for (const argv of [['account', 'show', '1'], ['sync', '--due'], ['sync', 'status'], ['secret', 'rotate'], ['secret', 'status'], ['serve', '--port', '0'], ['user', 'set-password', '--user', '1', '--password', 'una clave larga']]) {
+        for (const argv of [
+            ['account', 'show', '1'],
+            ['sync', '--due'],
+            ['sync', 'status'],
+            ['secret', 'rotate'],
+            ['secret', 'status'],
+            ['serve', '--port', '0'],
+            ['user', 'set-password', '--user', '1', '--password', 'una clave larga']
+        ]) {
             const result = await runInProcess(argv, { cwd: dir, env: internals.env() });
             expect(result.code, argv.join(' ')).to.equal(1);
             expect(result.stderr, argv.join(' ')).to.equal(expected);

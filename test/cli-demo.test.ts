@@ -45,7 +45,11 @@ describe('the demo (npm start) and its database', function () {
 
     it('prints where the docs and /mcp are, how to sign in and how to stop; seeds tags', async () => {
 
-        const child = spawn(process.execPath, [builtCli(), 'demo', '--host', '127.0.0.1', '--port', '0'], { cwd: dir, env: internals.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(
+            process.execPath,
+            [builtCli(), 'demo', '--host', '127.0.0.1', '--port', '0'],
+            { cwd: dir, env: internals.env(), stdio: ['ignore', 'pipe', 'pipe'] }
+        );
         const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
         let banner = '';
         try {
@@ -90,7 +94,14 @@ describe('the demo (npm start) and its database', function () {
 
     it('refuses every command that would send its keys to ARCA, with one line', async () => {
 
-        for (const argv of [['sync', '--due'], ['sync', '--all'], ['sync', '--cuit', '20-12345678-6'], ['sync', 'worker'], ['serve', '--port', '0', '--worker'], ['authority', 'probe', '--cuit', '20123456786']]) {
+        for (const argv of [
+            ['sync', '--due'],
+            ['sync', '--all'],
+            ['sync', '--cuit', '20-12345678-6'],
+            ['sync', 'worker'],
+            ['serve', '--port', '0', '--worker'],
+            ['authority', 'probe', '--cuit', '20123456786']
+        ]) {
             const result = await runInProcess(argv, { cwd: dir, env: internals.env() });
             expect(result.code, argv.join(' ')).to.equal(1);
             expect(result.stdout, argv.join(' ')).to.equal('');

@@ -22,7 +22,9 @@ import { operatorMessages } from '../app/messages.js';
 // while the service keeps answering; only key ids are ever printed.
 
 const internals = {
-    json(result: CliResult): any {     // the command's one JSON object
+    json(result: CliResult): any {
+
+        // the command's one JSON object
 
         expect(result.code, result.stderr).to.equal(0);
         expect(result.stderr).to.equal('');
@@ -58,16 +60,26 @@ for (const database of testDatabases()) {
             await server.stop();
         });
 
-        const stored = async (): Promise<string[]> => (await server.app.knex('clients').whereNotNull('clave_arca').orderBy('cuit').pluck('clave_arca')) as string[];
+        const stored = async (): Promise<string[]> => (await server.app.knex('clients').whereNotNull('clave_arca').orderBy('cuit').pluck(
+            'clave_arca'
+        )) as string[];
         const secretsIn = (text: string): string[] => [...credentials, b64(oldKey), b64(newKey)].filter((secret) => text.includes(secret));
 
         it('re-seals every stored key under ARCASYNC_NEW_SECRET_KEY, printing key ids only', async () => {
 
             // The authority refused the first client's key: that must survive the re-sealing.
             const refused = await server.app.knex('clients').where({ cuit: '20100000000', account_id: owner.accountId }).first();
-            await server.app.knex('sync_key_failures').insert({ client_id: refused.id, key_fingerprint: keyFingerprint(refused.clave_arca), kind: 'rejected_key', failed_at: 1 });
+            await server.app.knex('sync_key_failures').insert({
+                client_id: refused.id,
+                key_fingerprint: keyFingerprint(refused.clave_arca),
+                kind: 'rejected_key',
+                failed_at: 1
+            });
 
-            const result = await runCli(server.app.config.databaseUrl, ['secret', 'rotate', '--json'], { ARCASYNC_SECRET_KEY: b64(oldKey), ARCASYNC_NEW_SECRET_KEY: b64(newKey) });
+            const result = await runCli(server.app.config.databaseUrl, ['secret', 'rotate', '--json'], {
+                ARCASYNC_SECRET_KEY: b64(oldKey),
+                ARCASYNC_NEW_SECRET_KEY: b64(newKey)
+            });
             const report = internals.json(result);
             expect(report).to.include({ keyId: keyIdOf(newKey), total: 3, resealed: 3, alreadyCurrent: 0, unreadable: 0, generated: false });
             expect(report.previousKeyIds).to.deep.equal([keyIdOf(oldKey)]);
@@ -80,14 +92,20 @@ for (const database of testDatabases()) {
             const failure = await server.app.knex('sync_key_failures').where({ client_id: refused.id }).first();
             expect(failure.key_fingerprint).to.equal(keyFingerprint(values[0]!));
 
-            const text = await runCli(server.app.config.databaseUrl, ['secret', 'rotate'], { ARCASYNC_SECRET_KEY: b64(newKey), ARCASYNC_SECRET_KEYS: b64(oldKey) });
+            const text = await runCli(server.app.config.databaseUrl, ['secret', 'rotate'], {
+                ARCASYNC_SECRET_KEY: b64(newKey),
+                ARCASYNC_SECRET_KEYS: b64(oldKey)
+            });
             expect(text.code, text.stderr).to.equal(0);
             expect(text.stdout).to.contain(`clave ${keyIdOf(newKey)}: 0 re-cifradas, 3 ya lo estaban`);
         });
 
         it('leaves the API and the clients working on the new key, the old one kept to open stragglers', async () => {
 
-            const next = await startServerOn(server, { rateLimits: noRateLimits, env: { ARCASYNC_SECRET_KEY: b64(newKey), ARCASYNC_SECRET_KEYS: b64(oldKey) } });
+            const next = await startServerOn(server, {
+                rateLimits: noRateLimits,
+                env: { ARCASYNC_SECRET_KEY: b64(newKey), ARCASYNC_SECRET_KEYS: b64(oldKey) }
+            });
             try {
                 // A value an old process sealed after the rotation still opens.
                 const straggler = aesGcmSecretBox({ current: oldKey, previous: [] }).seal('Rezagada');
@@ -97,19 +115,39 @@ for (const database of testDatabases()) {
                 const list = await next.request('/v1/cuits', { token: owner.token });
                 expect(list.status).to.equal(200);
                 expect(list.body.data).to.have.length(3);
-                const edit = await next.request('/v1/cuits/20100000001', { token: owner.token, method: 'PATCH', body: { clave_arca: 'Nueva-Tras-Rotar', nombre: 'Editada' } });
+                const edit = await next.request('/v1/cuits/20100000001', {
+                    token: owner.token,
+                    method: 'PATCH',
+                    body: { clave_arca: 'Nueva-Tras-Rotar', nombre: 'Editada' }
+                });
                 expect(edit.status, edit.text).to.equal(200);
-                const created = await next.request('/v1/cuits', { token: owner.token, method: 'POST', body: { tipo: 'persona-fisica', cuit: '20100000009', nombre: 'N', apellido: 'Z', clave_arca: 'Creada-Tras-Rotar' } });
+                const created = await next.request('/v1/cuits', {
+                    token: owner.token,
+                    method: 'POST',
+                    body: { tipo: 'persona-fisica', cuit: '20100000009', nombre: 'N', apellido: 'Z', clave_arca: 'Creada-Tras-Rotar' }
+                });
                 expect(created.status, created.text).to.equal(201);
                 const values = await stored();
-                expect(values.map((sealed) => next.app.ports.secretBox.open(sealed))).to.deep.equal(['Rotar-Clave-Uno', 'Nueva-Tras-Rotar', 'Rezagada', 'Creada-Tras-Rotar']);
+                expect(values.map((sealed) => next.app.ports.secretBox.open(sealed))).to.deep.equal(
+                    ['Rotar-Clave-Uno', 'Nueva-Tras-Rotar', 'Rezagada', 'Creada-Tras-Rotar']
+                );
 
-                const status = internals.json(await runCli(server.app.config.databaseUrl, ['secret', 'status', '--json'], { ARCASYNC_SECRET_KEY: b64(newKey), ARCASYNC_SECRET_KEYS: b64(oldKey) }));
+                const status = internals.json(
+                    await runCli(server.app.config.databaseUrl, ['secret', 'status', '--json'], {
+                        ARCASYNC_SECRET_KEY: b64(newKey),
+                        ARCASYNC_SECRET_KEYS: b64(oldKey)
+                    })
+                );
                 expect(status.keyId).to.equal(keyIdOf(newKey));
                 expect(status.keys).to.deep.equal([{ keyId: keyIdOf(newKey), count: 3, current: true }, { keyId: keyIdOf(oldKey), count: 1, current: false }]);
 
                 // Finishing the rotation: the straggler too, then nothing is left under the old key.
-                const finish = internals.json(await runCli(server.app.config.databaseUrl, ['secret', 'rotate', '--json'], { ARCASYNC_SECRET_KEY: b64(newKey), ARCASYNC_SECRET_KEYS: b64(oldKey) }));
+                const finish = internals.json(
+                    await runCli(server.app.config.databaseUrl, ['secret', 'rotate', '--json'], {
+                        ARCASYNC_SECRET_KEY: b64(newKey),
+                        ARCASYNC_SECRET_KEYS: b64(oldKey)
+                    })
+                );
                 expect(finish).to.include({ resealed: 1, alreadyCurrent: 3 });
                 const after = internals.json(await runCli(server.app.config.databaseUrl, ['secret', 'status', '--json'], { ARCASYNC_SECRET_KEY: b64(newKey) }));
                 expect(after.keys).to.deep.equal([{ keyId: keyIdOf(newKey), count: 4, current: true }]);
@@ -124,7 +162,10 @@ for (const database of testDatabases()) {
             const unknown = aesGcmSecretBox({ current: generateKey(), previous: [] }).seal('Inabrible');
             await server.app.knex('clients').where({ cuit: '20100000000', account_id: owner.accountId }).update({ clave_arca: unknown });
             const third = generateKey();
-            const result = await runCli(server.app.config.databaseUrl, ['secret', 'rotate', '--json'], { ARCASYNC_SECRET_KEY: b64(newKey), ARCASYNC_NEW_SECRET_KEY: b64(third) });
+            const result = await runCli(server.app.config.databaseUrl, ['secret', 'rotate', '--json'], {
+                ARCASYNC_SECRET_KEY: b64(newKey),
+                ARCASYNC_NEW_SECRET_KEY: b64(third)
+            });
             expect(result.code).to.not.equal(0);
             const report = JSON.parse(result.stdout.trim());
             expect(report).to.include({ total: 4, resealed: 3, unreadable: 1 });
@@ -188,7 +229,9 @@ describe('secret rotation on the key file of the embedded default', () => {
         const box = aesGcmSecretBox({ current: newKey, previous: [] });
         let raced = false;
         const clients = {
-            listSealedKeys: async (afterId: number, limit: number) => [...rows].filter(([id]) => id > afterId).slice(0, limit).map(([id, sealedKey]) => ({ id, sealedKey })),
+            listSealedKeys: async (afterId: number, limit: number) => [...rows].filter(([id]) => id > afterId).slice(0, limit).map(
+                ([id, sealedKey]) => ({ id, sealedKey })
+            ),
             replaceSealedKey: async (id: number, expected: string, next: string) => {
 
                 if (id === 2 && !raced) {
@@ -205,7 +248,10 @@ describe('secret rotation on the key file of the embedded default', () => {
                 return true;
             }
         };
-        const report = await resealStoredKeys({ clients: clients as unknown as ClientRepository, secretBox: aesGcmSecretBox({ current: newKey, previous: [oldKey] }) });
+        const report = await resealStoredKeys({
+            clients: clients as unknown as ClientRepository,
+            secretBox: aesGcmSecretBox({ current: newKey, previous: [oldKey] })
+        });
         expect(report).to.include({ total: 2, resealed: 1, alreadyCurrent: 1, unreadable: 0 });
         expect([...rows.values()].map((sealed) => box.open(sealed))).to.deep.equal(['uno', 'dos-editada']);
     });

@@ -32,7 +32,11 @@ describe('arcasync binary (dist/)', function () {
         const server = await startTestServer(database, { env: { ARCASYNC_SECRET_KEY: internals.secretKey } });
         const authority = await startSimulatedAuthority({ port: 0 });
         try {
-            const env = cliEnv(server.app.config.databaseUrl, { ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authority.url });
+            const env = cliEnv(server.app.config.databaseUrl, {
+                ARCASYNC_SECRET_KEY: internals.secretKey,
+                AUTHORITY: 'simulated',
+                AUTHORITY_URL: authority.url
+            });
             const { id } = internals.json(await runBuiltCli(['account', 'create', '--name', 'Estudio Binario', '--json'], { env }));
             expect(internals.json(await runBuiltCli(['account', 'show', String(id), '--json'], { env }))).to.include({ id, name: 'Estudio Binario' });
 

@@ -13,7 +13,9 @@ import { startTestServer } from './support/server.js';
 // database), each with its --json shape and exit code, and their effect on the REST API.
 
 const internals = {
-    json(result: CliResult): any {     // the command's one JSON object
+    json(result: CliResult): any {
+
+        // the command's one JSON object
 
         expect(result.stderr, result.stderr).to.equal('');
         expect(result.code, result.stderr).to.equal(0);
@@ -113,7 +115,9 @@ for (const database of testDatabases()) {
             expect(internals.json(assigned)).to.deep.equal({ userId: member.id, cuit: '27234567891' });
             expect(internals.json(tag)).to.deep.include({ nombre: 'Sueldos', color: '#aa00ff' });
 
-            expect(internals.json(await cli('tag', 'assign', '--account', String(accountId), '--cuit', '20123456786', '--name', 'sueldos', '--json'))).to.deep.equal({ cuit: '20123456786', etiqueta: 'sueldos' });
+            expect(
+                internals.json(await cli('tag', 'assign', '--account', String(accountId), '--cuit', '20123456786', '--name', 'sueldos', '--json'))
+            ).to.deep.equal({ cuit: '20123456786', etiqueta: 'sueldos' });
 
             const shown = internals.json(await cli('account', 'show', String(accountId), '--json'));
             expect(shown.cuitCount).to.equal(2);
@@ -125,7 +129,9 @@ for (const database of testDatabases()) {
 
             const asOwner = await server.request('/v1/cuits', { token: ownerTokenJson.token });
             expect(asOwner.status).to.equal(200);
-            expect(asOwner.body.data.map((item: { cuit: string; etiquetas: string[] }) => [item.cuit, item.etiquetas])).to.deep.equal([['20123456786', ['Sueldos']], ['27234567891', []]]);
+            expect(
+                asOwner.body.data.map((item: { cuit: string; etiquetas: string[] }) => [item.cuit, item.etiquetas])
+            ).to.deep.equal([['20123456786', ['Sueldos']], ['27234567891', []]]);
 
             const asMember = await server.request('/v1/cuits', { token: memberTokenJson.token });
             expect(asMember.body.data.map((item: { cuit: string }) => item.cuit)).to.deep.equal(['27234567891']);
@@ -147,7 +153,9 @@ for (const database of testDatabases()) {
         it('shows a new token once in text output and never in account show', async () => {
 
             const { id: accountId } = await createAccount(server.app.ports, { name: 'Estudio Oeste' });
-            const { id: userId } = internals.json(await cli('user', 'create', '--account', String(accountId), '--email', 'oeste@estudio.com', '--password', 'una clave larga', '--json'));
+            const { id: userId } = internals.json(
+                await cli('user', 'create', '--account', String(accountId), '--email', 'oeste@estudio.com', '--password', 'una clave larga', '--json')
+            );
             const created = await cli('token', 'create', '--user', String(userId));
             expect(created.code).to.equal(0);
             const tokens = created.stdout.match(/asy_[A-Za-z0-9_-]+/g) ?? [];
@@ -179,7 +187,10 @@ for (const database of testDatabases()) {
                 [['user', 'assign', '--user', String(ownerId), '--cuit', '20123456786'], messages.admin.ownerSeesAll],
                 [['token', 'revoke', '999999', '--json'], messages.admin.tokenNotFound(999999)],
                 [['tag', 'create', '--account', String(accountId), '--name', 'IVA', '--color', 'rojo'], messages.admin.invalidColor],
-                [['tag', 'assign', '--account', String(accountId), '--cuit', '20999999999', '--name', 'IVA', '--json'], messages.admin.clientNotInAccount('20999999999')],
+                [
+                    ['tag', 'assign', '--account', String(accountId), '--cuit', '20999999999', '--name', 'IVA', '--json'],
+                    messages.admin.clientNotInAccount('20999999999')
+                ],
                 // Usage errors too: one line, no help dump.
                 [['account', 'create', '--json'], '--name'],
                 [['account', 'borrar', '1'], 'borrar']
@@ -198,7 +209,10 @@ for (const database of testDatabases()) {
 
             // Creating the same tag twice is refused the second time.
             internals.json(await cli('tag', 'create', '--account', String(accountId), '--name', 'IVA', '--color', '#112233', '--json'));
-            internals.failure(await cli('tag', 'create', '--account', String(accountId), '--name', 'iva', '--color', '#112233', '--json'), messages.admin.tagTaken('iva'));
+            internals.failure(
+                await cli('tag', 'create', '--account', String(accountId), '--name', 'iva', '--color', '#112233', '--json'),
+                messages.admin.tagTaken('iva')
+            );
         });
 
         it('never prints back a token or an e-mail typed where an id goes (issue 29, item 10)', async () => {

@@ -131,10 +131,19 @@ for (const database of testDatabases()) {
             await revokeToken(server.app.ports, { id: revoked.id });
 
             const accounts = internals.json(await cli('account', 'list', '--json')).accounts;
-            expect(accounts.find((account: { id: number }) => account.id === accountId)).to.deep.include({ name: 'Estudio Lista', writingEnabled: true, subscription: 'active', cuitCount: 0, userCount: 2 });
+            expect(accounts.find((account: { id: number }) => account.id === accountId)).to.deep.include({
+                name: 'Estudio Lista',
+                writingEnabled: true,
+                subscription: 'active',
+                cuitCount: 0,
+                userCount: 2
+            });
 
             expect(internals.json(await cli('user', 'list', '--account', String(accountId), '--json'))).to.deep.equal({
-                users: [{ id: ownerId, accountId, email: 'duena@lista.com', role: 'owner' }, { id: memberId, accountId, email: 'socio@lista.com', role: 'member' }]
+                users: [
+                    { id: ownerId, accountId, email: 'duena@lista.com', role: 'owner' },
+                    { id: memberId, accountId, email: 'socio@lista.com', role: 'member' }
+                ]
             });
             expect(internals.json(await cli('user', 'list', '--json')).users.map((user: { id: number }) => user.id)).to.include.members([ownerId, memberId]);
 
@@ -143,9 +152,19 @@ for (const database of testDatabases()) {
             expect(byAccount[0]).to.have.all.keys('id', 'userId', 'name', 'prefix', 'createdAt', 'revokedAt');
             expect(byAccount[0]).to.include({ userId: ownerId, name: 'ERP', prefix: kept.token.slice(0, 8), revokedAt: null });
             expect(byAccount[1].revokedAt).to.be.a('string');
-            expect(internals.json(await cli('token', 'list', '--user', String(memberId), '--json')).tokens.map((token: { id: number }) => token.id)).to.deep.equal([revoked.id]);
+            expect(
+                internals.json(await cli('token', 'list', '--user', String(memberId), '--json')).tokens.map((token: { id: number }) => token.id)
+            ).to.deep.equal([revoked.id]);
 
-            const outputs = await Promise.all([cli('token', 'list', '--account', String(accountId)), cli('token', 'list', '--json'), cli('token', 'list'), cli('user', 'list'), cli('account', 'list')]);
+            const outputs = await Promise.all(
+                [
+                    cli('token', 'list', '--account', String(accountId)),
+                    cli('token', 'list', '--json'),
+                    cli('token', 'list'),
+                    cli('user', 'list'),
+                    cli('account', 'list')
+                ]
+            );
             for (const output of outputs) {
                 expect(output.code).to.equal(0);
                 for (const token of [kept.token, revoked.token]) {

@@ -10,15 +10,43 @@ describe('client bodies (core)', () => {
 
         it('reads a physical person: CUIT without hyphens, names trimmed, the key exactly as sent', () => {
 
-            const { input, failures } = parseNewClient({ tipo: 'persona-fisica', cuit: '20-12345678-6', nombre: ' María ', apellido: 'González', clave_arca: ' con espacios ', email: 'm@example.com' });
+            const { input, failures } = parseNewClient({
+                tipo: 'persona-fisica',
+                cuit: '20-12345678-6',
+                nombre: ' María ',
+                apellido: 'González',
+                clave_arca: ' con espacios ',
+                email: 'm@example.com'
+            });
             expect(failures).to.deep.equal([]);
-            expect(input).to.deep.equal({ tipo: 'persona-fisica', cuit: '20123456786', nombre: 'María', apellido: 'González', claveArca: ' con espacios ', email: 'm@example.com', telefono: null });
+            expect(input).to.deep.equal({
+                tipo: 'persona-fisica',
+                cuit: '20123456786',
+                nombre: 'María',
+                apellido: 'González',
+                claveArca: ' con espacios ',
+                email: 'm@example.com',
+                telefono: null
+            });
         });
 
         it('reads a legal entity with its representative', () => {
 
-            const { input } = parseNewClient({ tipo: 'persona-juridica', cuit: '30712345671', razon_social: 'La Espiga SRL', representante: '20-12345678-6', telefono: null });
-            expect(input).to.deep.equal({ tipo: 'persona-juridica', cuit: '30712345671', razonSocial: 'La Espiga SRL', representante: '20123456786', email: null, telefono: null });
+            const { input } = parseNewClient({
+                tipo: 'persona-juridica',
+                cuit: '30712345671',
+                razon_social: 'La Espiga SRL',
+                representante: '20-12345678-6',
+                telefono: null
+            });
+            expect(input).to.deep.equal({
+                tipo: 'persona-juridica',
+                cuit: '30712345671',
+                razonSocial: 'La Espiga SRL',
+                representante: '20123456786',
+                email: null,
+                telefono: null
+            });
         });
 
         it('lists every failure, each naming its field, without repeating any value', () => {
@@ -54,9 +82,13 @@ describe('client bodies (core)', () => {
         it('applies rules 1 to 5', () => {
 
             expect(parseClientPatch({}, 'persona-fisica').failures).to.deep.equal([messages.clientWrite.emptyPatch]);
-            expect(parseClientPatch({ razon_social: 'X' }, 'persona-fisica').failures).to.deep.equal([messages.clientWrite.notApplicable('razon_social', 'persona-fisica')]);
+            expect(parseClientPatch({ razon_social: 'X' }, 'persona-fisica').failures).to.deep.equal(
+                [messages.clientWrite.notApplicable('razon_social', 'persona-fisica')]
+            );
             expect(parseClientPatch({ nombre: null }, 'persona-fisica').failures).to.deep.equal([messages.clientWrite.notNullable('nombre')]);
-            expect(parseClientPatch({ cuit: '20123456786', tipo: 'persona-fisica' }, 'persona-fisica').failures).to.deep.equal([messages.clientWrite.immutable]);
+            expect(
+                parseClientPatch({ cuit: '20123456786', tipo: 'persona-fisica' }, 'persona-fisica').failures
+            ).to.deep.equal([messages.clientWrite.immutable]);
             expect(parseClientPatch({ monotributista: false }, 'persona-juridica').failures).to.deep.equal([messages.clientWrite.monotributista]);
         });
 

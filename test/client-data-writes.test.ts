@@ -50,7 +50,9 @@ for (const database of testDatabases()) {
                     app.ports.registry.save(client.id, { monotributista: round % 2 === 0, autonomo: false, categoria: 'A' }, at)
                 ]));
 
-                const failures = results.filter((result) => result.status === 'rejected').map((result) => String((result as PromiseRejectedResult).reason?.code ?? (result as PromiseRejectedResult).reason));
+                const failures = results.filter((result) => result.status === 'rejected').map(
+                    (result) => String((result as PromiseRejectedResult).reason?.code ?? (result as PromiseRejectedResult).reason)
+                );
                 expect(failures, `round ${round}`).to.deep.equal([]);
             }
 

@@ -58,7 +58,9 @@ describe('the joi contract, as the API and the MCP tools publish it', () => {
         }
 
         expect(seen).to.be.greaterThan(20);
-        expect(document.paths['/v1/cuits'].get.parameters.find((parameter: Json) => parameter.name === 'limit').schema).to.include({ minimum: 1, maximum: 100, default: 50 });
+        expect(
+            document.paths['/v1/cuits'].get.parameters.find((parameter: Json) => parameter.name === 'limit').schema
+        ).to.include({ minimum: 1, maximum: 100, default: 50 });
     });
 
     it('publishes the request bodies as the joi schemas the core validates them with', () => {
@@ -80,8 +82,12 @@ describe('the joi contract, as the API and the MCP tools publish it', () => {
         try {
             const { tools } = await client.listTools();
             const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool.inputSchema]));
-            expect(byName.listar_cuits).to.deep.equal(jsonSchemaOf(toolArgumentsSchema([], ['limit', 'offset', 'etiquetas', 'monotributista', 'autonomo', 'categoria'])));
-            expect(byName.listar_mis_comprobantes).to.deep.equal(jsonSchemaOf(toolArgumentsSchema(['tipo'], ['cuit', 'limit', 'offset', 'from_date', 'to_date'])));
+            expect(byName.listar_cuits).to.deep.equal(
+                jsonSchemaOf(toolArgumentsSchema([], ['limit', 'offset', 'etiquetas', 'monotributista', 'autonomo', 'categoria']))
+            );
+            expect(byName.listar_mis_comprobantes).to.deep.equal(
+                jsonSchemaOf(toolArgumentsSchema(['tipo'], ['cuit', 'limit', 'offset', 'from_date', 'to_date']))
+            );
             expect(byName.consultar_sct).to.deep.equal(jsonSchemaOf(toolArgumentsSchema([], ['cuit'])));
             expect(byName.consultar_ccma).to.deep.equal(jsonSchemaOf(toolArgumentsSchema(['consulta'], ['cuit', 'limit', 'offset'], 'periods')));
             expect(byName.listar_dfe).to.deep.equal(jsonSchemaOf(toolArgumentsSchema([], ['cuit', 'limit', 'offset'])));
@@ -113,7 +119,14 @@ describe('the joi contract, as the API and the MCP tools publish it', () => {
 
     it('shows each error status with the Spanish message the API answers, and no tag filter in the list\'s Try it out', () => {
 
-        const fixed: Record<string, string> = { 401: messages.unauthenticated, 404: messages.notFound, 415: httpMessages.unsupportedMediaType, 429: messages.rateLimited, 500: messages.internal, 503: messages.unavailable };
+        const fixed: Record<string, string> = {
+            401: messages.unauthenticated,
+            404: messages.notFound,
+            415: httpMessages.unsupportedMediaType,
+            429: messages.rateLimited,
+            500: messages.internal,
+            503: messages.unavailable
+        };
         for (const [path, item] of Object.entries(document.paths as Json)) {
             for (const [method, operation] of Object.entries(item as Json) as [string, Json][]) {
                 for (const [status, response] of Object.entries(operation.responses as Json)) {
@@ -132,8 +145,12 @@ describe('the joi contract, as the API and the MCP tools publish it', () => {
             }
         }
 
-        expect(document.paths['/v1/cuits'].post.responses[409].content['application/json'].examples['cuit-registrado'].value.error).to.equal(messages.cuitTaken);
-        expect(document.paths['/v1/cuits/{cuit}'].delete.responses[409].content['application/json'].examples.representante.value.error).to.equal(messages.clientWrite.representsEntities);
+        expect(
+            document.paths['/v1/cuits'].post.responses[409].content['application/json'].examples['cuit-registrado'].value.error
+        ).to.equal(messages.cuitTaken);
+        expect(
+            document.paths['/v1/cuits/{cuit}'].delete.responses[409].content['application/json'].examples.representante.value.error
+        ).to.equal(messages.clientWrite.representsEntities);
         const etiquetas = document.paths['/v1/cuits'].get.parameters.find((parameter: Json) => parameter.name === 'etiquetas');
         expect(etiquetas).to.not.have.property('example');
     });

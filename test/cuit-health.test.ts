@@ -39,7 +39,15 @@ const internals = {
         // Its representative's key cannot act for it in ARCA.
         unrepresented: '33-88888888-8'
     },
-    passwords: { ok: 'clave-buena', rejected: 'mala-1', expired: 'vencida-1', captcha: 'captcha-1', second: 'segundo-1', notAdhered: 'clave-buena', flaky: 'clave-buena' } as Record<string, string>,
+    passwords: {
+        ok: 'clave-buena',
+        rejected: 'mala-1',
+        expired: 'vencida-1',
+        captcha: 'captcha-1',
+        second: 'segundo-1',
+        notAdhered: 'clave-buena',
+        flaky: 'clave-buena'
+    } as Record<string, string>,
     digits: (cuit: string): string => cuit.replace(/-/g, '')
 };
 
@@ -60,11 +68,23 @@ for (const database of testDatabases()) {
 
             const ids = [];
             for (const cuit of cuits) {
-                ids.push(...(await server.app.ports.health.portfolio({ accountId: user.accountId, userId: user.userId, role: 'owner' })).clients.filter((row) => row.cuit === internals.digits(cuit)).map((row) => row.id));
+                ids.push(
+                    ...(await server.app.ports.health.portfolio({
+                        accountId: user.accountId,
+                        userId: user.userId,
+                        role: 'owner'
+                    })).clients.filter((row) => row.cuit === internals.digits(cuit)).map((row) => row.id)
+                );
             }
 
             const pacingMs = { default: 0, [arcaHosts.mcmp]: 0 };
-            const client = createAuthorityClient({ authority: 'simulated', authorityUrl: authority.url }, { timeoutMs: 2_000, retries: 0, backoffMs: 10, maxBackoffMs: 20, pacingMs });
+            const client = createAuthorityClient({ authority: 'simulated', authorityUrl: authority.url }, {
+                timeoutMs: 2_000,
+                retries: 0,
+                backoffMs: 10,
+                maxBackoffMs: 20,
+                pacingMs
+            });
             const worker = startWorker(syncDeps(server.app, client), { owner: `t-${randomBytes(3).toString('hex')}`, concurrency: 4, leaseMs: 60_000, drain: true, pollMs: 20, clientIds: ids });
             await worker.done;
         };
@@ -79,11 +99,18 @@ for (const database of testDatabases()) {
             server = await startTestServer(database, { env: { ARCASYNC_SECRET_KEY: internals.secretKey }, clock: testClock(`${internals.today}T12:00:00Z`) });
             user = await seedAccount(server.app.ports, { writing: true });
             for (const [name, cuit] of Object.entries(internals.people)) {
-                const res = await server.request('/v1/cuits', { token: user.token, method: 'POST', body: { tipo: 'persona-fisica', cuit, nombre: name, apellido: 'Prueba', clave_arca: internals.passwords[name] } });
+                const res = await server.request('/v1/cuits', {
+                    token: user.token,
+                    method: 'POST',
+                    body: { tipo: 'persona-fisica', cuit, nombre: name, apellido: 'Prueba', clave_arca: internals.passwords[name] }
+                });
                 expect(res.status, res.text).to.equal(201);
             }
 
-            for (const [cuit, representante] of [[internals.entities.ofExpired, internals.people.expired], [internals.entities.unrepresented, internals.people.ok]] as const) {
+            for (const [cuit, representante] of [
+                [internals.entities.ofExpired, internals.people.expired],
+                [internals.entities.unrepresented, internals.people.ok]
+            ] as const) {
                 const res = await server.request('/v1/cuits', { token: user.token, method: 'POST', body: { tipo: 'persona-juridica', cuit, razon_social: `Empresa ${cuit}`, representante } });
                 expect(res.status, res.text).to.equal(201);
             }
@@ -103,7 +130,9 @@ for (const database of testDatabases()) {
 
             const body = await estado(internals.digits(internals.people.ok));
             expect(body.estado).to.equal('pendiente');
-            expect(body.sistemas.map((entry: { estado: string }) => entry.estado)).to.deep.equal(['pendiente', 'pendiente', 'pendiente', 'pendiente', 'pendiente', 'pendiente']);
+            expect(body.sistemas.map((entry: { estado: string }) => entry.estado)).to.deep.equal(
+                ['pendiente', 'pendiente', 'pendiente', 'pendiente', 'pendiente', 'pendiente']
+            );
             expect(body.clave).to.deep.include({ cuit: internals.digits(internals.people.ok), estado: 'pendiente' });
         });
 
@@ -144,9 +173,25 @@ for (const database of testDatabases()) {
 
             // Per system: only the SCT of the CUIT that never adhered to it; the flaky CUIT's
             // invoices blocked, its SCT an unknown page, the rest synchronized.
-            const states = (body: { sistemas: { sistema: string; estado: string }[] }) => Object.fromEntries(body.sistemas.map((entry) => [entry.sistema, entry.estado]));
-            expect(states(await estado(internals.digits(internals.people.notAdhered)))).to.deep.equal({ registro: 'ok', comprobantes_emitidos: 'ok', comprobantes_recibidos: 'ok', sct: 'no_adherido', ccma: 'ok', dfe: 'ok' });
-            expect(states(await estado(internals.digits(internals.people.flaky)))).to.deep.equal({ registro: 'ok', comprobantes_emitidos: 'arca_bloqueo', comprobantes_recibidos: 'arca_bloqueo', sct: 'formato_desconocido', ccma: 'ok', dfe: 'ok' });
+            const states = (body: {
+                sistemas: { sistema: string; estado: string }[];
+            }) => Object.fromEntries(body.sistemas.map((entry) => [entry.sistema, entry.estado]));
+            expect(states(await estado(internals.digits(internals.people.notAdhered)))).to.deep.equal({
+                registro: 'ok',
+                comprobantes_emitidos: 'ok',
+                comprobantes_recibidos: 'ok',
+                sct: 'no_adherido',
+                ccma: 'ok',
+                dfe: 'ok'
+            });
+            expect(states(await estado(internals.digits(internals.people.flaky)))).to.deep.equal({
+                registro: 'ok',
+                comprobantes_emitidos: 'arca_bloqueo',
+                comprobantes_recibidos: 'arca_bloqueo',
+                sct: 'formato_desconocido',
+                ccma: 'ok',
+                dfe: 'ok'
+            });
 
             // A key's failure shows on every CUIT it reaches: the entity it represents has the
             // representative's key and its state.
@@ -155,24 +200,33 @@ for (const database of testDatabases()) {
 
             // MCP: the text says what is missing and why; structuredContent carries the state.
             const sct = await mcp.callTool({ name: 'consultar_sct', arguments: { cuit: internals.people.expired } }) as CallToolResult;
-            expect(textOf(sct)).to.contain('Sin datos de la cuenta corriente (SCT): ARCA exige cambiar la clave fiscal (desde el 15/3/2026). Pedile al cliente que cambie su clave fiscal en ARCA y cargala de nuevo.');
+            expect(textOf(sct)).to.contain(
+                'Sin datos de la cuenta corriente (SCT): ARCA exige cambiar la clave fiscal (desde el 15/3/2026). Pedile al cliente que cambie su clave fiscal en ARCA y cargala de nuevo.'
+            );
             expect((sct.structuredContent as { estado: { estado: string } }).estado.estado).to.equal('clave_vencida');
             const adhered = await mcp.callTool({ name: 'consultar_sct', arguments: { cuit: internals.people.notAdhered } }) as CallToolResult;
             expect(textOf(adhered)).to.match(/Sin datos de la cuenta corriente \(SCT\): El servicio no está adherido/);
-            const invoices = await mcp.callTool({ name: 'listar_mis_comprobantes', arguments: { cuit: internals.people.flaky, tipo: 'emitidos' } }) as CallToolResult;
+            const invoices = await mcp.callTool({
+                name: 'listar_mis_comprobantes',
+                arguments: { cuit: internals.people.flaky, tipo: 'emitidos' }
+            }) as CallToolResult;
             expect((invoices.structuredContent as { estado: { estado: string } }).estado.estado).to.equal('arca_bloqueo');
             const ccma = await mcp.callTool({ name: 'consultar_ccma', arguments: { cuit: internals.people.flaky } }) as CallToolResult;
             expect(textOf(ccma)).to.contain('Estado de la cuenta de monotributo y autónomos (CCMA): al día.');
             const list = await mcp.callTool({ name: 'listar_cuits', arguments: { limit: 100 } }) as CallToolResult;
             const attention = (list.structuredContent as { atencion: { cuit: string; estado: string }[] }).atencion;
-            expect(Object.fromEntries(attention.map((entry) => [entry.cuit, entry.estado]))).to.deep.equal(Object.fromEntries(expected.filter(([, state]) => state !== 'ok').map(([cuit, state]) => [internals.digits(cuit), state])));
+            expect(Object.fromEntries(attention.map((entry) => [entry.cuit, entry.estado]))).to.deep.equal(
+                Object.fromEntries(expected.filter(([, state]) => state !== 'ok').map(([cuit, state]) => [internals.digits(cuit), state]))
+            );
             expect(textOf(list)).to.contain('⚠ requiere atención (segundo_factor)');
         });
 
         it('lists the portfolio filtered by state, paged, with the same rules as every list', async () => {
 
             const needing = await server.ok('/v1/estados?requiere_atencion=true&limit=100', user.token);
-            expect(needing.data.map((entry: { estado: string }) => entry.estado).sort()).to.deep.equal(['clave_rechazada', 'clave_vencida', 'clave_vencida', 'no_adherido', 'segundo_factor', 'sin_representacion']);
+            expect(needing.data.map((entry: { estado: string }) => entry.estado).sort()).to.deep.equal(
+                ['clave_rechazada', 'clave_vencida', 'clave_vencida', 'no_adherido', 'segundo_factor', 'sin_representacion']
+            );
             expect(needing.filters).to.deep.equal({ estado: null, requiere_atencion: true });
 
             const keys = await server.ok('/v1/estados?estado=clave_vencida&estado=clave_rechazada&limit=2&offset=1', user.token);

@@ -49,10 +49,18 @@ const internals = {
         const json = { ...auth, 'content-type': 'application/json' };
         const calls: [string, string, RequestInit][] = [
             ...readEndpoints('20123456786').map((path): [string, string, RequestInit] => [`GET ${path}`, path, { headers: auth }]),
-            ['POST /v1/cuits', '/v1/cuits', { method: 'POST', headers: json, body: JSON.stringify({ tipo: 'persona-fisica', cuit: '20-12345678-6', nombre: 'Ana', apellido: 'Paz', clave_arca: 'x' }) }],
+            ['POST /v1/cuits', '/v1/cuits', {
+                method: 'POST',
+                headers: json,
+                body: JSON.stringify({ tipo: 'persona-fisica', cuit: '20-12345678-6', nombre: 'Ana', apellido: 'Paz', clave_arca: 'x' })
+            }],
             ['PATCH /v1/cuits/{cuit}', '/v1/cuits/20123456786', { method: 'PATCH', headers: json, body: JSON.stringify({ email: null }) }],
             ['DELETE /v1/cuits/{cuit}', '/v1/cuits/20123456786', { method: 'DELETE', headers: auth }],
-            ['POST /mcp', '/mcp', { method: 'POST', headers: { ...json, accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listar_cuits', arguments: {} } }) }],
+            ['POST /mcp', '/mcp', {
+                method: 'POST',
+                headers: { ...json, accept: 'application/json, text/event-stream' },
+                body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listar_cuits', arguments: {} } })
+            }],
             ['POST /oauth/register', '/oauth/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['http://127.0.0.1/cb'], token_endpoint_auth_method: 'none' }) }]
         ];
         const answers = [];

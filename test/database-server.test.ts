@@ -17,8 +17,12 @@ describe('the MySQL server arcasync runs on', () => {
 
     it('refuses older servers, naming the one found and what is required', () => {
 
-        expect(unsupportedServer('10.5.23-MariaDB')).to.equal('el servidor de base de datos es MariaDB 10.5.23-MariaDB: arcasync requiere MySQL 8.0.4 o posterior, o MariaDB 10.6 o posterior');
-        expect(unsupportedServer('8.0.3-rc-log')).to.equal('el servidor de base de datos es MySQL 8.0.3-rc-log: arcasync requiere MySQL 8.0.4 o posterior, o MariaDB 10.6 o posterior');
+        expect(unsupportedServer('10.5.23-MariaDB')).to.equal(
+            'el servidor de base de datos es MariaDB 10.5.23-MariaDB: arcasync requiere MySQL 8.0.4 o posterior, o MariaDB 10.6 o posterior'
+        );
+        expect(unsupportedServer('8.0.3-rc-log')).to.equal(
+            'el servidor de base de datos es MySQL 8.0.3-rc-log: arcasync requiere MySQL 8.0.4 o posterior, o MariaDB 10.6 o posterior'
+        );
         for (const version of ['5.7.44', '10.3.39-MariaDB', '']) {
             expect(unsupportedServer(version), version).to.be.a('string');
         }

@@ -145,7 +145,9 @@ for (const database of testDatabases()) {
                 created.push({ cuit: client.cuit, nombre: sortKey(razonSocial), tagged, assigned });
             }
 
-            const ordered = created.map((item, i) => ({ item, i })).sort((a, b) => (a.item.nombre < b.item.nombre ? -1 : a.item.nombre > b.item.nombre ? 1 : a.i - b.i)).map(({ item }) => item);
+            const ordered = created.map((item, i) => ({ item, i })).sort(
+                (a, b) => (a.item.nombre < b.item.nombre ? -1 : a.item.nombre > b.item.nombre ? 1 : a.i - b.i)
+            ).map(({ item }) => item);
             const key = (item: { cuit: string }) => item.cuit;
             await internals.expectPaged(server, owner.token, '/v1/cuits', ordered.map(key), key);
             await internals.expectPaged(server, member.token, '/v1/cuits', ordered.filter((item) => item.assigned).map(key), key, [50, 7]);
@@ -174,7 +176,9 @@ for (const database of testDatabases()) {
                 const month = 4 + n;
                 return `${String((month % 12) + 1).padStart(2, '0')}/${2021 + Math.floor(month / 12)}`;
             });
-            const movements = periods.flatMap((periodo, p) => Array.from({ length: 1 + (p % 4) }, (_, j) => movement({ periodo, orden: 10 * (1 + ((p + j * 3) % 4)) + j })));
+            const movements = periods.flatMap(
+                (periodo, p) => Array.from({ length: 1 + (p % 4) }, (_, j) => movement({ periodo, orden: 10 * (1 + ((p + j * 3) % 4)) + j }))
+            );
             await server.app.ports.ccma.replace(clientId, { saldoDeudor: 0, saldoAcreedor: 0 }, [...movements].reverse(), Date.UTC(2026, 3, 1));
 
             const newestFirst = [...periods].reverse();
@@ -183,7 +187,9 @@ for (const database of testDatabases()) {
             expect(seen.flat()).to.deep.equal(newestFirst);
             for (const [i, page] of pages.entries()) {
                 expect(page.pagination).to.deep.equal({ limit: 7, offset: i * 7, total: 59 });
-                const expected = newestFirst.slice(i * 7, i * 7 + 7).flatMap((periodo) => movements.filter((item) => item.periodo === periodo).map((item) => item.orden).sort((a, b) => a - b));
+                const expected = newestFirst.slice(i * 7, i * 7 + 7).flatMap(
+                    (periodo) => movements.filter((item) => item.periodo === periodo).map((item) => item.orden).sort((a, b) => a - b)
+                );
                 expect(page.data.map((item: { orden: number }) => item.orden)).to.deep.equal(expected);
             }
 

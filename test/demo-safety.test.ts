@@ -24,7 +24,22 @@ const internals = {
         }
 
         const parsed = new URL(url);
-        return execFileSync('mysqldump', ['--protocol=tcp', '-h', parsed.hostname, '-P', parsed.port || '3306', '-u', decodeURIComponent(parsed.username), '--skip-dump-date', '--skip-comments', parsed.pathname.slice(1)], { encoding: 'utf8' });
+        return execFileSync(
+            'mysqldump',
+            [
+                '--protocol=tcp',
+                '-h',
+                parsed.hostname,
+                '-P',
+                parsed.port || '3306',
+                '-u',
+                decodeURIComponent(parsed.username),
+                '--skip-dump-date',
+                '--skip-comments',
+                parsed.pathname.slice(1)
+            ],
+            { encoding: 'utf8' }
+        );
     },
 
     demoEnv(url: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -102,7 +117,11 @@ describe('a second demo start while the first runs', function () {
         try {
             const { url, token, password } = first.first as { url: string; token: string; password: string };
             const file = join(dir, 'data/arcasync.sqlite');
-            const before = execFileSync('sqlite3', [file, 'select * from tokens order by id; select id, password_hash from users order by 1;'], { encoding: 'utf8' });
+            const before = execFileSync(
+                'sqlite3',
+                [file, 'select * from tokens order by id; select id, password_hash from users order by 1;'],
+                { encoding: 'utf8' }
+            );
 
             const busyPort = await runInProcess(['demo', '--port', new URL(url).port], { cwd: dir, env });
             expect(busyPort.code).to.equal(1);
@@ -113,7 +132,9 @@ describe('a second demo start while the first runs', function () {
             expect(second.stderr).to.include('La demostración ya está en marcha').and.include(String(first.child.pid));
             expect(second.stderr.trimEnd().split('\n')).to.have.length(1);
 
-            expect(execFileSync('sqlite3', [file, 'select * from tokens order by id; select id, password_hash from users order by 1;'], { encoding: 'utf8' })).to.equal(before);
+            expect(
+                execFileSync('sqlite3', [file, 'select * from tokens order by id; select id, password_hash from users order by 1;'], { encoding: 'utf8' })
+            ).to.equal(before);
             expect((await fetch(`${url}/v1/cuits`, { headers: { authorization: `Bearer ${token}` } })).status).to.equal(200);
             expect(password).to.match(/^demo-/);
 

@@ -13,7 +13,16 @@ import { startTestServer } from './support/server.js';
 
 const internals = {
     artifacts: fileURLToPath(new URL('../test-artifacts/', import.meta.url)),
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync'
+    ],
     groups: ['Salud', 'CUIT', 'Comprobantes', 'Cuentas', 'Notificaciones', 'Etiquetas']
 };
 
@@ -55,7 +64,16 @@ describe('GET /docs in a browser', function () {
         expect(groups).to.deep.equal(internals.groups);
 
         const operations = await page.$$eval('.opblock-summary-path', (nodes) => nodes.map((node) => node.getAttribute('data-path')));
-        for (const path of ['/healthcheck', '/v1/cuits', '/v1/cuits/{cuit}', '/v1/cuits/{cuit}/mis-comprobantes/emitidos', '/v1/cuits/{cuit}/sct', '/v1/cuits/{cuit}/ccma/movimientos', '/v1/cuits/{cuit}/dfe', '/v1/tags']) {
+        for (const path of [
+            '/healthcheck',
+            '/v1/cuits',
+            '/v1/cuits/{cuit}',
+            '/v1/cuits/{cuit}/mis-comprobantes/emitidos',
+            '/v1/cuits/{cuit}/sct',
+            '/v1/cuits/{cuit}/ccma/movimientos',
+            '/v1/cuits/{cuit}/dfe',
+            '/v1/tags'
+        ]) {
             expect(operations, path).to.include(path);
         }
 

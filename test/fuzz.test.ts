@@ -146,7 +146,12 @@ for (const database of testDatabases()) {
                 while (next < requests.length) {
                     const request = requests[next++]!;
                     const target = await serving();
-                    const exchange = await rawExchange(Number(new URL(target.url).port), request.bytes, { halfClose: request.truncated, method: request.method, answers: request.answers, timeoutMs: 15_000 });
+                    const exchange = await rawExchange(Number(new URL(target.url).port), request.bytes, {
+                        halfClose: request.truncated,
+                        method: request.method,
+                        answers: request.answers,
+                        timeoutMs: 15_000
+                    });
                     const seen = exchange.responses.length ? exchange.responses.map((response) => String(response.status)) : ['sin respuesta'];
                     for (const status of seen) {
                         statuses.set(status, (statuses.get(status) ?? 0) + 1);

@@ -47,9 +47,26 @@ for (const database of testDatabases()) {
                 const body = await get(user, `/v1/cuits/${cuit}/sct`);
                 expect(body).to.deep.equal({ data: sctData(), syncedAt: '2026-03-15T04:05:06.000Z' });
                 expect(body.data.deuda[1].vencimiento).to.equal(null);
-                expect(Object.keys(body.data.deuda[0]).sort()).to.deep.equal(['antCuota', 'concepto', 'establecimiento', 'impuesto', 'intPunitorios', 'intResarcitorios', 'periodo', 'saldo', 'subconcepto', 'vencimiento']);
-                expect(Object.keys(body.data.vencimientos[0]).sort()).to.deep.equal(['antCuota', 'concepto', 'detalle', 'impuesto', 'periodo', 'subconcepto', 'vencimiento']);
-                expect(Object.keys(body.data.ddjj[0]).sort()).to.deep.equal(['antCuota', 'concepto', 'establecimiento', 'impuesto', 'periodo', 'subconcepto', 'vencimiento']);
+                expect(Object.keys(body.data.deuda[0]).sort()).to.deep.equal(
+                    [
+                        'antCuota',
+                        'concepto',
+                        'establecimiento',
+                        'impuesto',
+                        'intPunitorios',
+                        'intResarcitorios',
+                        'periodo',
+                        'saldo',
+                        'subconcepto',
+                        'vencimiento'
+                    ]
+                );
+                expect(Object.keys(body.data.vencimientos[0]).sort()).to.deep.equal(
+                    ['antCuota', 'concepto', 'detalle', 'impuesto', 'periodo', 'subconcepto', 'vencimiento']
+                );
+                expect(Object.keys(body.data.ddjj[0]).sort()).to.deep.equal(
+                    ['antCuota', 'concepto', 'establecimiento', 'impuesto', 'periodo', 'subconcepto', 'vencimiento']
+                );
             });
 
             it('answers empty arrays, not null, for a synchronization that found nothing, and replaces the previous state', async () => {
@@ -138,13 +155,43 @@ for (const database of testDatabases()) {
                 const { user, clientId, cuit } = await setup();
                 await server.app.ports.ccma.replace(clientId, { saldoDeudor: 150, saldoAcreedor: null }, [
                     movement({ orden: 1, periodo: '03/2026', fechaMovimiento: '2026-03-20T00:00:00.000Z', debe: 25000.5, haber: null, saldo: -25000.5 }),
-                    movement({ orden: 2, periodo: '03/2026', descripcion: 'Pago', fechaMovimiento: '2026-03-21T00:00:00.000Z', debe: null, haber: 24850.5, saldo: -150 })
+                    movement({
+                        orden: 2,
+                        periodo: '03/2026',
+                        descripcion: 'Pago',
+                        fechaMovimiento: '2026-03-21T00:00:00.000Z',
+                        debe: null,
+                        haber: 24850.5,
+                        saldo: -150
+                    })
                 ], Date.UTC(2026, 2, 22));
 
                 const body = await get(user, `/v1/cuits/${cuit}/ccma/movimientos`);
                 expect(body.data).to.deep.equal([
-                    { orden: 1, periodo: '03/2026', impuesto: '20 - Monotributo', concepto: '19 - Obligación mensual', subconcepto: '19 - Obligación mensual', descripcion: 'Cuota mensual', fechaMovimiento: '2026-03-20T00:00:00.000Z', debe: 25000.5, haber: null, saldo: -25000.5 },
-                    { orden: 2, periodo: '03/2026', impuesto: '20 - Monotributo', concepto: '19 - Obligación mensual', subconcepto: '19 - Obligación mensual', descripcion: 'Pago', fechaMovimiento: '2026-03-21T00:00:00.000Z', debe: null, haber: 24850.5, saldo: -150 }
+                    {
+                        orden: 1,
+                        periodo: '03/2026',
+                        impuesto: '20 - Monotributo',
+                        concepto: '19 - Obligación mensual',
+                        subconcepto: '19 - Obligación mensual',
+                        descripcion: 'Cuota mensual',
+                        fechaMovimiento: '2026-03-20T00:00:00.000Z',
+                        debe: 25000.5,
+                        haber: null,
+                        saldo: -25000.5
+                    },
+                    {
+                        orden: 2,
+                        periodo: '03/2026',
+                        impuesto: '20 - Monotributo',
+                        concepto: '19 - Obligación mensual',
+                        subconcepto: '19 - Obligación mensual',
+                        descripcion: 'Pago',
+                        fechaMovimiento: '2026-03-21T00:00:00.000Z',
+                        debe: null,
+                        haber: 24850.5,
+                        saldo: -150
+                    }
                 ]);
             });
 
@@ -169,18 +216,55 @@ for (const database of testDatabases()) {
 
                 const { user, clientId, cuit } = await setup();
                 await server.app.ports.notifications.save(clientId, [
-                    notification({ arcaId: '1001', fechaRecepcion: '2026-01-10T13:00:00.000Z', asunto: 'Vieja', fechaNotificacion: '2026-01-10T12:00:00.000Z', leidaAt: '2026-01-10T13:00:00.000Z' }),
+                    notification({
+                        arcaId: '1001',
+                        fechaRecepcion: '2026-01-10T13:00:00.000Z',
+                        asunto: 'Vieja',
+                        fechaNotificacion: '2026-01-10T12:00:00.000Z',
+                        leidaAt: '2026-01-10T13:00:00.000Z'
+                    }),
                     notification({ arcaId: '1003', fechaRecepcion: '2026-03-01T09:30:00.000Z', asunto: 'Nueva', tipo: null, organismo: null }),
-                    notification({ arcaId: '1002', fechaRecepcion: '2026-02-05T08:00:00.000Z', asunto: 'Media', tipo: 'Intimación', organismo: 'ARCA - DGI', fechaNotificacion: '2026-02-04T15:00:00.000Z' })
+                    notification({
+                        arcaId: '1002',
+                        fechaRecepcion: '2026-02-05T08:00:00.000Z',
+                        asunto: 'Media',
+                        tipo: 'Intimación',
+                        organismo: 'ARCA - DGI',
+                        fechaNotificacion: '2026-02-04T15:00:00.000Z'
+                    })
                 ], Date.UTC(2026, 2, 2, 3));
 
                 const body = await get(user, `/v1/cuits/${cuit}/dfe`);
                 expect(body.syncedAt).to.equal('2026-03-02T03:00:00.000Z');
                 expect(body.pagination).to.deep.equal({ limit: 50, offset: 0, total: 3 });
                 expect(body.data).to.deep.equal([
-                    { arcaId: '1003', tipo: null, asunto: 'Nueva', organismo: null, fechaRecepcion: '2026-03-01T09:30:00.000Z', fechaNotificacion: null, leidaAt: null },
-                    { arcaId: '1002', tipo: 'Intimación', asunto: 'Media', organismo: 'ARCA - DGI', fechaRecepcion: '2026-02-05T08:00:00.000Z', fechaNotificacion: '2026-02-04T15:00:00.000Z', leidaAt: null },
-                    { arcaId: '1001', tipo: 'Comunicación', asunto: 'Vieja', organismo: 'ARCA', fechaRecepcion: '2026-01-10T13:00:00.000Z', fechaNotificacion: '2026-01-10T12:00:00.000Z', leidaAt: '2026-01-10T13:00:00.000Z' }
+                    {
+                        arcaId: '1003',
+                        tipo: null,
+                        asunto: 'Nueva',
+                        organismo: null,
+                        fechaRecepcion: '2026-03-01T09:30:00.000Z',
+                        fechaNotificacion: null,
+                        leidaAt: null
+                    },
+                    {
+                        arcaId: '1002',
+                        tipo: 'Intimación',
+                        asunto: 'Media',
+                        organismo: 'ARCA - DGI',
+                        fechaRecepcion: '2026-02-05T08:00:00.000Z',
+                        fechaNotificacion: '2026-02-04T15:00:00.000Z',
+                        leidaAt: null
+                    },
+                    {
+                        arcaId: '1001',
+                        tipo: 'Comunicación',
+                        asunto: 'Vieja',
+                        organismo: 'ARCA',
+                        fechaRecepcion: '2026-01-10T13:00:00.000Z',
+                        fechaNotificacion: '2026-01-10T12:00:00.000Z',
+                        leidaAt: '2026-01-10T13:00:00.000Z'
+                    }
                 ]);
             });
 
@@ -202,8 +286,17 @@ for (const database of testDatabases()) {
             it('keeps leidaAt as the service set it when the notification is synchronized again', async () => {
 
                 const { user, clientId, cuit } = await setup();
-                await server.app.ports.notifications.save(clientId, [notification({ arcaId: '77', fechaRecepcion: '2026-03-01T00:00:00.000Z', leidaAt: '2026-03-01T00:00:00.000Z' })], Date.UTC(2026, 2, 1));
-                await server.app.ports.notifications.save(clientId, [notification({ arcaId: '77', fechaRecepcion: '2026-03-01T00:00:00.000Z', asunto: 'Aviso corregido', leidaAt: null })], Date.UTC(2026, 2, 2));
+                await server.app.ports.notifications.save(clientId, [notification({
+                    arcaId: '77',
+                    fechaRecepcion: '2026-03-01T00:00:00.000Z',
+                    leidaAt: '2026-03-01T00:00:00.000Z'
+                })], Date.UTC(2026, 2, 1));
+                await server.app.ports.notifications.save(clientId, [notification({
+                    arcaId: '77',
+                    fechaRecepcion: '2026-03-01T00:00:00.000Z',
+                    asunto: 'Aviso corregido',
+                    leidaAt: null
+                })], Date.UTC(2026, 2, 2));
 
                 const body = await get(user, `/v1/cuits/${cuit}/dfe`);
                 expect(body.data).to.have.length(1);
@@ -257,14 +350,20 @@ for (const database of testDatabases()) {
                 expect(last.pagination.total).to.equal(120);
 
                 const small = await get(user, '/v1/tags?limit=7&offset=3');
-                expect(small.data.map((tag: { nombre: string }) => tag.nombre)).to.deep.equal(['Etiqueta 003', 'Etiqueta 004', 'Etiqueta 005', 'Etiqueta 006', 'Etiqueta 007', 'Etiqueta 008', 'Etiqueta 009']);
+                expect(small.data.map((tag: { nombre: string }) => tag.nombre)).to.deep.equal(
+                    ['Etiqueta 003', 'Etiqueta 004', 'Etiqueta 005', 'Etiqueta 006', 'Etiqueta 007', 'Etiqueta 008', 'Etiqueta 009']
+                );
                 expect(small.pagination).to.deep.equal({ limit: 7, offset: 3, total: 120 });
             });
 
             it('refuses limit over 100, offset below 0 and unknown parameters', async () => {
 
                 const user = await seedAccount(server.app.ports);
-                for (const [query, error] of [['limit=101', messages.field.limit], ['offset=-1', messages.field.offset], ['nombre=IVA', messages.unknownParameter('nombre')]] as const) {
+                for (const [query, error] of [
+                    ['limit=101', messages.field.limit],
+                    ['offset=-1', messages.field.offset],
+                    ['nombre=IVA', messages.unknownParameter('nombre')]
+                ] as const) {
                     const res = await server.request(`/v1/tags?${query}`, { token: user.token });
                     expect(res.status, query).to.equal(400);
                     expect(res.body, query).to.deep.equal({ error });

@@ -189,7 +189,13 @@ for (const database of testDatabases()) {
             it('answers a Spanish JSON 404 for unknown routes, with or without a token', async () => {
 
                 const user = await seedAccount(server.app.ports);
-                for (const [path, token] of [['/v1/nada', null], ['/v1/nada', user.token], ['/', null], ['/v2/cuits', user.token], ['/v1/cuits/20123456786/otra-cosa', user.token]] as const) {
+                for (const [path, token] of [
+                    ['/v1/nada', null],
+                    ['/v1/nada', user.token],
+                    ['/', null],
+                    ['/v2/cuits', user.token],
+                    ['/v1/cuits/20123456786/otra-cosa', user.token]
+                ] as const) {
                     const res = await server.request(path, { token });
                     expect(res.status, path).to.equal(404);
                     expect(res.headers.get('content-type'), path).to.match(/^application\/json/);
@@ -219,7 +225,11 @@ for (const database of testDatabases()) {
             it('answers every error as a JSON object with a single Spanish error key', async () => {
 
                 const user = await seedAccount(server.app.ports);
-                for (const [path, token, status] of [['/v1/cuits', null, 401], ['/v1/cuits?limit=0', user.token, 400], ['/v1/cuits/20123456786/sct', user.token, 404]] as const) {
+                for (const [path, token, status] of [
+                    ['/v1/cuits', null, 401],
+                    ['/v1/cuits?limit=0', user.token, 400],
+                    ['/v1/cuits/20123456786/sct', user.token, 404]
+                ] as const) {
                     const res = await server.request(path, { token });
                     expect(res.status).to.equal(status);
                     expect(res.headers.get('content-type')).to.match(/^application\/json/);

@@ -45,11 +45,31 @@ for (const database of testDatabases()) {
             await revokeToken(ports, { id: tokenId });
 
             const cases = [
-                { token: ownerA.token, path: '/v1/cuits', expect: (res: { status: number; body: any }) => res.status === 200 && res.body.pagination.total === 2 },
-                { token: memberA.token, path: '/v1/cuits', expect: (res: { status: number; body: any }) => res.status === 200 && res.body.data.length === 1 && res.body.data[0].cuit === '27234567891' },
-                { token: ownerB.token, path: '/v1/cuits', expect: (res: { status: number; body: any }) => res.status === 200 && res.body.data.length === 1 && res.body.data[0].cuit === '30712345671' },
-                { token: ownerA.token, path: '/v1/cuits/20123456786/sct', expect: (res: { status: number; body: any }) => res.status === 200 && res.body.syncedAt === '2026-03-15T00:00:00.000Z' },
-                { token: ownerB.token, path: '/v1/cuits/30712345671/sct', expect: (res: { status: number; body: any }) => res.status === 200 && res.body.syncedAt === '2026-03-16T00:00:00.000Z' },
+                {
+                    token: ownerA.token,
+                    path: '/v1/cuits',
+                    expect: (res: { status: number; body: any }) => res.status === 200 && res.body.pagination.total === 2
+                },
+                {
+                    token: memberA.token,
+                    path: '/v1/cuits',
+                    expect: (res: { status: number; body: any }) => res.status === 200 && res.body.data.length === 1 && res.body.data[0].cuit === '27234567891'
+                },
+                {
+                    token: ownerB.token,
+                    path: '/v1/cuits',
+                    expect: (res: { status: number; body: any }) => res.status === 200 && res.body.data.length === 1 && res.body.data[0].cuit === '30712345671'
+                },
+                {
+                    token: ownerA.token,
+                    path: '/v1/cuits/20123456786/sct',
+                    expect: (res: { status: number; body: any }) => res.status === 200 && res.body.syncedAt === '2026-03-15T00:00:00.000Z'
+                },
+                {
+                    token: ownerB.token,
+                    path: '/v1/cuits/30712345671/sct',
+                    expect: (res: { status: number; body: any }) => res.status === 200 && res.body.syncedAt === '2026-03-16T00:00:00.000Z'
+                },
                 { token: ownerB.token, path: '/v1/cuits/20123456786/sct', expect: (res: { status: number }) => res.status === 404 },
                 { token: memberA.token, path: '/v1/cuits/20123456786/sct', expect: (res: { status: number }) => res.status === 404 },
                 { token: revoked.token, path: '/v1/cuits', expect: (res: { status: number }) => res.status === 401 },

@@ -45,7 +45,12 @@ describe('connections left hanging', function () {
 
     it('closes an unauthenticated POST /mcp whose body stalls (item 7)', async () => {
 
-        const request = rawRequest('POST', '/mcp', [['Host', '127.0.0.1'], ['Content-Type', 'application/json'], ['Accept', 'application/json, text/event-stream'], ['Content-Length', '1000']], '{"jsonrpc":');
+        const request = rawRequest(
+            'POST',
+            '/mcp',
+            [['Host', '127.0.0.1'], ['Content-Type', 'application/json'], ['Accept', 'application/json, text/event-stream'], ['Content-Length', '1000']],
+            '{"jsonrpc":'
+        );
         const exchange = await rawExchange(port, request, { timeoutMs: internals.bound });
         expect(exchange.closed, 'closed by the server').to.equal(true);
     });
@@ -54,8 +59,16 @@ describe('connections left hanging', function () {
 
         const host: [string, string] = ['Host', `127.0.0.1:${port}`];
         const [token, registration] = await Promise.all([
-            rawExchange(port, rawRequest('POST', '/oauth/token', [host, ['Content-Type', 'application/x-www-form-urlencoded'], ['Content-Length', '1000']], 'grant_type='), { timeoutMs: internals.bound }),
-            rawExchange(port, rawRequest('POST', '/oauth/register', [host, ['Content-Type', 'application/json'], ['Content-Length', '1000']], '{"redirect_uris":'), { timeoutMs: internals.bound })
+            rawExchange(
+                port,
+                rawRequest('POST', '/oauth/token', [host, ['Content-Type', 'application/x-www-form-urlencoded'], ['Content-Length', '1000']], 'grant_type='),
+                { timeoutMs: internals.bound }
+            ),
+            rawExchange(
+                port,
+                rawRequest('POST', '/oauth/register', [host, ['Content-Type', 'application/json'], ['Content-Length', '1000']], '{"redirect_uris":'),
+                { timeoutMs: internals.bound }
+            )
         ]);
         expect(token.closed, 'token: closed by the server').to.equal(true);
         expect(registration.closed, 'registration: closed by the server').to.equal(true);

@@ -65,8 +65,18 @@ for (const database of testDatabases()) {
         it('keeps no plaintext key in any table after creating and editing clients', async () => {
 
             expect((await post({ tipo: 'persona-fisica', cuit: '20111111112', nombre: 'Ana', apellido: 'Uno', clave_arca: keys[0] })).status).to.equal(201);
-            expect((await post({ tipo: 'persona-fisica', cuit: '20222222223', nombre: 'Beto', apellido: 'Dos', clave_arca: 'provisoria' })).status).to.equal(201);
-            expect((await server.request('/v1/cuits/20222222223', { token: owner.token, method: 'PATCH', body: { clave_arca: keys[1] } })).status).to.equal(200);
+            expect((await post({
+                tipo: 'persona-fisica',
+                cuit: '20222222223',
+                nombre: 'Beto',
+                apellido: 'Dos',
+                clave_arca: 'provisoria'
+            })).status).to.equal(201);
+            expect((await server.request('/v1/cuits/20222222223', {
+                token: owner.token,
+                method: 'PATCH',
+                body: { clave_arca: keys[1] }
+            })).status).to.equal(200);
             expect((await post({ tipo: 'persona-juridica', cuit: '30333333334', razon_social: 'Tres SA', representante: '20111111112' })).status).to.equal(201);
 
             let rows = 0;
@@ -90,19 +100,39 @@ for (const database of testDatabases()) {
             const member = await seedUser(ports, owner.accountId, 'member');
             const seed = async (cuit: string) => {
 
-                const res = await server.request('/v1/cuits', { token: member.token, method: 'POST', body: { tipo: 'persona-fisica', cuit, nombre: 'Con', apellido: 'Datos', clave_arca: 'x-clave' } });
+                const res = await server.request('/v1/cuits', {
+                    token: member.token,
+                    method: 'POST',
+                    body: { tipo: 'persona-fisica', cuit, nombre: 'Con', apellido: 'Datos', clave_arca: 'x-clave' }
+                });
                 expect(res.status, res.text).to.equal(201);
                 const id = Number((await knex('clients').where({ cuit, account_id: owner.accountId }).first()).id);
                 const at = Date.UTC(2026, 2, 14);
                 await ports.invoices.save(id, 'issued', [invoice()], at);
-                await ports.invoices.save(id, 'received', [invoice({ counterpart: { tipoDocumento: '80', numeroDocumento: '30712345671', nombre: 'Proveedor SRL' } })], at);
+                await ports.invoices.save(id, 'received', [invoice({
+                    counterpart: { tipoDocumento: '80', numeroDocumento: '30712345671', nombre: 'Proveedor SRL' }
+                })], at);
                 await ports.sct.replace(id, sctData(), at);
-                await ports.ccma.replace(id, { saldoDeudor: 10, saldoAcreedor: null }, [movement({ orden: 1, periodo: '01/2026' }), movement({ orden: 2, periodo: '02/2026' })], at);
+                await ports.ccma.replace(
+                    id,
+                    { saldoDeudor: 10, saldoAcreedor: null },
+                    [movement({ orden: 1, periodo: '01/2026' }), movement({ orden: 2, periodo: '02/2026' })],
+                    at
+                );
                 await ports.notifications.save(id, [notification({ arcaId: `n-${cuit}`, fechaRecepcion: '2026-03-01T10:00:00.000Z' })], at);
                 await ports.registry.save(id, { monotributista: true, autonomo: false, categoria: 'B' }, at);
                 await tagClient(ports, owner.accountId, cuit, 'Con datos');
                 // A running job besides the pending first one.
-                await knex('sync_jobs').insert({ client_id: id, reason: 'daily', status: 'running', run_after: at, lease_owner: 'worker-1', lease_expires_at: at + 60_000, attempts: 1, created_at: at });
+                await knex('sync_jobs').insert({
+                    client_id: id,
+                    reason: 'daily',
+                    status: 'running',
+                    run_after: at,
+                    lease_owner: 'worker-1',
+                    lease_expires_at: at + 60_000,
+                    attempts: 1,
+                    created_at: at
+                });
                 return id;
             };
 
@@ -110,7 +140,21 @@ for (const database of testDatabases()) {
             const kept = await seed('20555555556');
             const before = await internals.rowsOf(knex, doomed);
             const keptBefore = await internals.rowsOf(knex, kept);
-            for (const table of ['invoices', 'invoice_day_counts', 'dfe_notifications', 'sct_debts', 'sct_due_dates', 'sct_returns', 'ccma_balances', 'ccma_movements', 'sync_states', 'sync_jobs', 'client_tags', 'user_clients', 'clients']) {
+            for (const table of [
+                'invoices',
+                'invoice_day_counts',
+                'dfe_notifications',
+                'sct_debts',
+                'sct_due_dates',
+                'sct_returns',
+                'ccma_balances',
+                'ccma_movements',
+                'sync_states',
+                'sync_jobs',
+                'client_tags',
+                'user_clients',
+                'clients'
+            ]) {
                 expect(before[table], `${table} seeded`).to.be.greaterThan(0);
             }
 
@@ -153,9 +197,17 @@ for (const database of testDatabases()) {
             try {
                 const withKey = await composeApp({ ...loadConfig({ ...env, DATABASE_URL: db.url }), rateLimits: noRateLimits }, { clock: testClock() });
                 // The same database without a key: sealing fails, as on a misconfigured server.
-                const withoutKey = await composeApp({ ...loadConfig({ DATABASE_URL: db.url }), rateLimits: noRateLimits }, { clock: testClock(), migrate: false });
+                const withoutKey = await composeApp({
+                    ...loadConfig({ DATABASE_URL: db.url }),
+                    rateLimits: noRateLimits
+                }, { clock: testClock(), migrate: false });
                 apps.push(withKey, withoutKey);
-                servers.push(...await Promise.all(apps.map((app) => createHttpServer(app.ports, { host: '127.0.0.1', port: 0, logger, log: (event) => lines.push(JSON.stringify(event)) }))));
+                servers.push(...await Promise.all(apps.map((app) => createHttpServer(app.ports, {
+                    host: '127.0.0.1',
+                    port: 0,
+                    logger,
+                    log: (event) => lines.push(JSON.stringify(event))
+                }))));
                 await Promise.all(servers.map((one) => one.start()));
                 const user = await seedAccount(withKey.ports, { writing: true });
                 const texts: string[] = [];
@@ -168,7 +220,14 @@ for (const database of testDatabases()) {
                 };
 
                 const secret = keys[2]!;
-                const body = (extra: Record<string, unknown> = {}) => JSON.stringify({ tipo: 'persona-fisica', cuit: '20777777778', nombre: 'Ana', apellido: 'Siete', clave_arca: secret, ...extra });
+                const body = (extra: Record<string, unknown> = {}) => JSON.stringify({
+                    tipo: 'persona-fisica',
+                    cuit: '20777777778',
+                    nombre: 'Ana',
+                    apellido: 'Siete',
+                    clave_arca: secret,
+                    ...extra
+                });
                 expect(await call(0, 'POST', '/v1/cuits', body())).to.equal(201);
                 expect(await call(0, 'POST', '/v1/cuits', body())).to.equal(409);
                 expect(await call(0, 'POST', '/v1/cuits', body({ monotributista: true, email: secret }))).to.equal(400);

@@ -12,8 +12,21 @@ import { httpMessages } from '../servers/http/messages.js';
 // docs/api.md, Writes and Errors: POST, PATCH and DELETE /v1/cuits over HTTP.
 
 
-const person = (cuit: string, extra: Record<string, unknown> = {}) => ({ tipo: 'persona-fisica', cuit, nombre: 'María', apellido: 'González', clave_arca: 'Clave-Secreta-1', ...extra });
-const entity = (cuit: string, representante: string, extra: Record<string, unknown> = {}) => ({ tipo: 'persona-juridica', cuit, razon_social: 'Panadería La Espiga SRL', representante, ...extra });
+const person = (cuit: string, extra: Record<string, unknown> = {}) => ({
+    tipo: 'persona-fisica',
+    cuit,
+    nombre: 'María',
+    apellido: 'González',
+    clave_arca: 'Clave-Secreta-1',
+    ...extra
+});
+const entity = (cuit: string, representante: string, extra: Record<string, unknown> = {}) => ({
+    tipo: 'persona-juridica',
+    cuit,
+    razon_social: 'Panadería La Espiga SRL',
+    representante,
+    ...extra
+});
 
 let cuitSequence = 10_000_000;
 // A fresh CUIT (hyphen-free) per call, so tests do not collide.
@@ -39,7 +52,12 @@ for (const database of testDatabases()) {
             await server.stop();
         });
 
-        const post = (user: SeededUser, body: unknown, headers: Record<string, string> = {}) => server.request('/v1/cuits', { token: user.token, method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers });
+        const post = (user: SeededUser, body: unknown, headers: Record<string, string> = {}) => server.request('/v1/cuits', {
+            token: user.token,
+            method: 'POST',
+            body: typeof body === 'string' ? body : JSON.stringify(body),
+            headers
+        });
         const patch = (user: SeededUser, cuit: string, body: unknown, headers: Record<string, string> = {}) => server.request(`/v1/cuits/${cuit}`, { token: user.token, method: 'PATCH', body: typeof body === 'string' ? body : JSON.stringify(body), headers });
         const remove = (user: SeededUser, cuit: string) => server.request(`/v1/cuits/${cuit}`, { token: user.token, method: 'DELETE' });
         const listed = async (user: SeededUser) => {
@@ -86,7 +104,12 @@ for (const database of testDatabases()) {
                     const wrong = await server.request(path, { method, token: 'asy_no-existe', ...(body === undefined ? {} : { body }) });
                     expect(wrong.status).to.equal(401);
                     for (const [user, message] of [[paused, messages.subscriptionPaused], [ended, messages.subscriptionInactive]] as const) {
-                        const res = await server.request(path, { method, token: user.token, ...(body === undefined ? {} : { body: '{ roto' }), headers: { 'content-type': 'text/plain' } });
+                        const res = await server.request(path, {
+                            method,
+                            token: user.token,
+                            ...(body === undefined ? {} : { body: '{ roto' }),
+                            headers: { 'content-type': 'text/plain' }
+                        });
                         expect(res.status, `${method} ${path}`).to.equal(403);
                         expect(res.body).to.deep.equal({ error: message });
                     }
@@ -256,7 +279,11 @@ for (const database of testDatabases()) {
 
             it('answers 415 for a body not sent as application/json, before validating it', async () => {
 
-                for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'application/merge-patch+json' }]) {
+                for (const headers of [
+                    { 'content-type': 'text/plain' },
+                    { 'content-type': 'application/x-www-form-urlencoded' },
+                    { 'content-type': 'application/merge-patch+json' }
+                ]) {
                     const res = await post(owner, { tipo: 'otro' }, headers);
                     expect(res.status, JSON.stringify(headers)).to.equal(415);
                     expect(res.body).to.deep.equal({ error: httpMessages.unsupportedMediaType });
@@ -301,16 +328,40 @@ for (const database of testDatabases()) {
                     ['email not a string', () => person(nextCuit(), { email: true }), [messages.clientWrite.email]],
                     ['telefono too long', () => person(nextCuit(), { telefono: '1'.repeat(61) }), [messages.clientWrite.telefono]],
                     ['telefono a number', () => person(nextCuit(), { telefono: 1144445555 }), [messages.clientWrite.telefono]],
-                    ['razon_social missing', () => ({ tipo: 'persona-juridica', cuit: nextCuit('30'), representante: nextCuit() }), [messages.clientWrite.required('razon_social')]],
+                    [
+                        'razon_social missing',
+                        () => ({ tipo: 'persona-juridica', cuit: nextCuit('30'), representante: nextCuit() }),
+                        [messages.clientWrite.required('razon_social')]
+                    ],
                     ['razon_social empty', () => entity(nextCuit('30'), nextCuit(), { razon_social: '' }), [messages.clientWrite.razon_social]],
-                    ['representante missing', () => ({ tipo: 'persona-juridica', cuit: nextCuit('30'), razon_social: 'X SA' }), [messages.clientWrite.required('representante')]],
+                    [
+                        'representante missing',
+                        () => ({ tipo: 'persona-juridica', cuit: nextCuit('30'), razon_social: 'X SA' }),
+                        [messages.clientWrite.required('representante')]
+                    ],
                     ['representante malformed', () => entity(nextCuit('30'), '123'), [messages.clientWrite.representante]],
                     ['monotributista sent', () => person(nextCuit(), { monotributista: true }), [messages.clientWrite.monotributista]],
                     ['autonomo sent', () => person(nextCuit(), { autonomo: false }), [messages.clientWrite.autonomo]],
-                    ['monotributista sent by an entity', () => entity(nextCuit('30'), nextCuit(), { monotributista: null }), [messages.clientWrite.monotributista]],
-                    ['clave_arca for a legal entity', () => entity(nextCuit('30'), nextCuit(), { clave_arca: 'x' }), [messages.clientWrite.notApplicable('clave_arca', 'persona-juridica')]],
-                    ['razon_social for a person', () => person(nextCuit(), { razon_social: 'X SA' }), [messages.clientWrite.notApplicable('razon_social', 'persona-fisica')]],
-                    ['nombre for an entity', () => entity(nextCuit('30'), nextCuit(), { nombre: 'X' }), [messages.clientWrite.notApplicable('nombre', 'persona-juridica')]],
+                    [
+                        'monotributista sent by an entity',
+                        () => entity(nextCuit('30'), nextCuit(), { monotributista: null }),
+                        [messages.clientWrite.monotributista]
+                    ],
+                    [
+                        'clave_arca for a legal entity',
+                        () => entity(nextCuit('30'), nextCuit(), { clave_arca: 'x' }),
+                        [messages.clientWrite.notApplicable('clave_arca', 'persona-juridica')]
+                    ],
+                    [
+                        'razon_social for a person',
+                        () => person(nextCuit(), { razon_social: 'X SA' }),
+                        [messages.clientWrite.notApplicable('razon_social', 'persona-fisica')]
+                    ],
+                    [
+                        'nombre for an entity',
+                        () => entity(nextCuit('30'), nextCuit(), { nombre: 'X' }),
+                        [messages.clientWrite.notApplicable('nombre', 'persona-juridica')]
+                    ],
                     ['unknown field', () => person(nextCuit(), { categoria: 'A' }), [messages.unknownField('categoria')]],
                     ['another unknown field', () => person(nextCuit(), { etiquetas: ['x'] }), [messages.unknownField('etiquetas')]]
                 ];
@@ -326,7 +377,16 @@ for (const database of testDatabases()) {
 
                 it('joins every failure of one body in one message', async () => {
 
-                    const res = await post(owner, { tipo: 'persona-fisica', cuit: 'x', nombre: '', email: 'no', monotributista: true, autonomo: true, foo: 1, razon_social: 'S' });
+                    const res = await post(owner, {
+                        tipo: 'persona-fisica',
+                        cuit: 'x',
+                        nombre: '',
+                        email: 'no',
+                        monotributista: true,
+                        autonomo: true,
+                        foo: 1,
+                        razon_social: 'S'
+                    });
                     expect400(res,
                         messages.clientWrite.cuit,
                         messages.clientWrite.nombre,
@@ -372,7 +432,9 @@ for (const database of testDatabases()) {
                     const own = nextCuit('30');
                     await created(member, entity(own, membersPerson));
                     expect400(await patch(member, own, { representante: ownersPerson }), messages.clientWrite.representativeNotFound);
-                    expect(Number((await knex('clients').where({ cuit: own }).first()).representative_id)).to.equal(Number((await knex('clients').where({ cuit: membersPerson }).first()).id));
+                    expect(
+                        Number((await knex('clients').where({ cuit: own }).first()).representative_id)
+                    ).to.equal(Number((await knex('clients').where({ cuit: membersPerson }).first()).id));
 
                     // The owner manages every person of the account, so the same entity is fine for it.
                     await created(owner, entity(nextCuit('30'), ownersPerson));
@@ -404,7 +466,13 @@ for (const database of testDatabases()) {
                 expect(res.body.data).to.deep.equal({ id: res.body.data.id, cuit, displayCuit: `${cuit.slice(0, 2)}-${cuit.slice(2, 10)}-${cuit.slice(10)}`, tipo: 'persona-fisica', nombre: 'González, Ana', email: 'a@example.com', telefono: '123' });
 
                 const after = await clientRow(cuit);
-                expect(after).to.include({ nombre: 'Ana', apellido: 'González', display_name: 'González, Ana', sort_name: 'gonzalez, ana', clave_arca: before.clave_arca });
+                expect(after).to.include({
+                    nombre: 'Ana',
+                    apellido: 'González',
+                    display_name: 'González, Ana',
+                    sort_name: 'gonzalez, ana',
+                    clave_arca: before.clave_arca
+                });
                 const item = (await listed(owner)).find((entry) => entry.cuit === cuit)!;
                 expect(item).to.include({ nombre: 'González, Ana' });
                 expect(item.etiquetas).to.deep.equal(['VIP']);
@@ -494,7 +562,10 @@ for (const database of testDatabases()) {
                 it('2. a field not applicable to the client type answers 400 naming it', async () => {
 
                     expect400(await patch(owner, personCuit, { razon_social: 'X SA' }), messages.clientWrite.notApplicable('razon_social', 'persona-fisica'));
-                    expect400(await patch(owner, personCuit, { representante: personCuit }), messages.clientWrite.notApplicable('representante', 'persona-fisica'));
+                    expect400(
+                        await patch(owner, personCuit, { representante: personCuit }),
+                        messages.clientWrite.notApplicable('representante', 'persona-fisica')
+                    );
                     expect400(await patch(owner, entityCuit, { nombre: 'X' }), messages.clientWrite.notApplicable('nombre', 'persona-juridica'));
                     expect400(await patch(owner, entityCuit, { apellido: 'X' }), messages.clientWrite.notApplicable('apellido', 'persona-juridica'));
                     expect400(await patch(owner, entityCuit, { clave_arca: 'x' }), messages.clientWrite.notApplicable('clave_arca', 'persona-juridica'));
@@ -523,7 +594,11 @@ for (const database of testDatabases()) {
 
                     expect400(await patch(owner, personCuit, { monotributista: true }), messages.clientWrite.monotributista);
                     expect400(await patch(owner, personCuit, { autonomo: null }), messages.clientWrite.autonomo);
-                    expect400(await patch(owner, entityCuit, { monotributista: false, autonomo: false }), messages.clientWrite.monotributista, messages.clientWrite.autonomo);
+                    expect400(
+                        await patch(owner, entityCuit, { monotributista: false, autonomo: false }),
+                        messages.clientWrite.monotributista,
+                        messages.clientWrite.autonomo
+                    );
                 });
 
                 it('6. a wrong content type answers 415', async () => {
@@ -538,7 +613,15 @@ for (const database of testDatabases()) {
                 it('refuses invalid values naming each field, all joined', async () => {
 
                     const res = await patch(owner, personCuit, { nombre: '', apellido: 5, email: 'x', telefono: 'y'.repeat(61), clave_arca: '', otro: 1 });
-                    expect400(res, messages.clientWrite.nombre, messages.clientWrite.apellido, messages.clientWrite.email, messages.clientWrite.telefono, messages.clientWrite.clave_arca, messages.unknownField('otro'));
+                    expect400(
+                        res,
+                        messages.clientWrite.nombre,
+                        messages.clientWrite.apellido,
+                        messages.clientWrite.email,
+                        messages.clientWrite.telefono,
+                        messages.clientWrite.clave_arca,
+                        messages.unknownField('otro')
+                    );
                     expect400(await patch(owner, personCuit, '[1]'), messages.clientWrite.bodyNotObject);
                     expect400(await patch(owner, personCuit, '{"nombre":'), httpMessages.invalidJson);
                 });

@@ -41,7 +41,13 @@ for (const database of testDatabases()) {
 
                 const user = await seedAccount(server.app.ports);
                 const person = await addClient(server.app.ports, user.accountId, { cuit: '20-12345678-6', nombre: 'María', apellido: 'González' });
-                const entity = await addClient(server.app.ports, user.accountId, { cuit: '30712345671', tipo: 'persona-juridica', razonSocial: 'Panadería La Espiga SRL', email: 'info@espiga.com.ar', telefono: '+54 11 4444-5555' });
+                const entity = await addClient(server.app.ports, user.accountId, {
+                    cuit: '30712345671',
+                    tipo: 'persona-juridica',
+                    razonSocial: 'Panadería La Espiga SRL',
+                    email: 'info@espiga.com.ar',
+                    telefono: '+54 11 4444-5555'
+                });
 
                 const body = await list(user);
                 expect(Object.keys(body).sort()).to.deep.equal(['data', 'filters', 'pagination']);
@@ -117,7 +123,11 @@ for (const database of testDatabases()) {
             it('orders by nombre ignoring case and accents, then by internal id on equal nombre', async () => {
 
                 const user = await seedAccount(server.app.ports);
-                const insert = async (cuit: string, apellido: string, nombre: string): Promise<ClientRecord> => addClient(server.app.ports, user.accountId, { cuit, apellido, nombre });
+                const insert = async (cuit: string, apellido: string, nombre: string): Promise<ClientRecord> => addClient(
+                    server.app.ports,
+                    user.accountId,
+                    { cuit, apellido, nombre }
+                );
                 // Inserted so that neither CUIT nor insertion order alone gives the expected order.
                 await insert('27000000001', 'Zapata', 'Ana');
                 const perez1 = await insert('27000000002', 'Pérez', 'Ana');
@@ -275,7 +285,12 @@ for (const database of testDatabases()) {
                 expect(cuits(await list(user, '?monotributista=false'))).to.deep.equal(['103', '104']);
                 expect(cuits(await list(user, '?autonomo=true'))).to.deep.equal(['103']);
                 expect(cuits(await list(user, '?autonomo=false'))).to.deep.equal(['101', '102', '104']);
-                expect((await list(user, '?monotributista=false')).filters).to.deep.equal({ etiquetas: null, monotributista: false, autonomo: null, categoria: null });
+                expect((await list(user, '?monotributista=false')).filters).to.deep.equal({
+                    etiquetas: null,
+                    monotributista: false,
+                    autonomo: null,
+                    categoria: null
+                });
             });
 
             it('filters by categoria A to K', async () => {

@@ -64,7 +64,12 @@ for (const database of testDatabases()) {
         it('survives a body that is cut short and followed by more bytes, on routes without auth that take no body (finding 1)', async () => {
 
             // The reproduction of the review: one byte of JSON declared, then another after it.
-            const broken = (path: string) => rawRequest('POST', path, [['Host', 'x'], ['Content-Type', 'application/json'], ['Content-Length', '1'], ['Connection', 'close']], '{X');
+            const broken = (path: string) => rawRequest(
+                'POST',
+                path,
+                [['Host', 'x'], ['Content-Type', 'application/json'], ['Content-Length', '1'], ['Connection', 'close']],
+                '{X'
+            );
             for (let round = 0; round < 5; round++) {
                 const [health, other] = await Promise.all([rawExchange(port, broken('/healthcheck')), rawExchange(port, broken('/no-existe'))]);
                 internals.expectError(health, 405, httpMessages.methodNotAllowed);
@@ -95,7 +100,11 @@ for (const database of testDatabases()) {
 
             internals.expectError(await rawExchange(port, 'NOT HTTP AT ALL\r\n\r\n'), 400, messages.invalidRequest);
             internals.expectError(await rawExchange(port, 'GET /healthcheck HTTP/1.1\r\nHost x\r\n\r\n'), 400, messages.invalidRequest);
-            internals.expectError(await rawExchange(port, 'GET /healthcheck HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n'), 400, messages.invalidRequest);
+            internals.expectError(
+                await rawExchange(port, 'GET /healthcheck HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n'),
+                400,
+                messages.invalidRequest
+            );
             internals.expectError(await rawExchange(port, `GET /healthcheck HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 431, httpMessages.headersTooLarge);
             // A broken chunk inside a body the route is reading.
             const chunked = rawRequest('POST', '/v1/cuits', [['Host', 'x'], ['Authorization', `Bearer ${owner.token}`], ['Content-Type', 'application/json'], ['Transfer-Encoding', 'chunked']], '2\r\n{}\r\nZZ\r\n');
@@ -105,7 +114,11 @@ for (const database of testDatabases()) {
             expect(pipelined.responses.map((response) => response.status)).to.deep.equal([200, 400]);
             expect(JSON.parse(pipelined.responses[1]!.body.toString())).to.deep.equal({ error: messages.invalidRequest });
             // CONNECT is no proxy here; a request without Host is served like any other.
-            internals.expectError(await rawExchange(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'), 405, httpMessages.methodNotAllowed);
+            internals.expectError(
+                await rawExchange(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'),
+                405,
+                httpMessages.methodNotAllowed
+            );
             internals.expectError(await rawExchange(port, 'GET /v1/cuits HTTP/1.1\r\nConnection: close\r\n\r\n'), 401, messages.unauthenticated);
             await alive();
         });
@@ -143,7 +156,14 @@ for (const database of testDatabases()) {
         it('refuses text that is not UTF-8, holds a lone surrogate or a control character, naming the field, and stores nothing (finding 11)', async () => {
 
             const post = (body: Buffer | string) => fetch(`${server.url}/v1/cuits`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body });
-            const person = (cuit: string, extra: Record<string, string>) => JSON.stringify({ tipo: 'persona-fisica', cuit, nombre: 'Ana', apellido: 'Paz', clave_arca: 'Clave-1', ...extra });
+            const person = (cuit: string, extra: Record<string, string>) => JSON.stringify({
+                tipo: 'persona-fisica',
+                cuit,
+                nombre: 'Ana',
+                apellido: 'Paz',
+                clave_arca: 'Clave-1',
+                ...extra
+            });
             const refused = async (body: Buffer | string, message: string) => {
 
                 const res = await post(body);

@@ -51,8 +51,24 @@ for (const database of testDatabases()) {
 
             const { user, clientId, cuit } = await setup();
             await server.app.ports.invoices.save(clientId, 'issued', [
-                invoice({ fecha: '2026-04-02', numeroDesde: '00000007', numeroHasta: '00000009', counterpart: { tipoDocumento: '96', numeroDocumento: '30111222', nombre: 'Juan Pérez' }, impNetoNoGravado: 5.5, impOpExentas: 0, otrosTributos: 12.34 }),
-                invoice({ fecha: '2026-04-03', numeroDesde: '00000010', numeroHasta: '00000010', tipo: '6', counterpart: { tipoDocumento: null, numeroDocumento: null, nombre: null }, impNetoGravado: null, iva: null })
+                invoice({
+                    fecha: '2026-04-02',
+                    numeroDesde: '00000007',
+                    numeroHasta: '00000009',
+                    counterpart: { tipoDocumento: '96', numeroDocumento: '30111222', nombre: 'Juan Pérez' },
+                    impNetoNoGravado: 5.5,
+                    impOpExentas: 0,
+                    otrosTributos: 12.34
+                }),
+                invoice({
+                    fecha: '2026-04-03',
+                    numeroDesde: '00000010',
+                    numeroHasta: '00000010',
+                    tipo: '6',
+                    counterpart: { tipoDocumento: null, numeroDocumento: null, nombre: null },
+                    impNetoGravado: null,
+                    iva: null
+                })
             ], Date.UTC(2026, 2, 31, 23, 0, 0));
 
             const body = await get(user, `/v1/cuits/${cuit}/mis-comprobantes/emitidos`);
@@ -140,7 +156,16 @@ for (const database of testDatabases()) {
 
             const { user, clientId, cuit } = await setup();
             await server.app.ports.invoices.save(clientId, 'issued', [
-                invoice({ fecha: '2026-04-02', numeroDesde: '1', monedaOriginal: 'DOL', tipoCambio: 1050.5, importeOriginal: 100, importe: 105050, impNetoGravado: 100, iva: 0 }),
+                invoice({
+                    fecha: '2026-04-02',
+                    numeroDesde: '1',
+                    monedaOriginal: 'DOL',
+                    tipoCambio: 1050.5,
+                    importeOriginal: 100,
+                    importe: 105050,
+                    impNetoGravado: 100,
+                    iva: 0
+                }),
                 invoice({ fecha: '2026-04-03', numeroDesde: '2', monedaOriginal: 'PES', tipoCambio: 1, importeOriginal: 1234.56, importe: 1234.56 })
             ], Date.UTC(2026, 3, 1));
 
@@ -300,7 +325,12 @@ for (const database of testDatabases()) {
             const { user, clientId, cuit } = await setup();
             const first = [invoice({ fecha: '2026-04-02', numeroDesde: '1' }), invoice({ fecha: '2026-04-03', numeroDesde: '2' })];
             await server.app.ports.invoices.save(clientId, 'issued', first, Date.UTC(2026, 3, 1));
-            await server.app.ports.invoices.save(clientId, 'issued', [invoice({ fecha: '2026-04-02', numeroDesde: '1', importe: 999, importeOriginal: 999 }), invoice({ fecha: '2026-04-04', numeroDesde: '3' })], Date.UTC(2026, 3, 2));
+            await server.app.ports.invoices.save(
+                clientId,
+                'issued',
+                [invoice({ fecha: '2026-04-02', numeroDesde: '1', importe: 999, importeOriginal: 999 }), invoice({ fecha: '2026-04-04', numeroDesde: '3' })],
+                Date.UTC(2026, 3, 2)
+            );
 
             const body = await get(user, `/v1/cuits/${cuit}/mis-comprobantes/emitidos`);
             expect(numbers(body)).to.deep.equal(['1', '2', '3']);
@@ -313,7 +343,12 @@ for (const database of testDatabases()) {
 
             const { user, clientId, cuit } = await setup();
             const path = (from: string, to: string) => `/v1/cuits/${cuit}/mis-comprobantes/emitidos?from_date=${from}&to_date=${to}`;
-            await server.app.ports.invoices.save(clientId, 'issued', [invoice({ fecha: '2026-03-10', numeroDesde: '1' }), invoice({ fecha: '2026-03-11', numeroDesde: '2' })], Date.UTC(2026, 2, 12));
+            await server.app.ports.invoices.save(
+                clientId,
+                'issued',
+                [invoice({ fecha: '2026-03-10', numeroDesde: '1' }), invoice({ fecha: '2026-03-11', numeroDesde: '2' })],
+                Date.UTC(2026, 2, 12)
+            );
             expect((await get(user, path('2026-03-01', '2026-03-31'))).pagination.total).to.equal(2);
 
             // The authority corrected the date of number 1: it moved to February.
@@ -328,7 +363,10 @@ for (const database of testDatabases()) {
         it('keeps received invoices with the same number from different issuers apart', async () => {
 
             const { user, clientId, cuit } = await setup();
-            const from = (numeroDocumento: string, nombre: string) => invoice({ fecha: '2026-04-02', counterpart: { tipoDocumento: '80', numeroDocumento, nombre } });
+            const from = (numeroDocumento: string, nombre: string) => invoice({
+                fecha: '2026-04-02',
+                counterpart: { tipoDocumento: '80', numeroDocumento, nombre }
+            });
             await server.app.ports.invoices.save(clientId, 'received', [from('30712345671', 'Uno SA'), from('30798765432', 'Dos SA')], Date.UTC(2026, 3, 1));
             await server.app.ports.invoices.save(clientId, 'received', [from('30712345671', 'Uno SA')], Date.UTC(2026, 3, 2));
 

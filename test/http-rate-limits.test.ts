@@ -88,7 +88,12 @@ for (const database of testDatabases()) {
 
             server.clock.set('2026-03-16T12:00:30Z');
             const user = await seedAccount(server.app.ports);
-            const usage = (res: { headers: Headers }) => ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'].map((name) => res.headers.get(name));
+            const usage = (res: { headers: Headers }) => [
+                'x-ratelimit-limit',
+                'x-ratelimit-remaining',
+                'x-ratelimit-reset',
+                'retry-after'
+            ].map((name) => res.headers.get(name));
             const minuteReset = String(internals.unix('2026-03-16T12:01:00Z'));
 
             expect(usage(await server.request('/v1/cuits', { token: user.token }))).to.deep.equal(['100', '99', minuteReset, null]);
@@ -104,7 +109,9 @@ for (const database of testDatabases()) {
 
             // Near the end of the month, the monthly limit is the one closest to running out.
             await setMonthCount(user, 199_990, server.clock.now());
-            expect(usage(await server.request('/v1/cuits', { token: user.token }))).to.deep.equal(['200000', '9', String(internals.unix('2026-04-01T00:00:00Z')), null]);
+            expect(usage(await server.request('/v1/cuits', { token: user.token }))).to.deep.equal(
+                ['200000', '9', String(internals.unix('2026-04-01T00:00:00Z')), null]
+            );
 
             // No quota, no headers: the health check and a refused token.
             expect(usage(await server.request('/healthcheck'))).to.deep.equal([null, null, null, null]);
@@ -218,7 +225,12 @@ for (const database of testDatabases()) {
             const user = await seedAccount(server.app.ports);
             await setMonthCount(user, 199_950, server.clock.now());
             await burn(user.token, 50);
-            expect429(await server.request('/v1/cuits', { token: user.token }), 200000, internals.unix('2026-04-01T00:00:00Z'), internals.unix('2026-04-01T00:00:00Z') - internals.unix('2026-03-20T10:00:00Z'));
+            expect429(
+                await server.request('/v1/cuits', { token: user.token }),
+                200000,
+                internals.unix('2026-04-01T00:00:00Z'),
+                internals.unix('2026-04-01T00:00:00Z') - internals.unix('2026-03-20T10:00:00Z')
+            );
 
             const row = await server.app.knex('rate_limits').where({ user_id: user.userId }).first();
             expect(Number(row.month_count)).to.equal(200_000);
@@ -251,7 +263,10 @@ for (const database of testDatabases()) {
                 expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: bad }), bad).to.throw(/RATE_LIMIT_PER_MINUTE/);
             }
 
-            const raised = await startServerOn(server, { clock: testClock('2026-03-15T19:00:00Z'), env: { RATE_LIMIT_PER_MINUTE: '150', RATE_LIMIT_PER_MONTH: '500000' } });
+            const raised = await startServerOn(server, {
+                clock: testClock('2026-03-15T19:00:00Z'),
+                env: { RATE_LIMIT_PER_MINUTE: '150', RATE_LIMIT_PER_MONTH: '500000' }
+            });
             try {
                 const user = await seedAccount(server.app.ports);
                 for (let i = 0; i < 150; ++i) {
@@ -290,7 +305,13 @@ for (const database of testDatabases()) {
 
             const user = await seedAccount(server.app.ports);
             const windows = windowsAt(server.clock.now());
-            await server.app.knex('rate_limits').insert({ user_id: user.userId, minute_start: 0, minute_count: 0, month_start: windows.monthStart, month_count: 199_998 });
+            await server.app.knex('rate_limits').insert({
+                user_id: user.userId,
+                minute_start: 0,
+                minute_count: 0,
+                month_start: windows.monthStart,
+                month_count: 199_998
+            });
 
             const viaChild = () => fetch(`${child.url}/v1/cuits`, { headers: { authorization: `Bearer ${user.token}` } });
             expect((await viaChild()).status).to.equal(200);

@@ -20,7 +20,11 @@ const internals = {
         return `2026-0${1 + Math.floor(n / 28) % 3}-${String(1 + (n % 28)).padStart(2, '0')}`;
     },
 
-    invoices: (from: number, count: number, fecha: (n: number) => string = (n) => internals.day(n)): InvoiceRecord[] => Array.from({ length: count }, (_, i) => invoice({
+    invoices: (
+        from: number,
+        count: number,
+        fecha: (n: number) => string = (n) => internals.day(n)
+    ): InvoiceRecord[] => Array.from({ length: count }, (_, i) => invoice({
         fecha: fecha(from + i),
         numeroDesde: String(from + i),
         numeroHasta: String(from + i)
@@ -38,7 +42,13 @@ for (const database of testDatabases()) {
 
             const code = kind === 'issued' ? 'E' : 'R';
             const kept = await app.knex('invoice_day_counts').where({ client_id: clientId, kind: code }).select('fecha', 'count').orderBy('fecha');
-            const counted = await app.knex('invoices').where({ client_id: clientId, kind: code }).select('fecha').count({ count: '*' }).groupBy('fecha').orderBy('fecha') as { fecha: string; count: number | string }[];
+            const counted = await app.knex('invoices').where({
+                client_id: clientId,
+                kind: code
+            }).select('fecha').count({ count: '*' }).groupBy('fecha').orderBy('fecha') as {
+                fecha: string;
+                count: number | string;
+            }[];
             expect(kept.map((row) => [row.fecha, Number(row.count)])).to.deep.equal(counted.map((row) => [row.fecha, Number(row.count)]));
             expect(kept.reduce((sum, row) => sum + Number(row.count), 0)).to.equal(invoices);
         };
@@ -70,11 +80,21 @@ for (const database of testDatabases()) {
             await app.ports.invoices.save(clientId, 'issued', internals.invoices(0, 10, () => '2026-03-01'), Date.UTC(2026, 3, 1));
             await app.ports.invoices.save(clientId, 'issued', [invoice({ fecha: '2026-03-05', numeroDesde: '99', numeroHasta: '99' })], Date.UTC(2026, 3, 1));
             // Invoice 99 moves from the 5th (left empty) to the 6th, with a new one beside it.
-            await app.ports.invoices.save(clientId, 'issued', [...internals.invoices(100, 3, () => '2026-03-06'), invoice({ fecha: '2026-03-06', numeroDesde: '99', numeroHasta: '99' })], Date.UTC(2026, 3, 2));
+            await app.ports.invoices.save(
+                clientId,
+                'issued',
+                [...internals.invoices(100, 3, () => '2026-03-06'), invoice({ fecha: '2026-03-06', numeroDesde: '99', numeroHasta: '99' })],
+                Date.UTC(2026, 3, 2)
+            );
             await expectExact(clientId, 'issued', 14);
             expect(await app.knex('invoice_day_counts').where({ client_id: clientId, fecha: '2026-03-05' })).to.deep.equal([]);
             // Several of them move, along with new ones, in one save.
-            await app.ports.invoices.save(clientId, 'issued', [...internals.invoices(0, 5, () => '2026-03-07'), ...internals.invoices(200, 5, () => '2026-03-07')], Date.UTC(2026, 3, 3));
+            await app.ports.invoices.save(
+                clientId,
+                'issued',
+                [...internals.invoices(0, 5, () => '2026-03-07'), ...internals.invoices(200, 5, () => '2026-03-07')],
+                Date.UTC(2026, 3, 3)
+            );
             await expectExact(clientId, 'issued', 19);
         });
 
@@ -112,11 +132,19 @@ for (const database of testDatabases()) {
         it('counts both kinds saved in one transaction, added or recounted', async () => {
 
             const { clientId } = await seedAccountWithClient(app.ports);
-            await app.ports.invoices.saveKinds(clientId, [{ kind: 'issued', invoices: internals.invoices(0, 40) }, { kind: 'received', invoices: internals.invoices(0, 30) }], Date.UTC(2026, 3, 1));
+            await app.ports.invoices.saveKinds(
+                clientId,
+                [{ kind: 'issued', invoices: internals.invoices(0, 40) }, { kind: 'received', invoices: internals.invoices(0, 30) }],
+                Date.UTC(2026, 3, 1)
+            );
             await expectExact(clientId, 'issued', 40);
             await expectExact(clientId, 'received', 30);
             // New issued invoices beside a received one that moved to another day.
-            await app.ports.invoices.saveKinds(clientId, [{ kind: 'issued', invoices: internals.invoices(40, 5) }, { kind: 'received', invoices: internals.invoices(3, 1, () => '2026-03-28') }], Date.UTC(2026, 3, 2));
+            await app.ports.invoices.saveKinds(
+                clientId,
+                [{ kind: 'issued', invoices: internals.invoices(40, 5) }, { kind: 'received', invoices: internals.invoices(3, 1, () => '2026-03-28') }],
+                Date.UTC(2026, 3, 2)
+            );
             await expectExact(clientId, 'issued', 45);
             await expectExact(clientId, 'received', 30);
             expect(await app.ports.syncStates.syncedAt(clientId, 'issued_invoices')).to.equal(Date.UTC(2026, 3, 2));
@@ -157,7 +185,12 @@ for (const database of testDatabases()) {
             const { clientId } = await seedAccountWithClient(app.ports);
             const many = internals.invoices(0, 1_100);
             // Listed twice in the first statement's rows; the second's are all new.
-            await app.ports.invoices.save(clientId, 'issued', [...many.slice(0, 10), { ...many[5]!, fecha: '2026-03-20' }, ...many.slice(10)], Date.UTC(2026, 3, 1));
+            await app.ports.invoices.save(
+                clientId,
+                'issued',
+                [...many.slice(0, 10), { ...many[5]!, fecha: '2026-03-20' }, ...many.slice(10)],
+                Date.UTC(2026, 3, 1)
+            );
             await expectExact(clientId, 'issued', 1_100);
         });
 

@@ -12,7 +12,14 @@ import { seedAccountWithClient } from './support/fixtures.js';
 // stored with U+FFFD in its place, never by losing the row's other values.
 
 const internals = {
-    names: ['Pérez & Hijos S.R.L. 😀', 'comillas "dobles", \'simples\' y `invertidas`', 'barra \\ invertida \\n \\u0041', 'control \u0001\u001f\t\n\r\b\f fin', '[{"json": true}]', '  espacios  ']
+    names: [
+        'Pérez & Hijos S.R.L. 😀',
+        'comillas "dobles", \'simples\' y `invertidas`',
+        'barra \\ invertida \\n \\u0041',
+        'control \u0001\u001f\t\n\r\b\f fin',
+        '[{"json": true}]',
+        '  espacios  '
+    ]
 };
 
 for (const database of testDatabases()) {
@@ -32,7 +39,11 @@ for (const database of testDatabases()) {
             });
             await app.ports.invoices.save(clientId, 'received', invoices, Date.UTC(2026, 3, 1));
             const rows = await app.knex('invoices').where({ client_id: clientId }).orderBy('id').select('counterpart_name', 'importe', 'iva');
-            return rows.map((row: Record<string, unknown>) => ({ name: row.counterpart_name as string | null, importe: Number(row.importe), iva: row.iva === null ? null : Number(row.iva) }));
+            return rows.map((row: Record<string, unknown>) => ({
+                name: row.counterpart_name as string | null,
+                importe: Number(row.importe),
+                iva: row.iva === null ? null : Number(row.iva)
+            }));
         };
 
         it('stores every character of a name as the authority wrote it', async () => {
@@ -42,7 +53,9 @@ for (const database of testDatabases()) {
 
         it('stores a lone surrogate as U+FFFD, keeping the row\'s other values', async () => {
 
-            expect(await saved(['a\uD800b', 'c\uDFFFd', 'e\uD83D'])).to.deep.equal(['a\uFFFDb', 'c\uFFFDd', 'e\uFFFD'].map((name) => ({ name, importe: 1210.5, iva: 210.5 })));
+            expect(await saved(['a\uD800b', 'c\uDFFFd', 'e\uD83D'])).to.deep.equal(
+                ['a\uFFFDb', 'c\uFFFDd', 'e\uFFFD'].map((name) => ({ name, importe: 1210.5, iva: 210.5 }))
+            );
         });
     });
 }

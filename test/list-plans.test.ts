@@ -103,18 +103,53 @@ for (const database of testDatabases()) {
             const queries = listQueries(dialectOf(knex));
             const { clientId, accountId } = seeded;
             const deep = [50, 2_000];
-            await internals.expectPlan(knex, 'invoices', queries.invoices.page, [clientId, 'E', '2025-03-01', '2025-03-31', ...deep], { keys: 'k', index: 'invoices_list', rows: 'i' });
-            await internals.expectPlan(knex, 'notifications', queries.notifications.page, [clientId, ...deep], { keys: 'k', index: 'dfe_notifications_list', rows: 'n' });
+            await internals.expectPlan(
+                knex,
+                'invoices',
+                queries.invoices.page,
+                [clientId, 'E', '2025-03-01', '2025-03-31', ...deep],
+                { keys: 'k', index: 'invoices_list', rows: 'i' }
+            );
+            await internals.expectPlan(
+                knex,
+                'notifications',
+                queries.notifications.page,
+                [clientId, ...deep],
+                { keys: 'k', index: 'dfe_notifications_list', rows: 'n' }
+            );
             await internals.expectPlan(knex, 'notifications count', queries.notifications.count, [clientId], { keys: 'n', index: null, rows: null });
-            await internals.expectPlan(knex, 'tags', queries.tags.page, [accountId, ...deep], { keys: 'k', index: 'tags_account_id_sort_name_unique', rows: 't' });
+            await internals.expectPlan(knex, 'tags', queries.tags.page, [accountId, ...deep], {
+                keys: 'k',
+                index: 'tags_account_id_sort_name_unique',
+                rows: 't'
+            });
             await internals.expectPlan(knex, 'tags count', queries.tags.count, [accountId], { keys: 't', index: null, rows: null });
-            await internals.expectPlan(knex, 'ccma periods', queries.ccma.periods, [clientId, ...deep], { keys: 'm', index: 'ccma_movements_list', rows: null });
+            await internals.expectPlan(
+                knex,
+                'ccma periods',
+                queries.ccma.periods,
+                [clientId, ...deep],
+                { keys: 'm', index: 'ccma_movements_list', rows: null }
+            );
             await internals.expectPlan(knex, 'ccma count', queries.ccma.count, [clientId], { keys: 'm', index: null, rows: null });
             const owners = queries.clients('c.account_id = ?', true);
-            await internals.expectPlan(knex, 'clients', owners.page, [accountId, ...deep], { keys: 'c', index: 'clients_account_id_sort_name_id_index', rows: 'c' });
+            await internals.expectPlan(knex, 'clients', owners.page, [accountId, ...deep], {
+                keys: 'c',
+                index: 'clients_account_id_sort_name_id_index',
+                rows: 'c'
+            });
             await internals.expectPlan(knex, 'clients count', owners.count, [accountId], { keys: 'c', index: null, rows: null });
-            const tagged = queries.clients('c.account_id = ? and exists (select 1 from client_tags ct inner join tags t on t.id = ct.tag_id where ct.client_id = c.id and t.sort_name in (?))', true);
-            await internals.expectPlan(knex, 'clients with a tag', tagged.page, [accountId, 'etiqueta 1', ...deep], { keys: 'c', index: 'clients_account_id_sort_name_id_index', rows: 'c' });
+            const tagged = queries.clients(
+                'c.account_id = ? and exists (select 1 from client_tags ct inner join tags t on t.id = ct.tag_id where ct.client_id = c.id and t.sort_name in (?))',
+                true
+            );
+            await internals.expectPlan(
+                knex,
+                'clients with a tag',
+                tagged.page,
+                [accountId, 'etiqueta 1', ...deep],
+                { keys: 'c', index: 'clients_account_id_sort_name_id_index', rows: 'c' }
+            );
         };
 
         it('reads a page\'s keys from the list index and only the page\'s rows, right after a bulk load', expectPlans);

@@ -77,8 +77,18 @@ for (const database of testDatabases()) {
             await server.request('/oauth/jwks');
             const clientId = await register(server);
             const tokens = await grant(server, clientId, email);
-            expect((await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId })).status).to.equal(200);
-            expect((await tokenRequest(server, { grant_type: 'authorization_code', code: 'no-existe', client_id: clientId, redirect_uri: oauthTest.redirect, code_verifier: 'x'.repeat(43) })).status).to.equal(400);
+            expect((await tokenRequest(server, {
+                grant_type: 'refresh_token',
+                refresh_token: tokens.refresh_token,
+                client_id: clientId
+            })).status).to.equal(200);
+            expect((await tokenRequest(server, {
+                grant_type: 'authorization_code',
+                code: 'no-existe',
+                client_id: clientId,
+                redirect_uri: oauthTest.redirect,
+                code_verifier: 'x'.repeat(43)
+            })).status).to.equal(400);
             // MCP with the OAuth token and with the API token.
             expect(await listTools(server, tokens.access_token)).to.include('listar_cuits');
             expect(await listTools(server, user.token)).to.include('listar_cuits');
@@ -122,7 +132,9 @@ for (const database of testDatabases()) {
             }
 
             const errors = failing.map((text) => JSON.parse(text) as Record<string, unknown>).filter((line) => line.level === 50);
-            expect(errors.map((line) => line.msg)).to.have.members(['GET /v1/tags 500 (' + String(errors.find((line) => line.req)!.responseTime) + 'ms)', 'request failed']);
+            expect(errors.map((line) => line.msg)).to.have.members(
+                ['GET /v1/tags 500 (' + String(errors.find((line) => line.req)!.responseTime) + 'ms)', 'request failed']
+            );
         });
     });
 }

@@ -92,7 +92,10 @@ describe('request logs and request ids', () => {
         }
 
         expect(refused!.status).to.equal(429);
-        expect(lineFor(refused!.headers.get('x-request-id')!)).to.deep.include({ userId: user.userId, rateLimited: { limit: 20, retryAfter: Number(refused!.headers.get('retry-after')) } });
+        expect(lineFor(refused!.headers.get('x-request-id')!)).to.deep.include({
+            userId: user.userId,
+            rateLimited: { limit: 20, retryAfter: Number(refused!.headers.get('retry-after')) }
+        });
         expect(JSON.stringify(lines)).to.not.contain(user.token);
     });
 
@@ -178,6 +181,11 @@ describe('request logs and request ids', () => {
         expect(logLeaks(`b64 ${raw.toString('base64')}`)).to.not.deep.equal([]);
         expect(logLeaks(`b64 ${Buffer.from(`x${clave}`).toString('base64url')}`, [clave])).to.not.deep.equal([]);
         expect(logLeaks(`{"password":"hunter22"}`)).to.not.deep.equal([]);
-        expect(logLeaks(JSON.stringify({ msg: 'request', path: '/v1/cuits/20123456786/mis-comprobantes/emitidos', requestId: 'a7c1e0d2-7f55-4c36-9c1b-2b1b0f1e9d11', time: 1795424315853 }), [clave])).to.deep.equal([]);
+        expect(logLeaks(JSON.stringify({
+            msg: 'request',
+            path: '/v1/cuits/20123456786/mis-comprobantes/emitidos',
+            requestId: 'a7c1e0d2-7f55-4c36-9c1b-2b1b0f1e9d11',
+            time: 1795424315853
+        }), [clave])).to.deep.equal([]);
     });
 });

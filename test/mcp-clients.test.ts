@@ -93,7 +93,11 @@ for (const database of testDatabases()) {
 
         it('answers the CORS preflights of discovery asking for mcp-protocol-version (item 5)', async () => {
 
-            for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server']) {
+            for (const path of [
+                '/.well-known/oauth-protected-resource/mcp',
+                '/.well-known/oauth-protected-resource',
+                '/.well-known/oauth-authorization-server'
+            ]) {
                 const preflight = await fetch(`${server.url}${path}`, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'GET', 'access-control-request-headers': 'mcp-protocol-version' } });
                 expect(preflight.status, `${path}: ${await preflight.clone().text()}`).to.be.within(200, 204);
                 expect(preflight.headers.get('access-control-allow-headers'), path).to.match(/mcp-protocol-version/i);

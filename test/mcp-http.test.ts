@@ -23,7 +23,11 @@ const connect = async (server: TestServer, token: string): Promise<Client> => {
     return client;
 };
 
-const call = async (client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const call = async (
+    client: Client,
+    name: string,
+    args: Record<string, unknown>
+): Promise<CallToolResult> => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 
 const textOf = (result: CallToolResult): string => result.content.map((item) => (item.type === 'text' ? item.text : '')).join('\n');
 
@@ -51,8 +55,16 @@ for (const database of testDatabases()) {
             await tagClient(ports, owner.accountId, '20123456786', 'Mensuales');
 
             const syncedAt = Date.parse('2026-03-14T03:00:00Z');
-            await ports.invoices.save(maria.id, 'issued', [invoice({ fecha: '2026-03-02' }), invoice({ fecha: '2026-03-05', numeroDesde: '00000002', numeroHasta: '00000002' })], syncedAt);
-            await ports.invoices.save(maria.id, 'received', [invoice({ fecha: '2026-02-20', counterpart: { tipoDocumento: '80', numeroDocumento: '30500010912', nombre: 'Proveedor SA' } })], syncedAt);
+            await ports.invoices.save(
+                maria.id,
+                'issued',
+                [invoice({ fecha: '2026-03-02' }), invoice({ fecha: '2026-03-05', numeroDesde: '00000002', numeroHasta: '00000002' })],
+                syncedAt
+            );
+            await ports.invoices.save(maria.id, 'received', [invoice({
+                fecha: '2026-02-20',
+                counterpart: { tipoDocumento: '80', numeroDocumento: '30500010912', nombre: 'Proveedor SA' }
+            })], syncedAt);
             await ports.sct.replace(maria.id, sctData(), syncedAt);
             await ports.ccma.replace(maria.id, { saldoDeudor: 25000, saldoAcreedor: null }, [
                 movement({ orden: 1, periodo: '01/2026' }),
@@ -75,7 +87,9 @@ for (const database of testDatabases()) {
         it('publishes exactly the five read-only tools, in Spanish, with input and output schemas', async () => {
 
             const { tools } = await client.listTools();
-            expect(tools.map((tool) => tool.name).sort()).to.deep.equal(['consultar_ccma', 'consultar_sct', 'listar_cuits', 'listar_dfe', 'listar_mis_comprobantes']);
+            expect(tools.map((tool) => tool.name).sort()).to.deep.equal(
+                ['consultar_ccma', 'consultar_sct', 'listar_cuits', 'listar_dfe', 'listar_mis_comprobantes']
+            );
             for (const tool of tools) {
                 expect(tool.annotations?.readOnlyHint, tool.name).to.equal(true);
                 expect(tool.title, tool.name).to.be.a('string').and.not.empty;
@@ -95,7 +109,11 @@ for (const database of testDatabases()) {
                 ['listar_cuits', {}, '/v1/cuits'],
                 ['listar_cuits', { etiquetas: ['Mensuales'], limit: 10 }, '/v1/cuits?etiquetas=Mensuales&limit=10'],
                 ['listar_mis_comprobantes', { cuit: '20-12345678-6', tipo: 'emitidos' }, '/v1/cuits/20123456786/mis-comprobantes/emitidos'],
-                ['listar_mis_comprobantes', { cuit: '20123456786', tipo: 'recibidos', from_date: '2026-02-01', to_date: '2026-02-28' }, '/v1/cuits/20123456786/mis-comprobantes/recibidos?from_date=2026-02-01&to_date=2026-02-28'],
+                [
+                    'listar_mis_comprobantes',
+                    { cuit: '20123456786', tipo: 'recibidos', from_date: '2026-02-01', to_date: '2026-02-28' },
+                    '/v1/cuits/20123456786/mis-comprobantes/recibidos?from_date=2026-02-01&to_date=2026-02-28'
+                ],
                 ['consultar_sct', { cuit: '20123456786' }, '/v1/cuits/20123456786/sct'],
                 ['consultar_ccma', { cuit: '20123456786' }, '/v1/cuits/20123456786/ccma'],
                 ['consultar_ccma', { cuit: '20123456786', consulta: 'movimientos', limit: 1 }, '/v1/cuits/20123456786/ccma/movimientos?limit=1'],
@@ -195,14 +213,59 @@ for (const database of testDatabases()) {
 
             const pedro = await addClient(server.app.ports, owner.accountId, { cuit: '20-33333333-3', nombre: 'Pedro', apellido: 'Suma' });
             await server.app.ports.invoices.save(pedro.id, 'issued', [
-                invoice({ fecha: '2026-10-01', tipo: '1', numeroDesde: '1', numeroHasta: '1', impNetoGravado: 1000, iva: 210, importeOriginal: 1210, importe: 1210 }),
-                invoice({ fecha: '2026-10-15', tipo: '6', numeroDesde: '2', numeroHasta: '2', impNetoGravado: 500, iva: 105, importeOriginal: 605, importe: 605 }),
-                invoice({ fecha: '2026-10-20', tipo: '3', numeroDesde: '3', numeroHasta: '3', impNetoGravado: 100, iva: 21, importeOriginal: 121, importe: 121 }),
-                invoice({ fecha: '2026-10-31', tipo: '19', numeroDesde: '4', numeroHasta: '4', impNetoGravado: null, iva: null, impOpExentas: 100, monedaOriginal: 'DOL', tipoCambio: 1000, importeOriginal: 100, importe: 100000 }),
+                invoice({
+                    fecha: '2026-10-01',
+                    tipo: '1',
+                    numeroDesde: '1',
+                    numeroHasta: '1',
+                    impNetoGravado: 1000,
+                    iva: 210,
+                    importeOriginal: 1210,
+                    importe: 1210
+                }),
+                invoice({
+                    fecha: '2026-10-15',
+                    tipo: '6',
+                    numeroDesde: '2',
+                    numeroHasta: '2',
+                    impNetoGravado: 500,
+                    iva: 105,
+                    importeOriginal: 605,
+                    importe: 605
+                }),
+                invoice({
+                    fecha: '2026-10-20',
+                    tipo: '3',
+                    numeroDesde: '3',
+                    numeroHasta: '3',
+                    impNetoGravado: 100,
+                    iva: 21,
+                    importeOriginal: 121,
+                    importe: 121
+                }),
+                invoice({
+                    fecha: '2026-10-31',
+                    tipo: '19',
+                    numeroDesde: '4',
+                    numeroHasta: '4',
+                    impNetoGravado: null,
+                    iva: null,
+                    impOpExentas: 100,
+                    monedaOriginal: 'DOL',
+                    tipoCambio: 1000,
+                    importeOriginal: 100,
+                    importe: 100000
+                }),
                 invoice({ fecha: '2026-11-01', tipo: '1', numeroDesde: '5', numeroHasta: '5', importe: 999999, importeOriginal: 999999 })
             ], Date.parse('2026-11-02T03:00:00Z'));
 
-            const result = await call(client, 'listar_mis_comprobantes', { cuit: 20333333333, tipo: 'emitidos', from_date: '2026-10-01', to_date: '2026-10-31', limit: 1 });
+            const result = await call(client, 'listar_mis_comprobantes', {
+                cuit: 20333333333,
+                tipo: 'emitidos',
+                from_date: '2026-10-01',
+                to_date: '2026-10-31',
+                limit: 1
+            });
             expect(result.isError, textOf(result)).to.not.equal(true);
             const structured = result.structuredContent as { data: unknown[]; pagination: { total: number }; resumen: unknown };
             expect(structured.data).to.have.length(1);
@@ -211,8 +274,30 @@ for (const database of testDatabases()) {
                 periodo: { fromDate: '2026-10-01', toDate: '2026-10-31' },
                 cantidad: 4,
                 porMoneda: [
-                    { moneda: 'DOL', cantidad: 1, notasDeCredito: 0, importe: 100000, importeOriginal: 100, impNetoGravado: 0, impNetoNoGravado: 0, impOpExentas: 100, otrosTributos: 0, iva: 0 },
-                    { moneda: 'PES', cantidad: 3, notasDeCredito: 1, importe: 1694, importeOriginal: 1694, impNetoGravado: 1400, impNetoNoGravado: 0, impOpExentas: 0, otrosTributos: 0, iva: 294 }
+                    {
+                        moneda: 'DOL',
+                        cantidad: 1,
+                        notasDeCredito: 0,
+                        importe: 100000,
+                        importeOriginal: 100,
+                        impNetoGravado: 0,
+                        impNetoNoGravado: 0,
+                        impOpExentas: 100,
+                        otrosTributos: 0,
+                        iva: 0
+                    },
+                    {
+                        moneda: 'PES',
+                        cantidad: 3,
+                        notasDeCredito: 1,
+                        importe: 1694,
+                        importeOriginal: 1694,
+                        impNetoGravado: 1400,
+                        impNetoNoGravado: 0,
+                        impOpExentas: 0,
+                        otrosTributos: 0,
+                        iva: 294
+                    }
                 ]
             });
             const summary = textOf(result);
@@ -220,7 +305,10 @@ for (const database of testDatabases()) {
             expect(summary).to.contain('- PES: 3 comprobantes; total $ 1.694,00');
 
             const sct = await call(client, 'consultar_sct', { cuit: '20-12345678-6' });
-            expect((sct.structuredContent as { resumen: unknown }).resumen).to.deep.equal({ totalAdeudado: 16133.25, proximoVencimiento: sctData().vencimientos[0] });
+            expect((sct.structuredContent as { resumen: unknown }).resumen).to.deep.equal({
+                totalAdeudado: 16133.25,
+                proximoVencimiento: sctData().vencimientos[0]
+            });
             expect(textOf(sct)).to.contain('Total adeudado hoy (saldo más intereses): $ 16.133,25. Próximo vencimiento: 2026-04-20, 30 - IVA, período 202603.');
         });
 
@@ -271,7 +359,12 @@ for (const database of testDatabases()) {
 
         it('asks for a token with the OAuth challenge and refuses bad ones', async () => {
 
-            const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+            const init = {
+                jsonrpc: '2.0',
+                id: 1,
+                method: 'initialize',
+                params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } }
+            };
             const headers = { accept: 'application/json, text/event-stream' };
             const missing = await server.request('/mcp', { method: 'POST', headers, body: init });
             expect(missing.status).to.equal(401);
@@ -296,7 +389,12 @@ for (const database of testDatabases()) {
                 expect(res.headers.get('allow')).to.equal('POST');
             }
 
-            const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+            const init = {
+                jsonrpc: '2.0',
+                id: 1,
+                method: 'initialize',
+                params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } }
+            };
             const accept = 'application/json, text/event-stream';
             const rebound = await server.request('/mcp', { method: 'POST', token: owner.token, body: init, headers: { accept, origin: 'http://evil.example' } });
             expect(rebound.status).to.equal(403);

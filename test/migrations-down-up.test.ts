@@ -16,7 +16,9 @@ const internals = {
     async schema(knex: Knex): Promise<string[]> {
 
         if (dialectOf(knex) === 'mysql') {
-            const [tables] = await knex.raw("select table_name as name from information_schema.tables where table_schema = database() and table_name not like 'knex\\_%' order by table_name") as [{ name: string }[]];
+            const [tables] = await knex.raw(
+                "select table_name as name from information_schema.tables where table_schema = database() and table_name not like 'knex\\_%' order by table_name"
+            ) as [{ name: string }[]];
             const shown: string[] = [];
             for (const { name } of tables) {
                 const [[row]] = await knex.raw(`show create table \`${name}\``) as [Record<string, string>[]];
@@ -26,7 +28,9 @@ const internals = {
             return shown;
         }
 
-        const rows = await knex.raw("select type, name, sql from sqlite_master where name not like 'knex\\_%' escape '\\' and name not like 'sqlite\\_%' escape '\\' order by type, name") as { type: string; name: string; sql: string | null }[];
+        const rows = await knex.raw(
+            "select type, name, sql from sqlite_master where name not like 'knex\\_%' escape '\\' and name not like 'sqlite\\_%' escape '\\' order by type, name"
+        ) as { type: string; name: string; sql: string | null }[];
         return rows.map((row) => `${row.type} ${row.name}: ${row.sql ?? ''}`);
     },
 
@@ -34,7 +38,11 @@ const internals = {
 
         const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl };
         delete env.TEST_MYSQL_URL;
-        return execFileSync(process.execPath, ['--import', 'tsx', 'node_modules/knex/bin/cli.js', '--knexfile', 'knexfile.ts', ...args], { cwd: internals.root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+        return execFileSync(
+            process.execPath,
+            ['--import', 'tsx', 'node_modules/knex/bin/cli.js', '--knexfile', 'knexfile.ts', ...args],
+            { cwd: internals.root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }
+        );
     }
 };
 

@@ -70,7 +70,16 @@ for (const database of testDatabases()) {
                 }
 
                 const later = Date.now() + 60_000;
-                const entry = (kind: string, id: string, payload: Record<string, unknown>, expiresAt: number | null = later) => ({ kind, id, payload: JSON.stringify(payload), grant_id: null, user_code: null, uid: null, expires_at: expiresAt, consumed_at: null });
+                const entry = (kind: string, id: string, payload: Record<string, unknown>, expiresAt: number | null = later) => ({
+                    kind,
+                    id,
+                    payload: JSON.stringify(payload),
+                    grant_id: null,
+                    user_code: null,
+                    uid: null,
+                    expires_at: expiresAt,
+                    consumed_at: null
+                });
                 await fresh('oauth_entries').insert([
                     entry('AccessToken', 'token-de-acceso', { jti: 'token-de-acceso', kind: 'AccessToken', accountId: '7' }),
                     entry('AccessToken', 'token-vencido', { jti: 'token-vencido' }, Date.now() - 1000),

@@ -21,7 +21,13 @@ const internals = {
 
         const channel = tracingChannel<unknown, { query: string }>('mysql2:query');
         const sent: string[] = [];
-        const handlers = { start: (message: { query: string }) => void sent.push(message.query), end: () => undefined, asyncStart: () => undefined, asyncEnd: () => undefined, error: () => undefined };
+        const handlers = {
+            start: (message: { query: string }) => void sent.push(message.query),
+            end: () => undefined,
+            asyncStart: () => undefined,
+            asyncEnd: () => undefined,
+            error: () => undefined
+        };
         channel.subscribe(handlers);
         try {
             await work();
@@ -43,7 +49,9 @@ describe('sync saves on MariaDB: several statements per query, on connections of
     before(async function () {
 
         if (!mysql) {
-            process.stdout.write('    MariaDB omitido: TEST_MYSQL_URL no está definida; las escrituras en varias sentencias por consulta son de MySQL/MariaDB.\n');
+            process.stdout.write(
+                '    MariaDB omitido: TEST_MYSQL_URL no está definida; las escrituras en varias sentencias por consulta son de MySQL/MariaDB.\n'
+            );
             this.skip();
         }
 
@@ -58,9 +66,17 @@ describe('sync saves on MariaDB: several statements per query, on connections of
     it('sends a save of a sync in one query, from BEGIN to COMMIT, with its rows in one INSERT', async () => {
 
         const { clientId } = await seedAccountWithClient(app.ports);
-        const sent = await internals.queriesDuring(() => app.ports.invoices.saveKinds(clientId, [{ kind: 'issued', invoices: internals.invoices(40) }, { kind: 'received', invoices: internals.invoices(30) }], Date.UTC(2026, 3, 1)));
+        const sent = await internals.queriesDuring(
+            () => app.ports.invoices.saveKinds(
+                clientId,
+                [{ kind: 'issued', invoices: internals.invoices(40) }, { kind: 'received', invoices: internals.invoices(30) }],
+                Date.UTC(2026, 3, 1)
+            )
+        );
         expect(sent).to.have.length(1);
-        expect(sent[0]).to.match(/^SET TRANSACTION ISOLATION LEVEL READ COMMITTED; BEGIN; update clients set data_version = data_version \+ 1 where id = \d+; set @arcasync_met = 0; insert into `invoices` \([^)]*\) values \(\d+, 'E', .*\) on duplicate key update [^;]*; insert into invoice_day_counts \(client_id, kind, fecha, count\) values \(\d+, 'E', .*; insert into `sync_states` .*; COMMIT$/s);
+        expect(sent[0]).to.match(
+            /^SET TRANSACTION ISOLATION LEVEL READ COMMITTED; BEGIN; update clients set data_version = data_version \+ 1 where id = \d+; set @arcasync_met = 0; insert into `invoices` \([^)]*\) values \(\d+, 'E', .*\) on duplicate key update [^;]*; insert into invoice_day_counts \(client_id, kind, fecha, count\) values \(\d+, 'E', .*; insert into `sync_states` .*; COMMIT$/s
+        );
         // Both kinds' 70 rows in the one INSERT.
         expect(sent[0]!.split('; ').find((sql) => sql.startsWith('insert into `invoices`'))!.split(/\), \(/)).to.have.length(70);
         expect(await app.knex('invoices').where({ client_id: clientId }).count({ n: '*' }).first()).to.deep.equal({ n: 70 });

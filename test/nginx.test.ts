@@ -45,11 +45,23 @@ const internals = {
     },
 
     // An HTTPS request from a given loopback address (the client nginx sees).
-    get(port: number, path: string, from: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string }> {
+    get(port: number, path: string, from: string, options: {
+        method?: string;
+        headers?: Record<string, string>;
+        body?: string;
+    } = {}): Promise<{ status: number; body: string }> {
 
         return new Promise((resolve, reject) => {
 
-            const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', localAddress: from, rejectUnauthorized: false, headers: options.headers ?? {} }, (res) => {
+            const req = request({
+                host: '127.0.0.1',
+                port,
+                path,
+                method: options.method ?? 'GET',
+                localAddress: from,
+                rejectUnauthorized: false,
+                headers: options.headers ?? {}
+            }, (res) => {
 
                 let body = '';
                 res.setEncoding('utf8');
@@ -81,7 +93,25 @@ describe('behind nginx (deploy/nginx.conf)', function () {
         }
 
         dir = mkdtempSync(join(tmpdir(), 'arcasync-nginx-'));
-        execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+        execFileSync(
+            'openssl',
+            [
+                'req',
+                '-x509',
+                '-newkey',
+                'rsa:2048',
+                '-nodes',
+                '-days',
+                '1',
+                '-subj',
+                '/CN=127.0.0.1',
+                '-keyout',
+                join(dir, 'key.pem'),
+                '-out',
+                join(dir, 'cert.pem')
+            ],
+            { stdio: 'ignore' }
+        );
         port = await closedPort();
         const [sqlite] = testDatabases();
         const db = await sqlite!.create();
@@ -120,14 +150,19 @@ describe('behind nginx (deploy/nginx.conf)', function () {
         expect(server.token_endpoint).to.equal(`${publicUrl()}/oauth/token`);
         expect(server.authorization_endpoint).to.equal(`${publicUrl()}/oauth/authorize`);
         expect(server.registration_endpoint).to.equal(`${publicUrl()}/oauth/register`);
-        const resource = JSON.parse((await internals.get(port, '/.well-known/oauth-protected-resource/mcp', '127.0.0.1')).body) as { resource: string; authorization_servers: string[] };
+        const resource = JSON.parse((await internals.get(port, '/.well-known/oauth-protected-resource/mcp', '127.0.0.1')).body) as {
+            resource: string;
+            authorization_servers: string[];
+        };
         expect(resource).to.deep.include({ resource: `${publicUrl()}/mcp`, authorization_servers: [publicUrl()] });
     });
 
     it('logs the client\'s address, not nginx\'s nor one the client wrote', async () => {
 
         await internals.get(port, '/v1/tags', '127.0.0.2', { headers: { 'x-forwarded-for': '203.0.113.7', 'x-request-id': 'detras-de-nginx' } });
-        const find = () => serving!.log().split('\n').filter(Boolean).map((text) => JSON.parse(text) as Record<string, unknown>).find((candidate) => candidate.requestId === 'detras-de-nginx');
+        const find = () => serving!.log().split('\n').filter(Boolean).map((text) => JSON.parse(text) as Record<string, unknown>).find(
+            (candidate) => candidate.requestId === 'detras-de-nginx'
+        );
         // The process writes its log asynchronously: the line follows the answer shortly.
         for (let i = 0; i < 50 && !find(); i++) {
             await new Promise((resolve) => setTimeout(resolve, 100));

@@ -31,7 +31,16 @@ const internals = {
     chromium: '/usr/bin/chromium',
     artifacts: fileURLToPath(new URL('../test-artifacts/', import.meta.url)),
     password: 'una-clave-larga-de-prueba',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+    args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync'
+    ]
 };
 
 // The client's loopback redirect URI: records what the authorization server sends back.
@@ -158,7 +167,9 @@ for (const database of testDatabases()) {
             await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
             try {
                 const { tools } = await client.listTools();
-                expect(tools.map((tool) => tool.name).sort()).to.deep.equal(['consultar_ccma', 'consultar_sct', 'listar_cuits', 'listar_dfe', 'listar_mis_comprobantes']);
+                expect(tools.map((tool) => tool.name).sort()).to.deep.equal(
+                    ['consultar_ccma', 'consultar_sct', 'listar_cuits', 'listar_dfe', 'listar_mis_comprobantes']
+                );
                 const calls: [string, Record<string, unknown>][] = [
                     ['listar_cuits', {}],
                     ['listar_mis_comprobantes', { cuit: '20123456786', tipo: 'recibidos' }],

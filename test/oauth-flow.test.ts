@@ -108,7 +108,13 @@ for (const database of testDatabases()) {
             const { flow, location } = await authorize(server, clientId);
             const consent = await submit(flow, location, { email, password: oauthTest.password, decision: 'allow' });
             const back = await followToClient(flow, consent.headers.get('location')!);
-            const wrong = await tokenRequest(server, { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: flow.redirectUri, client_id: clientId, code_verifier: randomBytes(32).toString('base64url') });
+            const wrong = await tokenRequest(server, {
+                grant_type: 'authorization_code',
+                code: back.searchParams.get('code')!,
+                redirect_uri: flow.redirectUri,
+                client_id: clientId,
+                code_verifier: randomBytes(32).toString('base64url')
+            });
             expect(wrong.status).to.equal(400);
             expect(wrong.body.error).to.equal('invalid_grant');
         });

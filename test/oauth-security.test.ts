@@ -59,13 +59,22 @@ for (const database of testDatabases()) {
 
         it('publishes URLs from PUBLIC_URL only, ignores forwarded headers unless trusted, and answers no foreign Host (item 3)', async () => {
 
-            for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/.well-known/oauth-protected-resource/mcp', '/oauth/jwks']) {
+            for (const path of [
+                '/.well-known/oauth-authorization-server',
+                '/.well-known/openid-configuration',
+                '/.well-known/oauth-protected-resource/mcp',
+                '/oauth/jwks'
+            ]) {
                 const foreign = await rawRequest(server, path, { headers: { host: 'evil.example' } });
                 expect(foreign.status, path).to.equal(403);
                 expect(foreign.body, path).to.deep.equal({ error: httpMessages.forbiddenHost });
             }
 
-            const registration = await rawRequest(server, '/oauth/register', { method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json' }, body: JSON.stringify(internals.registration) });
+            const registration = await rawRequest(server, '/oauth/register', {
+                method: 'POST',
+                headers: { host: 'evil.example', 'content-type': 'application/json' },
+                body: JSON.stringify(internals.registration)
+            });
             expect(registration.status).to.equal(403);
 
             const behind = await startTestServer(database, { env: { ...writeServerEnv, PUBLIC_URL: 'https://arcasync.example' } });
@@ -73,7 +82,9 @@ for (const database of testDatabases()) {
                 const forged = { host: 'arcasync.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' };
                 const metadata = await rawRequest(behind, '/.well-known/oauth-authorization-server', { headers: forged });
                 expect(metadata.status, metadata.text).to.equal(200);
-                const urls = Object.entries(metadata.body as Record<string, unknown>).filter(([name]) => name === 'issuer' || name.endsWith('_endpoint') || name === 'jwks_uri');
+                const urls = Object.entries(metadata.body as Record<string, unknown>).filter(
+                    ([name]) => name === 'issuer' || name.endsWith('_endpoint') || name === 'jwks_uri'
+                );
                 expect(urls.length).to.be.at.least(5);
                 for (const [name, url] of urls) {
                     expect(url, name).to.match(/^https:\/\/arcasync\.example(\/|$)/);
@@ -83,7 +94,9 @@ for (const database of testDatabases()) {
                 expect(resource.body).to.deep.include({ resource: 'https://arcasync.example/mcp', authorization_servers: ['https://arcasync.example'] });
 
                 // The name the proxy was asked for counts only when the operator trusts it.
-                const viaProxy = await rawRequest(behind, '/.well-known/oauth-authorization-server', { headers: { host: '127.0.0.1', 'x-forwarded-host': 'arcasync.example' } });
+                const viaProxy = await rawRequest(behind, '/.well-known/oauth-authorization-server', {
+                    headers: { host: '127.0.0.1', 'x-forwarded-host': 'arcasync.example' }
+                });
                 expect(viaProxy.status).to.equal(403);
             }
             finally {
@@ -92,10 +105,14 @@ for (const database of testDatabases()) {
 
             const trusting = await startTestServer(database, { env: { ...writeServerEnv, PUBLIC_URL: 'https://arcasync.example', TRUST_PROXY: '1' } });
             try {
-                const viaProxy = await rawRequest(trusting, '/.well-known/oauth-authorization-server', { headers: { host: '10.0.0.5:8080', 'x-forwarded-host': 'arcasync.example', 'x-forwarded-proto': 'https' } });
+                const viaProxy = await rawRequest(trusting, '/.well-known/oauth-authorization-server', {
+                    headers: { host: '10.0.0.5:8080', 'x-forwarded-host': 'arcasync.example', 'x-forwarded-proto': 'https' }
+                });
                 expect(viaProxy.status, viaProxy.text).to.equal(200);
                 expect(viaProxy.body.authorization_endpoint).to.equal('https://arcasync.example/oauth/authorize');
-                const foreign = await rawRequest(trusting, '/.well-known/oauth-authorization-server', { headers: { host: 'arcasync.example', 'x-forwarded-host': 'evil.example' } });
+                const foreign = await rawRequest(trusting, '/.well-known/oauth-authorization-server', {
+                    headers: { host: 'arcasync.example', 'x-forwarded-host': 'evil.example' }
+                });
                 expect(foreign.status).to.equal(403);
             }
             finally {
@@ -112,8 +129,14 @@ for (const database of testDatabases()) {
             const { flow, location } = await authorize(server, clientId);
 
             // An unknown email costs one scrypt, as a known one with a wrong password does.
-            const unknownRuns = await internals.scryptRuns(async () => expect((await submit(flow, location, { email: 'nadie@example.com', password: 'una-clave-cualquiera', decision: 'allow' })).status).to.equal(401));
-            const knownRuns = await internals.scryptRuns(async () => expect((await submit(flow, location, { email, password: 'una-clave-cualquiera', decision: 'allow' })).status).to.equal(401));
+            const unknownRuns = await internals.scryptRuns(async () => expect((await submit(flow, location, {
+                email: 'nadie@example.com',
+                password: 'una-clave-cualquiera',
+                decision: 'allow'
+            })).status).to.equal(401));
+            const knownRuns = await internals.scryptRuns(
+                async () => expect((await submit(flow, location, { email, password: 'una-clave-cualquiera', decision: 'allow' })).status).to.equal(401)
+            );
             expect(knownRuns).to.equal(1);
             expect(unknownRuns).to.equal(knownRuns);
 
@@ -146,7 +169,11 @@ for (const database of testDatabases()) {
             // Meanwhile new emails from that address leave nothing behind in the counters.
             const counters = async () => Number((await server.app.knex('throttles').count({ count: '*' }).first())!.count);
             const before = await counters();
-            expect((await submit(next.flow, next.location, { email: 'otra-persona@example.com', password: 'una-clave-cualquiera', decision: 'allow' })).status).to.equal(429);
+            expect((await submit(next.flow, next.location, {
+                email: 'otra-persona@example.com',
+                password: 'una-clave-cualquiera',
+                decision: 'allow'
+            })).status).to.equal(429);
             expect(await counters()).to.equal(before);
             server.clock.advance(15 * 60 * 1000);
         });
@@ -172,7 +199,12 @@ for (const database of testDatabases()) {
 
             // What the dump holds for the tokens is refused where the tokens work.
             for (const row of rows.filter((entry) => entry.kind === 'AccessToken')) {
-                const res = await server.request('/mcp', { method: 'POST', token: String(row.id), headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} } });
+                const res = await server.request('/mcp', {
+                    method: 'POST',
+                    token: String(row.id),
+                    headers: { accept: 'application/json, text/event-stream' },
+                    body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }
+                });
                 expect(res.status).to.equal(401);
             }
 
@@ -242,7 +274,11 @@ for (const database of testDatabases()) {
                     await grant(capped.server, await register(capped.server), capped.email);
                 }
 
-                const full = await capped.server.request('/oauth/register', { method: 'POST', body, headers: { ...headers, 'x-forwarded-for': '203.0.113.9' } });
+                const full = await capped.server.request('/oauth/register', {
+                    method: 'POST',
+                    body,
+                    headers: { ...headers, 'x-forwarded-for': '203.0.113.9' }
+                });
                 expect(full.status).to.equal(403);
                 expect(full.body).to.deep.equal({ error: texts.registrationFull });
 
@@ -252,7 +288,11 @@ for (const database of testDatabases()) {
                 }
 
                 expect((await capped.server.request('/oauth/register', { method: 'POST', body, headers })).status).to.equal(429);
-                expect((await capped.server.request('/oauth/register', { method: 'POST', body, headers: { ...headers, 'x-forwarded-for': '203.0.113.10' } })).status).to.equal(403);
+                expect((await capped.server.request('/oauth/register', {
+                    method: 'POST',
+                    body,
+                    headers: { ...headers, 'x-forwarded-for': '203.0.113.10' }
+                })).status).to.equal(403);
             }
             finally {
                 await capped.server.stop();
@@ -298,12 +338,18 @@ for (const database of testDatabases()) {
             const metadata = (await server.request('/.well-known/oauth-authorization-server')).body as Record<string, unknown>;
             expect(metadata).to.not.have.property('pushed_authorization_request_endpoint');
             const endpoints = Object.entries(metadata).filter(([name]) => name.endsWith('_endpoint') || name === 'jwks_uri');
-            expect(endpoints.map(([name]) => name)).to.include.members(['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint', 'jwks_uri']);
+            expect(endpoints.map(([name]) => name)).to.include.members(
+                ['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint', 'jwks_uri']
+            );
             // Each answers one of GET (a page, the key set) or POST (a form, JSON) with anything but 404.
             for (const [name, url] of endpoints) {
                 const statuses: number[] = [];
                 for (const method of ['GET', 'POST']) {
-                    const res = await fetch(String(url), { method, redirect: 'manual', ...(method === 'POST' ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' } : {}) });
+                    const res = await fetch(String(url), {
+                        method,
+                        redirect: 'manual',
+                        ...(method === 'POST' ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' } : {})
+                    });
                     statuses.push(res.status);
                 }
 

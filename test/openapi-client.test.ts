@@ -72,7 +72,9 @@ export const color: number | undefined = tags.data?.data[0]?.colour;
         return ts.getPreEmitDiagnostics(program);
     },
 
-    text: (diagnostics: readonly ts.Diagnostic[]): string => diagnostics.map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')).join('\n')
+    text: (diagnostics: readonly ts.Diagnostic[]): string => diagnostics.map(
+        (diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')
+    ).join('\n')
 };
 
 const [database] = testDatabases();
@@ -109,7 +111,9 @@ describe('a TypeScript client generated from /openapi.json', function () {
         const diagnostics = internals.compile('client.ts');
         expect(internals.text(diagnostics)).to.equal('');
 
-        const { run } = await import(pathToFileURL(join(internals.dir, 'client.ts')).href) as { run: (baseUrl: string, token: string) => Promise<Record<string, unknown>> };
+        const { run } = await import(pathToFileURL(join(internals.dir, 'client.ts')).href) as {
+            run: (baseUrl: string, token: string) => Promise<Record<string, unknown>>;
+        };
         expect(await run(server.url, owner.token)).to.deep.equal({
             filtered: 'A',
             names: ['20-12345678-6'],

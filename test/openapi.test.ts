@@ -29,7 +29,11 @@ describe('GET /openapi.json and the response contract', () => {
 
         expect(document.openapi).to.equal('3.1.0');
         expect(document.info.version).to.equal('1.0.0');
-        expect(document.components.securitySchemes.bearerAuth).to.deep.equal({ type: 'http', scheme: 'bearer', description: 'Token de acceso generado por el usuario.' });
+        expect(document.components.securitySchemes.bearerAuth).to.deep.equal({
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Token de acceso generado por el usuario.'
+        });
         expect(document.paths['/healthcheck'].get.security).to.deep.equal([]);
     });
 
@@ -91,9 +95,33 @@ describe('GET /openapi.json and the response contract', () => {
     it('reports a response whose body differs from the document', () => {
 
         const contract = contractFromDocument(document);
-        const good = { id: 'x', cuit: '20123456786', displayCuit: '20-12345678-6', tipo: 'persona-fisica', nombre: 'A, B', email: null, telefono: null, etiquetas: [], monotributista: null, autonomo: null, categoria: null, sistemaRegistralSyncedAt: null };
+        const good = {
+            id: 'x',
+            cuit: '20123456786',
+            displayCuit: '20-12345678-6',
+            tipo: 'persona-fisica',
+            nombre: 'A, B',
+            email: null,
+            telefono: null,
+            etiquetas: [],
+            monotributista: null,
+            autonomo: null,
+            categoria: null,
+            sistemaRegistralSyncedAt: null
+        };
         const usage = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '1780000000' };
-        const response = (item: object) => ({ method: 'GET', path: '/v1/cuits', status: 200, headers: usage, contentType: 'application/json; charset=utf-8', body: { data: [item], pagination: { limit: 50, offset: 0, total: 1 }, filters: { etiquetas: null, monotributista: null, autonomo: null, categoria: null } } });
+        const response = (item: object) => ({
+            method: 'GET',
+            path: '/v1/cuits',
+            status: 200,
+            headers: usage,
+            contentType: 'application/json; charset=utf-8',
+            body: {
+                data: [item],
+                pagination: { limit: 50, offset: 0, total: 1 },
+                filters: { etiquetas: null, monotributista: null, autonomo: null, categoria: null }
+            }
+        });
 
         expect(contract.check(response(good))).to.deep.equal([]);
         const { etiquetas: _dropped, ...missing } = good;
@@ -106,9 +134,30 @@ describe('GET /openapi.json and the response contract', () => {
 
         const contract = contractFromDocument(document);
         const error = { error: 'x' };
-        expect(contract.check({ method: 'GET', path: '/v1/tags', status: 404, headers: {}, contentType: 'application/json', body: error }).join()).to.match(/estado no descripto/);
-        expect(contract.check({ method: 'GET', path: '/v1/tags', status: 429, headers: { 'retry-after': '3' }, contentType: 'application/json', body: error }).join()).to.match(/X-RateLimit-Limit/);
-        expect(contract.check({ method: 'GET', path: '/healthcheck', status: 200, headers: {}, contentType: 'application/json', body: 'OK' }).join()).to.match(/tipo de contenido/);
+        expect(contract.check({
+            method: 'GET',
+            path: '/v1/tags',
+            status: 404,
+            headers: {},
+            contentType: 'application/json',
+            body: error
+        }).join()).to.match(/estado no descripto/);
+        expect(contract.check({
+            method: 'GET',
+            path: '/v1/tags',
+            status: 429,
+            headers: { 'retry-after': '3' },
+            contentType: 'application/json',
+            body: error
+        }).join()).to.match(/X-RateLimit-Limit/);
+        expect(contract.check({
+            method: 'GET',
+            path: '/healthcheck',
+            status: 200,
+            headers: {},
+            contentType: 'application/json',
+            body: 'OK'
+        }).join()).to.match(/tipo de contenido/);
     });
 
     it('serves the reference page and its assets from the installed package', async () => {

@@ -19,7 +19,9 @@ for (const database of testDatabases()) {
 
             const { userId } = await seedAccount(app.ports);
             const windows = windowsAt(new Date('2026-05-10T10:00:30Z'));
-            const outcomes = await Promise.all(Array.from({ length: 40 }, () => app.ports.rateLimitCounter.consume(userId, windows, { perMinute: 1000, perMonth: 100_000 })));
+            const outcomes = await Promise.all(
+                Array.from({ length: 40 }, () => app.ports.rateLimitCounter.consume(userId, windows, { perMinute: 1000, perMonth: 100_000 }))
+            );
             expect(outcomes.filter((outcome) => outcome.allowed)).to.have.length(40);
         });
 
@@ -27,7 +29,9 @@ for (const database of testDatabases()) {
 
             const { userId } = await seedAccount(app.ports);
             const windows = windowsAt(new Date('2026-05-10T10:00:30Z'));
-            const outcomes = await Promise.all(Array.from({ length: 40 }, () => app.ports.rateLimitCounter.consume(userId, windows, { perMinute: 15, perMonth: 100_000 })));
+            const outcomes = await Promise.all(
+                Array.from({ length: 40 }, () => app.ports.rateLimitCounter.consume(userId, windows, { perMinute: 15, perMonth: 100_000 }))
+            );
             expect(outcomes.filter((outcome) => outcome.allowed)).to.have.length(15);
             expect(outcomes.filter((outcome) => !outcome.allowed)).to.deep.include({ allowed: false, exceeded: 'minute' });
         });
@@ -41,7 +45,10 @@ for (const database of testDatabases()) {
 
             // Counts near the columns' 32-bit bound, in the current windows.
             await app.knex('rate_limits').where({ user_id: userId }).update({ minute_count: 2_000_000_000, month_count: 2_100_000_000 });
-            expect(await app.ports.rateLimitCounter.consume(userId, windows, limits)).to.deep.equal({ allowed: true, usage: { minute: 2_000_000_001, month: 2_100_000_001 } });
+            expect(await app.ports.rateLimitCounter.consume(userId, windows, limits)).to.deep.equal({
+                allowed: true,
+                usage: { minute: 2_000_000_001, month: 2_100_000_001 }
+            });
 
             // A new minute starts its count again; the month's goes on.
             const next = windowsAt(new Date('2026-05-10T10:01:30Z'));
@@ -54,7 +61,10 @@ for (const database of testDatabases()) {
             const windows = windowsAt(new Date('2026-05-10T10:00:30Z'));
             const limits = { perMinute: 15, perMonth: 100_000 };
             for (let i = 0; i < 10; i++) {
-                expect(await app.ports.rateLimitCounter.consume(userId, windows, limits)).to.deep.equal({ allowed: true, usage: { minute: i + 1, month: i + 1 } });
+                expect(await app.ports.rateLimitCounter.consume(userId, windows, limits)).to.deep.equal({
+                    allowed: true,
+                    usage: { minute: i + 1, month: i + 1 }
+                });
             }
 
             // Eight at once fit under the limit as a number, but only five are left.
@@ -70,7 +80,9 @@ for (const database of testDatabases()) {
             const windows = windowsAt(new Date('2026-05-10T10:00:30Z'));
             // The spec's per-minute limit: nothing is taken ahead (rate-limit-leases.ts).
             const limits = { perMinute: 100, perMonth: 100_000 };
-            await Promise.all(users.flatMap((user, i) => Array.from({ length: 4 + i * 3 }, () => app.ports.rateLimitCounter.consume(user.userId, windows, limits))));
+            await Promise.all(
+                users.flatMap((user, i) => Array.from({ length: 4 + i * 3 }, () => app.ports.rateLimitCounter.consume(user.userId, windows, limits)))
+            );
 
             const counts = [];
             for (const user of users) {

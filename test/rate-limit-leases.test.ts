@@ -75,7 +75,9 @@ describe('rate-limit leases', () => {
         const windows = at('2026-05-10T10:00:00Z');
         const outcomes = await Promise.all(Array.from({ length: 10 }, () => consume({ userId: 1, windows, limits: internals.spec })));
         expect(counts.writes).to.equal(2);
-        expect(outcomes.map((outcome) => outcome.allowed && outcome.usage.minute).sort((a, b) => Number(a) - Number(b))).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        expect(
+            outcomes.map((outcome) => outcome.allowed && outcome.usage.minute).sort((a, b) => Number(a) - Number(b))
+        ).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     });
 
     it('takes ahead what a user sending many requests will send in the next second, with raised limits', async () => {

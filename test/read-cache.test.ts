@@ -110,7 +110,11 @@ for (const database of testDatabases()) {
                 const { user, cuit } = await setup();
                 expect((await get(user, '/v1/cuits')).pagination.total).to.equal(1);
 
-                const created = await server.request('/v1/cuits', { token: user.token, method: 'POST', body: { tipo: 'persona-fisica', cuit: '27234567891', nombre: 'Beatriz', apellido: 'Alonso', clave_arca: 'secreta-123' } });
+                const created = await server.request('/v1/cuits', {
+                    token: user.token,
+                    method: 'POST',
+                    body: { tipo: 'persona-fisica', cuit: '27234567891', nombre: 'Beatriz', apellido: 'Alonso', clave_arca: 'secreta-123' }
+                });
                 expect(created.status, created.text).to.equal(201);
                 let list = await get(user, '/v1/cuits');
                 expect(list.data.map((item: { nombre: string }) => item.nombre)).to.deep.equal(['Alonso, Beatriz', 'García, Ana']);
@@ -169,7 +173,9 @@ for (const database of testDatabases()) {
 
                 await server.app.ports.registry.save(client.id, { monotributista: true, autonomo: false, categoria: 'C' }, Date.UTC(2026, 2, 15, 3));
                 const after = (await get(user, '/v1/cuits')).data[0];
-                expect([after.monotributista, after.autonomo, after.categoria, after.sistemaRegistralSyncedAt]).to.deep.equal([true, false, 'C', '2026-03-15T03:00:00.000Z']);
+                expect(
+                    [after.monotributista, after.autonomo, after.categoria, after.sistemaRegistralSyncedAt]
+                ).to.deep.equal([true, false, 'C', '2026-03-15T03:00:00.000Z']);
                 expect((await get(user, '/v1/cuits?monotributista=true')).pagination.total).to.equal(1);
             });
 
@@ -179,7 +185,10 @@ for (const database of testDatabases()) {
                 await createTag(server.app.ports, { accountId: user.accountId, name: 'Anuales', color: '#445566' });
                 expect((await get(user, '/v1/cuits')).data[0].etiquetas).to.deep.equal([]);
 
-                const run = await runCli(server.app.config.databaseUrl, ['tag', 'assign', '--account', String(user.accountId), '--cuit', cuit, '--name', 'Anuales']);
+                const run = await runCli(
+                    server.app.config.databaseUrl,
+                    ['tag', 'assign', '--account', String(user.accountId), '--cuit', cuit, '--name', 'Anuales']
+                );
                 expect(run.code, run.stderr).to.equal(0);
                 expect((await get(user, '/v1/cuits')).data[0].etiquetas).to.deep.equal(['Anuales']);
             });
@@ -212,7 +221,12 @@ for (const database of testDatabases()) {
                 expect((await get(user, issued)).pagination.total).to.equal(0);
                 expect((await get(user, received)).pagination.total).to.equal(0);
 
-                await server.app.ports.invoices.save(client.id, 'issued', [invoice(), invoice({ numeroDesde: '00000002', numeroHasta: '00000002' })], Date.UTC(2026, 2, 15));
+                await server.app.ports.invoices.save(
+                    client.id,
+                    'issued',
+                    [invoice(), invoice({ numeroDesde: '00000002', numeroHasta: '00000002' })],
+                    Date.UTC(2026, 2, 15)
+                );
                 expect((await get(user, issued)).pagination.total).to.equal(2);
                 expect((await get(user, issued)).syncedAt).to.equal('2026-03-15T00:00:00.000Z');
 
@@ -234,7 +248,12 @@ for (const database of testDatabases()) {
                 expect((await get(user, `/v1/cuits/${cuit}/ccma`)).data).to.equal(null);
                 expect((await get(user, `/v1/cuits/${cuit}/ccma/movimientos`)).data).to.deep.equal([]);
 
-                await server.app.ports.ccma.replace(client.id, { saldoDeudor: 25000, saldoAcreedor: null }, [movement({ orden: 1, periodo: '01/2026' })], Date.UTC(2026, 2, 15));
+                await server.app.ports.ccma.replace(
+                    client.id,
+                    { saldoDeudor: 25000, saldoAcreedor: null },
+                    [movement({ orden: 1, periodo: '01/2026' })],
+                    Date.UTC(2026, 2, 15)
+                );
                 expect((await get(user, `/v1/cuits/${cuit}/ccma`)).data).to.deep.equal({ saldoDeudor: 25000, saldoAcreedor: null });
                 expect((await get(user, `/v1/cuits/${cuit}/ccma/movimientos`)).data).to.have.length(1);
             });

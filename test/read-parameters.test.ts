@@ -66,7 +66,9 @@ describe('read parameters (core)', () => {
         const names = ['from_date', 'to_date'] as const;
         expect(refusal({ query: { from_date: '2026-01-01' } }, names)).to.equal(messages.dateRangeIncomplete);
         expect(refusal({ query: { from_date: '2026-02-30', to_date: '2026-03-01' } }, names)).to.equal(messages.field.from_date);
-        expect(parseReadRequest({ query: { from_date: '2026-01-01', to_date: '2026-01-31' } }, names)).to.deep.equal({ from_date: '2026-01-01', to_date: '2026-01-31' });
+        expect(parseReadRequest({
+            query: { from_date: '2026-01-01', to_date: '2026-01-31' }
+        }, names)).to.deep.equal({ from_date: '2026-01-01', to_date: '2026-01-31' });
         // A reversed period is one more failure, joined with the rest (docs/api.md, Errors).
         expect(refusal({ query: { from_date: '2026-02-01', to_date: '2026-01-31', orden: 'x' } }, names)).to.equal(`${messages.dateRangeInverted} ${messages.unknownParameter('orden')}`);
     });
@@ -88,6 +90,8 @@ describe('read parameters (core)', () => {
 
     it('reads null as an argument left out (MCP clients send it)', () => {
 
-        expect(parseReadRequest({ query: { limit: null, from_date: null, to_date: null } }, ['limit', 'from_date', 'to_date'])).to.deep.equal({ limit: 50, from_date: undefined, to_date: undefined });
+        expect(parseReadRequest({
+            query: { limit: null, from_date: null, to_date: null }
+        }, ['limit', 'from_date', 'to_date'])).to.deep.equal({ limit: 50, from_date: undefined, to_date: undefined });
     });
 });

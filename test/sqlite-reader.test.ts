@@ -40,7 +40,14 @@ describe('SQLite reads beside an open write transaction', () => {
             // Without a connection of their own, these would wait for the transaction.
             const seen = await app.ports.clients.findVisible(principal, '20123456786' as Cuit);
             expect(seen?.apellido).to.equal('Antes');
-            expect((await app.ports.clients.listVisible(principal, { monotributista: null, autonomo: null, categoria: null, etiquetas: null }, { limit: 10, offset: 0 })).total).to.equal(1);
+            expect(
+                (await app.ports.clients.listVisible(principal, {
+                    monotributista: null,
+                    autonomo: null,
+                    categoria: null,
+                    etiquetas: null
+                }, { limit: 10, offset: 0 })).total
+            ).to.equal(1);
         }
         finally {
             release();

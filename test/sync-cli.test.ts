@@ -47,7 +47,9 @@ for (const database of testDatabases()) {
             const name = displayName({ tipo: 'persona-fisica', ...names });
             const client = await server.app.ports.clients.insert({
                 publicId: randomUUID(), accountId, cuit: cuit as Cuit, tipo: 'persona-fisica', ...names, representativeId: null,
-                displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: server.app.ports.secretBox.seal(password), createdAt: Date.now()
+                displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: server.app.ports.secretBox.seal(
+                    password
+                ), createdAt: Date.now()
             });
             return client!.id;
         };
@@ -69,7 +71,12 @@ for (const database of testDatabases()) {
             // only what is due now.
             const minute = Math.floor((Date.now() - 3 * 3_600_000) / 60_000) % 1440;
             const window = minute < 5 ? '12:00-12:01' : '00:00-00:01';
-            cli = (...args) => runCli(server.app.config.databaseUrl, args, { ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authority.url, SYNC_WINDOW: window });
+            cli = (...args) => runCli(server.app.config.databaseUrl, args, {
+                ARCASYNC_SECRET_KEY: internals.secretKey,
+                AUTHORITY: 'simulated',
+                AUTHORITY_URL: authority.url,
+                SYNC_WINDOW: window
+            });
         });
 
         after(async () => {
@@ -83,9 +90,26 @@ for (const database of testDatabases()) {
             const before = await server.app.knex('sync_states').count({ n: '*' }).first();
             const result = await cli('authority', 'probe', '--cuit', people[0]!, '--json');
             expect(result.code, result.stderr).to.equal(0);
-            const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; step?: string; ok?: boolean; host?: string; status?: number });
-            expect(lines.filter((line) => line.type === 'step').map((line) => [line.step, line.ok])).to.deep.equal([['login', true], ['registry', true], ['issued_invoices', true], ['received_invoices', true], ['sct', true], ['ccma', true], ['dfe', true]]);
-            expect(lines.filter((line) => line.type === 'request').map((line) => line.host)).to.include.members(['auth.afip.gob.ar', 'portalcf.cloud.afip.gob.ar', 'fes.afip.gob.ar', 'ctacte.cloud.afip.gob.ar', 'servicios2.afip.gob.ar', 've.cloud.afip.gob.ar']);
+            const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as {
+                type: string;
+                step?: string;
+                ok?: boolean;
+                host?: string;
+                status?: number;
+            });
+            expect(lines.filter((line) => line.type === 'step').map((line) => [line.step, line.ok])).to.deep.equal(
+                [['login', true], ['registry', true], ['issued_invoices', true], ['received_invoices', true], ['sct', true], ['ccma', true], ['dfe', true]]
+            );
+            expect(lines.filter((line) => line.type === 'request').map((line) => line.host)).to.include.members(
+                [
+                    'auth.afip.gob.ar',
+                    'portalcf.cloud.afip.gob.ar',
+                    'fes.afip.gob.ar',
+                    'ctacte.cloud.afip.gob.ar',
+                    'servicios2.afip.gob.ar',
+                    've.cloud.afip.gob.ar'
+                ]
+            );
             expect(result.stdout).to.not.include('clave-1');
             expect(await server.app.knex('sync_states').count({ n: '*' }).first()).to.deep.equal(before);
 
@@ -101,7 +125,9 @@ for (const database of testDatabases()) {
             expect(result).to.include({ jobs: 1, synced: 1, failed: 0 });
             expect(result.invoices).to.be.greaterThan(0);
             const list = await server.request('/v1/cuits', { token });
-            const synced = list.body.data.filter((item: { sistemaRegistralSyncedAt: string | null }) => item.sistemaRegistralSyncedAt !== null).map((item: { cuit: string }) => item.cuit);
+            const synced = list.body.data.filter(
+                (item: { sistemaRegistralSyncedAt: string | null }) => item.sistemaRegistralSyncedAt !== null
+            ).map((item: { cuit: string }) => item.cuit);
             expect(synced).to.deep.equal([people[0]]);
         });
 
@@ -121,16 +147,22 @@ for (const database of testDatabases()) {
 
         it('sync status shows the last success and error per system, for one CUIT and overall', async () => {
 
-            const one = internals.json(await cli("sync", "status", "--cuit", refused, "--json"));
+            const one = internals.json(await cli('sync', 'status', '--cuit', refused, '--json'));
             expect(one.clients).to.have.length(1);
-            expect(one.clients[0].systems.map((system: { system: string }) => system.system)).to.deep.equal(['registry', 'issued_invoices', 'received_invoices', 'sct', 'ccma', 'dfe']);
+            expect(one.clients[0].systems.map((system: { system: string }) => system.system)).to.deep.equal(
+                ['registry', 'issued_invoices', 'received_invoices', 'sct', 'ccma', 'dfe']
+            );
             for (const system of one.clients[0].systems) {
                 expect(system.syncedAt).to.equal(null);
                 expect(system.lastError).to.include(messages.sync.keyNotRetried);
             }
 
             const ok = internals.json(await cli('sync', 'status', '--cuit', people[1]!, '--json'));
-            expect(ok.clients[0].systems.every((system: { syncedAt: string | null; lastError: string | null }) => system.syncedAt !== null && system.lastError === null)).to.equal(true);
+            expect(
+                ok.clients[0].systems.every(
+                    (system: { syncedAt: string | null; lastError: string | null }) => system.syncedAt !== null && system.lastError === null
+                )
+            ).to.equal(true);
 
             const all = internals.json(await cli('sync', 'status', '--json'));
             expect(all.summary.clients).to.equal(3);

@@ -36,7 +36,11 @@ for (const database of testDatabases()) {
         let accountId: number;
         let sequence = 0;
 
-        const insertClient = async (input: { tipo?: 'persona-fisica' | 'persona-juridica'; password?: string | null; representativeId?: number }): Promise<ClientRecord> => {
+        const insertClient = async (input: {
+            tipo?: 'persona-fisica' | 'persona-juridica';
+            password?: string | null;
+            representativeId?: number;
+        }): Promise<ClientRecord> => {
 
             sequence++;
             const tipo = input.tipo ?? 'persona-fisica';
@@ -58,7 +62,10 @@ for (const database of testDatabases()) {
         const states = async (clientId: number) => {
 
             const rows = await app.knex('sync_states').where({ client_id: clientId }).orderBy('system');
-            return Object.fromEntries(rows.map((row) => [row.system, { syncedAt: row.synced_at === null ? null : Number(row.synced_at), error: row.last_error }]));
+            return Object.fromEntries(rows.map((row) => [row.system, {
+                syncedAt: row.synced_at === null ? null : Number(row.synced_at),
+                error: row.last_error
+            }]));
         };
 
         before(async () => {
@@ -106,7 +113,15 @@ for (const database of testDatabases()) {
         it('converts amounts to pesos: importe = importeOriginal × tipoCambio, tipoCambio 1 for pesos', async () => {
 
             const client = await insertClient({});
-            authority.taxpayers.get(client.cuit)!.invoices.issued.push({ ...fakeTaxpayer().invoices.issued[0]!, numeroDesde: '00000011', numeroHasta: '00000011', monedaOriginal: 'PES', tipoCambio: 0, importeOriginal: 500, importe: 0 });
+            authority.taxpayers.get(client.cuit)!.invoices.issued.push({
+                ...fakeTaxpayer().invoices.issued[0]!,
+                numeroDesde: '00000011',
+                numeroHasta: '00000011',
+                monedaOriginal: 'PES',
+                tipoCambio: 0,
+                importeOriginal: 500,
+                importe: 0
+            });
             await syncClient(deps, { clientId: client.id });
             const page = await app.ports.invoices.list(client.id, 'issued', { fromDate: '2025-01-01', toDate: '2026-12-31' }, { limit: 10, offset: 0 });
             const byNumber = Object.fromEntries(page.items.map((item) => [item.numeroDesde, item]));
@@ -119,18 +134,26 @@ for (const database of testDatabases()) {
 
             const client = await insertClient({});
             await syncClient(deps, { clientId: client.id });
-            expect(authority.calls.invoices.filter((call) => call.kind === 'issued').map((call) => call.range)).to.deep.equal([{ fromDate: '2025-03-16', toDate: '2026-03-15' }]);
+            expect(authority.calls.invoices.filter((call) => call.kind === 'issued').map((call) => call.range)).to.deep.equal([{
+                fromDate: '2025-03-16',
+                toDate: '2026-03-15'
+            }]);
 
             clock.advance(86_400_000);
             authority.calls.invoices = [];
             await syncClient(deps, { clientId: client.id });
-            expect(authority.calls.invoices.filter((call) => call.kind === 'issued').map((call) => call.range)).to.deep.equal([{ fromDate: '2026-01-01', toDate: '2026-03-16' }]);
+            expect(authority.calls.invoices.filter((call) => call.kind === 'issued').map((call) => call.range)).to.deep.equal([{
+                fromDate: '2026-01-01',
+                toDate: '2026-03-16'
+            }]);
             expect(await app.knex('invoices').where({ client_id: client.id }).count({ n: '*' }).first()).to.deep.include({ n: 3 });
 
             // Staff's full resync reads the whole backfill again.
             authority.calls.invoices = [];
             await syncClient(deps, { clientId: client.id, full: true });
-            expect(authority.calls.invoices.filter((call) => call.kind === 'received').map((call) => call.range)).to.deep.equal([{ fromDate: '2025-03-17', toDate: '2026-03-16' }]);
+            expect(
+                authority.calls.invoices.filter((call) => call.kind === 'received').map((call) => call.range)
+            ).to.deep.equal([{ fromDate: '2025-03-17', toDate: '2026-03-16' }]);
             expect(await app.knex('invoices').where({ client_id: client.id }).count({ n: '*' }).first()).to.deep.include({ n: 3 });
         });
 
@@ -146,11 +169,19 @@ for (const database of testDatabases()) {
             await app.knex('dfe_notifications').where({ client_id: client.id, arca_id: '102' }).update({ leida_at: Date.parse('2026-03-01T10:00:00Z') });
             const taxpayer = authority.taxpayers.get(client.cuit)!;
             taxpayer.notifications[1]!.readAtAuthority = true;
-            taxpayer.notifications.push({ ...taxpayer.notifications[0]!, arcaId: '103', asunto: 'Nueva', fechaRecepcion: '2026-03-10T13:00:00.000Z', readAtAuthority: true });
+            taxpayer.notifications.push({
+                ...taxpayer.notifications[0]!,
+                arcaId: '103',
+                asunto: 'Nueva',
+                fechaRecepcion: '2026-03-10T13:00:00.000Z',
+                readAtAuthority: true
+            });
             clock.advance(86_400_000);
             await syncClient(deps, { clientId: client.id });
             const second = await app.ports.notifications.list(client.id, { limit: 10, offset: 0 });
-            expect(second.items.map((item) => [item.arcaId, item.leidaAt])).to.deep.equal([['103', null], ['102', '2026-03-01T10:00:00.000Z'], ['101', '2026-01-05T13:00:00.000Z']]);
+            expect(second.items.map((item) => [item.arcaId, item.leidaAt])).to.deep.equal(
+                [['103', null], ['102', '2026-03-01T10:00:00.000Z'], ['101', '2026-01-05T13:00:00.000Z']]
+            );
         });
 
         it('keeps the previous data and syncedAt of a failing system, records its error and asks for a retry', async () => {
@@ -264,7 +295,9 @@ for (const database of testDatabases()) {
             expect((await syncClient(deps, { clientId: client.id })).outcome).to.equal('synced');
             expect(writes).to.deep.equal(['issued+received']);
             const synced = await states(client.id);
-            expect([synced.issued_invoices, synced.received_invoices]).to.deep.equal([{ syncedAt: clock.now().getTime(), error: null }, { syncedAt: clock.now().getTime(), error: null }]);
+            expect([synced.issued_invoices, synced.received_invoices]).to.deep.equal(
+                [{ syncedAt: clock.now().getTime(), error: null }, { syncedAt: clock.now().getTime(), error: null }]
+            );
             const taxpayer = authority.taxpayers.get(client.cuit)!;
             for (const kind of ['issued', 'received'] as const) {
                 const page = await app.ports.invoices.list(client.id, kind, { fromDate: '2000-01-01', toDate: '2099-12-31' }, { limit: 1, offset: 0 });
@@ -278,7 +311,9 @@ for (const database of testDatabases()) {
             authority.failures.set('received_invoices', ['unavailable']);
             const result = await syncClient(deps, { clientId: client.id });
             expect(result).to.include({ outcome: 'partial', retry: true });
-            expect(result.systems.map((entry) => [entry.system, entry.ok])).to.deep.equal([['registry', true], ['issued_invoices', true], ['received_invoices', false], ['sct', true], ['ccma', true], ['dfe', true]]);
+            expect(result.systems.map((entry) => [entry.system, entry.ok])).to.deep.equal(
+                [['registry', true], ['issued_invoices', true], ['received_invoices', false], ['sct', true], ['ccma', true], ['dfe', true]]
+            );
             const synced = await states(client.id);
             expect(synced.issued_invoices).to.deep.equal({ syncedAt: clock.now().getTime(), error: null });
             expect(synced.received_invoices!.syncedAt).to.equal(null);
@@ -343,7 +378,9 @@ for (const database of testDatabases()) {
             expect(summary.synced).to.equal(6);
             expect(authority.calls.login).to.deep.equal([{ loginCuit: representative.cuit, password: 'clave-rep' }]);
             for (const entity of entities) {
-                expect(authority.calls.systems.filter((call) => call.cuit === entity.cuit).map((call) => call.system).sort()).to.deep.equal(['ccma', 'dfe', 'issued_invoices', 'received_invoices', 'sct']);
+                expect(
+                    authority.calls.systems.filter((call) => call.cuit === entity.cuit).map((call) => call.system).sort()
+                ).to.deep.equal(['ccma', 'dfe', 'issued_invoices', 'received_invoices', 'sct']);
             }
         });
 

@@ -61,13 +61,28 @@ for (const database of testDatabases()) {
             const name = displayName({ tipo: 'persona-fisica', ...names });
             const client = (await server.app.ports.clients.insert({
                 publicId: randomUUID(), accountId: user.accountId, cuit: '20301239991' as Cuit, tipo: 'persona-fisica', ...names, representativeId: null,
-                displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: server.app.ports.secretBox.seal('clave'), createdAt: Date.now()
+                displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: server.app.ports.secretBox.seal(
+                    'clave'
+                ), createdAt: Date.now()
             }))!;
-            await server.app.knex('sync_jobs').insert({ client_id: client.id, reason: 'first', status: 'pending', run_after: Date.now(), attempts: 0, created_at: Date.now() });
+            await server.app.knex('sync_jobs').insert({
+                client_id: client.id,
+                reason: 'first',
+                status: 'pending',
+                run_after: Date.now(),
+                attempts: 0,
+                created_at: Date.now()
+            });
 
             const serve = await startCliProcess(['serve', '--worker', '--host', '127.0.0.1', '--port', '0', '--json'], {
                 cwd: internals.root,
-                env: internals.env({ DATABASE_URL: server.app.config.databaseUrl, ARCASYNC_SECRET_KEY: secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authority.url, LOG_LEVEL: 'info' })
+                env: internals.env({
+                    DATABASE_URL: server.app.config.databaseUrl,
+                    ARCASYNC_SECRET_KEY: secretKey,
+                    AUTHORITY: 'simulated',
+                    AUTHORITY_URL: authority.url,
+                    LOG_LEVEL: 'info'
+                })
             });
             const logLines = () => serve.stderr().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
 
@@ -85,7 +100,12 @@ for (const database of testDatabases()) {
                 expect(item).to.include(authority.expected('20301239991').registry);
 
                 // The operator's log: what started, on what, and each job's outcome.
-                expect(logLines().find((line) => line.msg === 'arcasync en servicio')).to.deep.include({ database: database.name, authority: 'simulated', worker: { concurrency: 8 }, metricsPort: null });
+                expect(logLines().find((line) => line.msg === 'arcasync en servicio')).to.deep.include({
+                    database: database.name,
+                    authority: 'simulated',
+                    worker: { concurrency: 8 },
+                    metricsPort: null
+                });
                 for (const deadline = Date.now() + 10_000; Date.now() < deadline && !logLines().some((line) => line.cuit === '20301239991'); await sleep(100)) {
                     // the job's line comes once its result is settled
                 }

@@ -103,7 +103,9 @@ for (const database of testDatabases()) {
             expect(authority.stats().loginsByCuit).to.deep.equal({ [cuitOf(clients.maria)]: 1, [cuitOf(clients.juan)]: 1, [cuitOf(clients.ana)]: 1 });
             expect(await server.app.knex('sync_jobs').where({ status: 'done' }).count({ n: '*' }).first()).to.deep.include({ n: 5 });
             // The kinds of taxpayer this test means to cover.
-            expect([authority.expected(cuitOf(clients.maria)).registry.monotributista, authority.expected(cuitOf(clients.ana)).registry.autonomo]).to.deep.equal([true, true]);
+            expect(
+                [authority.expected(cuitOf(clients.maria)).registry.monotributista, authority.expected(cuitOf(clients.ana)).registry.autonomo]
+            ).to.deep.equal([true, true]);
             expect(authority.expected(cuitOf(clients.ana)).ccma.movements.length).to.be.greaterThan(0);
 
             const list = await internals.all(server, user.token, '/v1/cuits');
@@ -129,7 +131,25 @@ for (const database of testDatabases()) {
                     expect(items.map((entry) => entry.fecha)).to.deep.equal([...items.map((entry) => entry.fecha)].sort());
                     const total = (list: { importe: number }[]) => list.reduce((sum, entry) => sum + internals.cents(entry.importe), 0);
                     expect(total(items)).to.equal(total(served));
-                    const key = (entry: { fecha: string; tipo: string; puntoVenta: string; numeroDesde: string; importeOriginal: number; monedaOriginal: string; tipoCambio: number; importe: number }) => [entry.fecha.slice(0, 10), entry.tipo, Number(entry.puntoVenta), Number(entry.numeroDesde), entry.importeOriginal, entry.monedaOriginal, entry.tipoCambio, entry.importe].join('|');
+                    const key = (entry: {
+                        fecha: string;
+                        tipo: string;
+                        puntoVenta: string;
+                        numeroDesde: string;
+                        importeOriginal: number;
+                        monedaOriginal: string;
+                        tipoCambio: number;
+                        importe: number;
+                    }) => [
+                        entry.fecha.slice(0, 10),
+                        entry.tipo,
+                        Number(entry.puntoVenta),
+                        Number(entry.numeroDesde),
+                        entry.importeOriginal,
+                        entry.monedaOriginal,
+                        entry.tipoCambio,
+                        entry.importe
+                    ].join('|');
                     expect(items.map(key).sort()).to.deep.equal(served.map(key).sort());
                     for (const entry of items) {
                         expect(entry.importe).to.equal(Math.round(entry.importeOriginal * entry.tipoCambio * 100) / 100);
@@ -158,7 +178,11 @@ for (const database of testDatabases()) {
                 expect(dfe.items.map((entry) => entry.fechaRecepcion)).to.deep.equal([...dfe.items.map((entry) => entry.fechaRecepcion)].sort().reverse());
                 for (const notification of expected.notifications) {
                     const stored = dfe.items.find((entry) => entry.arcaId === notification.arcaId);
-                    expect(stored, notification.arcaId).to.include({ asunto: notification.asunto, fechaRecepcion: notification.fechaRecepcion, leidaAt: notification.readAtAuthority ? notification.fechaRecepcion : null });
+                    expect(stored, notification.arcaId).to.include({
+                        asunto: notification.asunto,
+                        fechaRecepcion: notification.fechaRecepcion,
+                        leidaAt: notification.readAtAuthority ? notification.fechaRecepcion : null
+                    });
                 }
 
                 // The synchronizer only lists: no unread notification was opened.
@@ -180,7 +204,14 @@ for (const database of testDatabases()) {
 
             const { clientIds } = { clientIds: (await server.app.knex('clients').pluck('id')).map(Number) };
             for (const id of clientIds) {
-                await server.app.knex('sync_jobs').insert({ client_id: id, reason: 'forced', status: 'pending', run_after: server.clock.now().getTime(), attempts: 0, created_at: server.clock.now().getTime() });
+                await server.app.knex('sync_jobs').insert({
+                    client_id: id,
+                    reason: 'forced',
+                    status: 'pending',
+                    run_after: server.clock.now().getTime(),
+                    attempts: 0,
+                    created_at: server.clock.now().getTime()
+                });
             }
 
             expect(await runSync()).to.include({ synced: 5, failed: 0 });

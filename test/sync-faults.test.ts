@@ -72,7 +72,13 @@ for (const database of testDatabases()) {
             // The authorities below do not ask for a gap between fes queries (the pacing that
             // keeps to it is sync-e2e's to check): what this test waits for is the failures.
             const pacingMs = { default: 0, [arcaHosts.mcmp]: 0 };
-            const client = createAuthorityClient({ authority: 'simulated', authorityUrl: authority.url }, { timeoutMs: 400, retries: 1, backoffMs: 20, maxBackoffMs: 50, pacingMs });
+            const client = createAuthorityClient({ authority: 'simulated', authorityUrl: authority.url }, {
+                timeoutMs: 400,
+                retries: 1,
+                backoffMs: 20,
+                maxBackoffMs: 50,
+                pacingMs
+            });
             const worker = startWorker(syncDeps(server.app, client), { owner: `t-${randomBytes(3).toString('hex')}`, concurrency: 4, leaseMs: 60_000, drain: true, pollMs: 20 });
             return await worker.done;
         };
@@ -81,7 +87,14 @@ for (const database of testDatabases()) {
 
             first = await startSimulatedAuthority({ port: 0, today: internals.firstDay, fesMinGapMs: 0 });
             // The authority a month later: other data, and a share of its requests fail.
-            second = await startSimulatedAuthority({ port: 0, today: internals.secondDay, fesMinGapMs: 0, failures: internals.failures, failureSeed: 7, timeoutHoldMs: 1500 });
+            second = await startSimulatedAuthority({
+                port: 0,
+                today: internals.secondDay,
+                fesMinGapMs: 0,
+                failures: internals.failures,
+                failureSeed: 7,
+                timeoutHoldMs: 1500
+            });
             const digits = internals.cuits.map((cuit) => cuit.replace(/-/g, ''));
             for (const authority of [first, second]) {
                 authority.represent(digits[0]!, ...digits.filter((cuit) => cuit.startsWith('3')));
@@ -148,7 +161,13 @@ for (const database of testDatabases()) {
                 }
 
                 // Nothing stored twice: every natural key once.
-                const rows = await server.app.knex('invoices').where({ client_id: client.id }).select('kind', 'issuer_key', 'tipo', 'punto_venta', 'numero_desde');
+                const rows = await server.app.knex('invoices').where({ client_id: client.id }).select(
+                    'kind',
+                    'issuer_key',
+                    'tipo',
+                    'punto_venta',
+                    'numero_desde'
+                );
                 expect(new Set(rows.map((row) => JSON.stringify(row))).size).to.equal(rows.length);
                 const notifications = await server.app.knex('dfe_notifications').where({ client_id: client.id }).pluck('arca_id');
                 expect(new Set(notifications).size).to.equal(notifications.length);

@@ -101,7 +101,9 @@ const internals = {
         const name = displayName({ tipo, ...names });
         const client = await app.ports.clients.insert({
             publicId: randomUUID(), accountId, cuit: cuit as Cuit, tipo, ...names, representativeId: input.representativeId ?? null,
-            displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: entity ? null : app.ports.secretBox.seal(input.password ?? 'clave'), createdAt: Date.now()
+            displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: entity ? null : app.ports.secretBox.seal(
+                input.password ?? 'clave'
+            ), createdAt: Date.now()
         });
         return client!.id;
     }
@@ -110,7 +112,11 @@ const internals = {
 // Three representatives of two legal entities each, one whose key meets a CAPTCHA (with its
 // entity), and four persons: eight keys, fourteen CUITs.
 const portfolio = {
-    representatives: { '20300000011': ['30700000011', '30700000021'], '20300000021': ['30700000031', '30700000041'], '20300000031': ['30700000051', '30700000061'] },
+    representatives: {
+        '20300000011': ['30700000011', '30700000021'],
+        '20300000021': ['30700000031', '30700000041'],
+        '20300000031': ['30700000051', '30700000061']
+    },
     captcha: { '20300000041': ['30700000071'] },
     persons: ['20300000051', '20300000061', '20300000071', '20300000081']
 };
@@ -160,7 +166,9 @@ for (const database of testDatabases().filter((candidate) => candidate.name === 
             const env = internals.env(app.config.databaseUrl, authority.url);
             // A block of Mis Comprobantes, met by whichever worker gets there first.
             authority.script({ host: arcaHosts.mcmp, answer: 'block', times: 1 });
-            const workers = [0, 1, 2].map(() => internals.spawnCli(['sync', 'worker', '--json', '--concurrency', '4', '--poll-seconds', '0.05', '--lease-seconds', '20'], env));
+            const workers = [0, 1, 2].map(
+                () => internals.spawnCli(['sync', 'worker', '--json', '--concurrency', '4', '--poll-seconds', '0.05', '--lease-seconds', '20'], env)
+            );
             try {
                 await internals.until(() => workers.every((worker) => worker.events.some((event) => event.event === 'ready')), 120_000, 'the workers');
                 const cron = internals.spawnCli(['sync', '--all', '--json', '--concurrency', '4'], env);
@@ -168,7 +176,17 @@ for (const database of testDatabases().filter((candidate) => candidate.name === 
                 // may have taken every job first.
                 expect([0, 3], cron.output()).to.include(await cron.exited);
                 // The daily jobs the workers' schedulers plan wait for their window.
-                await internals.until(async () => Number((await app.knex('sync_jobs').where((due) => due.where('status', 'running').orWhere((pending) => pending.where('status', 'pending').andWhere('run_after', '<=', Date.now()))).count({ n: '*' }).first())!.n) === 0, 120_000, 'every job')
+                await internals.until(
+                    async () => Number(
+                        (await app.knex('sync_jobs').where(
+                            (due) => due.where('status', 'running').orWhere(
+                                (pending) => pending.where('status', 'pending').andWhere('run_after', '<=', Date.now())
+                            )
+                        ).count({ n: '*' }).first())!.n
+                    ) === 0,
+                    120_000,
+                    'every job'
+                )
                     .catch(async (err: unknown) => {
 
                         throw new Error(`${String(err)}: ${JSON.stringify(await app.knex('sync_jobs').select('client_id', 'status', 'run_after', 'attempts', 'lease_owner', 'last_error'))} ${JSON.stringify(await app.knex('sync_key_holds'))} ${Date.now()}`);
@@ -204,7 +222,9 @@ for (const database of testDatabases().filter((candidate) => candidate.name === 
             // to see it; requests already sent arrive at once).
             const block = await app.knex('authority_host_blocks').where({ host: arcaHosts.mcmp }).first();
             expect(block, 'a recorded block').to.not.equal(undefined);
-            const during = authority.arrivals().filter((arrival) => arrival.host === arcaHosts.mcmp && arrival.at > Number(block.blocked_at) + 1_000 && arrival.at < Number(block.blocked_until));
+            const during = authority.arrivals().filter(
+                (arrival) => arrival.host === arcaHosts.mcmp && arrival.at > Number(block.blocked_at) + 1_000 && arrival.at < Number(block.blocked_until)
+            );
             expect(during).to.deep.equal([]);
             expect(stats.blocks).to.equal(1);
 
@@ -212,10 +232,19 @@ for (const database of testDatabases().filter((candidate) => candidate.name === 
             const runs = [...workers.entries()].flatMap(([index, worker]) => {
 
                 const starts = new Map(worker.events.filter((event) => event.event === 'start').map((event) => [event.jobId!, event.at!]));
-                return worker.events.filter((event) => event.event === 'end').map((event) => ({ worker: index, clientId: event.clientId!, start: starts.get(event.jobId!)!, end: event.at! }));
+                return worker.events.filter((event) => event.event === 'end').map((event) => ({
+                    worker: index,
+                    clientId: event.clientId!,
+                    start: starts.get(event.jobId!)!,
+                    end: event.at!
+                }));
             });
             const keyOf = new Map<number, string>();
-            for (const row of await app.knex('clients as c').leftJoin('clients as r', 'r.id', 'c.representative_id').select('c.id', 'c.cuit', 'r.cuit as rep')) {
+            for (const row of await app.knex('clients as c').leftJoin(
+                'clients as r',
+                'r.id',
+                'c.representative_id'
+            ).select('c.id', 'c.cuit', 'r.cuit as rep')) {
                 keyOf.set(Number(row.id), String(row.rep ?? row.cuit));
             }
 

@@ -107,7 +107,14 @@ for (const database of testDatabases()) {
             const now = Date.now();
             await deps.jobQueue.enqueue(client.id, 'first', now);
             await deps.jobQueue.claim({ owner: 'w1', now, leaseMs: lease });
-            const [id] = await app.knex('sync_jobs').insert({ client_id: client.id, reason: 'daily', status: 'pending', run_after: now, attempts: 0, created_at: now });
+            const [id] = await app.knex('sync_jobs').insert({
+                client_id: client.id,
+                reason: 'daily',
+                status: 'pending',
+                run_after: now,
+                attempts: 0,
+                created_at: now
+            });
             let error: unknown = null;
             await app.knex('sync_jobs').where({ id }).update({ status: 'running', active_client_id: client.id }).catch((err: unknown) => {
 
@@ -179,7 +186,14 @@ for (const database of testDatabases()) {
             const now = Date.parse('2026-03-10T06:00:00Z');
             const clients = (await app.knex('clients').select('id')).map((row) => Number(row.id));
             const recent = await newClient();
-            await app.knex('sync_jobs').insert({ client_id: recent.id, reason: 'first', status: 'done', run_after: now - 1000, attempts: 1, created_at: now - 1000 });
+            await app.knex('sync_jobs').insert({
+                client_id: recent.id,
+                reason: 'first',
+                status: 'done',
+                run_after: now - 1000,
+                attempts: 1,
+                created_at: now - 1000
+            });
 
             const clock = { now: () => new Date(now) };
             const { enqueued } = await scheduleDue({ ...deps, clock });

@@ -41,11 +41,24 @@ const internals = {
     root: fileURLToPath(new URL('..', import.meta.url)),
     secretKey: randomBytes(32).toString('base64'),
 
-    spawnWorker(databaseUrl: string, authorityUrl: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; events: WorkerEvent[]; exited: Promise<number | null>; stderr: () => string } {
+    spawnWorker(databaseUrl: string, authorityUrl: string, args: string[], env: Record<string, string> = {}): {
+        child: ChildProcess;
+        events: WorkerEvent[];
+        exited: Promise<number | null>;
+        stderr: () => string;
+    } {
 
         const child = spawn(process.execPath, [builtCli(), 'sync', 'worker', '--json', ...args], {
             cwd: internals.root,
-            env: { ...process.env, DATABASE_URL: databaseUrl, ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authorityUrl, LOG_LEVEL: 'silent', ...env },
+            env: {
+                ...process.env,
+                DATABASE_URL: databaseUrl,
+                ARCASYNC_SECRET_KEY: internals.secretKey,
+                AUTHORITY: 'simulated',
+                AUTHORITY_URL: authorityUrl,
+                LOG_LEVEL: 'silent',
+                ...env
+            },
             stdio: ['ignore', 'pipe', 'pipe']
         });
 
@@ -139,7 +152,9 @@ for (const database of testDatabases()) {
             const clientId = await internals.addPerson(app, accountId, '20301112223');
             await internals.pendingJob(app, clientId);
             const worker = internals.spawnWorker(app.config.databaseUrl, authority.url, ['--concurrency', '1', '--lease-seconds', '3']);
-            const synced = async () => Number((await app.knex('sync_states').where({ client_id: clientId }).whereNotNull('synced_at').count({ n: '*' }).first())!.n);
+            const synced = async () => Number(
+                (await app.knex('sync_states').where({ client_id: clientId }).whereNotNull('synced_at').count({ n: '*' }).first())!.n
+            );
             await internals.until(async () => await synced() >= 2, 30_000, `two systems synced (${worker.stderr()})`);
             worker.child.kill('SIGKILL');
             await worker.exited;
@@ -152,7 +167,9 @@ for (const database of testDatabases()) {
             // Whatever was written is whole; the rest untouched.
             const expected = authority.expected('20301112223');
             const states = new Map((await app.knex('sync_states').where({ client_id: clientId })).map((row) => [row.system, row]));
-            const count = async (table: string, where: Record<string, unknown> = {}) => Number((await app.knex(table).where({ client_id: clientId, ...where }).count({ n: '*' }).first())!.n);
+            const count = async (table: string, where: Record<string, unknown> = {}) => Number(
+                (await app.knex(table).where({ client_id: clientId, ...where }).count({ n: '*' }).first())!.n
+            );
             const checks: Record<string, [() => Promise<number>, number]> = {
                 issued_invoices: [() => count('invoices', { kind: 'E' }), expected.invoicesIn('issued', internals.backfillOf(job)).length],
                 received_invoices: [() => count('invoices', { kind: 'R' }), expected.invoicesIn('received', internals.backfillOf(job)).length],
@@ -258,9 +275,20 @@ describe('two sync workers on MariaDB at once', function () {
 
             // Three jobs per client, all due: every worker wants every client.
             const now = Date.now();
-            await app.knex('sync_jobs').insert([0, 1, 2].flatMap(() => clients.map((id) => ({ client_id: id, reason: 'first', status: 'pending', run_after: now, attempts: 0, created_at: now }))));
+            await app.knex('sync_jobs').insert([0, 1, 2].flatMap(() => clients.map((id) => ({
+                client_id: id,
+                reason: 'first',
+                status: 'pending',
+                run_after: now,
+                attempts: 0,
+                created_at: now
+            }))));
             // The daily jobs the workers' schedulers plan wait for their window.
-            const remaining = async () => Number((await app.knex('sync_jobs').where((due) => due.where('status', 'running').orWhere((pending) => pending.where('status', 'pending').andWhere('run_after', '<=', Date.now()))).count({ n: '*' }).first())!.n);
+            const remaining = async () => Number(
+                (await app.knex('sync_jobs').where(
+                    (due) => due.where('status', 'running').orWhere((pending) => pending.where('status', 'pending').andWhere('run_after', '<=', Date.now()))
+                ).count({ n: '*' }).first())!.n
+            );
             await internals.until(async () => await remaining() === 0, 100_000, 'all jobs done');
             for (const worker of workers) {
                 worker.child.kill('SIGTERM');
@@ -279,7 +307,9 @@ describe('two sync workers on MariaDB at once', function () {
             });
 
             // Every job done (the 30 above); a transient failure may have made a job run again.
-            const done = workers.flatMap((worker) => worker.events.filter((event) => event.event === 'end' && event.disposition === 'done').map((event) => event.jobId));
+            const done = workers.flatMap(
+                (worker) => worker.events.filter((event) => event.event === 'end' && event.disposition === 'done').map((event) => event.jobId)
+            );
             const jobs = await app.knex('sync_jobs').whereNot('status', 'pending').pluck('id');
             expect(jobs.length).to.be.at.least(30);
             expect(new Set(done).size).to.equal(jobs.length);

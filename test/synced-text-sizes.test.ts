@@ -28,7 +28,10 @@ for (const database of testDatabases()) {
 
             const db = await database.create();
             release = db.release;
-            app = await composeApp(loadConfig({ DATABASE_URL: db.url, ARCASYNC_SECRET_KEY: randomBytes(32).toString('base64') }), { clock: testClock('2026-03-15T12:00:00Z') });
+            app = await composeApp(loadConfig({
+                DATABASE_URL: db.url,
+                ARCASYNC_SECRET_KEY: randomBytes(32).toString('base64')
+            }), { clock: testClock('2026-03-15T12:00:00Z') });
         });
 
         after(async () => {
@@ -53,7 +56,12 @@ for (const database of testDatabases()) {
             const long = `Denominación ${'ñ'.repeat(287)}`;           // 300 characters
             const huge = 'x'.repeat(1024 * 1024);
             taxpayer.invoices.received[0]!.counterpart.nombre = long;
-            taxpayer.invoices.received.push({ ...taxpayer.invoices.received[0]!, numeroDesde: '00000077', numeroHasta: '00000077', counterpart: { ...taxpayer.invoices.received[0]!.counterpart, nombre: huge } });
+            taxpayer.invoices.received.push({
+                ...taxpayer.invoices.received[0]!,
+                numeroDesde: '00000077',
+                numeroHasta: '00000077',
+                counterpart: { ...taxpayer.invoices.received[0]!.counterpart, nombre: huge }
+            });
             taxpayer.notifications[0]!.asunto = `Asunto ${'é'.repeat(700)}`;
             taxpayer.sct.deuda[0]!.concepto = `Concepto 😀 ${'a'.repeat(400)}`;
             authority.taxpayers.set(cuit, taxpayer);

@@ -42,7 +42,12 @@ for (const database of testDatabases()) {
         it('stores them in the monotributo account\'s movements as U+FFFD', async () => {
 
             const { clientId } = await seedAccountWithClient(app.ports);
-            await app.ports.ccma.replace(clientId, { saldoDeudor: 25000, saldoAcreedor: 0 }, [movement({ orden: 1, periodo: '2026-01', descripcion: internals.lone })], Date.UTC(2026, 3, 1));
+            await app.ports.ccma.replace(
+                clientId,
+                { saldoDeudor: 25000, saldoAcreedor: 0 },
+                [movement({ orden: 1, periodo: '2026-01', descripcion: internals.lone })],
+                Date.UTC(2026, 3, 1)
+            );
 
             const page = await app.ports.ccma.listMovements(clientId, { offset: 0, limit: 10 });
             expect(page.items.map((item) => [item.descripcion, item.debe])).to.deep.equal([[internals.stored, 25000]]);
@@ -51,7 +56,12 @@ for (const database of testDatabases()) {
         it('stores them in the notifications as U+FFFD', async () => {
 
             const { clientId } = await seedAccountWithClient(app.ports);
-            await app.ports.notifications.save(clientId, [notification({ arcaId: '1', fechaRecepcion: '2026-03-01T00:00:00.000Z', asunto: internals.lone, organismo: 'ARCA \uDC00' })], Date.UTC(2026, 3, 1));
+            await app.ports.notifications.save(clientId, [notification({
+                arcaId: '1',
+                fechaRecepcion: '2026-03-01T00:00:00.000Z',
+                asunto: internals.lone,
+                organismo: 'ARCA \uDC00'
+            })], Date.UTC(2026, 3, 1));
 
             const page = await app.ports.notifications.list(clientId, { offset: 0, limit: 10 });
             expect(page.items.map((item) => [item.asunto, item.organismo])).to.deep.equal([[internals.stored, 'ARCA \uFFFD']]);

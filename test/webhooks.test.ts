@@ -56,7 +56,11 @@ const internals = {
 
     // A receiver on an ephemeral port of the loopback: every call kept; what it answers decided
     // per call.
-    async receiver(answer: (call: Received, index: number) => { status: number; delayMs?: number } = () => ({ status: 200 })): Promise<{ url: string; calls: Received[]; close(): Promise<void> }> {
+    async receiver(answer: (call: Received, index: number) => { status: number; delayMs?: number } = () => ({ status: 200 })): Promise<{
+        url: string;
+        calls: Received[];
+        close(): Promise<void>;
+    }> {
 
         const calls: Received[] = [];
         const server: Server = createServer((req, res) => {
@@ -152,8 +156,16 @@ for (const database of testDatabases()) {
                 expect(endpoint.secret).to.match(/^whsec_/);
                 const client = await addClient(server.app.ports, user.accountId, { cuit: '20-12345678-6' });
                 await syncSct(client.id, 1000);
-                await server.app.ports.notifications.save(client.id, [notification({ arcaId: '77', asunto: 'Intimación de pago', fechaRecepcion: '2026-03-01T10:00:00.000Z' })], Date.now());
-                await server.app.ports.notifications.save(client.id, [notification({ arcaId: '77', asunto: 'Intimación de pago', fechaRecepcion: '2026-03-01T10:00:00.000Z' })], Date.now());
+                await server.app.ports.notifications.save(client.id, [notification({
+                    arcaId: '77',
+                    asunto: 'Intimación de pago',
+                    fechaRecepcion: '2026-03-01T10:00:00.000Z'
+                })], Date.now());
+                await server.app.ports.notifications.save(client.id, [notification({
+                    arcaId: '77',
+                    asunto: 'Intimación de pago',
+                    fechaRecepcion: '2026-03-01T10:00:00.000Z'
+                })], Date.now());
                 const expired = `${messages.authority.expired_key} ${messages.sync.keyNotRetried}`;
                 await server.app.ports.syncStates.recordFailure(client.id, 'sct', expired, Date.now());
                 await server.app.ports.syncStates.recordFailure(client.id, 'sct', expired, Date.now());
@@ -165,15 +177,45 @@ for (const database of testDatabases()) {
                 // The first sync (its debt appeared), a new DFE notification (announced once: the
                 // second sync already had it), the key's failure (once: the second attempt changed
                 // nothing), the recovery and the second sync (the debt unchanged).
-                expect(bodies.map((body) => body.tipo)).to.deep.equal(['sct.deuda_cambio', 'sincronizacion.completada', 'dfe.nuevas', 'sincronizacion.completada', 'sincronizacion.completada', 'salud.cambio', 'salud.cambio', 'sincronizacion.completada']);
-                expect(bodies[2].datos).to.deep.equal({ cantidad: 1, notificaciones: [{ arcaId: '77', tipo: notification({ fechaRecepcion: '2026-03-01T10:00:00.000Z' }).tipo, asunto: 'Intimación de pago', organismo: notification({ fechaRecepcion: '2026-03-01T10:00:00.000Z' }).organismo, fechaRecepcion: '2026-03-01T10:00:00.000Z', fechaNotificacion: notification({ fechaRecepcion: '2026-03-01T10:00:00.000Z' }).fechaNotificacion }] });
+                expect(bodies.map((body) => body.tipo)).to.deep.equal(
+                    [
+                        'sct.deuda_cambio',
+                        'sincronizacion.completada',
+                        'dfe.nuevas',
+                        'sincronizacion.completada',
+                        'sincronizacion.completada',
+                        'salud.cambio',
+                        'salud.cambio',
+                        'sincronizacion.completada'
+                    ]
+                );
+                expect(bodies[2].datos).to.deep.equal({
+                    cantidad: 1,
+                    notificaciones: [{
+                        arcaId: '77',
+                        tipo: notification({ fechaRecepcion: '2026-03-01T10:00:00.000Z' }).tipo,
+                        asunto: 'Intimación de pago',
+                        organismo: notification({ fechaRecepcion: '2026-03-01T10:00:00.000Z' }).organismo,
+                        fechaRecepcion: '2026-03-01T10:00:00.000Z',
+                        fechaNotificacion: notification({ fechaRecepcion: '2026-03-01T10:00:00.000Z' }).fechaNotificacion
+                    }]
+                });
                 expect(bodies[0]).to.deep.include({ cuenta: user.accountId, cuit: '20123456786' });
                 expect(bodies[0].datos).to.deep.include({ totalAnterior: 0, canceladas: [] });
                 const stored = sctData();
-                expect(bodies[1].datos).to.deep.equal({ sistemas: [{ sistema: 'sct', registros: stored.deuda.length + stored.vencimientos.length + stored.ddjj.length }] });
+                expect(bodies[1].datos).to.deep.equal({
+                    sistemas: [{ sistema: 'sct', registros: stored.deuda.length + stored.vencimientos.length + stored.ddjj.length }]
+                });
                 expect(new Set(bodies.map((body) => body.id)).size).to.equal(bodies.length);
                 const health = bodies.filter((body) => body.tipo === 'salud.cambio').map((body) => body.datos);
-                expect(health[0]).to.deep.equal({ sistema: 'sct', estado: 'clave_vencida', estadoAnterior: 'ok', desde: health[0].desde, mensaje: 'ARCA exige cambiar la clave fiscal.', accion: 'Pedile al cliente que cambie su clave fiscal en ARCA y cargala de nuevo.' });
+                expect(health[0]).to.deep.equal({
+                    sistema: 'sct',
+                    estado: 'clave_vencida',
+                    estadoAnterior: 'ok',
+                    desde: health[0].desde,
+                    mensaje: 'ARCA exige cambiar la clave fiscal.',
+                    accion: 'Pedile al cliente que cambie su clave fiscal en ARCA y cargala de nuevo.'
+                });
                 expect(health.map((entry) => `${entry.estadoAnterior}>${entry.estado}`)).to.deep.equal(['ok>clave_vencida', 'clave_vencida>ok']);
                 for (const call of receiver.calls) {
                     const header = String(call.headers['arcasync-signature']);
@@ -211,7 +253,12 @@ for (const database of testDatabases()) {
                 expect(status).to.equal('pending');
                 await internals.until(() => receiver.calls.length >= 3, 'the third call');
                 expect(internals.ids(receiver.calls)).to.deep.equal([eventId, eventId, eventId]);
-                await internals.until(async () => JSON.parse((await cli('webhook', 'deliveries', '--endpoint', String(endpoint.id), '--json')).stdout).deliveries[0].status === 'delivered', 'delivered');
+                await internals.until(
+                    async () => JSON.parse(
+                        (await cli('webhook', 'deliveries', '--endpoint', String(endpoint.id), '--json')).stdout
+                    ).deliveries[0].status === 'delivered',
+                    'delivered'
+                );
                 const deliveries = await cli('webhook', 'deliveries', '--endpoint', String(endpoint.id));
                 expect(deliveries.stdout).to.contain(eventId).and.to.contain('delivered').and.to.contain('intentos 3').and.to.contain('respuesta 204');
                 await cli('webhook', 'disable', String(endpoint.id));
@@ -231,12 +278,24 @@ for (const database of testDatabases()) {
                 await syncSct(client.id, 1000 + round);
             }
 
-            const events = (await server.app.knex('webhook_events').select('public_id').where({ client_id: client.id })).map((row: { public_id: string }) => row.public_id);
+            const events = (await server.app.knex('webhook_events').select('public_id').where({ client_id: client.id })).map(
+                (row: { public_id: string }) => row.public_id
+            );
             expect(events).to.have.length(24);
 
-            const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: server.app.config.databaseUrl, ARCASYNC_SECRET_KEY: internals.secretKey, LOG_LEVEL: 'silent', ...internals.env };
+            const env: NodeJS.ProcessEnv = {
+                ...process.env,
+                DATABASE_URL: server.app.config.databaseUrl,
+                ARCASYNC_SECRET_KEY: internals.secretKey,
+                LOG_LEVEL: 'silent',
+                ...internals.env
+            };
             delete env.TEST_MYSQL_URL;
-            const start = (): ChildProcess => spawn(process.execPath, [builtCli(), 'sync', 'worker', '--poll-seconds', '0.2'], { cwd: internals.root, env, stdio: 'ignore' });
+            const start = (): ChildProcess => spawn(
+                process.execPath,
+                [builtCli(), 'sync', 'worker', '--poll-seconds', '0.2'],
+                { cwd: internals.root, env, stdio: 'ignore' }
+            );
 
             const first = start();
             const exited = new Promise((resolve) => first.on('exit', resolve));
@@ -281,7 +340,11 @@ for (const database of testDatabases()) {
                 ['http://127.0.0.1:9/hook', /https/],
                 ['http://receptor.example.com/hook', /https/]
             ] as const) {
-                const refused = await runCli(server.app.config.databaseUrl, ['webhook', 'create', '--account', String(user.accountId), '--url', url], strictEnv);
+                const refused = await runCli(
+                    server.app.config.databaseUrl,
+                    ['webhook', 'create', '--account', String(user.accountId), '--url', url],
+                    strictEnv
+                );
                 expect(refused.code, url).to.equal(1);
                 expect(refused.stderr, url).to.match(reason);
             }
@@ -300,7 +363,9 @@ for (const database of testDatabases()) {
             await server.app.ports.webhooks.enqueueTest(rebinding.id, Date.now());
             const worker = startWebhookDelivery(deps, { ...deliveryOptionsOf(server.app), policy: internals.strictTargets });
             try {
-                const attempted = async (id: number) => JSON.parse((await cli('webhook', 'deliveries', '--endpoint', String(id), '--json')).stdout).deliveries[0];
+                const attempted = async (id: number) => JSON.parse(
+                    (await cli('webhook', 'deliveries', '--endpoint', String(id), '--json')).stdout
+                ).deliveries[0];
                 await internals.until(async () => (await attempted(loopback.id)).attempts > 0 && (await attempted(rebinding.id)).attempts > 0, 'both attempts');
                 expect((await attempted(loopback.id)).lastError).to.match(/loopback/);
                 expect((await attempted(rebinding.id)).lastError).to.match(/10\.0\.0\.7 es privada/);

@@ -141,7 +141,10 @@ export const assertSupportedServer = async (knex: Knex): Promise<void> => {
 // lines, never knex's default console lines.
 export type DatabaseLog = NonNullable<Knex.Config['log']>;
 
-export const connect = (databaseUrl: string, pool: PoolOptions = {}, log?: DatabaseLog): Knex => knexFactory({ ...knexConfig(databaseUrl, pool), ...(log ? { log } : {}) });
+export const connect = (databaseUrl: string, pool: PoolOptions = {}, log?: DatabaseLog): Knex => knexFactory({
+    ...knexConfig(databaseUrl, pool),
+    ...(log ? { log } : {})
+});
 
 // The pool and, on SQLite, the reads' own connection (sqlite-reader.ts), on MySQL the sync
 // writer's (mysql-writer.ts).

@@ -71,7 +71,13 @@ export const databaseFailureKind = (err: unknown): DatabaseFailureKind | null =>
 export const databaseFailureCause = (err: unknown): string | null => {
 
     const code = internals.code(err);
-    const { address, port, hostname, sqlMessage, message } = (err ?? {}) as { address?: unknown; port?: unknown; hostname?: unknown; sqlMessage?: unknown; message?: unknown };
+    const { address, port, hostname, sqlMessage, message } = (err ?? {}) as {
+        address?: unknown;
+        port?: unknown;
+        hostname?: unknown;
+        sqlMessage?: unknown;
+        message?: unknown;
+    };
     // The first or the last name the server's message quotes: 'user'@'host' to database 'db'.
     const quoted = (text: unknown, last = false) => {
 

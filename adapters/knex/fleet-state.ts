@@ -123,7 +123,11 @@ export const loginLedger = (knex: Knex): LoginLedger => ({
         await knex('sync_key_logins').insert({ key_cuit: keyCuit, day }).onConflict(['key_cuit', 'day']).ignore();
         const counted = Number(await knex('sync_key_logins')
             .where({ key_cuit: keyCuit, day })
-            .where((ended) => ended.whereNull('ended_kind').orWhere((keyOnly) => keyOnly.whereIn('ended_kind', internals.keyKinds).andWhere('ended_fingerprint', '<>', fingerprint)))
+            .where(
+                (ended) => ended.whereNull('ended_kind').orWhere(
+                    (keyOnly) => keyOnly.whereIn('ended_kind', internals.keyKinds).andWhere('ended_fingerprint', '<>', fingerprint)
+                )
+            )
             .andWhere('password_posts', '<', allowance)
             .update({
                 logins: knex.raw('logins + 1'),
@@ -171,7 +175,9 @@ export const fleetLimits = (knex: Knex, owner: string): FleetLimits => {
                 return 0;
             }
 
-            const next = await knex('fleet_slots').where({ name: internals.loginStarts }).andWhere('slot', '<', perMinute).min({ until: 'until' }).first() as { until: unknown } | undefined;
+            const next = await knex('fleet_slots').where({
+                name: internals.loginStarts
+            }).andWhere('slot', '<', perMinute).min({ until: 'until' }).first() as { until: unknown } | undefined;
             return Math.max(1, toNumber(next?.until ?? now + 1) - now);
         }
     };
@@ -191,7 +197,9 @@ export const hostGate = (knex: Knex, options: HostGateOptions): HostGate => {
             if (sqlite) {
                 for (;;) {
                     const now = Date.now();
-                    const block = await knex('authority_host_blocks').select('blocked_until').where({ host }).andWhere('blocked_until', '>', now).first() as { blocked_until: unknown } | undefined;
+                    const block = await knex('authority_host_blocks').select('blocked_until').where({ host }).andWhere('blocked_until', '>', now).first() as {
+                        blocked_until: unknown;
+                    } | undefined;
                     if (!block) {
                         return () => Promise.resolve();
                     }
@@ -209,7 +217,9 @@ export const hostGate = (knex: Knex, options: HostGateOptions): HostGate => {
                 }
 
                 // Blocked: look again within a second (the block may be extended); full: soon.
-                const block = await knex('authority_host_blocks').select('blocked_until').where({ host }).andWhere('blocked_until', '>', now).first() as { blocked_until: unknown } | undefined;
+                const block = await knex('authority_host_blocks').select('blocked_until').where({ host }).andWhere('blocked_until', '>', now).first() as {
+                    blocked_until: unknown;
+                } | undefined;
                 await sleep(block ? Math.min(1_000, toNumber(block.blocked_until) - now) : 10 + Math.random() * 30);
             }
         },
@@ -219,11 +229,20 @@ export const hostGate = (knex: Knex, options: HostGateOptions): HostGate => {
             const now = Date.now();
             const current = await knex('authority_host_blocks').where({ host }).first() as Record<string, unknown> | undefined;
             if (current) {
-                await knex('authority_host_blocks').where({ host }).update({ blocked_until: Math.max(until, toNumber(current.blocked_until)), blocked_at: now, blocks: knex.raw('blocks + 1') });
+                await knex('authority_host_blocks').where({ host }).update({
+                    blocked_until: Math.max(until, toNumber(current.blocked_until)),
+                    blocked_at: now,
+                    blocks: knex.raw('blocks + 1')
+                });
                 return;
             }
 
-            await knex('authority_host_blocks').insert({ host, blocked_until: until, blocked_at: now, blocks: 1 }).onConflict('host').merge(['blocked_until', 'blocked_at']);
+            await knex('authority_host_blocks').insert({
+                host,
+                blocked_until: until,
+                blocked_at: now,
+                blocks: 1
+            }).onConflict('host').merge(['blocked_until', 'blocked_at']);
         },
 
         async blocks() {

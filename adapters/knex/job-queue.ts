@@ -112,7 +112,9 @@ const internals = {
     // its lease ran out minutes later.
     transition(knex: Knex, job: SyncJob, owner: string, changes: Record<string, unknown>): Promise<boolean> {
 
-        return internals.retried(async () => Number(await knex('sync_jobs').where({ id: job.id, lease_owner: owner, status: 'running' }).update(changes)) === 1);
+        return internals.retried(
+            async () => Number(await knex('sync_jobs').where({ id: job.id, lease_owner: owner, status: 'running' }).update(changes)) === 1
+        );
     },
 
     released: { active_client_id: null, active_key: null, lease_owner: null, lease_expires_at: null }
@@ -126,7 +128,11 @@ export const jobQueue = (knex: Knex): JobQueue => {
 
         return await knex.transaction(async (trx) => {
 
-            const rows = await internals.claimOrder(trx, internals.candidates(trx, { clientIds: options.clientIds, now: options.now, owner: options.owner }), options.owner)
+            const rows = await internals.claimOrder(trx, internals.candidates(trx, {
+                clientIds: options.clientIds,
+                now: options.now,
+                owner: options.owner
+            }), options.owner)
                 .select('j.id', 'j.client_id', 'j.reason', 'j.attempts', 'j.created_at', trx.raw(`${internals.keySql} AS key_cuit`))
                 .limit(internals.candidateLimit)
                 .forUpdate()
@@ -171,7 +177,11 @@ export const jobQueue = (knex: Knex): JobQueue => {
 
     const claimSqlite = async (options: Parameters<JobQueue['claim']>[0]): Promise<SyncJob | null> => {
 
-        const pick = internals.claimOrder(knex, internals.candidates(knex, { clientIds: options.clientIds, now: options.now, owner: options.owner }), options.owner)
+        const pick = internals.claimOrder(knex, internals.candidates(knex, {
+            clientIds: options.clientIds,
+            now: options.now,
+            owner: options.owner
+        }), options.owner)
             .select('j.id')
             .limit(1);
 
@@ -250,7 +260,14 @@ export const jobQueue = (knex: Knex): JobQueue => {
                 }));
                 const planned = plan(due);
                 for (let i = 0; i < planned.length; i += 500) {
-                    await on(knex('sync_jobs').insert(planned.slice(i, i + 500).map((job) => ({ client_id: job.clientId, reason: 'daily', status: 'pending', run_after: job.runAfter, attempts: 0, created_at: now }))));
+                    await on(knex('sync_jobs').insert(planned.slice(i, i + 500).map((job) => ({
+                        client_id: job.clientId,
+                        reason: 'daily',
+                        status: 'pending',
+                        run_after: job.runAfter,
+                        attempts: 0,
+                        created_at: now
+                    }))));
                 }
 
                 return planned.length;
@@ -266,7 +283,9 @@ export const jobQueue = (knex: Knex): JobQueue => {
             // cannot both see a client as due and enqueue it twice.
             const connection = await knex.client.acquireConnection();
             try {
-                const [[lock]] = await knex.raw("SELECT GET_LOCK('arcasync_sync_schedule', 5) AS acquired").connection(connection) as [[{ acquired: number | null }]];
+                const [[lock]] = await knex.raw(
+                    "SELECT GET_LOCK('arcasync_sync_schedule', 5) AS acquired"
+                ).connection(connection) as [[{ acquired: number | null }]];
                 if (Number(lock.acquired) !== 1) {
                     return 0;
                 }
@@ -286,7 +305,10 @@ export const jobQueue = (knex: Knex): JobQueue => {
         claim(options) {
 
             // Two workers may also race to the same client's one running slot (a unique index).
-            return internals.retried(() => (dialect === 'mysql' ? claimMysql(options) : claimSqlite(options)), (err) => isLockConflict(err) || isUniqueViolation(err));
+            return internals.retried(
+                () => (dialect === 'mysql' ? claimMysql(options) : claimSqlite(options)),
+                (err) => isLockConflict(err) || isUniqueViolation(err)
+            );
         },
 
         renew(job, owner, now, leaseMs) {

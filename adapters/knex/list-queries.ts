@@ -104,7 +104,9 @@ export const listQueries = (dialect: Dialect): ListQueries => {
         ccma: {
             count: `select count(distinct m.period_key) as count from ${from('ccma_movements', 'm', 'ccma_movements_list')} where m.client_id = ?`,
             periods: `select distinct m.period_key from ${from('ccma_movements', 'm', 'ccma_movements_list')} where m.client_id = ? order by m.period_key desc limit ? offset ?`,
-            movements: (periods) => 'select m.period_key, m.orden, m.impuesto, m.concepto, m.subconcepto, m.descripcion, m.fecha_movimiento, m.debe, m.haber, m.saldo ' +
+            movements: (
+                periods
+            ) => 'select m.period_key, m.orden, m.impuesto, m.concepto, m.subconcepto, m.descripcion, m.fecha_movimiento, m.debe, m.haber, m.saldo ' +
                 `from ${from('ccma_movements', 'm', 'ccma_movements_list')} where m.client_id = ? and m.period_key in (${placeholders(periods)}) ` +
                 'order by m.period_key desc, m.orden asc, m.id asc'
         },

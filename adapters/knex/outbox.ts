@@ -46,7 +46,16 @@ export const announce = async (trx: Knex.Transaction, clientId: number, event: O
 // active endpoint.
 export const announceStep = (clientId: number, event: OutboxEvent, at: Timestamp): Step => ({
     sql: `insert into webhook_events (${internals.columns}) select ?, c.account_id, c.id, c.cuit, ?, ?, ?, ?, ?, ?, 0 from clients c where c.id = ? and ${internals.listened}`,
-    bindings: [newEventId(), event.type, event.system ?? null, event.previousError ?? null, event.error ?? null, event.data === undefined ? null : JSON.stringify(event.data), at, clientId]
+    bindings: [
+        newEventId(),
+        event.type,
+        event.system ?? null,
+        event.previousError ?? null,
+        event.error ?? null,
+        event.data === undefined ? null : JSON.stringify(event.data),
+        at,
+        clientId
+    ]
 });
 
 // A system that failed before and is synchronized now left its failure: the change of health

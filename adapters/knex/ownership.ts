@@ -14,7 +14,9 @@ const internals = {
             return rows.map((row) => row.name);
         }
 
-        const rows = await knex.raw("select name from sqlite_master where type in ('table', 'view') and name not like 'sqlite\\_%' escape '\\'") as { name: string }[];
+        const rows = await knex.raw(
+            "select name from sqlite_master where type in ('table', 'view') and name not like 'sqlite\\_%' escape '\\'"
+        ) as { name: string }[];
         return rows.map((row) => row.name);
     }
 };

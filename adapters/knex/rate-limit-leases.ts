@@ -55,7 +55,18 @@ const internals = {
     // Users whose leases are kept; past it, those of ended minutes are forgotten.
     maxUsers: 10_000,
 
-    fresh: (): Lease => ({ minuteStart: -1, monthStart: -1, left: 0, usage: { minute: 0, month: 0 }, size: 0, takenAt: 0, unreturned: 0, exact: false, waiting: 0, taking: null }),
+    fresh: (): Lease => ({
+        minuteStart: -1,
+        monthStart: -1,
+        left: 0,
+        usage: { minute: 0, month: 0 },
+        size: 0,
+        takenAt: 0,
+        unreturned: 0,
+        exact: false,
+        waiting: 0,
+        taking: null
+    }),
 
     // A new minute (or month) ends the lease: what is left of it goes back to the month's
     // count with the next write, when that is the same month.
@@ -82,7 +93,11 @@ const internals = {
         }
 
         const room = Math.min(limits.perMinute - lease.usage.minute, limits.perMonth - lease.usage.month);
-        const ahead = Math.min(Math.round(lease.size * internals.leaseMs / Math.max(1, now - lease.takenAt)), Math.floor(room * internals.roomShare), internals.maxLease);
+        const ahead = Math.min(
+            Math.round(lease.size * internals.leaseMs / Math.max(1, now - lease.takenAt)),
+            Math.floor(room * internals.roomShare),
+            internals.maxLease
+        );
         return Math.max(waiting, ahead, 1);
     }
 };

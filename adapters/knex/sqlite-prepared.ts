@@ -6,7 +6,12 @@ interface Preparable<S> {
     prepare(sql: string): S;
 }
 
-export const preparedStatement = <S extends { raw(toggle: boolean): unknown }>(cache: Map<string, S>, connection: Preparable<S>, sql: string, arrays: boolean): S => {
+export const preparedStatement = <S extends { raw(toggle: boolean): unknown }>(
+    cache: Map<string, S>,
+    connection: Preparable<S>,
+    sql: string,
+    arrays: boolean
+): S => {
 
     const key = arrays ? `arrays:${sql}` : sql;
     let statement = cache.get(key);

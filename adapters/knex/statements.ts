@@ -181,13 +181,21 @@ const internals = {
         return { changes: header.affectedRows, id: BigInt(header.insertId) };
     },
 
-    send: (connection: MysqlConnection, sql: string | { sql: string; rowsAsArray: boolean }, bindings: readonly Binding[]): Promise<unknown> => new Promise((resolve, reject) => connection.query(sql, bindings, (err, result) => (err ? reject(err) : resolve(result)))),
+    send: (
+        connection: MysqlConnection,
+        sql: string | { sql: string; rowsAsArray: boolean },
+        bindings: readonly Binding[]
+    ): Promise<unknown> => new Promise((resolve, reject) => connection.query(sql, bindings, (err, result) => (err ? reject(err) : resolve(result)))),
 
     // Statements over an exchange: one query of `sqls` (several only where the connection
     // takes them, `multi`) and each statement's result, in order.
     mysql(exchange: MysqlExchange, multi: boolean): Statements {
 
-        const one = async (sql: string, bindings: readonly Binding[], rowsAsArray = false): Promise<unknown> => (await exchange([sql], bindings, rowsAsArray))[0];
+        const one = async (
+            sql: string,
+            bindings: readonly Binding[],
+            rowsAsArray = false
+        ): Promise<unknown> => (await exchange([sql], bindings, rowsAsArray))[0];
         const run = async (sql: string, bindings: readonly Binding[]): Promise<number> => (await one(sql, bindings) as { affectedRows: number }).affectedRows;
         const write: Statements['write'] = async (sql, bindings) => internals.written(await one(sql, bindings));
         return {
@@ -225,7 +233,12 @@ const internals = {
 
     // A MySQL transaction on one of the writer's connections (mysql-writer.ts): SET TRANSACTION
     // and BEGIN go with its first statements, COMMIT with its last (commitWith) or alone.
-    async mysqlTransaction<T>(connection: MysqlConnection, isolation: string, write: (sql: TransactionStatements) => Promise<T>, discard: () => void): Promise<T> {
+    async mysqlTransaction<T>(
+        connection: MysqlConnection,
+        isolation: string,
+        write: (sql: TransactionStatements) => Promise<T>,
+        discard: () => void
+    ): Promise<T> {
 
         const state = { begun: false, committed: false };
         const exchange = async (sqls: readonly string[], bindings: readonly Binding[], rowsAsArray = false, commit = false): Promise<unknown[]> => {
@@ -244,7 +257,11 @@ const internals = {
         };
 
         const sql = internals.mysql(exchange, true);
-        const commitWith: TransactionStatements['commitWith'] = async (steps) => (await exchange(...internals.joined(steps), false, true)).map(internals.written);
+        const commitWith: TransactionStatements['commitWith'] = async (steps) => (await exchange(
+            ...internals.joined(steps),
+            false,
+            true
+        )).map(internals.written);
 
         try {
             const result = await write({ ...sql, commitWith });

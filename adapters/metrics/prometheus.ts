@@ -21,7 +21,12 @@ export const createServiceMetrics = (options: { defaults?: boolean } = {}): Serv
         collectDefaultMetrics({ register: registry, prefix: 'arcasync_' });
     }
 
-    const requests = new Counter({ name: 'arcasync_http_requests_total', help: 'Solicitudes HTTP por ruta y estado', labelNames: ['method', 'route', 'status'], registers: [registry] });
+    const requests = new Counter({
+        name: 'arcasync_http_requests_total',
+        help: 'Solicitudes HTTP por ruta y estado',
+        labelNames: ['method', 'route', 'status'],
+        registers: [registry]
+    });
     const duration = new Histogram({
         name: 'arcasync_http_request_duration_seconds',
         help: 'Duración de las solicitudes HTTP por ruta y estado',
@@ -29,10 +34,30 @@ export const createServiceMetrics = (options: { defaults?: boolean } = {}): Serv
         buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
         registers: [registry]
     });
-    const rateLimited = new Counter({ name: 'arcasync_rate_limit_rejections_total', help: 'Solicitudes rechazadas con 429, por límite superado', labelNames: ['limit'], registers: [registry] });
-    const jobs = new Counter({ name: 'arcasync_sync_jobs_total', help: 'Trabajos de sincronización terminados, por resultado', labelNames: ['outcome'], registers: [registry] });
-    const failures = new Counter({ name: 'arcasync_sync_failures_total', help: 'Sistemas que fallaron al sincronizar, por sistema', labelNames: ['system'], registers: [registry] });
-    const unknownPages = new Counter({ name: 'arcasync_authority_unknown_pages_total', help: 'Páginas de ARCA con una forma desconocida, guardadas para diagnóstico, por sistema', labelNames: ['system'], registers: [registry] });
+    const rateLimited = new Counter({
+        name: 'arcasync_rate_limit_rejections_total',
+        help: 'Solicitudes rechazadas con 429, por límite superado',
+        labelNames: ['limit'],
+        registers: [registry]
+    });
+    const jobs = new Counter({
+        name: 'arcasync_sync_jobs_total',
+        help: 'Trabajos de sincronización terminados, por resultado',
+        labelNames: ['outcome'],
+        registers: [registry]
+    });
+    const failures = new Counter({
+        name: 'arcasync_sync_failures_total',
+        help: 'Sistemas que fallaron al sincronizar, por sistema',
+        labelNames: ['system'],
+        registers: [registry]
+    });
+    const unknownPages = new Counter({
+        name: 'arcasync_authority_unknown_pages_total',
+        help: 'Páginas de ARCA con una forma desconocida, guardadas para diagnóstico, por sistema',
+        labelNames: ['system'],
+        registers: [registry]
+    });
 
     return {
         registry,

@@ -48,7 +48,11 @@ export const createWebhookSender = (options: { lookup?: Lookup } = {}): WebhookS
     const resolveAll = internals.lookupAll(lookup);
 
     // What the socket connects to: every address of the name checked, the first one used.
-    const guardedLookup = (policy: TargetPolicy) => (hostname: string, lookupOptions: LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+    const guardedLookup = (policy: TargetPolicy) => (
+        hostname: string,
+        lookupOptions: LookupOptions,
+        callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void
+    ) => {
 
         lookup(hostname, { ...lookupOptions, all: true }, (err, addresses) => {
 

@@ -23,7 +23,9 @@ export const registerOpenApiCommand = (program: Command, io: CliIo): void => {
         .option('--out <file>', 'lo escribe en un archivo')
         .action(async (options: { out?: string }) => {
 
-            const [{ openApiDocumentFor }, { createHttpServer }] = await Promise.all([import('../../servers/http/openapi/document.js'), import('../../servers/http/server.js')]);
+            const [{ openApiDocumentFor }, { createHttpServer }] = await Promise.all(
+                [import('../../servers/http/openapi/document.js'), import('../../servers/http/server.js')]
+            );
             const config = await configOf(io);
             const server = await createHttpServer(internals.noPorts, { host: config.host, port: config.port });
             const text = `${JSON.stringify(openApiDocumentFor(server, config.publicUrl), null, 2)}\n`;

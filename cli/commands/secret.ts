@@ -27,7 +27,9 @@ export const registerSecretCommands = (program: Command, io: CliIo): void => {
     const secret = program.command('secret').description('clave de cifrado de las credenciales guardadas (clave_arca)');
 
     secret.command('rotate')
-        .description('re-cifra todas las credenciales guardadas con la clave nueva (ARCASYNC_NEW_SECRET_KEY, una generada en ./data/secret.key, o la actual ARCASYNC_SECRET_KEY)')
+        .description(
+            're-cifra todas las credenciales guardadas con la clave nueva (ARCASYNC_NEW_SECRET_KEY, una generada en ./data/secret.key, o la actual ARCASYNC_SECRET_KEY)'
+        )
         .action(async (_options: object, command: Command) => {
 
             const [{ planRotation, secretBoxFor, writeKeyFile }, { resealStoredKeys }] = await Promise.all([
@@ -42,7 +44,10 @@ export const registerSecretCommands = (program: Command, io: CliIo): void => {
                 writeKeyFile(plan.path, plan.keyring);
             }
 
-            const report = await withApp(io, (app) => resealStoredKeys({ clients: app.ports.clients, secretBox: secretBoxFor({ kind: 'env', keyring: plan.keyring }) }));
+            const report = await withApp(io, (app) => resealStoredKeys({
+                clients: app.ports.clients,
+                secretBox: secretBoxFor({ kind: 'env', keyring: plan.keyring })
+            }));
             const data = { ...report, previousKeyIds: plan.previousKeyIds, generated: plan.generated, keyFile: plan.path };
             const lines = [
                 `Credenciales cifradas con la clave ${report.keyId}: ${report.resealed} re-cifradas, ${report.alreadyCurrent} ya lo estaban (de ${report.total} guardadas).`

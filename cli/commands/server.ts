@@ -59,7 +59,9 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
         });
 
     program.command('demo')
-        .description('demostración (npm start): cuenta, token y autoridad de prueba sobre una base vacía o suya; nunca toca otra base. En producción: arcasync serve')
+        .description(
+            'demostración (npm start): cuenta, token y autoridad de prueba sobre una base vacía o suya; nunca toca otra base. En producción: arcasync serve'
+        )
         .option('--host <host>', 'dirección donde escuchar')
         .option('--port <port>', 'puerto')
         .action(async (options: { host?: string; port?: string }, command: Command) => {

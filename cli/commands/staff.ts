@@ -31,7 +31,11 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
         .option('--subscription <state>', 'active | paused | ended | inactive', 'active')
         .action(async (options: { name: string; writing?: boolean; subscription: string }, command: Command) => {
 
-            const result = await withApp(io, async (app) => (await staff.createAccount()).createAccount(app.ports, { name: options.name, writingEnabled: Boolean(options.writing), subscription: options.subscription }));
+            const result = await withApp(io, async (app) => (await staff.createAccount()).createAccount(app.ports, {
+                name: options.name,
+                writingEnabled: Boolean(options.writing),
+                subscription: options.subscription
+            }));
             outputFor(command, io).print(`Cuenta creada: ${result.id}`, result);
         });
 
@@ -42,7 +46,11 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
         .option('--subscription <state>', 'active | paused | ended | inactive')
         .action(async (id: string, options: { writing?: boolean; subscription?: string }, command: Command) => {
 
-            const result = await withApp(io, async (app) => (await staff.updateAccount()).updateAccount(app.ports, { id: parseId(id), writingEnabled: options.writing, subscription: options.subscription }));
+            const result = await withApp(io, async (app) => (await staff.updateAccount()).updateAccount(app.ports, {
+                id: parseId(id),
+                writingEnabled: options.writing,
+                subscription: options.subscription
+            }));
             outputFor(command, io).print(`Cuenta ${result.id}: escritura ${result.writingEnabled ? 'habilitada' : 'deshabilitada'}, suscripción ${result.subscription}`, result);
         });
 
@@ -78,7 +86,9 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
         .option('--account <id>', 'cuenta')
         .action(async (options: { account?: string }, command: Command) => {
 
-            const result = await withApp(io, async (app) => (await staff.listUsers()).listUsers(app.ports, { accountId: options.account === undefined ? undefined : parseId(options.account) }));
+            const result = await withApp(io, async (app) => (await staff.listUsers()).listUsers(app.ports, {
+                accountId: options.account === undefined ? undefined : parseId(options.account)
+            }));
             const lines = result.users.map((item) => `  ${item.id}  ${item.email}  ${item.role}  cuenta ${item.accountId}`);
             outputFor(command, io).print(lines.join('\n') || '  (sin usuarios)', result);
         });
@@ -91,7 +101,12 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
         .option('--role <role>', 'owner | member', 'owner')
         .action(async (options: { account: string; email: string; password?: string; role: string }, command: Command) => {
 
-            const result = await withApp(io, async (app) => (await staff.createUser()).createUser(app.ports, { accountId: parseId(options.account), email: options.email, password: options.password, role: options.role }));
+            const result = await withApp(io, async (app) => (await staff.createUser()).createUser(app.ports, {
+                accountId: parseId(options.account),
+                email: options.email,
+                password: options.password,
+                role: options.role
+            }));
             outputFor(command, io).print(`Usuario creado: ${result.id}`, result);
         });
 
@@ -101,7 +116,10 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
         .requiredOption('--cuit <cuit>', 'CUIT de la cuenta del usuario')
         .action(async (options: { user: string; cuit: string }, command: Command) => {
 
-            const result = await withApp(io, async (app) => (await staff.assignClientToUser()).assignClientToUser(app.ports, { userId: parseId(options.user), cuit: options.cuit }));
+            const result = await withApp(
+                io,
+                async (app) => (await staff.assignClientToUser()).assignClientToUser(app.ports, { userId: parseId(options.user), cuit: options.cuit })
+            );
             outputFor(command, io).print(`CUIT ${result.cuit} asignado al usuario ${result.userId}`, result);
         });
 
@@ -113,7 +131,10 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
         .option('--name <name>', 'nombre para reconocerlo')
         .action(async (options: { user: string; name?: string }, command: Command) => {
 
-            const result = await withApp(io, async (app) => (await staff.createToken()).createToken(app.ports, { userId: parseId(options.user), name: options.name }));
+            const result = await withApp(
+                io,
+                async (app) => (await staff.createToken()).createToken(app.ports, { userId: parseId(options.user), name: options.name })
+            );
             outputFor(command, io).print(`Token ${result.id} (se muestra una sola vez):\n${result.token}`, result);
         });
 
@@ -148,7 +169,11 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
         .requiredOption('--color <color>', 'color #RRGGBB')
         .action(async (options: { account: string; name: string; color: string }, command: Command) => {
 
-            const result = await withApp(io, async (app) => (await staff.createTag()).createTag(app.ports, { accountId: parseId(options.account), name: options.name, color: options.color }));
+            const result = await withApp(io, async (app) => (await staff.createTag()).createTag(app.ports, {
+                accountId: parseId(options.account),
+                name: options.name,
+                color: options.color
+            }));
             outputFor(command, io).print(`Etiqueta creada: ${result.nombre}`, result);
         });
 
@@ -159,7 +184,11 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
         .requiredOption('--name <name>', 'nombre de la etiqueta')
         .action(async (options: { account: string; cuit: string; name: string }, command: Command) => {
 
-            const result = await withApp(io, async (app) => (await staff.assignTag()).assignTag(app.ports, { accountId: parseId(options.account), cuit: options.cuit, name: options.name }));
+            const result = await withApp(io, async (app) => (await staff.assignTag()).assignTag(app.ports, {
+                accountId: parseId(options.account),
+                cuit: options.cuit,
+                name: options.name
+            }));
             outputFor(command, io).print(`Etiqueta '${result.etiqueta}' asignada a ${result.cuit}`, result);
         });
 };

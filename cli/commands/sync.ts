@@ -76,7 +76,12 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
             const summary = await withApp(io, async (app) => {
 
                 const concurrency = await workerConcurrency(options.concurrency);
-                const { clientIds } = await enqueueSync(queueDeps(app), { cuits: options.cuit ?? [], all: options.all ?? false, due: options.due ?? false, window: app.config.fleet.window });
+                const { clientIds } = await enqueueSync(queueDeps(app), {
+                    cuits: options.cuit ?? [],
+                    all: options.all ?? false,
+                    due: options.due ?? false,
+                    window: app.config.fleet.window
+                });
                 const spinner = await syncSpinner(io, output);
                 const stop = new AbortController();
                 const off = io.onStop(() => stop.abort());
@@ -113,12 +118,17 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
         .action(async (options: { concurrency?: string; leaseSeconds?: string; pollSeconds?: string }, command: Command) => {
 
             const output = outputFor(command, io);
-            const [{ checkAuthorityFor, startSyncWorker }, { observeJob, startProcessMetrics }] = await Promise.all([import('../../app/worker.js'), import('../../app/metrics.js')]);
+            const [{
+                checkAuthorityFor,
+                startSyncWorker
+            }, { observeJob, startProcessMetrics }] = await Promise.all([import('../../app/worker.js'), import('../../app/metrics.js')]);
             const app = await openApp(io);
             try {
                 await checkAuthorityFor(app);
                 // `sync worker --concurrency N` may land on the parent's option (see status).
-                const concurrency = await workerConcurrency(options.concurrency ?? (command.parent?.opts() as { concurrency?: string } | undefined)?.concurrency);
+                const concurrency = await workerConcurrency(
+                    options.concurrency ?? (command.parent?.opts() as { concurrency?: string } | undefined)?.concurrency
+                );
                 const event = (data: object) => {
 
                     if (output.json) {
@@ -138,7 +148,16 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
                             observeJob(metrics.metrics, result);
                         }
 
-                        event({ event: 'end', jobId: result.jobId, clientId: result.clientId, cuit: result.cuit, outcome: result.outcome, disposition: result.disposition, invoices: result.invoices, at: result.endedAt });
+                        event({
+                            event: 'end',
+                            jobId: result.jobId,
+                            clientId: result.clientId,
+                            cuit: result.cuit,
+                            outcome: result.outcome,
+                            disposition: result.disposition,
+                            invoices: result.invoices,
+                            at: result.endedAt
+                        });
                     }
                 });
 
@@ -174,12 +193,20 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
             // Commander hands `sync status --cuit C` to the parent's --cuit when the program's
             // options are not positional: take it from there.
             const cuit = options.cuit ?? (command.parent?.opts() as { cuit?: string[] } | undefined)?.cuit?.at(-1);
-            const [{ syncStatus }, { queueDeps }, { diagnosticsDirOf, diagnosticsSummary }] = await Promise.all([import('../../core/use-cases/sync/sync-status.js'), import('../../app/sync.js'), import('../../app/authority.js')]);
+            const [{ syncStatus }, { queueDeps }, { diagnosticsDirOf, diagnosticsSummary }] = await Promise.all(
+                [import('../../core/use-cases/sync/sync-status.js'), import('../../app/sync.js'), import('../../app/authority.js')]
+            );
             const { healthOfClient } = await import('../../core/use-cases/cuit-health.js');
             const result = await withApp(io, async (app) => {
 
                 const status = await syncStatus({ ...queueDeps(app), syncStates: app.ports.syncStates }, { cuit });
-                const withHealth = 'clients' in status ? { ...status, clients: await Promise.all(status.clients.map(async (client) => ({ ...client, estado: await healthOfClient(app.ports, client.accountId, client.clientId) }))) } : status;
+                const withHealth = 'clients' in status ? {
+                    ...status,
+                    clients: await Promise.all(status.clients.map(async (client) => ({
+                        ...client,
+                        estado: await healthOfClient(app.ports, client.accountId, client.clientId)
+                    })))
+                } : status;
                 return { ...withHealth, unknownPages: diagnosticsSummary(diagnosticsDirOf(app.config.dataDir)) };
             });
             const pages = result.unknownPages.captured ? `\nPáginas de ARCA con forma desconocida guardadas: ${result.unknownPages.captured} en ${result.unknownPages.dir} (última: ${result.unknownPages.latest})` : '';

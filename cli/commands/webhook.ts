@@ -28,7 +28,11 @@ export const registerWebhookCommands = (program: Command, io: CliIo): void => {
         .action(async (options: { account: string; url: string; events?: string }, command: Command) => {
 
             const [{ createWebhook }, { webhookDeps, targetPolicyOf }] = await Promise.all([internals.manage(), internals.app()]);
-            const result = await withApp(io, async (app) => createWebhook(webhookDeps(app), { accountId: parseId(options.account), url: options.url, events: options.events }, targetPolicyOf(app)));
+            const result = await withApp(io, async (app) => createWebhook(webhookDeps(app), {
+                accountId: parseId(options.account),
+                url: options.url,
+                events: options.events
+            }, targetPolicyOf(app)));
             outputFor(command, io).print([
                 `Webhook ${result.id} creado: ${result.url} (eventos: ${result.events}).`,
                 `Secreto de firma (se muestra solo esta vez): ${result.secret}`
@@ -41,7 +45,9 @@ export const registerWebhookCommands = (program: Command, io: CliIo): void => {
         .action(async (options: { account?: string }, command: Command) => {
 
             const { listWebhooks } = await internals.manage();
-            const result = await withApp(io, async (app) => listWebhooks(app.ports, { accountId: options.account === undefined ? undefined : parseId(options.account) }));
+            const result = await withApp(io, async (app) => listWebhooks(app.ports, {
+                accountId: options.account === undefined ? undefined : parseId(options.account)
+            }));
             const lines = result.endpoints.map((entry) => `  ${entry.id}  cuenta ${entry.accountId}  ${entry.url}  eventos: ${entry.events}  ${entry.disabledAt === null ? 'activo' : `deshabilitado ${internals.when(entry.disabledAt)}`}`);
             outputFor(command, io).print(lines.join('\n') || '  (sin webhooks)', result);
         });
@@ -68,12 +74,17 @@ export const registerWebhookCommands = (program: Command, io: CliIo): void => {
         .description('envía ahora un evento de prueba firmado al endpoint')
         .action(async (id: string, _options: object, command: Command) => {
 
-            const [{ enqueueTestEvent, listDeliveries }, { webhookDeps, deliveryOptionsOf }, { deliverEndpointNow }] = await Promise.all([internals.manage(), internals.app(), import('../../core/use-cases/webhooks/deliver.js')]);
+            const [{ enqueueTestEvent, listDeliveries }, { webhookDeps, deliveryOptionsOf }, { deliverEndpointNow }] = await Promise.all(
+                [internals.manage(), internals.app(), import('../../core/use-cases/webhooks/deliver.js')]
+            );
             const result = await withApp(io, async (app) => {
 
                 const queued = await enqueueTestEvent(app.ports, { id: parseId(id) });
                 await deliverEndpointNow(webhookDeps(app), deliveryOptionsOf(app), queued.id, queued.eventId);
-                const delivery = (await listDeliveries(app.ports, { endpointId: queued.id, limit: 50 })).deliveries.find((entry) => entry.eventId === queued.eventId)!;
+                const delivery = (await listDeliveries(app.ports, {
+                    endpointId: queued.id,
+                    limit: 50
+                })).deliveries.find((entry) => entry.eventId === queued.eventId)!;
                 return { ...queued, status: delivery.status, httpStatus: delivery.lastStatus, error: delivery.lastError };
             });
             const answer = result.status === 'delivered'

@@ -19,9 +19,13 @@ const internals = {
         nombre: J.text().trim().min(1).max(fieldLimits.nombre).description('Nombre de pila.').example('María'),
         apellido: J.text().trim().min(1).max(fieldLimits.apellido).description('Apellido.').example('Ejemplo'),
         razon_social: J.text().trim().min(1).max(fieldLimits.razon_social).description('Razón social.').example('Ejemplo SRL'),
-        representante: J.cuit().description('CUIT de una persona física ya cargada en la misma cuenta, con o sin guiones; ARCA se consulta con su clave fiscal.').example('20-12345678-6'),
+        representante: J.cuit().description(
+            'CUIT de una persona física ya cargada en la misma cuenta, con o sin guiones; ARCA se consulta con su clave fiscal.'
+        ).example('20-12345678-6'),
         // A key is taken exactly as typed: spaces may be part of it.
-        clave_arca: J.text().min(1).max(fieldLimits.clave_arca).meta({ writeOnly: true }).description('Clave fiscal de ARCA; se guarda cifrada y nunca se devuelve.').example('clave-fiscal-de-ejemplo'),
+        clave_arca: J.text().min(1).max(fieldLimits.clave_arca).meta({ writeOnly: true }).description(
+            'Clave fiscal de ARCA; se guarda cifrada y nunca se devuelve.'
+        ).example('clave-fiscal-de-ejemplo'),
         email: J.text().trim().max(fieldLimits.email).emailAddress().allow(null).description('Email de contacto, o null.').example('maria.ejemplo@example.com'),
         // Empty (after trimming) clears it, like null.
         telefono: J.text().trim().min(0).max(fieldLimits.telefono).allow(null).description('Teléfono de contacto, o null.').example('+54 11 4321-5678')
@@ -90,11 +94,16 @@ const internals = {
         const keys: Record<string, Joi.Schema> = { cuit: immutable, tipo: immutable };
         for (const name of internals.order) {
             const applies = !tipo || internals.tipos[name].includes(tipo);
-            const field = internals.nullable(name) ? internals.field(name) : internals.field(name).invalid(null).messages({ 'any.invalid': messages.clientWrite.notNullable('{#label}') });
+            const field = internals.nullable(name) ? internals.field(name) : internals.field(name).invalid(null).messages({
+                'any.invalid': messages.clientWrite.notNullable('{#label}')
+            });
             keys[name] = applies ? field : internals.notApplicable(tipo!);
         }
 
-        return internals.body({ ...keys, ...internals.registry }, 'Merge patch (RFC 7396). Persona física: nombre, apellido, clave_arca, email, telefono. Persona jurídica: razon_social, representante, email, telefono. Solo email y telefono aceptan null. Un objeto vacío, `cuit`, `tipo`, `monotributista` o `autonomo` se rechazan con 400.')
+        return internals.body(
+            { ...keys, ...internals.registry },
+            'Merge patch (RFC 7396). Persona física: nombre, apellido, clave_arca, email, telefono. Persona jurídica: razon_social, representante, email, telefono. Solo email y telefono aceptan null. Un objeto vacío, `cuit`, `tipo`, `monotributista` o `autonomo` se rechazan con 400.'
+        )
             .min(1).messages({ 'object.min': messages.clientWrite.emptyPatch });
     }
 };
@@ -105,9 +114,27 @@ const internals = {
 // as it is from /docs is recognised as such; a test holds them valid.
 export const newClientSchemas: Record<ClientType | 'unknown', Joi.ObjectSchema> = {
     'persona-fisica': internals.creation('persona-fisica', 'Persona física. `monotributista` y `autonomo` no se aceptan: los determina la sincronización.')
-        .example({ tipo: 'persona-fisica', cuit: '20-31234567-7', nombre: 'María', apellido: 'Ejemplo', clave_arca: 'clave-fiscal-de-ejemplo', email: 'maria.ejemplo@example.com', telefono: '+54 11 4321-5678' }),
-    'persona-juridica': internals.creation('persona-juridica', 'Persona jurídica: se consulta a la autoridad con la clave de su representante, una persona física ya cargada en la cuenta. No lleva `clave_arca`.')
-        .example({ tipo: 'persona-juridica', cuit: '30-71888888-9', razon_social: 'Ejemplo SRL', representante: '20-12345678-6', email: 'administracion@example.com', telefono: null }),
+        .example({
+            tipo: 'persona-fisica',
+            cuit: '20-31234567-7',
+            nombre: 'María',
+            apellido: 'Ejemplo',
+            clave_arca: 'clave-fiscal-de-ejemplo',
+            email: 'maria.ejemplo@example.com',
+            telefono: '+54 11 4321-5678'
+        }),
+    'persona-juridica': internals.creation(
+        'persona-juridica',
+        'Persona jurídica: se consulta a la autoridad con la clave de su representante, una persona física ya cargada en la cuenta. No lleva `clave_arca`.'
+    )
+        .example({
+            tipo: 'persona-juridica',
+            cuit: '30-71888888-9',
+            razon_social: 'Ejemplo SRL',
+            representante: '20-12345678-6',
+            email: 'administracion@example.com',
+            telefono: null
+        }),
     unknown: internals.creation(null, 'Alta de un cliente.')
 };
 

@@ -118,7 +118,11 @@ const extensions: Extension[] = [
     {
         type: 'text',
         base: Joi.string(),
-        messages: { 'text.characters': '{#label} contiene caracteres no permitidos', 'text.emailAddress': '{#label} no es un email', 'text.decoded': '{#label} no es UTF-8' },
+        messages: {
+            'text.characters': '{#label} contiene caracteres no permitidos',
+            'text.emailAddress': '{#label} no es un email',
+            'text.decoded': '{#label} no es UTF-8'
+        },
         flags: { cleanlyDecoded: { default: false } },
         prepare(value, helpers) {
 

@@ -30,7 +30,10 @@ export const readParameterSchemas = {
     offset: internals.parameter(J.integer().min(0).default(pageDefaults.offset), messages.field.offset)
         .description('Cantidad de registros a saltear desde el comienzo.'),
     // A repeated parameter (form, exploded): one value arrives alone, several as a list.
-    etiquetas: internals.parameter(J.array().single().min(1).items(J.text().min(tagNameBounds.min).max(tagNameBounds.max).cleanlyDecoded()), messages.field.etiquetas)
+    etiquetas: internals.parameter(
+        J.array().single().min(1).items(J.text().min(tagNameBounds.min).max(tagNameBounds.max).cleanlyDecoded()),
+        messages.field.etiquetas
+    )
         // No example: /docs would put it in Try it out and filter by a tag the account may lack.
         .description('Nombres de etiquetas; varias se combinan con O (parámetro repetido: `etiquetas=Monotributo&etiquetas=Sociedades`).'),
     monotributista: internals.parameter(J.boolean().sensitive(), messages.field.monotributista)
@@ -97,7 +100,13 @@ export const toolArgumentSchemas = {
 export type ToolArgumentName = keyof typeof toolArgumentSchemas;
 
 // A tool's arguments as one object: its own first, then the read parameters it passes on.
-export const toolArgumentsSchema = (own: readonly ToolArgumentName[], names: readonly ReadParameterName[], pagesCount: 'records' | 'periods' = 'records'): Joi.ObjectSchema => J.object({
+export const toolArgumentsSchema = (
+    own: readonly ToolArgumentName[],
+    names: readonly ReadParameterName[],
+    pagesCount: 'records' | 'periods' = 'records'
+): Joi.ObjectSchema => J.object({
     ...Object.fromEntries(own.map((name) => [name, toolArgumentSchemas[name]])),
-    ...Object.fromEntries(names.map((name) => [name, pagesCount === 'periods' && (name === 'limit' || name === 'offset') ? periodPageSchemas[name] : readParameterSchemas[name]]))
+    ...Object.fromEntries(
+        names.map((name) => [name, pagesCount === 'periods' && (name === 'limit' || name === 'offset') ? periodPageSchemas[name] : readParameterSchemas[name]])
+    )
 });

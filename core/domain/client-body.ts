@@ -70,8 +70,21 @@ export const parseNewClient = (body: unknown): { input: NewClientInput | null; f
     }
 
     const input: NewClientInput = tipo === 'persona-fisica'
-        ? { tipo, cuit: value.cuit as Cuit, nombre: value.nombre as string, apellido: value.apellido as string, claveArca: value.clave_arca as string, ...internals.contact(value) }
-        : { tipo, cuit: value.cuit as Cuit, razonSocial: value.razon_social as string, representante: value.representante as Cuit, ...internals.contact(value) };
+        ? {
+            tipo,
+            cuit: value.cuit as Cuit,
+            nombre: value.nombre as string,
+            apellido: value.apellido as string,
+            claveArca: value.clave_arca as string,
+            ...internals.contact(value)
+        }
+        : {
+            tipo,
+            cuit: value.cuit as Cuit,
+            razonSocial: value.razon_social as string,
+            representante: value.representante as Cuit,
+            ...internals.contact(value)
+        };
 
     return { input, failures: [] };
 };

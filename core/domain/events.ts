@@ -8,8 +8,16 @@ export type EventType = typeof eventTypes[number];
 
 const internals = {
     key: (debt: SctDebt): string => [debt.establecimiento, debt.impuesto, debt.concepto, debt.subconcepto, debt.periodo, debt.antCuota].join('\u0000'),
-    total: (debts: readonly SctDebt[]): number => Math.round(debts.reduce((sum, debt) => sum + debt.saldo + debt.intResarcitorios + debt.intPunitorios, 0) * 100) / 100,
-    item: (debt: SctDebt) => ({ impuesto: debt.impuesto, concepto: debt.concepto, periodo: debt.periodo, antCuota: debt.antCuota, total: internals.total([debt]) })
+    total: (debts: readonly SctDebt[]): number => Math.round(
+        debts.reduce((sum, debt) => sum + debt.saldo + debt.intResarcitorios + debt.intPunitorios, 0) * 100
+    ) / 100,
+    item: (debt: SctDebt) => ({
+        impuesto: debt.impuesto,
+        concepto: debt.concepto,
+        periodo: debt.periodo,
+        antCuota: debt.antCuota,
+        total: internals.total([debt])
+    })
 };
 
 export interface SctDebtChange {

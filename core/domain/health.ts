@@ -55,18 +55,45 @@ const internals = {
     texts: {
         ok: { mensaje: 'Sincronizado sin errores.', accion: 'Nada que hacer: los datos están al día.' },
         pendiente: { mensaje: 'Todavía no se sincronizó.', accion: 'Nada que hacer por ahora: la primera sincronización está en curso o en espera.' },
-        sin_clave: { mensaje: messages.sync.noKey, accion: 'Cargá la clave fiscal del cliente (o asignale un representante con clave fiscal) para poder sincronizarlo.' },
-        clave_rechazada: { mensaje: 'ARCA rechazó la clave fiscal.', accion: 'Pedile al cliente su clave fiscal correcta y cargala de nuevo; mientras tanto no se reintenta, para no bloquearla.' },
-        clave_bloqueada: { mensaje: 'La clave fiscal está bloqueada en ARCA.', accion: 'Pedile al cliente que desbloquee su clave fiscal en ARCA y cargala de nuevo.' },
+        sin_clave: {
+            mensaje: messages.sync.noKey,
+            accion: 'Cargá la clave fiscal del cliente (o asignale un representante con clave fiscal) para poder sincronizarlo.'
+        },
+        clave_rechazada: {
+            mensaje: 'ARCA rechazó la clave fiscal.',
+            accion: 'Pedile al cliente su clave fiscal correcta y cargala de nuevo; mientras tanto no se reintenta, para no bloquearla.'
+        },
+        clave_bloqueada: {
+            mensaje: 'La clave fiscal está bloqueada en ARCA.',
+            accion: 'Pedile al cliente que desbloquee su clave fiscal en ARCA y cargala de nuevo.'
+        },
         clave_vencida: { mensaje: 'ARCA exige cambiar la clave fiscal.', accion: 'Pedile al cliente que cambie su clave fiscal en ARCA y cargala de nuevo.' },
-        captcha: { mensaje: 'ARCA pidió resolver un CAPTCHA para ingresar.', accion: 'Nada que hacer: ARCA lo pide tras varios ingresos seguidos; se reintenta en la próxima sincronización diaria.' },
-        segundo_factor: { mensaje: 'ARCA pidió un segundo factor de autenticación.', accion: 'Pedile al cliente que quite el segundo factor (token) de su clave fiscal, o que delegue los servicios en tu clave desde el Administrador de Relaciones de ARCA.' },
-        no_adherido: { mensaje: 'El servicio no está adherido en ARCA para el CUIT.', accion: 'Pedile al cliente que adhiera el servicio en ARCA (Administrador de Relaciones de Clave Fiscal); arcasync nunca lo adhiere por él.' },
-        sin_representacion: { mensaje: 'El representante no puede operar en nombre del CUIT.', accion: 'Pedile al cliente que delegue el servicio en su representante desde el Administrador de Relaciones de Clave Fiscal de ARCA.' },
-        irregularidades: { mensaje: 'ARCA informa que el CUIT registra irregularidades.', accion: 'El cliente debe regularizar su situación en su dependencia de ARCA.' },
+        captcha: {
+            mensaje: 'ARCA pidió resolver un CAPTCHA para ingresar.',
+            accion: 'Nada que hacer: ARCA lo pide tras varios ingresos seguidos; se reintenta en la próxima sincronización diaria.'
+        },
+        segundo_factor: {
+            mensaje: 'ARCA pidió un segundo factor de autenticación.',
+            accion: 'Pedile al cliente que quite el segundo factor (token) de su clave fiscal, o que delegue los servicios en tu clave desde el Administrador de Relaciones de ARCA.'
+        },
+        no_adherido: {
+            mensaje: 'El servicio no está adherido en ARCA para el CUIT.',
+            accion: 'Pedile al cliente que adhiera el servicio en ARCA (Administrador de Relaciones de Clave Fiscal); arcasync nunca lo adhiere por él.'
+        },
+        sin_representacion: {
+            mensaje: 'El representante no puede operar en nombre del CUIT.',
+            accion: 'Pedile al cliente que delegue el servicio en su representante desde el Administrador de Relaciones de Clave Fiscal de ARCA.'
+        },
+        irregularidades: {
+            mensaje: 'ARCA informa que el CUIT registra irregularidades.',
+            accion: 'El cliente debe regularizar su situación en su dependencia de ARCA.'
+        },
         arca_bloqueo: { mensaje: 'ARCA bloqueó temporalmente los pedidos.', accion: 'Nada que hacer: se reintenta solo más tarde.' },
         arca_no_disponible: { mensaje: 'ARCA no estuvo disponible.', accion: 'Nada que hacer: se reintenta solo.' },
-        formato_desconocido: { mensaje: 'ARCA devolvió una página con un formato que el servicio no reconoce.', accion: 'Nada que hacer: el equipo de arcasync recibió el detalle y se reintenta más tarde.' },
+        formato_desconocido: {
+            mensaje: 'ARCA devolvió una página con un formato que el servicio no reconoce.',
+            accion: 'Nada que hacer: el equipo de arcasync recibió el detalle y se reintenta más tarde.'
+        },
         error: { mensaje: 'Un error impidió sincronizar.', accion: 'Nada que hacer: se reintenta solo; si sigue así, escribinos.' }
     } satisfies Record<HealthState, HealthText>,
 
@@ -99,10 +126,28 @@ const internals = {
     keyFailures: new Set<HealthState>(['sin_clave', 'clave_rechazada', 'clave_bloqueada', 'clave_vencida', 'captcha', 'segundo_factor']),
 
     // What needs a person; the rest passes by itself.
-    attention: new Set<HealthState>(['sin_clave', 'clave_rechazada', 'clave_bloqueada', 'clave_vencida', 'segundo_factor', 'no_adherido', 'sin_representacion', 'irregularidades']),
+    attention: new Set<HealthState>(
+        ['sin_clave', 'clave_rechazada', 'clave_bloqueada', 'clave_vencida', 'segundo_factor', 'no_adherido', 'sin_representacion', 'irregularidades']
+    ),
 
     // The state a CUIT shows when its systems differ: what needs a person first.
-    rank: ['clave_rechazada', 'clave_bloqueada', 'clave_vencida', 'segundo_factor', 'sin_clave', 'sin_representacion', 'no_adherido', 'irregularidades', 'captcha', 'arca_bloqueo', 'formato_desconocido', 'arca_no_disponible', 'error', 'pendiente', 'ok'] as readonly HealthState[],
+    rank: [
+        'clave_rechazada',
+        'clave_bloqueada',
+        'clave_vencida',
+        'segundo_factor',
+        'sin_clave',
+        'sin_representacion',
+        'no_adherido',
+        'irregularidades',
+        'captcha',
+        'arca_bloqueo',
+        'formato_desconocido',
+        'arca_no_disponible',
+        'error',
+        'pendiente',
+        'ok'
+    ] as readonly HealthState[],
 
     // The authority's failure kinds of a refused key (sync_key_failures.kind).
     keyKinds: { rejected_key: 'clave_rechazada', blocked_key: 'clave_bloqueada', expired_key: 'clave_vencida' } as Record<string, KeyState>,
@@ -120,7 +165,9 @@ export const stateOfError = (error: string | null): HealthState => {
     return internals.prefixes.find(([prefix]) => error.startsWith(prefix))?.[1] ?? 'error';
 };
 
-export const healthText = (state: HealthState | KeyState): HealthText => (state in internals.texts ? internals.texts[state as HealthState] : internals.keyTexts[state as 'funciona' | 'pendiente']);
+export const healthText = (
+    state: HealthState | KeyState
+): HealthText => (state in internals.texts ? internals.texts[state as HealthState] : internals.keyTexts[state as 'funciona' | 'pendiente']);
 
 export const needsAttention = (state: HealthState | KeyState): boolean => internals.attention.has(state as HealthState);
 
@@ -155,7 +202,13 @@ export const systemHealth = (system: SyncSystem, record: SystemRecord | undefine
     }
 
     const state = stateOfError(record.lastError);
-    return { system, state, since: state === 'ok' ? record.syncedAt : record.failingSince ?? record.lastAttemptAt, syncedAt: record.syncedAt, lastAttemptAt: record.lastAttemptAt };
+    return {
+        system,
+        state,
+        since: state === 'ok' ? record.syncedAt : record.failingSince ?? record.lastAttemptAt,
+        syncedAt: record.syncedAt,
+        lastAttemptAt: record.lastAttemptAt
+    };
 };
 
 export interface KeyRecord {
@@ -202,7 +255,10 @@ export const keyHealth = (key: KeyRecord, now: Timestamp): KeyHealth => {
     const state = stateOfError(latest.lastError);
     if (isKeyFailureState(state)) {
         // A login failure of another day says nothing of today's (a changed key, a CAPTCHA gone).
-        return internals.day(latest.lastAttemptAt!) === internals.day(now) && state !== 'sin_clave' ? of(state as KeyState, latest.failingSince ?? latest.lastAttemptAt) : of('pendiente', null);
+        return internals.day(latest.lastAttemptAt!) === internals.day(now) && state !== 'sin_clave' ? of(
+            state as KeyState,
+            latest.failingSince ?? latest.lastAttemptAt
+        ) : of('pendiente', null);
     }
 
     return of('funciona', null);
@@ -279,7 +335,13 @@ export const shortDate = (at: Timestamp | string | null): string => {
 };
 
 // One sentence on a system read (MCP): "sin datos de SCT: la clave fiscal venció el 3/11/2026; …".
-export const systemSentence = (label: string, view: { estado: HealthState | KeyState; desde: string | null; syncedAt: string | null; mensaje: string; accion: string }): string => {
+export const systemSentence = (label: string, view: {
+    estado: HealthState | KeyState;
+    desde: string | null;
+    syncedAt: string | null;
+    mensaje: string;
+    accion: string;
+}): string => {
 
     if (view.estado === 'ok' || view.estado === 'funciona') {
         return `Estado de ${label}: al día.`;

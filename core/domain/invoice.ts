@@ -105,7 +105,18 @@ export const totalsByCurrency = (totals: readonly InvoiceTotals[]): CurrencySumm
 
     const byCurrency = new Map<string, CurrencySummary>();
     for (const row of totals) {
-        const summary = byCurrency.get(row.moneda) ?? { moneda: row.moneda, cantidad: 0, notasDeCredito: 0, importe: 0, importeOriginal: 0, impNetoGravado: 0, impNetoNoGravado: 0, impOpExentas: 0, otrosTributos: 0, iva: 0 };
+        const summary = byCurrency.get(row.moneda) ?? {
+            moneda: row.moneda,
+            cantidad: 0,
+            notasDeCredito: 0,
+            importe: 0,
+            importeOriginal: 0,
+            impNetoGravado: 0,
+            impNetoNoGravado: 0,
+            impOpExentas: 0,
+            otrosTributos: 0,
+            iva: 0
+        };
         const sign = isCreditNote(row.tipo) ? -1 : 1;
         summary.cantidad += row.cantidad;
         summary.notasDeCredito += sign < 0 ? row.cantidad : 0;

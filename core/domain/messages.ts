@@ -27,7 +27,7 @@ export const messages = {
         categoria: "El parámetro 'categoria' debe ser una de las categorías A, B, C, D, E, F, G, H, I, J o K.",
         from_date: "El parámetro 'from_date' debe ser una fecha válida con formato AAAA-MM-DD.",
         to_date: "El parámetro 'to_date' debe ser una fecha válida con formato AAAA-MM-DD.",
-        cuitPath: "El CUIT de la ruta debe tener 11 dígitos, con o sin guiones (NN-NNNNNNNN-N).",
+        cuitPath: 'El CUIT de la ruta debe tener 11 dígitos, con o sin guiones (NN-NNNNNNNN-N).',
         cuit: "El parámetro 'cuit' es obligatorio y debe ser un CUIT de 11 dígitos, con o sin guiones (NN-NNNNNNNN-N).",
         estado: "El parámetro 'estado' debe ser uno o más de: ok, pendiente, sin_clave, clave_rechazada, clave_bloqueada, clave_vencida, captcha, segundo_factor, no_adherido, sin_representacion, irregularidades, arca_bloqueo, arca_no_disponible, formato_desconocido, error.",
         requiere_atencion: "El parámetro 'requiere_atencion' debe ser true o false."

@@ -5,7 +5,12 @@ import { promisify } from 'node:util';
 // stored form carries its parameters so they can be raised later.
 
 const internals = {
-    scrypt: promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>,
+    scrypt: promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: {
+        N: number;
+        r: number;
+        p: number;
+        maxmem: number;
+    }) => Promise<Buffer>,
     params: { N: 2 ** 15, r: 8, p: 1 },
     keylen: 32
 };
@@ -29,7 +34,12 @@ export const verifyPassword = async (password: string, stored: string): Promise<
 
     const expected = Buffer.from(key, 'base64');
     const N = Number(n);
-    const actual = await internals.scrypt(password, Buffer.from(salt, 'base64'), expected.length, { N, r: Number(r), p: Number(p), maxmem: 128 * N * Number(r) * 2 });
+    const actual = await internals.scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
+        N,
+        r: Number(r),
+        p: Number(p),
+        maxmem: 128 * N * Number(r) * 2
+    });
     return timingSafeEqual(actual, expected);
 };
 

@@ -21,4 +21,3 @@ export const currentMonthUtc = (now: Date): DateRange => {
 export const resolveDateRange = (input: { from_date?: string | undefined; to_date?: string | undefined }, now: Date): DateRange => (
     input.from_date === undefined || input.to_date === undefined ? currentMonthUtc(now) : { fromDate: input.from_date, toDate: input.to_date }
 );
-

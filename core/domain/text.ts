@@ -3,4 +3,3 @@
 const unprintable = /[\u0000-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const isPrintableText = (value: string): boolean => !unprintable.test(value);
-

@@ -45,7 +45,9 @@ const internals = {
     // Cloud metadata services (AWS, GCP, Azure, Alibaba, Oracle): never a webhook's target.
     get metadata(): BlockList {
 
-        return internals.blockList([['169.254.169.254', 32, 'ipv4'], ['169.254.170.2', 32, 'ipv4'], ['100.100.100.200', 32, 'ipv4'], ['fd00:ec2::254', 128, 'ipv6']]);
+        return internals.blockList(
+            [['169.254.169.254', 32, 'ipv4'], ['169.254.170.2', 32, 'ipv4'], ['100.100.100.200', 32, 'ipv4'], ['fd00:ec2::254', 128, 'ipv6']]
+        );
     },
 
     lists: null as { loopback: BlockList; private: BlockList; metadata: BlockList } | null,
@@ -200,7 +202,13 @@ export interface WebhookBody {
     datos: unknown;
 }
 
-export const webhookBody = (event: { publicId: string; type: string; createdAt: Timestamp; accountId: number; cuit: string | null }, datos: unknown): string => JSON.stringify({
+export const webhookBody = (event: {
+    publicId: string;
+    type: string;
+    createdAt: Timestamp;
+    accountId: number;
+    cuit: string | null;
+}, datos: unknown): string => JSON.stringify({
     id: event.publicId,
     tipo: event.type,
     fecha: new Date(event.createdAt).toISOString(),

@@ -307,7 +307,14 @@ export interface WebhookRepository {
     // listens to their type. Returns how many events were handled.
     fanOut(limit: number): Promise<number>;
     // Due deliveries, at most one per endpoint and none of `busyEndpoints`, taken under a lease.
-    claim(input: { owner: string; now: Timestamp; leaseMs: number; limit: number; busyEndpoints: readonly number[]; endpointIds?: readonly number[] }): Promise<ClaimedDelivery[]>;
+    claim(input: {
+        owner: string;
+        now: Timestamp;
+        leaseMs: number;
+        limit: number;
+        busyEndpoints: readonly number[];
+        endpointIds?: readonly number[];
+    }): Promise<ClaimedDelivery[]>;
     // false when the lease was lost meanwhile (another worker took the delivery).
     record(deliveryId: number, owner: string, at: Timestamp, outcome: DeliveryOutcome): Promise<boolean>;
     listDeliveries(filter: { endpointId?: number; accountId?: number; limit: number }): Promise<DeliveryListing[]>;

@@ -9,7 +9,11 @@ export const countAttempt = async (deps: Pick<Ports, 'throttles' | 'clock'>, rul
 
     const window = throttleWindowAt(deps.clock.now(), rule);
     if (!await deps.throttles.tryCount(subject, window.start, rule.limit)) {
-        throw new DomainError('rate_limited', message, { limit: rule.limit, resetAt: window.start + rule.windowSeconds, retryAfterSeconds: window.retryAfterSeconds });
+        throw new DomainError('rate_limited', message, {
+            limit: rule.limit,
+            resetAt: window.start + rule.windowSeconds,
+            retryAfterSeconds: window.retryAfterSeconds
+        });
     }
 
     return window;

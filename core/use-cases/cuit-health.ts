@@ -66,14 +66,26 @@ const internals = {
             let key = keys.get(login.id);
             if (!key) {
                 const refused = login.keyFailure && login.keyFailure.fingerprint === login.keyFingerprint ? login.keyFailure : null;
-                key = keyHealth({ loginCuit: login.cuit, hasKey: login.keyFingerprint !== null, refused, reach: (reached.get(login.id) ?? []).flatMap(internals.records) }, now);
+                key = keyHealth({
+                    loginCuit: login.cuit,
+                    hasKey: login.keyFingerprint !== null,
+                    refused,
+                    reach: (reached.get(login.id) ?? []).flatMap(internals.records)
+                }, now);
                 keys.set(login.id, key);
             }
 
             return key;
         };
 
-        return new Map(rows.map((row) => [row.id, cuitHealth(systemsFor(row.tipo), internals.records(row), keyOf(row.tipo === 'persona-fisica' ? row.id : row.representativeId))]));
+        return new Map(
+            rows.map(
+                (row) => [
+                    row.id,
+                    cuitHealth(systemsFor(row.tipo), internals.records(row), keyOf(row.tipo === 'persona-fisica' ? row.id : row.representativeId))
+                ]
+            )
+        );
     },
 
     view(row: HealthClientRow, health: CuitHealth): CuitHealthView {
@@ -117,7 +129,11 @@ export const healthOfClient = async (deps: Pick<Ports, 'health' | 'clock'>, acco
     return row ? internals.view(row, internals.derive(clients, deps.clock.now().getTime()).get(clientId)!) : null;
 };
 
-export const getCuitHealth = async (deps: Pick<Ports, 'health' | 'clock' | 'clients'>, principal: Principal, request: ReadRequest): Promise<{ data: CuitHealthView }> => {
+export const getCuitHealth = async (
+    deps: Pick<Ports, 'health' | 'clock' | 'clients'>,
+    principal: Principal,
+    request: ReadRequest
+): Promise<{ data: CuitHealthView }> => {
 
     const { cuit } = parseReadRequest(request, cuitHealthParameters);
     return { data: await healthOfCuit(deps, principal, cuit) };
@@ -125,7 +141,11 @@ export const getCuitHealth = async (deps: Pick<Ports, 'health' | 'clock' | 'clie
 
 // "Which of my CUITs need attention?": the portfolio, paged, filtered by state (several: OR)
 // and by whether a person must act, both together with AND.
-export const listPortfolioHealth = async (deps: Pick<Ports, 'health' | 'clock'>, principal: Principal, request: ReadRequest): Promise<PortfolioHealthResult> => {
+export const listPortfolioHealth = async (
+    deps: Pick<Ports, 'health' | 'clock'>,
+    principal: Principal,
+    request: ReadRequest
+): Promise<PortfolioHealthResult> => {
 
     const input = parseReadRequest(request, portfolioHealthParameters);
     const states = input.estado?.length ? [...new Set(input.estado)] : null;

@@ -17,7 +17,11 @@ export const getCcmaBalancesParameters = ['cuit'] as const;
 
 // docs/api.md, Reads: data is null until the system was synchronized once; a null balance inside it
 // means the authority did not report it.
-export const getCcmaBalances = async (deps: Pick<Ports, 'clients' | 'ccma' | 'syncStates' | 'readCache'>, principal: Principal, request: ReadRequest): Promise<CcmaBalancesResult> => {
+export const getCcmaBalances = async (
+    deps: Pick<Ports, 'clients' | 'ccma' | 'syncStates' | 'readCache'>,
+    principal: Principal,
+    request: ReadRequest
+): Promise<CcmaBalancesResult> => {
 
     const { cuit } = parseReadRequest(request, getCcmaBalancesParameters);
     const client = await findVisibleClient(deps, principal, cuit);

@@ -16,7 +16,11 @@ export interface SctResult {
 export const getSctParameters = ['cuit'] as const;
 
 // docs/api.md, Reads: data is null until the system was synchronized once.
-export const getSct = async (deps: Pick<Ports, 'clients' | 'sct' | 'syncStates' | 'readCache'>, principal: Principal, request: ReadRequest): Promise<SctResult> => {
+export const getSct = async (
+    deps: Pick<Ports, 'clients' | 'sct' | 'syncStates' | 'readCache'>,
+    principal: Principal,
+    request: ReadRequest
+): Promise<SctResult> => {
 
     const { cuit } = parseReadRequest(request, getSctParameters);
     const client = await findVisibleClient(deps, principal, cuit);

@@ -19,7 +19,11 @@ export const listCcmaMovementsParameters = ['cuit', 'limit', 'offset'] as const;
 
 // docs/api.md, Reads: limit and offset count periods, newest first; every movement of a page's
 // periods is returned, by orden within its period.
-export const listCcmaMovements = async (deps: Pick<Ports, 'clients' | 'ccma' | 'syncStates' | 'readCache'>, principal: Principal, request: ReadRequest): Promise<CcmaMovementsResult> => {
+export const listCcmaMovements = async (
+    deps: Pick<Ports, 'clients' | 'ccma' | 'syncStates' | 'readCache'>,
+    principal: Principal,
+    request: ReadRequest
+): Promise<CcmaMovementsResult> => {
 
     const input = parseReadRequest(request, listCcmaMovementsParameters);
     const page = { limit: input.limit, offset: input.offset };

@@ -50,15 +50,29 @@ const internals = {
     issued(invoice: InvoiceRecord): IssuedInvoiceView {
 
         // Object.assign, not a spread: see toClientListItem.
-        return Object.assign(internals.common(invoice), { receptor: { tipoDocumento: invoice.counterpart.tipoDocumento, numeroDocumento: invoice.counterpart.numeroDocumento, nombre: invoice.counterpart.nombre } });
+        return Object.assign(internals.common(invoice), {
+            receptor: {
+                tipoDocumento: invoice.counterpart.tipoDocumento,
+                numeroDocumento: invoice.counterpart.numeroDocumento,
+                nombre: invoice.counterpart.nombre
+            }
+        });
     },
 
     received(invoice: InvoiceRecord): ReceivedInvoiceView {
 
-        return Object.assign(internals.common(invoice), { emisor: { nombre: invoice.counterpart.nombre ?? '', cuit: invoice.counterpart.numeroDocumento ?? '' } });
+        return Object.assign(internals.common(invoice), {
+            emisor: { nombre: invoice.counterpart.nombre ?? '', cuit: invoice.counterpart.numeroDocumento ?? '' }
+        });
     },
 
-    async list<T>(deps: Deps, principal: Principal, kind: InvoiceKind, request: ReadRequest, view: (invoice: InvoiceRecord) => T): Promise<ListInvoicesResult<T>> {
+    async list<T>(
+        deps: Deps,
+        principal: Principal,
+        kind: InvoiceKind,
+        request: ReadRequest,
+        view: (invoice: InvoiceRecord) => T
+    ): Promise<ListInvoicesResult<T>> {
 
         const input = parseReadRequest(request, listInvoicesParameters);
         const page = { limit: input.limit, offset: input.offset };
@@ -78,7 +92,21 @@ const internals = {
 };
 
 // docs/api.md, Reads: issued invoices of the period, by fecha; the current UTC month by default.
-export const listIssuedInvoices = (deps: Deps, principal: Principal, request: ReadRequest): Promise<ListInvoicesResult<IssuedInvoiceView>> => internals.list(deps, principal, 'issued', request, internals.issued);
+export const listIssuedInvoices = (
+    deps: Deps,
+    principal: Principal,
+    request: ReadRequest
+): Promise<ListInvoicesResult<IssuedInvoiceView>> => internals.list(deps, principal, 'issued', request, internals.issued);
 
 // docs/api.md, Reads: same rules, with the issuer instead of the receiver.
-export const listReceivedInvoices = (deps: Deps, principal: Principal, request: ReadRequest): Promise<ListInvoicesResult<ReceivedInvoiceView>> => internals.list(deps, principal, 'received', request, internals.received);
+export const listReceivedInvoices = (
+    deps: Deps,
+    principal: Principal,
+    request: ReadRequest
+): Promise<ListInvoicesResult<ReceivedInvoiceView>> => internals.list(
+    deps,
+    principal,
+    'received',
+    request,
+    internals.received
+);

@@ -18,7 +18,11 @@ export interface NotificationsResult {
 export const listNotificationsParameters = ['cuit', 'limit', 'offset'] as const;
 
 // docs/api.md, Reads: electronic-address notifications, most recent first.
-export const listNotifications = async (deps: Pick<Ports, 'clients' | 'notifications' | 'syncStates' | 'readCache'>, principal: Principal, request: ReadRequest): Promise<NotificationsResult> => {
+export const listNotifications = async (
+    deps: Pick<Ports, 'clients' | 'notifications' | 'syncStates' | 'readCache'>,
+    principal: Principal,
+    request: ReadRequest
+): Promise<NotificationsResult> => {
 
     const input = parseReadRequest(request, listNotificationsParameters);
     const page = { limit: input.limit, offset: input.offset };

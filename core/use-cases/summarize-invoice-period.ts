@@ -19,7 +19,12 @@ export interface InvoicePeriodSummary {
 // The whole period of an invoice list added up (every page, not one), with the same
 // parameters and rules as the list itself (docs/api.md, Reads): an assistant answers "¿cuánto facturó
 // en octubre?" without paging through hundreds of invoices.
-export const summarizeInvoicePeriod = async (deps: Pick<Ports, 'clients' | 'invoices' | 'clock' | 'readCache'>, principal: Principal, kind: InvoiceKind, request: ReadRequest): Promise<InvoicePeriodSummary> => {
+export const summarizeInvoicePeriod = async (
+    deps: Pick<Ports, 'clients' | 'invoices' | 'clock' | 'readCache'>,
+    principal: Principal,
+    kind: InvoiceKind,
+    request: ReadRequest
+): Promise<InvoicePeriodSummary> => {
 
     const input = parseReadRequest(request, listInvoicesParameters);
     const periodo = resolveDateRange(input, deps.clock.now());

@@ -20,10 +20,16 @@ type Described = {
 };
 
 const internals = {
-    standard: (schema: Joi.Schema): JsonSchema => (schema as unknown as { '~standard': { jsonSchema: { input(): JsonSchema } } })['~standard'].jsonSchema.input(),
+    standard: (schema: Joi.Schema): JsonSchema => (schema as unknown as {
+        '~standard': { jsonSchema: { input(): JsonSchema } };
+    })['~standard'].jsonSchema.input(),
 
     // Joi's schema of each key, in order (describe() gives descriptions, not schemas).
-    children: (schema: Joi.Schema): Map<string, Joi.Schema> => new Map(((schema as unknown as { $_terms: { keys?: { key: string; schema: Joi.Schema }[] | null } }).$_terms.keys ?? []).map((child) => [child.key, child.schema])),
+    children: (schema: Joi.Schema): Map<string, Joi.Schema> => new Map(
+        ((schema as unknown as {
+            $_terms: { keys?: { key: string; schema: Joi.Schema }[] | null };
+        }).$_terms.keys ?? []).map((child) => [child.key, child.schema])
+    ),
 
     finish(schema: Joi.Schema, described: Described, json: JsonSchema): JsonSchema {
 

@@ -10,7 +10,9 @@ import { jsonSchemaOf } from './json-schema.js';
 export type Schema = JsonSchema;
 
 const internals = {
-    of: <K extends string>(schemas: Record<K, Parameters<typeof jsonSchemaOf>[0]>): Record<K, Schema> => Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, jsonSchemaOf(schema as Parameters<typeof jsonSchemaOf>[0])])) as Record<K, Schema>
+    of: <K extends string>(schemas: Record<K, Parameters<typeof jsonSchemaOf>[0]>): Record<K, Schema> => Object.fromEntries(
+        Object.entries(schemas).map(([name, schema]) => [name, jsonSchemaOf(schema as Parameters<typeof jsonSchemaOf>[0])])
+    ) as Record<K, Schema>
 };
 
 // As an MCP tool's argument: the CUIT may also be a JSON number.

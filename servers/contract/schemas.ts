@@ -85,7 +85,15 @@ export const componentSchemas: Record<string, Schema> = {
         offset: { type: 'integer' },
         total: { type: 'integer', description: 'cantidad total de registros que cumplen la consulta' }
     }),
-    Cuit: internals.example(object(cuitFields), { id: '3f0c2d4e-8a51-4a8e-9d0b-6c1f2a7b9e10', cuit: '20123456786', displayCuit: '20-12345678-6', tipo: 'persona-fisica', nombre: 'González, María', email: 'maria@example.com', telefono: null }),
+    Cuit: internals.example(object(cuitFields), {
+        id: '3f0c2d4e-8a51-4a8e-9d0b-6c1f2a7b9e10',
+        cuit: '20123456786',
+        displayCuit: '20-12345678-6',
+        tipo: 'persona-fisica',
+        nombre: 'González, María',
+        email: 'maria@example.com',
+        telefono: null
+    }),
     CuitListItem: internals.example(object({
         ...cuitFields,
         etiquetas: { type: 'array', items: string },
@@ -93,7 +101,20 @@ export const componentSchemas: Record<string, Schema> = {
         autonomo: nullable({ type: 'boolean' }),
         categoria: nullable(string),
         sistemaRegistralSyncedAt: nullable(dateTime)
-    }), { id: '3f0c2d4e-8a51-4a8e-9d0b-6c1f2a7b9e10', cuit: '20123456786', displayCuit: '20-12345678-6', tipo: 'persona-fisica', nombre: 'González, María', email: 'maria@example.com', telefono: null, etiquetas: ['Monotributo'], monotributista: true, autonomo: false, categoria: 'D', sistemaRegistralSyncedAt: '2026-10-31T03:12:44.000Z' }),
+    }), {
+        id: '3f0c2d4e-8a51-4a8e-9d0b-6c1f2a7b9e10',
+        cuit: '20123456786',
+        displayCuit: '20-12345678-6',
+        tipo: 'persona-fisica',
+        nombre: 'González, María',
+        email: 'maria@example.com',
+        telefono: null,
+        etiquetas: ['Monotributo'],
+        monotributista: true,
+        autonomo: false,
+        categoria: 'D',
+        sistemaRegistralSyncedAt: '2026-10-31T03:12:44.000Z'
+    }),
     CuitFilters: object({
         etiquetas: { type: ['array', 'null'], items: string },
         monotributista: nullable({ type: 'boolean' }),
@@ -107,11 +128,43 @@ export const componentSchemas: Record<string, Schema> = {
         receptor: object({ tipoDocumento: nullable(string), numeroDocumento: nullable(string), nombre: nullable(string) })
     // As Mis Comprobantes gives them: point of sale and numbers without leading zeros, the
     // authority's type code ('11' is Factura C), amounts in the invoice's currency ('PES').
-    }), { fecha: '2026-10-05T00:00:00.000Z', puntoVenta: '3', numeroDesde: '502', numeroHasta: '502', tipo: '11', impNetoGravado: 0, impNetoNoGravado: 0, impOpExentas: 0, otrosTributos: 0, iva: 0, tipoCambio: 1, importeOriginal: 82000.5, monedaOriginal: 'PES', importe: 82000.5, receptor: { tipoDocumento: '80', numeroDocumento: '30712345671', nombre: 'Panadería La Espiga SRL' } }),
+    }), {
+        fecha: '2026-10-05T00:00:00.000Z',
+        puntoVenta: '3',
+        numeroDesde: '502',
+        numeroHasta: '502',
+        tipo: '11',
+        impNetoGravado: 0,
+        impNetoNoGravado: 0,
+        impOpExentas: 0,
+        otrosTributos: 0,
+        iva: 0,
+        tipoCambio: 1,
+        importeOriginal: 82000.5,
+        monedaOriginal: 'PES',
+        importe: 82000.5,
+        receptor: { tipoDocumento: '80', numeroDocumento: '30712345671', nombre: 'Panadería La Espiga SRL' }
+    }),
     ReceivedInvoice: internals.example(object({
         ...invoiceFields,
         emisor: object({ nombre: string, cuit: string })
-    }), { fecha: '2026-10-01T00:00:00.000Z', puntoVenta: '4', numeroDesde: '120', numeroHasta: '120', tipo: '1', impNetoGravado: 10492.9, impNetoNoGravado: 0, impOpExentas: 0, otrosTributos: 150.25, iva: 2153.41, tipoCambio: 1, importeOriginal: 12796.56, monedaOriginal: 'PES', importe: 12796.56, emisor: { nombre: 'Distribuidora del Sur SA', cuit: '30710000007' } }),
+    }), {
+        fecha: '2026-10-01T00:00:00.000Z',
+        puntoVenta: '4',
+        numeroDesde: '120',
+        numeroHasta: '120',
+        tipo: '1',
+        impNetoGravado: 10492.9,
+        impNetoNoGravado: 0,
+        impOpExentas: 0,
+        otrosTributos: 150.25,
+        iva: 2153.41,
+        tipoCambio: 1,
+        importeOriginal: 12796.56,
+        monedaOriginal: 'PES',
+        importe: 12796.56,
+        emisor: { nombre: 'Distribuidora del Sur SA', cuit: '30710000007' }
+    }),
     SctData: object({
         deuda: {
             type: 'array',
@@ -151,14 +204,29 @@ export const componentSchemas: Record<string, Schema> = {
         fechaRecepcion: dateTime,
         fechaNotificacion: nullable(dateTime),
         leidaAt: nullable(dateTime)
-    }), { arcaId: '684512397', tipo: 'Comunicación', asunto: 'Vencimiento de la declaración jurada de IVA', organismo: 'ARCA', fechaRecepcion: '2026-10-14T13:05:00.000Z', fechaNotificacion: '2026-10-14T00:00:00.000Z', leidaAt: null }),
+    }), {
+        arcaId: '684512397',
+        tipo: 'Comunicación',
+        asunto: 'Vencimiento de la declaración jurada de IVA',
+        organismo: 'ARCA',
+        fechaRecepcion: '2026-10-14T13:05:00.000Z',
+        fechaNotificacion: '2026-10-14T00:00:00.000Z',
+        leidaAt: null
+    }),
     CuitHealth: internals.example(object({
         cuit: cuitFields.cuit,
         displayCuit: cuitFields.displayCuit,
         nombre: cuitFields.nombre,
-        estado: { type: 'string', enum: [...healthStates], description: 'el de la clave fiscal si falla (frena todos los sistemas); si no, el de sus sistemas que más necesita atención' },
+        estado: {
+            type: 'string',
+            enum: [...healthStates],
+            description: 'el de la clave fiscal si falla (frena todos los sistemas); si no, el de sus sistemas que más necesita atención'
+        },
         ...healthFields,
-        requiereAtencion: { type: 'boolean', description: 'alguien tiene que hacer algo (cargar o cambiar la clave, adherir un servicio, delegar); lo demás se reintenta solo' },
+        requiereAtencion: {
+            type: 'boolean',
+            description: 'alguien tiene que hacer algo (cargar o cambiar la clave, adherir un servicio, delegar); lo demás se reintenta solo'
+        },
         clave: object({
             cuit: { ...nullable(string), description: 'CUIT cuya clave fiscal ingresa (el propio o el del representante)' },
             estado: { type: 'string', enum: [...keyStates] },
@@ -168,8 +236,22 @@ export const componentSchemas: Record<string, Schema> = {
     }), {
         cuit: '20123456786', displayCuit: '20-12345678-6', nombre: 'González, María', estado: 'clave_vencida', desde: '2026-11-03T03:10:12.000Z',
         mensaje: 'ARCA exige cambiar la clave fiscal.', accion: 'Pedile al cliente que cambie su clave fiscal en ARCA y cargala de nuevo.', requiereAtencion: true,
-        clave: { cuit: '20123456786', estado: 'clave_vencida', desde: '2026-11-03T03:10:12.000Z', mensaje: 'ARCA exige cambiar la clave fiscal.', accion: 'Pedile al cliente que cambie su clave fiscal en ARCA y cargala de nuevo.' },
-        sistemas: [{ sistema: 'sct', estado: 'clave_vencida', desde: '2026-11-03T03:10:12.000Z', mensaje: 'ARCA exige cambiar la clave fiscal.', accion: 'Pedile al cliente que cambie su clave fiscal en ARCA y cargala de nuevo.', syncedAt: '2026-11-02T03:08:40.000Z', ultimoIntento: '2026-11-12T03:09:55.000Z' }]
+        clave: {
+            cuit: '20123456786',
+            estado: 'clave_vencida',
+            desde: '2026-11-03T03:10:12.000Z',
+            mensaje: 'ARCA exige cambiar la clave fiscal.',
+            accion: 'Pedile al cliente que cambie su clave fiscal en ARCA y cargala de nuevo.'
+        },
+        sistemas: [{
+            sistema: 'sct',
+            estado: 'clave_vencida',
+            desde: '2026-11-03T03:10:12.000Z',
+            mensaje: 'ARCA exige cambiar la clave fiscal.',
+            accion: 'Pedile al cliente que cambie su clave fiscal en ARCA y cargala de nuevo.',
+            syncedAt: '2026-11-02T03:08:40.000Z',
+            ultimoIntento: '2026-11-12T03:09:55.000Z'
+        }]
     }),
     HealthFilters: object({
         estado: { type: ['array', 'null'], items: { type: 'string', enum: [...healthStates] } },
@@ -188,7 +270,10 @@ export const requestSchemas: Record<string, Schema> = {
 
 export const newCuitBody: Schema = {
     oneOf: [ref('NewPhysicalPerson'), ref('NewLegalEntity')],
-    discriminator: { propertyName: 'tipo', mapping: { 'persona-fisica': '#/components/schemas/NewPhysicalPerson', 'persona-juridica': '#/components/schemas/NewLegalEntity' } }
+    discriminator: {
+        propertyName: 'tipo',
+        mapping: { 'persona-fisica': '#/components/schemas/NewPhysicalPerson', 'persona-juridica': '#/components/schemas/NewLegalEntity' }
+    }
 };
 
 const syncedAt = nullable(dateTime);

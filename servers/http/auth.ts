@@ -47,6 +47,9 @@ export const registerBearerAuth = (server: Server, deps: Ports): void => {
 export const cuitParam = (request: { params: Record<string, unknown> }): string => String(request.params.cuit);
 
 // What a read endpoint hands the core: its path and query as hapi parsed them, unchecked.
-export const readRequestOf = (request: { params: Record<string, unknown>; query: Record<string, unknown> }): ReadRequest => ({ path: request.params, query: request.query });
+export const readRequestOf = (request: {
+    params: Record<string, unknown>;
+    query: Record<string, unknown>;
+}): ReadRequest => ({ path: request.params, query: request.query });
 
 export const principalOf = (request: { auth: { credentials: { user?: Principal } } }): Principal => request.auth.credentials.user!;

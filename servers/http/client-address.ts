@@ -6,7 +6,9 @@ import type { Request } from '@hapi/hapi';
 // anything further left was written by the client itself.
 
 const internals = {
-    list: (header: unknown): string[] => (Array.isArray(header) ? header.join(',') : typeof header === 'string' ? header : '').split(',').map((part) => part.trim()).filter(Boolean)
+    list: (header: unknown): string[] => (Array.isArray(header) ? header.join(',') : typeof header === 'string' ? header : '').split(',').map(
+        (part) => part.trim()
+    ).filter(Boolean)
 };
 
 export const clientAddress = (request: Request, trustProxy: number): string => {

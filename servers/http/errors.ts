@@ -62,7 +62,9 @@ export const toBoom = (err: unknown): Boom.Boom => {
 };
 
 // Handlers run use cases; their domain errors become responses, anything else a 500.
-export const answerUseCase = <T>(fn: (request: Request, h: ResponseToolkit) => Promise<T>) => async (request: Request, h: ResponseToolkit): Promise<T | ResponseObject> => {
+export const answerUseCase = <T>(
+    fn: (request: Request, h: ResponseToolkit) => Promise<T>
+) => async (request: Request, h: ResponseToolkit): Promise<T | ResponseObject> => {
 
     try {
         return internals.reply(h, await fn(request, h));
@@ -92,7 +94,14 @@ export const registerErrorResponses = (server: Server, log: (event: Record<strin
         const domain = response.data instanceof DomainError ? response.data : null;
         const failure = !domain && status >= 500 ? deps.database.failureOf(response) : null;
         if (failure) {
-            log({ level: 'warn', msg: 'base de datos no disponible', requestId: request.info.id, failure: failure.kind, code: (response as { code?: unknown }).code, err: response.message });
+            log({
+                level: 'warn',
+                msg: 'base de datos no disponible',
+                requestId: request.info.id,
+                failure: failure.kind,
+                code: (response as { code?: unknown }).code,
+                err: response.message
+            });
             return unavailableAnswer(h, failure.retryAfter);
         }
 
@@ -101,7 +110,14 @@ export const registerErrorResponses = (server: Server, log: (event: Record<strin
             message = domain.message;
         }
         else if (status >= 500) {
-            log({ level: 'error', msg: 'request failed', requestId: request.info.id, method: request.method, path: request.path, err: response.stack ?? response.message });
+            log({
+                level: 'error',
+                msg: 'request failed',
+                requestId: request.info.id,
+                method: request.method,
+                path: request.path,
+                err: response.stack ?? response.message
+            });
             message = messages.internal;
         }
         else {

@@ -36,7 +36,9 @@ export const publicUrls = (server: Server, publicUrl: string | undefined, trustP
             return false;
         }
 
-        return parsed.origin === own.origin || (loopbackHosts.has(own.hostname) && loopbackHosts.has(parsed.hostname) && parsed.protocol === own.protocol && parsed.port === own.port);
+        return parsed.origin === own.origin || (loopbackHosts.has(own.hostname) && loopbackHosts.has(
+            parsed.hostname
+        ) && parsed.protocol === own.protocol && parsed.port === own.port);
     };
 
     return {

@@ -56,7 +56,9 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
     const logger = options.logger ?? pino({ level: 'silent' });
     // Unexpected errors go through the logger (and so through its redaction), wherever they happen.
     // pino writes the level and the message itself: kept in the event they would appear twice.
-    const reportError = options.log ?? (({ level, msg, ...event }: Record<string, unknown>) => logger[level === 'warn' ? 'warn' : 'error'](event, String(msg ?? 'error')));
+    const reportError = options.log ?? ((
+        { level, msg, ...event }: Record<string, unknown>
+    ) => logger[level === 'warn' ? 'warn' : 'error'](event, String(msg ?? 'error')));
     registerErrorResponses(server, reportError, deps);
     registerLogging(server, logger, options.trustProxy ?? 0);
     guardTransport(server, logger);
@@ -66,7 +68,13 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
 
     registerBearerAuth(server, deps);
     registerRateLimitHeaders(server);
-    registerMcp(server, deps, { publicUrl: options.publicUrl, log: reportError, trustProxy: options.trustProxy, maxClients: options.maxOAuthClients, redirectSchemes: options.oauthRedirectSchemes });
+    registerMcp(server, deps, {
+        publicUrl: options.publicUrl,
+        log: reportError,
+        trustProxy: options.trustProxy,
+        maxClients: options.maxOAuthClients,
+        redirectSchemes: options.oauthRedirectSchemes
+    });
 
     server.route([
         ...healthRoutes(deps),

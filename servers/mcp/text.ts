@@ -72,7 +72,12 @@ export const text = {
         return [internals.page('CUIT', result.pagination, result.data.length), ...summary, ...lines].join('\n');
     },
 
-    invoices(kind: 'emitidos' | 'recibidos', result: ListInvoicesResult<IssuedInvoiceView | ReceivedInvoiceView>, summary: InvoicePeriodSummary, health: ReadHealthView): string {
+    invoices(
+        kind: 'emitidos' | 'recibidos',
+        result: ListInvoicesResult<IssuedInvoiceView | ReceivedInvoiceView>,
+        summary: InvoicePeriodSummary,
+        health: ReadHealthView
+    ): string {
 
         const lines = result.data.map((invoice) => {
 

@@ -46,7 +46,11 @@ const internals = {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 
     // Generated from the contract's joi schemas, like the OpenAPI parameters.
-    input: (own: readonly ToolArgumentName[], names: readonly ReadParameterName[], pagesCount?: 'periods'): Tool['inputSchema'] => jsonSchemaOf(toolArgumentsSchema(own, names, pagesCount)) as Tool['inputSchema'],
+    input: (
+        own: readonly ToolArgumentName[],
+        names: readonly ReadParameterName[],
+        pagesCount?: 'periods'
+    ): Tool['inputSchema'] => jsonSchemaOf(toolArgumentsSchema(own, names, pagesCount)) as Tool['inputSchema'],
 
     // An argument only the MCP front end has (it picks the use case); its refusal is joined
     // with whatever the core refuses in the rest.
@@ -88,8 +92,30 @@ const internals = {
                     type: 'array',
                     items: {
                         type: 'object',
-                        properties: { moneda: { type: 'string' }, cantidad: { type: 'integer' }, notasDeCredito: { type: 'integer' }, importe: { ...money, description: 'en pesos' }, importeOriginal: { ...money, description: 'en la moneda' }, impNetoGravado: money, impNetoNoGravado: money, impOpExentas: money, otrosTributos: money, iva: money },
-                        required: ['moneda', 'cantidad', 'notasDeCredito', 'importe', 'importeOriginal', 'impNetoGravado', 'impNetoNoGravado', 'impOpExentas', 'otrosTributos', 'iva'],
+                        properties: {
+                            moneda: { type: 'string' },
+                            cantidad: { type: 'integer' },
+                            notasDeCredito: { type: 'integer' },
+                            importe: { ...money, description: 'en pesos' },
+                            importeOriginal: { ...money, description: 'en la moneda' },
+                            impNetoGravado: money,
+                            impNetoNoGravado: money,
+                            impOpExentas: money,
+                            otrosTributos: money,
+                            iva: money
+                        },
+                        required: [
+                            'moneda',
+                            'cantidad',
+                            'notasDeCredito',
+                            'importe',
+                            'importeOriginal',
+                            'impNetoGravado',
+                            'impNetoNoGravado',
+                            'impOpExentas',
+                            'otrosTributos',
+                            'iva'
+                        ],
                         additionalProperties: false
                     }
                 }
@@ -106,7 +132,9 @@ const internals = {
             description: 'Total adeudado hoy (saldo más intereses) y el próximo vencimiento; null si nunca se sincronizó.',
             properties: {
                 totalAdeudado: internals.money,
-                proximoVencimiento: { anyOf: [(componentSchemas.SctData!.properties as Record<string, { items: Schema }>).vencimientos.items, { type: 'null' }] }
+                proximoVencimiento: {
+                    anyOf: [(componentSchemas.SctData!.properties as Record<string, { items: Schema }>).vencimientos.items, { type: 'null' }]
+                }
             },
             required: ['totalAdeudado', 'proximoVencimiento'],
             additionalProperties: false
@@ -130,7 +158,10 @@ const internals = {
             type: 'object',
             description: 'El estado de sincronización de lo leído: si la clave fiscal falla, su estado; si no, el de los sistemas leídos que más atención necesita, con qué hacer.',
             properties: {
-                estado: views.estado!, desde: views.desde!, syncedAt: { type: ['string', 'null'], format: 'date-time' }, mensaje: views.mensaje!, accion: views.accion!,
+                estado: views.estado!, desde: views.desde!, syncedAt: {
+                    type: ['string', 'null'],
+                    format: 'date-time'
+                }, mensaje: views.mensaje!, accion: views.accion!,
                 requiereAtencion: views.requiereAtencion!, clave: views.clave!, sistemas: views.sistemas!
             },
             required: ['estado', 'desde', 'syncedAt', 'mensaje', 'accion', 'requiereAtencion', 'clave', 'sistemas'],
@@ -141,7 +172,11 @@ const internals = {
     // A tool's output schema with `estado` beside the rest.
     withHealth(schema: Schema): Schema {
 
-        return { ...schema, properties: { ...(schema.properties as Schema), estado: internals.healthSchema }, required: [...(schema.required as string[]), 'estado'] };
+        return {
+            ...schema,
+            properties: { ...(schema.properties as Schema), estado: internals.healthSchema },
+            required: [...(schema.required as string[]), 'estado']
+        };
     },
 
     async call(deps: Ports, definition: ToolDefinition, admit: Admit, log: McpLog, args: RawParameters): Promise<CallToolResult> {
@@ -153,14 +188,22 @@ const internals = {
         }
         catch (err) {
             if (isDomainError(err)) {
-                const meta = err.rateLimit ? { _meta: { retryAfterSeconds: err.rateLimit.retryAfterSeconds, rateLimitLimit: err.rateLimit.limit, rateLimitReset: err.rateLimit.resetAt } } : {};
+                const meta = err.rateLimit ? {
+                    _meta: { retryAfterSeconds: err.rateLimit.retryAfterSeconds, rateLimitLimit: err.rateLimit.limit, rateLimitReset: err.rateLimit.resetAt }
+                } : {};
                 return { isError: true, content: [{ type: 'text', text: err.message }], ...meta };
             }
 
             // The database away for now: a tool error that says so and when to try again.
             const failure = deps.database.failureOf(err);
             if (failure) {
-                log({ level: 'warn', msg: 'base de datos no disponible', tool: definition.tool.name, failure: failure.kind, err: err instanceof Error ? err.message : String(err) });
+                log({
+                    level: 'warn',
+                    msg: 'base de datos no disponible',
+                    tool: definition.tool.name,
+                    failure: failure.kind,
+                    err: err instanceof Error ? err.message : String(err)
+                });
                 return { isError: true, content: [{ type: 'text', text: messages.unavailable }], _meta: { retryAfterSeconds: failure.retryAfter } };
             }
 
@@ -186,7 +229,20 @@ const definitions: ToolDefinition[] = [
                     atencion: {
                         type: 'array',
                         description: 'Los CUIT de la página que no se pueden sincronizar bien: su estado y qué hacer.',
-                        items: { type: 'object', properties: { cuit: { type: 'string' }, nombre: { type: 'string' }, estado: (componentSchemas.CuitHealth!.properties as Schema).estado, desde: { type: ['string', 'null'], format: 'date-time' }, mensaje: { type: 'string' }, accion: { type: 'string' }, requiereAtencion: { type: 'boolean' } }, required: ['cuit', 'nombre', 'estado', 'desde', 'mensaje', 'accion', 'requiereAtencion'], additionalProperties: false }
+                        items: {
+                            type: 'object',
+                            properties: {
+                                cuit: { type: 'string' },
+                                nombre: { type: 'string' },
+                                estado: (componentSchemas.CuitHealth!.properties as Schema).estado,
+                                desde: { type: ['string', 'null'], format: 'date-time' },
+                                mensaje: { type: 'string' },
+                                accion: { type: 'string' },
+                                requiereAtencion: { type: 'boolean' }
+                            },
+                            required: ['cuit', 'nombre', 'estado', 'desde', 'mensaje', 'accion', 'requiereAtencion'],
+                            additionalProperties: false
+                        }
                     }
                 },
                 required: [...(bodySchemas.cuitList.required as string[]), 'atencion']
@@ -199,7 +255,15 @@ const definitions: ToolDefinition[] = [
             const onPage = new Set(result.data.map((item) => item.cuit));
             const atencion = (await portfolioHealth(deps, principal))
                 .filter((entry) => onPage.has(entry.cuit) && entry.estado !== 'ok' && entry.estado !== 'pendiente')
-                .map((entry) => ({ cuit: entry.cuit, nombre: entry.nombre, estado: entry.estado, desde: entry.desde, mensaje: entry.mensaje, accion: entry.accion, requiereAtencion: entry.requiereAtencion }));
+                .map((entry) => ({
+                    cuit: entry.cuit,
+                    nombre: entry.nombre,
+                    estado: entry.estado,
+                    desde: entry.desde,
+                    mensaje: entry.mensaje,
+                    accion: entry.accion,
+                    requiereAtencion: entry.requiereAtencion
+                }));
             return { structured: { ...result, atencion }, text: text.cuits(result, atencion) };
         }
     },
@@ -207,7 +271,7 @@ const definitions: ToolDefinition[] = [
         tool: {
             name: 'listar_mis_comprobantes',
             title: 'Listar comprobantes',
-            description: "Lista los comprobantes emitidos o recibidos (Mis Comprobantes de ARCA) de un CUIT en un período, ordenados por fecha. El período va de from_date a to_date (AAAA-MM-DD, ambos o ninguno); sin ellos, el mes en curso en UTC. Paginado con limit y offset.",
+            description: 'Lista los comprobantes emitidos o recibidos (Mis Comprobantes de ARCA) de un CUIT en un período, ordenados por fecha. El período va de from_date a to_date (AAAA-MM-DD, ambos o ninguno); sin ellos, el mes en curso en UTC. Paginado con limit y offset.',
             inputSchema: internals.input(['tipo'], listInvoicesParameters),
             outputSchema: selfContained(internals.withHealth({
                 type: 'object',
@@ -275,7 +339,11 @@ const definitions: ToolDefinition[] = [
         },
         async run(deps, principal, args) {
 
-            const consulta = internals.choose<typeof ccmaQueries[number]>(args, 'consulta', args.consulta === 'movimientos' ? listCcmaMovementsParameters : getCcmaBalancesParameters);
+            const consulta = internals.choose<typeof ccmaQueries[number]>(
+                args,
+                'consulta',
+                args.consulta === 'movimientos' ? listCcmaMovementsParameters : getCcmaBalancesParameters
+            );
             const request = { query: internals.without(args, 'consulta') };
             if (consulta === 'movimientos') {
                 const result = await listCcmaMovements(deps, principal, request);

@@ -51,7 +51,14 @@ const internals = {
         }
     },
 
-    challenge(request: Request, h: ResponseToolkit, resource: ProtectedResource, status: 401 | 403, error: 'invalid_token' | 'insufficient_scope' | null, message: string): ResponseObject {
+    challenge(
+        request: Request,
+        h: ResponseToolkit,
+        resource: ProtectedResource,
+        status: 401 | 403,
+        error: 'invalid_token' | 'insufficient_scope' | null,
+        message: string
+    ): ResponseObject {
 
         const parts = [`resource_metadata="${resource.metadataUrl(request)}"`, `scope="${mcpScope}"`];
         if (error) {
@@ -127,7 +134,11 @@ const internals = {
                         }
 
                         const body = request.payload as Buffer | null;
-                        const answer = await transport.handleRequest(new Request(resource.url(), { method: 'POST', headers, body: body?.length ? body : null }));
+                        const answer = await transport.handleRequest(new Request(resource.url(), {
+                            method: 'POST',
+                            headers,
+                            body: body?.length ? body : null
+                        }));
                         const text = await answer.text();
                         const response = h.response(text || undefined).code(answer.status);
                         const type = answer.headers.get('content-type');
@@ -145,7 +156,13 @@ const internals = {
             { method: 'GET', path: resource.path, options: { auth: false, cors: internals.cors }, handler: notAllowed },
             { method: 'DELETE', path: resource.path, options: { auth: false, cors: internals.cors }, handler: notAllowed }
         ];
-    },
+    }
 };
 
-export const mcpTransportRoutes = (deps: Ports, oauth: OAuthServer, urls: PublicUrls, resource: ProtectedResource, log: McpLog): ServerRoute[] => internals.routes(deps, oauth, urls, resource, log);
+export const mcpTransportRoutes = (
+    deps: Ports,
+    oauth: OAuthServer,
+    urls: PublicUrls,
+    resource: ProtectedResource,
+    log: McpLog
+): ServerRoute[] => internals.routes(deps, oauth, urls, resource, log);

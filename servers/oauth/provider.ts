@@ -55,7 +55,9 @@ const internals = {
     // that seals clave_arca: a database dump alone cannot sign a cookie or a token.
     async sharedSecret<T>(deps: Pick<Ports, 'oauthStore' | 'secretBox'>, id: string, create: () => T): Promise<T> {
 
-        const open = (entry: OAuthEntry | null): T | null => (typeof entry?.payload.sealed === 'string' ? JSON.parse(deps.secretBox.open(entry.payload.sealed)) as T : null);
+        const open = (entry: OAuthEntry | null): T | null => (typeof entry?.payload.sealed === 'string' ? JSON.parse(
+            deps.secretBox.open(entry.payload.sealed)
+        ) as T : null);
         const existing = open(await deps.oauthStore.find('ServerSecret', id, Date.now()));
         if (existing !== null) {
             return existing;
@@ -215,7 +217,12 @@ export interface OAuthResource {
 // Private-use redirect schemes of the MCP clients people use; OAUTH_REDIRECT_SCHEMES replaces them.
 export const defaultRedirectSchemes: readonly string[] = ['cursor', 'vscode', 'vscode-insiders', 'windsurf', 'claude'];
 
-export const createOAuthServer = (deps: Ports, urls: { issuer: () => string; resource: OAuthResource }, log: (event: Record<string, unknown>) => void, redirectSchemes: readonly string[] = defaultRedirectSchemes): OAuthServer => {
+export const createOAuthServer = (
+    deps: Ports,
+    urls: { issuer: () => string; resource: OAuthResource },
+    log: (event: Record<string, unknown>) => void,
+    redirectSchemes: readonly string[] = defaultRedirectSchemes
+): OAuthServer => {
 
     let built: Promise<Provider> | null = null;
 

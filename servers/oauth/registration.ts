@@ -128,7 +128,16 @@ export const replayed = (req: IncomingMessage, body: Buffer): IncomingMessage =>
 
     const copy = new IncomingMessage(req.socket);
     // Complete: once read, a copy that is not would take the socket down with it.
-    Object.assign(copy, { complete: true, method: req.method, url: req.url, headers: { ...req.headers, 'content-length': String(body.length) }, rawHeaders: req.rawHeaders, httpVersion: req.httpVersion, httpVersionMajor: req.httpVersionMajor, httpVersionMinor: req.httpVersionMinor });
+    Object.assign(copy, {
+        complete: true,
+        method: req.method,
+        url: req.url,
+        headers: { ...req.headers, 'content-length': String(body.length) },
+        rawHeaders: req.rawHeaders,
+        httpVersion: req.httpVersion,
+        httpVersionMajor: req.httpVersionMajor,
+        httpVersionMinor: req.httpVersionMinor
+    });
     copy.push(body);
     copy.push(null);
     return copy;

@@ -87,7 +87,11 @@ const internals = {
 
             if (request.path === oauthPaths.registration && request.method === 'post') {
                 try {
-                    await admitClientRegistration(deps, { address: clientAddress(request, urls.trustProxy), maxClients, messages: { throttled: texts.registrationThrottled, full: texts.registrationFull } });
+                    await admitClientRegistration(deps, {
+                        address: clientAddress(request, urls.trustProxy),
+                        maxClients,
+                        messages: { throttled: texts.registrationThrottled, full: texts.registrationFull }
+                    });
                 }
                 catch (err) {
                     throw toBoom(err);
@@ -112,7 +116,10 @@ const internals = {
                     const body = await readBody(req);
                     const refusal = body === null ? `el cuerpo supera ${registrationLimits.bodyBytes / 1024} KB` : registrationRefusal(body);
                     if (refusal !== null || body === null) {
-                        return h.response({ error: 'invalid_client_metadata', error_description: refusal }).code(400).header('Access-Control-Allow-Origin', '*').header('Cache-Control', 'no-store');
+                        return h.response({
+                            error: 'invalid_client_metadata',
+                            error_description: refusal
+                        }).code(400).header('Access-Control-Allow-Origin', '*').header('Cache-Control', 'no-store');
                     }
 
                     req = replayed(req, body);
@@ -149,10 +156,20 @@ const internals = {
         return [
             { method: '*', path: '/oauth/{path*}', options, handler },
             // Browser clients: hapi answers the CORS preflights of the endpoints they call.
-            ...[oauthPaths.registration, oauthPaths.token, oauthPaths.revocation].map((path): ServerRoute => ({ method: 'POST', path, options: { ...options, cors: { origin: ['*'] } }, handler })),
+            ...[oauthPaths.registration, oauthPaths.token, oauthPaths.revocation].map((path): ServerRoute => ({
+                method: 'POST',
+                path,
+                options: { ...options, cors: { origin: ['*'] } },
+                handler
+            })),
             { method: 'GET', path: '/.well-known/openid-configuration', options: { auth: false, cors: internals.discoveryCors }, handler },
             // RFC 8414: the same document oidc-provider publishes as OpenID discovery.
-            { method: 'GET', path: '/.well-known/oauth-authorization-server', options: { auth: false, cors: internals.discoveryCors }, handler: internals.passthrough(deps, oauth, urls, maxClients, '/.well-known/openid-configuration') }
+            {
+                method: 'GET',
+                path: '/.well-known/oauth-authorization-server',
+                options: { auth: false, cors: internals.discoveryCors },
+                handler: internals.passthrough(deps, oauth, urls, maxClients, '/.well-known/openid-configuration')
+            }
         ];
     },
 

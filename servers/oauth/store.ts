@@ -29,7 +29,12 @@ export const oauthAdapterFor = (store: OAuthStore) => class KnexOAuthAdapter imp
             delete kept.jti;
         }
 
-        await store.upsert(this.name, storedEntryId(id), kept, lifetimeMs === null ? null : Date.now() + lifetimeMs, { grantId: payload.grantId, userCode: payload.userCode, uid: payload.uid, accountId: payload.accountId });
+        await store.upsert(this.name, storedEntryId(id), kept, lifetimeMs === null ? null : Date.now() + lifetimeMs, {
+            grantId: payload.grantId,
+            userCode: payload.userCode,
+            uid: payload.uid,
+            accountId: payload.accountId
+        });
         if (this.name === 'Grant' && typeof payload.clientId === 'string') {
             await store.keep('Client', storedEntryId(payload.clientId));
         }
@@ -72,6 +77,9 @@ export const oauthAdapterFor = (store: OAuthStore) => class KnexOAuthAdapter imp
             return undefined;
         }
 
-        return entry.consumedAt === null ? entry.payload as AdapterPayload : { ...entry.payload, consumed: Math.floor(entry.consumedAt / 1000) } as AdapterPayload;
+        return entry.consumedAt === null ? entry.payload as AdapterPayload : {
+            ...entry.payload,
+            consumed: Math.floor(entry.consumedAt / 1000)
+        } as AdapterPayload;
     }
 };

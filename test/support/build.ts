@@ -38,7 +38,11 @@ export const builtCli = (): string => {
             }
         })();
         if (built < Math.max(...['app', 'cli', 'core', 'adapters', 'servers'].map((dir) => internals.newest(join(internals.root, dir))))) {
-            execFileSync(process.execPath, [join(internals.root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: internals.root, stdio: 'inherit' });
+            execFileSync(
+                process.execPath,
+                [join(internals.root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+                { cwd: internals.root, stdio: 'inherit' }
+            );
         }
 
         internals.built = true;

@@ -90,7 +90,11 @@ export const runProcess = (args: string[], options: { cwd: string; env: NodeJS.P
 
     return new Promise((resolve, reject) => {
 
-        const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, args, {
+            cwd: options.cwd,
+            env: options.env,
+            stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe']
+        });
         let stdout = '';
         let stderr = '';
         child.stdout!.on('data', (chunk: Buffer) => {
@@ -112,7 +116,11 @@ export const runProcess = (args: string[], options: { cwd: string; env: NodeJS.P
 // The built binary in a process of its own (smoke tests).
 export const runBuiltCli = (args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv; input?: string }): Promise<CliResult> => {
 
-    return runProcess([builtCli(), ...args], { cwd: options.cwd ?? internals.root, env: options.env, ...(options.input === undefined ? {} : { input: options.input }) });
+    return runProcess([builtCli(), ...args], {
+        cwd: options.cwd ?? internals.root,
+        env: options.env,
+        ...(options.input === undefined ? {} : { input: options.input })
+    });
 };
 
 export const cliEnv = (databaseUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv => internals.env(databaseUrl, extra);
@@ -128,7 +136,12 @@ export interface ServeProcess {
 // A long-running command of the built binary in its own process (any working directory);
 // resolves with the first JSON line it prints on stdout, rejects if it exits before;
 // `stderr()` keeps growing.
-export const startCliProcess = (args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ child: ChildProcess; first: any; exited: Promise<number | null>; stderr(): string }> => {
+export const startCliProcess = (args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{
+    child: ChildProcess;
+    first: any;
+    exited: Promise<number | null>;
+    stderr(): string;
+}> => {
 
     const child = spawn(process.execPath, [builtCli(), ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

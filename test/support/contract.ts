@@ -150,7 +150,9 @@ export const watchContract = (server: Server): void => {
             return;
         }
 
-        const contentType = String(response.headers['content-type'] ?? '') || (typeof response.source === 'string' ? 'text/html' : response.source === null ? null : 'application/json');
+        const contentType = String(
+            response.headers['content-type'] ?? ''
+        ) || (typeof response.source === 'string' ? 'text/html' : response.source === null ? null : 'application/json');
         internals.run.violations.push(...contract.check({
             method: request.method.toUpperCase(),
             path: request.path,
@@ -159,7 +161,9 @@ export const watchContract = (server: Server): void => {
             contentType,
             // A JSON answer may leave as text already serialized (the read cache's, see
             // servers/http/errors.ts): what is checked is what goes on the wire.
-            body: (typeof response.source === 'string' || Buffer.isBuffer(response.source)) && /json/.test(contentType ?? '') ? JSON.parse(String(response.source)) : response.source ?? null
+            body: (typeof response.source === 'string' || Buffer.isBuffer(response.source)) && /json/.test(contentType ?? '') ? JSON.parse(
+                String(response.source)
+            ) : response.source ?? null
         }));
     });
 };

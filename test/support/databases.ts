@@ -41,7 +41,12 @@ const mysql = (baseUrl: string): TestDatabase => ({
         const base = new URL(baseUrl);
         const admin = knexFactory({
             client: 'mysql2',
-            connection: { host: base.hostname, port: Number(base.port || 3306), user: decodeURIComponent(base.username), password: decodeURIComponent(base.password) },
+            connection: {
+                host: base.hostname,
+                port: Number(base.port || 3306),
+                user: decodeURIComponent(base.username),
+                password: decodeURIComponent(base.password)
+            },
             pool: { min: 0, max: 1 }
         });
 

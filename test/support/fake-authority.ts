@@ -36,7 +36,15 @@ export const fakeTaxpayer = (overrides: Partial<FakeTaxpayer> = {}): FakeTaxpaye
     invoices: {
         issued: [
             invoice({ fecha: '2026-03-02', numeroDesde: '00000010', numeroHasta: '00000010' }),
-            invoice({ fecha: '2026-01-10', numeroDesde: '00000009', numeroHasta: '00000009', monedaOriginal: 'DOL', tipoCambio: 1050.5, importeOriginal: 100, importe: 0 })
+            invoice({
+                fecha: '2026-01-10',
+                numeroDesde: '00000009',
+                numeroHasta: '00000009',
+                monedaOriginal: 'DOL',
+                tipoCambio: 1050.5,
+                importeOriginal: 100,
+                importe: 0
+            })
         ],
         received: [invoice({ fecha: '2026-02-20', counterpart: { tipoDocumento: '80', numeroDocumento: '30500010912', nombre: 'Proveedor SA' } })]
     },
@@ -46,8 +54,24 @@ export const fakeTaxpayer = (overrides: Partial<FakeTaxpayer> = {}): FakeTaxpaye
         movements: [movement({ orden: 1, periodo: '01/2026' }), movement({ orden: 1, periodo: '02/2026', debe: null, haber: 25000, saldo: 0 })]
     },
     notifications: [
-        { arcaId: '101', tipo: 'Comunicación', asunto: 'Leída antes', organismo: 'ARCA', fechaRecepcion: '2026-01-05T13:00:00.000Z', fechaNotificacion: '2026-01-05T13:00:00.000Z', readAtAuthority: true },
-        { arcaId: '102', tipo: 'Intimación', asunto: 'Sin leer', organismo: 'ARCA', fechaRecepcion: '2026-02-05T13:00:00.000Z', fechaNotificacion: null, readAtAuthority: false }
+        {
+            arcaId: '101',
+            tipo: 'Comunicación',
+            asunto: 'Leída antes',
+            organismo: 'ARCA',
+            fechaRecepcion: '2026-01-05T13:00:00.000Z',
+            fechaNotificacion: '2026-01-05T13:00:00.000Z',
+            readAtAuthority: true
+        },
+        {
+            arcaId: '102',
+            tipo: 'Intimación',
+            asunto: 'Sin leer',
+            organismo: 'ARCA',
+            fechaRecepcion: '2026-02-05T13:00:00.000Z',
+            fechaNotificacion: null,
+            readAtAuthority: false
+        }
     ],
     ...overrides
 });
@@ -94,7 +118,10 @@ export const fakeAuthority = (): FakeAuthority => {
                         invoices: (kind, range) => {
 
                             authority.calls.invoices.push({ cuit, kind, range });
-                            return fetch(kind === 'issued' ? 'issued_invoices' : 'received_invoices', () => data().invoices[kind].filter((item) => item.fecha >= range.fromDate && item.fecha <= range.toDate));
+                            return fetch(
+                                kind === 'issued' ? 'issued_invoices' : 'received_invoices',
+                                () => data().invoices[kind].filter((item) => item.fecha >= range.fromDate && item.fecha <= range.toDate)
+                            );
                         },
                         sct: () => fetch('sct', () => data().sct),
                         ccma: () => fetch('ccma', () => data().ccma),

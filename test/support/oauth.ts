@@ -53,14 +53,25 @@ export const register = async (server: TestServer, metadata: Record<string, unkn
 
     const res = await server.request('/oauth/register', {
         method: 'POST',
-        body: { client_name: 'Cliente de prueba', redirect_uris: [oauthTest.redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...metadata }
+        body: {
+            client_name: 'Cliente de prueba',
+            redirect_uris: [oauthTest.redirect],
+            grant_types: ['authorization_code', 'refresh_token'],
+            response_types: ['code'],
+            token_endpoint_auth_method: 'none',
+            ...metadata
+        }
     });
     expect(res.status, res.text).to.equal(201);
     return res.body.client_id as string;
 };
 
 // Up to the interaction page: the authorization request with PKCE and the resource.
-export const authorize = async (server: TestServer, clientId: string, params: Record<string, string> = {}): Promise<{ flow: Flow; location: string; response: Response }> => {
+export const authorize = async (server: TestServer, clientId: string, params: Record<string, string> = {}): Promise<{
+    flow: Flow;
+    location: string;
+    response: Response;
+}> => {
 
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
@@ -101,7 +112,12 @@ export const submit = async (flow: Flow, interaction: string, values: Record<str
 
     const url = new URL(interaction, flow.server.url);
     const body = form({ csrf: await csrfOf(flow, interaction), ...values });
-    const response = await fetch(url, { method: 'POST', redirect: 'manual', headers: { cookie: flow.jar.header(), 'content-type': 'application/x-www-form-urlencoded' }, body });
+    const response = await fetch(url, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: flow.jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+        body
+    });
     flow.jar.take(response);
     return response;
 };
@@ -166,7 +182,12 @@ export const mcpStatus = async (server: TestServer, token: string) => {
 };
 
 // A request with headers fetch will not send as given (Host), straight over node:http.
-export const rawRequest = (server: TestServer, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; body: any }> => {
+export const rawRequest = (server: TestServer, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{
+    status: number;
+    headers: Record<string, string | string[] | undefined>;
+    text: string;
+    body: any;
+}> => {
 
     return new Promise((resolve, reject) => {
 
@@ -256,7 +277,13 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
 export const consentTo = async (server: TestServer, authorizationUrl: URL, values: Record<string, string>): Promise<URL> => {
 
     const jar = new Jar();
-    const flow: Flow = { server, clientId: authorizationUrl.searchParams.get('client_id') ?? '', jar, verifier: '', redirectUri: authorizationUrl.searchParams.get('redirect_uri') ?? '' };
+    const flow: Flow = {
+        server,
+        clientId: authorizationUrl.searchParams.get('client_id') ?? '',
+        jar,
+        verifier: '',
+        redirectUri: authorizationUrl.searchParams.get('redirect_uri') ?? ''
+    };
     const start = await fetch(authorizationUrl, { redirect: 'manual' });
     jar.take(start);
     const interaction = start.headers.get('location') ?? '';

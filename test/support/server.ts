@@ -41,7 +41,12 @@ export interface TestServer {
     app: App;
     server: Server;
     clock: TestClock;
-    request(path: string, options?: { token?: string | null; method?: string; headers?: Record<string, string>; body?: string | object }): Promise<TestResponse>;
+    request(path: string, options?: {
+        token?: string | null;
+        method?: string;
+        headers?: Record<string, string>;
+        body?: string | object;
+    }): Promise<TestResponse>;
     // GET with the token, asserting a 200; the parsed body.
     ok(path: string, token: string): Promise<any>;
     stop(): Promise<void>;

@@ -135,7 +135,13 @@ export const createCcma = (http: HttpSession, loginCuit: string, options: { cloc
             return false;
         }
 
-        await http.request({ method: 'POST', url: url('seleccionaCuit.asp'), referer: url('seleccionaCuit.asp'), retry: 'safe', form: { selectCuit: cuit, accion: 's' } }, (response) => {
+        await http.request({
+            method: 'POST',
+            url: url('seleccionaCuit.asp'),
+            referer: url('seleccionaCuit.asp'),
+            retry: 'safe',
+            form: { selectCuit: cuit, accion: 's' }
+        }, (response) => {
 
             if (expired(response)) {
                 throw failure('session_expired', 'CCMA seleccionaCuit');
@@ -161,11 +167,23 @@ export const createCcma = (http: HttpSession, loginCuit: string, options: { cloc
             return form;
         });
 
-        const calculated = await http.request({ method: 'POST', url: url('P02_ctacte.asp'), referer: url('P02_ctacte.asp'), retry: 'safe', form: { ...p02.fields, calcula: 'S' } }, (response) => response);
+        const calculated = await http.request({
+            method: 'POST',
+            url: url('P02_ctacte.asp'),
+            referer: url('P02_ctacte.asp'),
+            retry: 'safe',
+            form: { ...p02.fields, calcula: 'S' }
+        }, (response) => response);
         let page = calculated;
         const next = internals.formFields(calculated.text(), 'frm_p04');
         if (next) {
-            page = await http.request({ method: 'POST', url: new URL(next.action ?? 'P04_ctacte.asp', url('P02_ctacte.asp')), referer: url('P02_ctacte.asp'), retry: 'safe', form: next.fields }, (response) => response);
+            page = await http.request({
+                method: 'POST',
+                url: new URL(next.action ?? 'P04_ctacte.asp', url('P02_ctacte.asp')),
+                referer: url('P02_ctacte.asp'),
+                retry: 'safe',
+                form: next.fields
+            }, (response) => response);
         }
 
         const parsed = parseCcmaBalances(page.text());
@@ -190,7 +208,17 @@ export const createCcma = (http: HttpSession, loginCuit: string, options: { cloc
         const today = new Date(options.clock.now());
         const from = internals.period(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - options.lookbackMonths + 1, 1)));
         const to = internals.period(today);
-        const query = new URLSearchParams({ periodo: '', rango: '12', monoAut: 'Todos', tipoMov: 'Todos', perDesde1: from, perHasta1: to, periodoMinimo: from, periodoMaximo: to, ingreso: 'sabana' });
+        const query = new URLSearchParams({
+            periodo: '',
+            rango: '12',
+            monoAut: 'Todos',
+            tipoMov: 'Todos',
+            perDesde1: from,
+            perHasta1: to,
+            periodoMinimo: from,
+            periodoMaximo: to,
+            ingreso: 'sabana'
+        });
         return http.request({ url: url(`ajax/ConsDeuFecSabana.asp?${query.toString()}`), referer: url('P04_ctacte.asp') }, (response) => {
 
             if (response.status !== 200 || expired(response)) {

@@ -40,7 +40,14 @@ const internals = {
     forms(secret: string): string[] {
 
         const bytes = Buffer.from(secret, 'utf8');
-        return [secret, encodeURIComponent(secret), bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('hex'), bytes.toString('hex').toUpperCase()]
+        return [
+            secret,
+            encodeURIComponent(secret),
+            bytes.toString('base64'),
+            bytes.toString('base64url'),
+            bytes.toString('hex'),
+            bytes.toString('hex').toUpperCase()
+        ]
             .filter((form, index, all) => form.length >= 4 && all.indexOf(form) === index);
     },
 
@@ -57,7 +64,10 @@ const internals = {
             .replace(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, (email) => internals.mask(email))
             .replace(/((?:Domicilio|Direcci[oó]n)[^:<>\n]{0,30}:\s*(?:<[^>]*>\s*)*)([^<\n]{3,})/gi, (_all, label: string, value: string) => `${label}${internals.mask(value)}`)
             // Two or more words in capitals (letters of any accent, a name's dots and commas).
-            .replace(/(?<![\p{L}\p{N}_$&#;/.-])\p{Lu}[\p{Lu}'.]+(?:,?[ \t]+\p{Lu}[\p{Lu}'.]*){1,6}(?![\p{L}\p{N}_])/gu, (run) => (run.split(/[\s,]+/).every((word) => internals.vocabulary.has(word)) ? run : internals.mask(run)));
+            .replace(
+                /(?<![\p{L}\p{N}_$&#;/.-])\p{Lu}[\p{Lu}'.]+(?:,?[ \t]+\p{Lu}[\p{Lu}'.]*){1,6}(?![\p{L}\p{N}_])/gu,
+                (run) => (run.split(/[\s,]+/).every((word) => internals.vocabulary.has(word)) ? run : internals.mask(run))
+            );
     },
 
     redact(text: string, secrets: readonly string[]): string {

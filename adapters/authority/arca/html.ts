@@ -109,7 +109,12 @@ export const parseForms = (html: string): HtmlForm[] => {
             }
         }
 
-        forms.push({ id: attributes.id ?? attributes.name ?? null, action: attributes.action ?? null, method: (attributes.method ?? 'get').toLowerCase(), fields });
+        forms.push({
+            id: attributes.id ?? attributes.name ?? null,
+            action: attributes.action ?? null,
+            method: (attributes.method ?? 'get').toLowerCase(),
+            fields
+        });
     }
 
     return forms;
@@ -119,4 +124,3 @@ export const findForm = (html: string, id: string): HtmlForm | null => {
 
     return parseForms(html).find((form) => form.id === id) ?? null;
 };
-

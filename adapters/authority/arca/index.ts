@@ -50,7 +50,11 @@ export const createArcaClient = (options: ArcaClientOptions = {}): ArcaClient =>
                 throw err;
             }
 
-            const mcmp = createMisComprobantes(http, key.loginCuit, { pollIntervalMs: options.pollIntervalMs ?? 2_000, maxPolls: options.maxPolls ?? 30, clock });
+            const mcmp = createMisComprobantes(http, key.loginCuit, {
+                pollIntervalMs: options.pollIntervalMs ?? 2_000,
+                maxPolls: options.maxPolls ?? 30,
+                clock
+            });
             const sct = createSct(http, key.loginCuit);
             const ccma = createCcma(http, key.loginCuit, { clock, lookbackMonths: options.ccmaLookbackMonths ?? 24 });
             const dfe = createDfe(http, key.loginCuit, { lookbackDays: options.dfeLookbackDays ?? 730, clock });

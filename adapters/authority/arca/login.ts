@@ -105,7 +105,10 @@ export const login = async (http: HttpSession, key: AuthorityKey): Promise<void>
 
     const { jwt, action } = await http.request({
         method: 'POST',
-        url: passwordForm.action.pathname.endsWith('.xhtml') || passwordForm.action.pathname.includes(';') ? passwordForm.action : logicalUrl('auth', arcaPaths.loginClave),
+        url: passwordForm.action.pathname.endsWith('.xhtml') || passwordForm.action.pathname.includes(';') ? passwordForm.action : logicalUrl(
+            'auth',
+            arcaPaths.loginClave
+        ),
         referer: start,
         origin: `https://${arcaHosts.auth}`,
         retry: 'never',

@@ -30,7 +30,13 @@ const internals = {
     }
 };
 
-export const probeKey = async (authority: AuthorityClient, input: { key: AuthorityKey; cuit: Cuit; today: string; person: boolean; now?: () => number }, report: (step: ProbeStep) => void): Promise<boolean> => {
+export const probeKey = async (authority: AuthorityClient, input: {
+    key: AuthorityKey;
+    cuit: Cuit;
+    today: string;
+    person: boolean;
+    now?: () => number;
+}, report: (step: ProbeStep) => void): Promise<boolean> => {
 
     const now = input.now ?? Date.now;
     let session: Awaited<ReturnType<AuthorityClient['login']>> | null = null;

@@ -25,13 +25,17 @@ interface Tax {
 
 const internals = {
     active: (tax: Tax) => String(tax.estado ?? 'ACTIVO').trim().toUpperCase() === 'ACTIVO',
-    described: (tax: Tax, word: RegExp, id: number) => word.test(String(tax.descripcion ?? '').normalize('NFD').replace(/\p{Diacritic}/gu, '').toUpperCase()) || Number(tax.id) === id,
+    described: (tax: Tax, word: RegExp, id: number) => word.test(
+        String(tax.descripcion ?? '').normalize('NFD').replace(/\p{Diacritic}/gu, '').toUpperCase()
+    ) || Number(tax.id) === id,
     warmUpMs: 90_000,
     selector: 'ctl00$ContentPlaceHolder1$hID',
     button: 'ctl00$ContentPlaceHolder1$btnAcceder',
 
     // The dashboard's own statement of whose it is.
-    shownCuit: (html: string): string | null => (/<input\b[^>]*\bid\s*=\s*["']hidCUITContribuyente["'][^>]*>/i.exec(html)?.[0].match(/\bvalue\s*=\s*["'](\d+)["']/i)?.[1]) ?? null
+    shownCuit: (html: string): string | null => (/<input\b[^>]*\bid\s*=\s*["']hidCUITContribuyente["'][^>]*>/i.exec(html)?.[0].match(
+        /\bvalue\s*=\s*["'](\d+)["']/i
+    )?.[1]) ?? null
 };
 
 export const parseTaxes = (body: unknown): { monotributista: boolean | null; autonomo: boolean | null } => {

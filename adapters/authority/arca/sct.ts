@@ -147,7 +147,11 @@ const internals = {
     // The option labels of the selector and which one is chosen.
     options(html: string): { value: string; cuit: string; selected: boolean }[] | null {
 
-        return selectOptions(html, '$PropertySelection')?.map((option) => ({ value: option.value, cuit: option.label.replace(/\D/g, ''), selected: option.selected })) ?? null;
+        return selectOptions(html, '$PropertySelection')?.map((option) => ({
+            value: option.value,
+            cuit: option.label.replace(/\D/g, ''),
+            selected: option.selected
+        })) ?? null;
     }
 };
 
@@ -230,7 +234,9 @@ export const createSct = (http: HttpSession, loginCuit: string) => {
         }
 
         const current = page;
-        const block = [...current.html.matchAll(/<form\b[\s\S]*?<\/form>/gi)].map((match) => match[0]).find((candidate) => candidate.includes('$PropertySelection')) ?? '';
+        const block = [...current.html.matchAll(/<form\b[\s\S]*?<\/form>/gi)].map((match) => match[0]).find(
+            (candidate) => candidate.includes('$PropertySelection')
+        ) ?? '';
         const form = parseForms(block)[0] ?? null;
         const fields = form?.fields ?? {};
         const action = form?.action ?? current.url.pathname;

@@ -13,7 +13,13 @@ import type { HttpResponse, HttpSession } from './http.js';
 // and Referer; a refusal or its login page (a 200 with HTML) instead of JSON means the portal
 // session ended; anything else that is not a JSON object, or that `read` cannot make sense of
 // (it throws an unexpected_page failure), is an unknown page, captured.
-export const portalJson = <T = Record<string, unknown>>(http: HttpSession, path: string, step: string, read: (body: Record<string, unknown>) => T = (body) => body as T, options: { touchedPassword?: boolean } = {}): Promise<T> => {
+export const portalJson = <T = Record<string, unknown>>(
+    http: HttpSession,
+    path: string,
+    step: string,
+    read: (body: Record<string, unknown>) => T = (body) => body as T,
+    options: { touchedPassword?: boolean } = {}
+): Promise<T> => {
 
     return http.request({
         url: logicalUrl('portal', path),

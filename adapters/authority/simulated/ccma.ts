@@ -83,7 +83,10 @@ export const ccamSabana = (movements: readonly CcmaMovement[], today: string): s
     });
 
     if (!rows.length) {
-        return htmlPage('CCMA', '<table class="Tabla"><tr><td class="Celda">No se encontraron movimientos para el per&iacute;odo seleccionado</td></tr></table>');
+        return htmlPage(
+            'CCMA',
+            '<table class="Tabla"><tr><td class="Celda">No se encontraron movimientos para el per&iacute;odo seleccionado</td></tr></table>'
+        );
     }
 
     return htmlPage('CCMA', `<table class="Tabla">
@@ -152,7 +155,9 @@ export const ccmaRoutes = (state: SimulatedState): Route => {
 
         if (page === 'P04_ctacte.asp' && req.method === 'POST' && ccma.calculated) {
             state.read({ host: arcaHosts.ccam, cuit: ccma.selected, what: 'ccma saldos' });
-            const accessories = Math.round(data.ccma.movements.filter((m) => m.concepto === 'Intereses').reduce((sum, m) => sum + (m.debe ?? 0), 0) * 100) / 100;
+            const accessories = Math.round(
+                data.ccma.movements.filter((m) => m.concepto === 'Intereses').reduce((sum, m) => sum + (m.debe ?? 0), 0) * 100
+            ) / 100;
             return latin1(res, ccamP04(state.today, data.ccma.balances, Math.min(accessories, data.ccma.balances.saldoDeudor ?? 0), data.ccma.movements));
         }
 

@@ -74,10 +74,48 @@ const internals = {
         return new Date(ms).toISOString().slice(0, 10);
     },
 
-    suppliers: ['DISTRIBUIDORA NORTE SA', 'TELECOM ARGENTINA SA', 'EDENOR SA', 'LIBRERIA EL ATENEO SRL', 'ESTACION DE SERVICIO RUTA 8 SA', 'CONSULTORA PAMPA SRL', 'MAYORISTA DEL SUR SA', 'GOMEZ HNOS SH', 'FARMACIA CENTRAL SCS', 'SOFTWARE ANDINO SAS'],
-    customers: ['ALVAREZ, JUAN CARLOS', 'ESTUDIO CONTABLE RIVAS', 'MUNICIPALIDAD DE TANDIL', 'PÉREZ Y ASOCIADOS SRL', 'ÑANDÚ EVENTOS SA', 'COOPERATIVA AGRICOLA LIMITADA', 'BERTOLINI, MARÍA LAURA'],
-    subjects: ['Comunicación de vencimientos', 'Intimación de pago', 'Recategorización de oficio', 'Inconsistencias en declaraciones juradas', 'Novedades del domicilio fiscal electrónico', 'Requerimiento de información'],
-    monthlyFee: { A: 26_927, B: 30_133, C: 34_261, D: 41_049, E: 50_066, F: 57_876, G: 65_587, H: 100_860, I: 132_483, J: 154_709, K: 211_209 } as Record<string, number>,
+    suppliers: [
+        'DISTRIBUIDORA NORTE SA',
+        'TELECOM ARGENTINA SA',
+        'EDENOR SA',
+        'LIBRERIA EL ATENEO SRL',
+        'ESTACION DE SERVICIO RUTA 8 SA',
+        'CONSULTORA PAMPA SRL',
+        'MAYORISTA DEL SUR SA',
+        'GOMEZ HNOS SH',
+        'FARMACIA CENTRAL SCS',
+        'SOFTWARE ANDINO SAS'
+    ],
+    customers: [
+        'ALVAREZ, JUAN CARLOS',
+        'ESTUDIO CONTABLE RIVAS',
+        'MUNICIPALIDAD DE TANDIL',
+        'PÉREZ Y ASOCIADOS SRL',
+        'ÑANDÚ EVENTOS SA',
+        'COOPERATIVA AGRICOLA LIMITADA',
+        'BERTOLINI, MARÍA LAURA'
+    ],
+    subjects: [
+        'Comunicación de vencimientos',
+        'Intimación de pago',
+        'Recategorización de oficio',
+        'Inconsistencias en declaraciones juradas',
+        'Novedades del domicilio fiscal electrónico',
+        'Requerimiento de información'
+    ],
+    monthlyFee: {
+        A: 26_927,
+        B: 30_133,
+        C: 34_261,
+        D: 41_049,
+        E: 50_066,
+        F: 57_876,
+        G: 65_587,
+        H: 100_860,
+        I: 132_483,
+        J: 154_709,
+        K: 211_209
+    } as Record<string, number>,
 
     registry(random: Random, entity: boolean): RegistryClassification {
 
@@ -99,7 +137,10 @@ const internals = {
         const today = new Date(end);
         const parties = (kind === 'received' ? internals.suppliers : internals.customers).map((name, index) => ({
             tipoDocumento: kind === 'issued' && index === 0 ? '96' : '80',
-            numeroDocumento: kind === 'issued' && index === 0 ? String(internals.int(random, 20_000_000, 45_000_000)) : internals.cuit(random, kind === 'received' ? '30' : internals.pick(random, ['20', '27', '30'])),
+            numeroDocumento: kind === 'issued' && index === 0 ? String(internals.int(random, 20_000_000, 45_000_000)) : internals.cuit(
+                random,
+                kind === 'received' ? '30' : internals.pick(random, ['20', '27', '30'])
+            ),
             nombre: name
         }));
         const finalConsumer = { tipoDocumento: '99', numeroDocumento: '0', nombre: null };
@@ -123,7 +164,13 @@ const internals = {
                 const dollars = random() < 0.08;
                 const tipoCambio = dollars ? internals.cents(900 + (options.months - back) * 20 + random() * 50) : 1;
                 const total = dollars ? internals.cents(50 + random() * 4_000) : internals.cents(800 + random() * 450_000);
-                let amounts = { impNetoGravado: null as number | null, impNetoNoGravado: null as number | null, impOpExentas: null as number | null, otrosTributos: null as number | null, iva: null as number | null };
+                let amounts = {
+                    impNetoGravado: null as number | null,
+                    impNetoNoGravado: null as number | null,
+                    impOpExentas: null as number | null,
+                    otrosTributos: null as number | null,
+                    iva: null as number | null
+                };
                 let importeOriginal = total;
                 if (letter === 'A') {
                     const net = internals.cents(total / 1.21);
@@ -160,7 +207,11 @@ const internals = {
         const today = Date.parse(`${options.today}T00:00:00Z`);
         const taxes = entity
             ? ['30 - IVA', '11 - GANANCIAS SOCIEDADES', '301 - EMPLEADOR-APORTES SEG. SOCIAL']
-            : registry.monotributista ? ['20 - MONOTRIBUTO IMPOSITIVO', '21 - MONOTRIBUTO PREVISIONAL'] : ['30 - IVA', '10 - GANANCIAS PERSONAS HUMANAS', '308 - APORTES SEG.SOCIAL AUTONOMOS'];
+            : registry.monotributista ? ['20 - MONOTRIBUTO IMPOSITIVO', '21 - MONOTRIBUTO PREVISIONAL'] : [
+                '30 - IVA',
+                '10 - GANANCIAS PERSONAS HUMANAS',
+                '308 - APORTES SEG.SOCIAL AUTONOMOS'
+            ];
         const establishments = entity && random() < 0.5;
         const establishment = () => (establishments ? internals.pick(random, ['0 - CASA CENTRAL', '1 - SUCURSAL ROSARIO']) : '');
         const period = (monthsBack: number) => {
@@ -232,13 +283,34 @@ const internals = {
             const periodo = `${String(periodDate.getUTCMonth() + 1).padStart(2, '0')}/${periodDate.getUTCFullYear()}`;
             const dueMs = Date.UTC(year, month + 1, 20);
             const entries: { descripcion: string; concepto: string; subconcepto: string; at: number; debe: number | null; haber: number | null }[] = [
-                { concepto: 'Obligación mensual', subconcepto: '019', descripcion: 'Determinación de la obligación mensual', at: Date.UTC(year, month + 1, 1), debe: fee, haber: null }
+                {
+                    concepto: 'Obligación mensual',
+                    subconcepto: '019',
+                    descripcion: 'Determinación de la obligación mensual',
+                    at: Date.UTC(year, month + 1, 1),
+                    debe: fee,
+                    haber: null
+                }
             ];
             if (random() < 0.8) {
-                entries.push({ concepto: 'Pago', subconcepto: '019', descripcion: internals.pick(random, ['Pago VEP', 'Débito automático', 'Pago Mis Facilidades']), at: dueMs - internals.int(random, 0, 10) * internals.dayMs, debe: null, haber: random() < 0.1 ? internals.cents(fee * 1.5) : fee });
+                entries.push({
+                    concepto: 'Pago',
+                    subconcepto: '019',
+                    descripcion: internals.pick(random, ['Pago VEP', 'Débito automático', 'Pago Mis Facilidades']),
+                    at: dueMs - internals.int(random, 0, 10) * internals.dayMs,
+                    debe: null,
+                    haber: random() < 0.1 ? internals.cents(fee * 1.5) : fee
+                });
             }
             else {
-                entries.push({ concepto: 'Intereses', subconcepto: '051', descripcion: 'Intereses resarcitorios devengados', at: dueMs + 15 * internals.dayMs, debe: internals.cents(fee * 0.04), haber: null });
+                entries.push({
+                    concepto: 'Intereses',
+                    subconcepto: '051',
+                    descripcion: 'Intereses resarcitorios devengados',
+                    at: dueMs + 15 * internals.dayMs,
+                    debe: internals.cents(fee * 0.04),
+                    haber: null
+                });
             }
 
             for (const entry of entries) {

@@ -61,7 +61,9 @@ export const dfeRoutes = (state: SimulatedState): Route => {
             state.opened.set(cuit, set);
             state.stats.detailsOpened++;
             const item = state.taxpayer(cuit).notifications.find((candidate) => candidate.arcaId === detail[1]);
-            return item ? json(res, { comunicacion: { ...communication(item, true), cuerpo: 'Detalle de la comunicación' } }) : json(res, { error: 'no encontrada' }, 404);
+            return item ? json(res, {
+                comunicacion: { ...communication(item, true), cuerpo: 'Detalle de la comunicación' }
+            }) : json(res, { error: 'no encontrada' }, 404);
         }
 
         if (path === '/api/v1/communications' && req.method === 'GET') {
@@ -73,14 +75,21 @@ export const dfeRoutes = (state: SimulatedState): Route => {
 
             state.read({ host: arcaHosts.dfe, cuit, what: 'dfe' });
             const readIds = state.opened.get(cuit) ?? new Set<string>();
-            const list = state.taxpayer(cuit).notifications.filter((item) => item.fechaRecepcion.slice(0, 10) >= since && item.fechaRecepcion.slice(0, 10) <= to);
+            const list = state.taxpayer(cuit).notifications.filter(
+                (item) => item.fechaRecepcion.slice(0, 10) >= since && item.fechaRecepcion.slice(0, 10) <= to
+            );
             const items = list.map((item) => communication(item, item.readAtAuthority || readIds.has(item.arcaId)));
             if (!pageSize) {
                 return json(res, { comunicaciones: items });
             }
 
             const pagina = Math.max(1, Number(query.get('pagina') ?? 1) || 1);
-            return json(res, { comunicaciones: items.slice((pagina - 1) * pageSize, pagina * pageSize), pagina, totalPaginas: Math.max(1, Math.ceil(items.length / pageSize)), totalItems: items.length });
+            return json(res, {
+                comunicaciones: items.slice((pagina - 1) * pageSize, pagina * pageSize),
+                pagina,
+                totalPaginas: Math.max(1, Math.ceil(items.length / pageSize)),
+                totalItems: items.length
+            });
         }
 
         return json(res, { error: 'no encontrado' }, 404);

@@ -83,7 +83,10 @@ export const createFaults = (state: SimulatedState): Faults => {
                     state.stats.blocks++;
                     return send(res, 503, '', 'text/html');
                 case 'sessionExpired':
-                    return path.endsWith('ajax.do') ? json(res, { estado: 'error', mensajeError: 'Su sesión ha expirado' }) : html(res, messagePage('Sesión expirada', 'Su sesión ha expirado'), 403);
+                    return path.endsWith('ajax.do') ? json(res, {
+                        estado: 'error',
+                        mensajeError: 'Su sesión ha expirado'
+                    }) : html(res, messagePage('Sesión expirada', 'Su sesión ha expirado'), 403);
                 case 'unknownPage':
                     return html(res, messagePage('Aviso importante', 'Estamos realizando cambios en el sistema. Volvé a intentar en unos minutos.'));
             }

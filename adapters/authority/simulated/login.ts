@@ -20,7 +20,14 @@ import type { LoginOutcome, SimulatedState } from './state.js';
 interface AuthState { viewState: string; cuit: string | null }
 
 const internals = {
-    rules: [['mala', 'rejected'], ['bloqueada', 'blocked'], ['vencida', 'expired'], ['captcha', 'captcha'], ['segundo', 'second_factor'], ['desconocida', 'unknown']] as [string, LoginOutcome][],
+    rules: [
+        ['mala', 'rejected'],
+        ['bloqueada', 'blocked'],
+        ['vencida', 'expired'],
+        ['captcha', 'captcha'],
+        ['segundo', 'second_factor'],
+        ['desconocida', 'unknown']
+    ] as [string, LoginOutcome][],
 
     defaultLogin(cuit: string, password: string): LoginOutcome {
 
@@ -70,14 +77,23 @@ export const jwtPage = (portalLogin: string, jwt: string): string => htmlPage('I
 </form>
 <script>document.getElementById('F1').submit();</script>`);
 
-export const changeKeyForcedPage = (): string => htmlPage('ARCA - Cambio de clave', '<div class="container"><h1>Cambio de Clave Fiscal</h1><p>Por razones de seguridad, tenés que cambiar tu contraseña para continuar.</p><form id="F1" method="post" action="/contribuyente_/cambioClaveForzado.xhtml"><input type="password" name="F1:claveActual" /></form></div>');
+export const changeKeyForcedPage = (): string => htmlPage(
+    'ARCA - Cambio de clave',
+    '<div class="container"><h1>Cambio de Clave Fiscal</h1><p>Por razones de seguridad, tenés que cambiar tu contraseña para continuar.</p><form id="F1" method="post" action="/contribuyente_/cambioClaveForzado.xhtml"><input type="password" name="F1:claveActual" /></form></div>'
+);
 
-export const secondFactorPage = (): string => htmlPage('ARCA - Token', '<div class="container"><h1>TU TOKEN</h1><p>Generá tu token con uno de estos mecanismos:</p><ul><li>HARDWARE-TOKEN</li><li>AFIP-O</li></ul><form id="F1" method="post" action="/contribuyente_/loginToken.xhtml"><input type="text" name="F1:token" /></form></div>');
+export const secondFactorPage = (): string => htmlPage(
+    'ARCA - Token',
+    '<div class="container"><h1>TU TOKEN</h1><p>Generá tu token con uno de estos mecanismos:</p><ul><li>HARDWARE-TOKEN</li><li>AFIP-O</li></ul><form id="F1" method="post" action="/contribuyente_/loginToken.xhtml"><input type="text" name="F1:token" /></form></div>'
+);
 
 // A page no public client describes, showing who logged in (a capture must mask the name).
 export const unknownPage = (name: string): string => htmlPage('ARCA - Acceso con Clave Fiscal', `<div class="container"><h1>Aviso importante</h1><p class="usuario">Hola, ${escapeHtml(name)}</p><p>Aceptá los nuevos términos y condiciones para continuar.</p><form id="F2" method="post" action="/contribuyente_/terminos.xhtml"><input type="submit" value="Aceptar" /></form></div>`);
 
-export const blockedKeyPage = (): string => messagePage('Clave bloqueada', 'Su clave se encuentra bloqueada. Comuníquese con ARCA o desbloquéela desde la web.');
+export const blockedKeyPage = (): string => messagePage(
+    'Clave bloqueada',
+    'Su clave se encuentra bloqueada. Comuníquese con ARCA o desbloquéela desde la web.'
+);
 
 export const loginRoutes = (state: SimulatedState, faults: Faults): Route => {
 

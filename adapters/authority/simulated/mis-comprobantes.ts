@@ -25,7 +25,14 @@ interface FesState { login: string; selected: string | null; expiresAt: number; 
 interface Consulta { cuit: string; login: string; kind: InvoiceKind; range: DateRange; pending: number }
 
 const internals = {
-    typeNames: { 1: 'Factura A', 3: 'Nota de Crédito A', 6: 'Factura B', 8: 'Nota de Crédito B', 11: 'Factura C', 13: 'Nota de Crédito C' } as Record<string, string>,
+    typeNames: {
+        1: 'Factura A',
+        3: 'Nota de Crédito A',
+        6: 'Factura B',
+        8: 'Nota de Crédito B',
+        11: 'Factura C',
+        13: 'Nota de Crédito C'
+    } as Record<string, string>,
     rates: ['2,5%', '5%', '10,5%', '21%', '27%'],
     bc: new Set(['6', '7', '8', '9', '10', '11', '12', '13', '15', '16']),
     dayMs: 86_400_000,
@@ -72,8 +79,12 @@ export const invoicesCsv = (invoices: readonly InvoiceRecord[], kind: InvoiceKin
         const header = ['Fecha', 'Tipo', 'Punto de Venta', 'Número Desde', 'Número Hasta', 'Cód. Autorización', `Tipo Doc. ${party}`, `Nro. Doc. ${party}`, `Denominación ${party}`, 'Tipo Cambio', 'Moneda', 'Imp. Neto Gravado', 'Imp. Neto No Gravado', 'Imp. Op. Exentas', 'IVA', 'Imp. Total'];
         const rows = invoices.map((invoice) => [
             dmy(invoice.fecha), `${invoice.tipo} - ${internals.typeNames[invoice.tipo] ?? 'Comprobante'}`, invoice.puntoVenta, invoice.numeroDesde, invoice.numeroHasta, invoice.codigoAutorizacion ?? '',
-            a(invoice).tipoDocumento ?? '', a(invoice).numeroDocumento ?? '', a(invoice).nombre ?? '', commaAmount(invoice.tipoCambio), invoice.monedaOriginal === 'PES' ? '$' : 'USD',
-            commaAmount(invoice.impNetoGravado), commaAmount(invoice.impNetoNoGravado), commaAmount(invoice.impOpExentas), commaAmount(invoice.iva), commaAmount(invoice.importeOriginal)
+            a(invoice).tipoDocumento ?? '', a(invoice).numeroDocumento ?? '', a(invoice).nombre ?? '', commaAmount(
+                invoice.tipoCambio
+            ), invoice.monedaOriginal === 'PES' ? '$' : 'USD',
+            commaAmount(invoice.impNetoGravado), commaAmount(
+                invoice.impNetoNoGravado
+            ), commaAmount(invoice.impOpExentas), commaAmount(invoice.iva), commaAmount(invoice.importeOriginal)
         ].map(internals.quote).join(','));
         return [header.map(internals.quote).join(','), ...rows].join('\r\n') + '\r\n';
     }
@@ -83,14 +94,42 @@ export const invoicesCsv = (invoices: readonly InvoiceRecord[], kind: InvoiceKin
         const rows = invoices.map((invoice) => [
             invoice.fecha, invoice.tipo, invoice.puntoVenta, invoice.numeroDesde, invoice.numeroHasta, invoice.codigoAutorizacion ?? '',
             a(invoice).tipoDocumento ?? '', a(invoice).numeroDocumento ?? '', `${a(invoice).nombre ?? ''}  `, commaAmount(invoice.tipoCambio), invoice.monedaOriginal,
-            commaAmount(invoice.impNetoGravado), commaAmount(invoice.impNetoNoGravado), commaAmount(invoice.impOpExentas), commaAmount(invoice.otrosTributos), commaAmount(invoice.iva), commaAmount(invoice.importeOriginal)
+            commaAmount(invoice.impNetoGravado), commaAmount(
+                invoice.impNetoNoGravado
+            ), commaAmount(invoice.impOpExentas), commaAmount(invoice.otrosTributos), commaAmount(invoice.iva), commaAmount(invoice.importeOriginal)
         ].join(';'));
         return [header.map(internals.quote).join(';'), ...rows].join('\r\n') + '\r\n';
     }
 
     const identity = kind === 'received'
-        ? ['Fecha de Emisión', 'Tipo de Comprobante', 'Punto de Venta', 'Número Desde', 'Número Hasta', 'Cód. Autorización', 'Tipo Doc. Emisor', 'Nro. Doc. Emisor', 'Denominación Emisor', 'Tipo Doc. Receptor', 'Nro. Doc. Receptor', 'Tipo Cambio', 'Moneda']
-        : ['Fecha de Emisión', 'Tipo de Comprobante', 'Punto de Venta', 'Número Desde', 'Número Hasta', 'Cód. Autorización', 'Tipo Doc. Receptor', 'Nro. Doc. Receptor', 'Denominación Receptor', 'Tipo Cambio', 'Moneda'];
+        ? [
+            'Fecha de Emisión',
+            'Tipo de Comprobante',
+            'Punto de Venta',
+            'Número Desde',
+            'Número Hasta',
+            'Cód. Autorización',
+            'Tipo Doc. Emisor',
+            'Nro. Doc. Emisor',
+            'Denominación Emisor',
+            'Tipo Doc. Receptor',
+            'Nro. Doc. Receptor',
+            'Tipo Cambio',
+            'Moneda'
+        ]
+        : [
+            'Fecha de Emisión',
+            'Tipo de Comprobante',
+            'Punto de Venta',
+            'Número Desde',
+            'Número Hasta',
+            'Cód. Autorización',
+            'Tipo Doc. Receptor',
+            'Nro. Doc. Receptor',
+            'Denominación Receptor',
+            'Tipo Cambio',
+            'Moneda'
+        ];
     const rates = ['Imp. Neto Gravado IVA 0%', ...internals.rates.flatMap((rate) => [`IVA ${rate}`, `Imp. Neto Gravado IVA ${rate}`])];
     const header = [...identity, ...rates, 'Imp. Neto Gravado Total', 'Imp. Neto No Gravado', 'Imp. Op. Exentas', 'Otros Tributos', 'Total IVA', 'Imp. Total'];
     const rows = invoices.map((invoice) => {
@@ -103,9 +142,15 @@ export const invoicesCsv = (invoices: readonly InvoiceRecord[], kind: InvoiceKin
         // B and C: 0,00 in every amount column but the total. A: everything at 21%.
         const bc = internals.bc.has(invoice.tipo);
         const zero = (value: number | null) => (bc ? '0,00' : commaAmount(value));
-        const rateCells = rates.map((name) => (bc ? '0,00' : name === 'IVA 21%' ? commaAmount(invoice.iva) : name === 'Imp. Neto Gravado IVA 21%' ? commaAmount(invoice.impNetoGravado) : '0,00'));
+        const rateCells = rates.map(
+            (name) => (bc ? '0,00' : name === 'IVA 21%' ? commaAmount(invoice.iva) : name === 'Imp. Neto Gravado IVA 21%' ? commaAmount(
+                invoice.impNetoGravado
+            ) : '0,00')
+        );
         return [...ids, commaAmount(invoice.tipoCambio), invoice.monedaOriginal === 'PES' ? '$' : 'USD', ...rateCells,
-            zero(invoice.impNetoGravado), zero(invoice.impNetoNoGravado), zero(invoice.impOpExentas), zero(invoice.otrosTributos), zero(invoice.iva), commaAmount(invoice.importeOriginal)].join(';');
+            zero(invoice.impNetoGravado), zero(
+                invoice.impNetoNoGravado
+            ), zero(invoice.impOpExentas), zero(invoice.otrosTributos), zero(invoice.iva), commaAmount(invoice.importeOriginal)].join(';');
     });
     return [header.map(internals.quote).join(';'), ...rows].join('\r\n') + '\r\n';
 };
@@ -169,7 +214,13 @@ export const misComprobantesRoutes = (state: SimulatedState, faults: Faults): Ro
             }
 
             const id = nextConsulta++;
-            state.remember(consultas, id, { cuit: fes.selected, login: fes.login, kind: t === 'E' ? 'issued' : 'received', range: { fromDate: from, toDate: to }, pending: pendingPolls });
+            state.remember(consultas, id, {
+                cuit: fes.selected,
+                login: fes.login,
+                kind: t === 'E' ? 'issued' : 'received',
+                range: { fromDate: from, toDate: to },
+                pending: pendingPolls
+            });
             return json(res, { estado: 'ok', datos: { idConsulta: id } });
         }
 
@@ -194,7 +245,12 @@ export const misComprobantesRoutes = (state: SimulatedState, faults: Faults): Ro
                 return json(res, { estado: 'error', mensajeError: 'No existe información para la consulta realizada' });
             }
 
-            return json(res, { estado: 'ok', recordsTotal: rows.length, recordsFiltered: rows.length, datos: { consulta: { idConsulta: id, estado: 'FI' }, data: [] } });
+            return json(res, {
+                estado: 'ok',
+                recordsTotal: rows.length,
+                recordsFiltered: rows.length,
+                datos: { consulta: { idConsulta: id, estado: 'FI' }, data: [] }
+            });
         }
 
         return json(res, { estado: 'error', mensajeError: 'Función desconocida' });
@@ -226,7 +282,10 @@ export const misComprobantesRoutes = (state: SimulatedState, faults: Faults): Ro
         const fes = sessions.get(cookiesOf(req).JSESSIONID ?? '');
         const isAjax = path.endsWith('/ajax.do');
         if (!fes || !fes.alive || now > fes.expiresAt) {
-            return isAjax ? json(res, { estado: 'error', mensajeError: 'Su sesión ha expirado. Vuelva a ingresar.' }) : html(res, messagePage('Mis Comprobantes', 'Su sesión ha expirado'), 403);
+            return isAjax ? json(res, {
+                estado: 'error',
+                mensajeError: 'Su sesión ha expirado. Vuelva a ingresar.'
+            }) : html(res, messagePage('Mis Comprobantes', 'Su sesión ha expirado'), 403);
         }
 
         // Strictly sequential and paced, or the firewall answers "BL…" and ends the session.

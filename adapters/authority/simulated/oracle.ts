@@ -29,7 +29,10 @@ export const expectedOf = (state: SimulatedState, cuit: string): ExpectedData =>
         invoicesIn: (kind, range) => served(invoicesIn(data[kind], range)),
         summary(range) {
 
-            const sum = (list: InvoiceRecord[]) => ({ count: list.length, importe: Math.round(list.reduce((total, invoice) => total + invoice.importe, 0) * 100) / 100 });
+            const sum = (list: InvoiceRecord[]) => ({
+                count: list.length,
+                importe: Math.round(list.reduce((total, invoice) => total + invoice.importe, 0) * 100) / 100
+            });
             const read = data.notifications.filter((item) => item.readAtAuthority).length;
             return {
                 issued: sum(invoicesIn(data.issued, range)),

@@ -100,7 +100,10 @@ export const portalRoutes = (state: SimulatedState): Route => {
                 return json(res, { error: 'CUIT distinta de la del ingreso' }, 403);
             }
 
-            const adhered = !notAdhered(cuit, service[2]!) && (service[2] !== arcaServices.monotributo.name || state.taxpayer(cuit).registry.monotributista === true);
+            const adhered = !notAdhered(
+                cuit,
+                service[2]!
+            ) && (service[2] !== arcaServices.monotributo.name || state.taxpayer(cuit).registry.monotributista === true);
             if (!service[3]) {
                 return json(res, { servicio: service[2], adherido: adhered });
             }

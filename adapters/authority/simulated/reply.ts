@@ -10,10 +10,21 @@ export const send = (res: ServerResponse, status: number, body: string | Buffer,
     res.end(body);
 };
 
-export const html = (res: ServerResponse, body: string, status = 200, headers: Headers = {}): void => send(res, status, body, 'text/html; charset=utf-8', headers);
+export const html = (
+    res: ServerResponse,
+    body: string,
+    status = 200,
+    headers: Headers = {}
+): void => send(res, status, body, 'text/html; charset=utf-8', headers);
 
 // Classic ASP pages (CCAM) are latin-1.
-export const latin1 = (res: ServerResponse, body: string, status = 200, headers: Headers = {}): void => send(res, status, Buffer.from(body, 'latin1'), 'text/html; charset=iso-8859-1', headers);
+export const latin1 = (res: ServerResponse, body: string, status = 200, headers: Headers = {}): void => send(
+    res,
+    status,
+    Buffer.from(body, 'latin1'),
+    'text/html; charset=iso-8859-1',
+    headers
+);
 
 export const json = (res: ServerResponse, body: unknown, status = 200): void => send(res, status, JSON.stringify(body), 'application/json;charset=UTF-8');
 

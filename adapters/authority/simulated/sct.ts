@@ -41,7 +41,10 @@ const internals = {
     }
 };
 
-export const ctacteHome = (): string => htmlPage('Sistema de Cuentas Tributarias', '<div id="cabecera">Cuentas Tributarias</div><iframe name="homeContribuyente" id="homeContribuyente" src="/contribuyente/app/homeContribuyente.html" width="100%" height="800"></iframe>');
+export const ctacteHome = (): string => htmlPage(
+    'Sistema de Cuentas Tributarias',
+    '<div id="cabecera">Cuentas Tributarias</div><iframe name="homeContribuyente" id="homeContribuyente" src="/contribuyente/app/homeContribuyente.html" width="100%" height="800"></iframe>'
+);
 
 export const ctacteSelector = (taxpayers: readonly Taxpayer[], selected: number): string => htmlPage('Estado de cuenta', `
 <form method="post" action="/contribuyente/app" name="Form0" id="Form0">

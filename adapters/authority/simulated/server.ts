@@ -86,7 +86,9 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
         state.stats.byHost[host] = (state.stats.byHost[host] ?? 0) + 1;
         state.remember(arrivals, arrivals.size, { host, at: Date.now() });
 
-        const latency = Array.isArray(options.latencyMs) ? options.latencyMs[0] + Math.random() * (options.latencyMs[1] - options.latencyMs[0]) : options.latencyMs;
+        const latency = Array.isArray(
+            options.latencyMs
+        ) ? options.latencyMs[0] + Math.random() * (options.latencyMs[1] - options.latencyMs[0]) : options.latencyMs;
         if (latency) {
             await new Promise((resolve) => setTimeout(resolve, latency));
         }
@@ -102,7 +104,12 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
         }
 
         if (faults.chance(faults.failures.malformed) && internals.dataPaths.test(path)) {
-            return path.includes('descargar') ? send(res, 200, Buffer.from('PK\u0003\u0004 archivo truncado'), 'application/zip') : send(res, 200, '{"estado":"ok","datos":{"da', 'application/json');
+            return path.includes('descargar') ? send(
+                res,
+                200,
+                Buffer.from('PK\u0003\u0004 archivo truncado'),
+                'application/zip'
+            ) : send(res, 200, '{"estado":"ok","datos":{"da', 'application/json');
         }
 
         const route = routes[host];
@@ -145,7 +152,13 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
         url,
         port: address.port,
         expected: (cuit) => expectedOf(state, cuit),
-        stats: () => ({ ...state.stats, loginsByCuit: { ...state.stats.loginsByCuit }, overlapsByCuit: { ...state.stats.overlapsByCuit }, byHost: { ...state.stats.byHost }, serviceSessions: state.serviceSessions() }),
+        stats: () => ({
+            ...state.stats,
+            loginsByCuit: { ...state.stats.loginsByCuit },
+            overlapsByCuit: { ...state.stats.overlapsByCuit },
+            byHost: { ...state.stats.byHost },
+            serviceSessions: state.serviceSessions()
+        }),
         detailsOpened: (cuit) => [...(state.opened.get(cuit) ?? [])],
         reads: () => [...state.reads],
         loginStarts: () => [...state.loginStarts],

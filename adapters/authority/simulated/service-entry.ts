@@ -8,7 +8,13 @@ import type { SimulatedState } from './state.js';
 
 export const denied = (res: ServerResponse): void => html(res, messagePage('Acceso denegado', 'Token o firma inválidos.'), 403);
 
-export const enterService = async <S>(state: SimulatedState, req: IncomingMessage, res: ServerResponse, entry: { service: string; sessions: Map<string, S>; session: (login: string) => S; location: string; cookie: (id: string) => string }): Promise<void> => {
+export const enterService = async <S>(state: SimulatedState, req: IncomingMessage, res: ServerResponse, entry: {
+    service: string;
+    sessions: Map<string, S>;
+    session: (login: string) => S;
+    location: string;
+    cookie: (id: string) => string;
+}): Promise<void> => {
 
     const login = await state.entryLogin(req, entry.service);
     if (!login) {

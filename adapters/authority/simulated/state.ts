@@ -118,7 +118,22 @@ export interface SimulatedState {
 
 const internals = {
     cap: 20_000,
-    surnames: ['GONZALEZ', 'RODRIGUEZ', 'FERNANDEZ', 'LOPEZ', 'MARTINEZ', 'PÉREZ', 'GARCÍA', 'SÁNCHEZ', 'ROMERO', 'SOSA', 'ÁLVAREZ', 'TORRES', 'RUIZ', 'BENÍTEZ'],
+    surnames: [
+        'GONZALEZ',
+        'RODRIGUEZ',
+        'FERNANDEZ',
+        'LOPEZ',
+        'MARTINEZ',
+        'PÉREZ',
+        'GARCÍA',
+        'SÁNCHEZ',
+        'ROMERO',
+        'SOSA',
+        'ÁLVAREZ',
+        'TORRES',
+        'RUIZ',
+        'BENÍTEZ'
+    ],
     givenNames: ['MARÍA LAURA', 'JUAN CARLOS', 'ANA', 'JOSÉ LUIS', 'SOFÍA', 'MARTÍN', 'LUCÍA', 'DIEGO', 'CAROLINA', 'PABLO'],
     trades: ['DISTRIBUIDORA', 'CONSTRUCTORA', 'AGROPECUARIA', 'CONSULTORA', 'TRANSPORTES', 'LABORATORIOS', 'INDUSTRIAS'],
     places: ['DEL SUR', 'NORTE', 'PAMPEANA', 'ANDINA', 'DEL LITORAL', 'PATAGÓNICA', 'CENTRAL'],
@@ -178,7 +193,18 @@ export const createState = (options: SimulatedAuthorityOptions): SimulatedState 
         opened: new Map(),
         jwts: new Map(),
         loginStarts: [],
-        stats: { requests: 0, logins: 0, loginsByCuit: {}, portalSessions: 0, overlappingSessions: 0, overlapsByCuit: {}, detailsOpened: 0, blocks: 0, peakInFlight: 0, byHost: {} },
+        stats: {
+            requests: 0,
+            logins: 0,
+            loginsByCuit: {},
+            portalSessions: 0,
+            overlappingSessions: 0,
+            overlapsByCuit: {},
+            detailsOpened: 0,
+            blocks: 0,
+            peakInFlight: 0,
+            byHost: {}
+        },
 
         taxpayer(cuit) {
 

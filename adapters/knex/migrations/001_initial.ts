@@ -278,7 +278,25 @@ export const up = async (knex: Knex): Promise<void> => {
 
 export const down = async (knex: Knex): Promise<void> => {
 
-    for (const table of ['rate_limits', 'dfe_notifications', 'ccma_movements', 'ccma_balances', 'sct_returns', 'sct_due_dates', 'sct_debts', 'invoices', 'sync_jobs', 'sync_states', 'client_tags', 'tags', 'user_clients', 'clients', 'tokens', 'users', 'accounts']) {
+    for (const table of [
+        'rate_limits',
+        'dfe_notifications',
+        'ccma_movements',
+        'ccma_balances',
+        'sct_returns',
+        'sct_due_dates',
+        'sct_debts',
+        'invoices',
+        'sync_jobs',
+        'sync_states',
+        'client_tags',
+        'tags',
+        'user_clients',
+        'clients',
+        'tokens',
+        'users',
+        'accounts'
+    ]) {
         await knex.schema.dropTableIfExists(table);
     }
 };

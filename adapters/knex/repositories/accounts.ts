@@ -22,7 +22,11 @@ export const accountRepository = (knex: Knex): AccountRepository => ({
             .select(knex('clients').count('*').where('clients.account_id', knex.ref('a.id')).as('cuit_count'))
             .select(knex('users').count('*').where('users.account_id', knex.ref('a.id')).as('user_count'))
             .orderBy('a.id');
-        return rows.map((row: Record<string, unknown>): AccountListing => ({ ...internals.toRecord(row), cuitCount: toNumber(row.cuit_count), userCount: toNumber(row.user_count) }));
+        return rows.map((row: Record<string, unknown>): AccountListing => ({
+            ...internals.toRecord(row),
+            cuitCount: toNumber(row.cuit_count),
+            userCount: toNumber(row.user_count)
+        }));
     },
 
     async create(input) {

@@ -129,7 +129,14 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
                 await touchAccount(trx, client.accountId);
                 const [inserted] = await trx('clients').insert(internals.toRow(client));
                 const id = Number(inserted);
-                await trx('sync_jobs').insert({ client_id: id, reason: 'first', status: 'pending', run_after: client.createdAt, attempts: 0, created_at: client.createdAt });
+                await trx('sync_jobs').insert({
+                    client_id: id,
+                    reason: 'first',
+                    status: 'pending',
+                    run_after: client.createdAt,
+                    attempts: 0,
+                    created_at: client.createdAt
+                });
                 if (options.managerUserId !== null) {
                     await trx('user_clients').insert({ user_id: options.managerUserId, client_id: id });
                 }
@@ -252,7 +259,10 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
                 // A key the authority refused is remembered by a fingerprint of its sealed value;
                 // the same key sealed anew must stay remembered, or the sync would try it again.
                 if (remembersFailures) {
-                    await trx('sync_key_failures').where({ client_id: id, key_fingerprint: keyFingerprint(expected) }).update({ key_fingerprint: keyFingerprint(next) });
+                    await trx('sync_key_failures').where({
+                        client_id: id,
+                        key_fingerprint: keyFingerprint(expected)
+                    }).update({ key_fingerprint: keyFingerprint(next) });
                 }
 
                 return true;

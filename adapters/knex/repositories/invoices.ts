@@ -179,7 +179,13 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
         const dialect = dialectOf(knex);
         const rows = saves.flatMap(({ kind, invoices }) => invoices.map((invoice) => internals.rowValues(clientId, kind, invoice)));
         const touch = touchClientStep(clientId);
-        const synced = markSyncedSteps(dialect, clientId, saves.map(({ kind }) => internals.systems[kind]), syncedAt, Object.fromEntries(saves.map(({ kind, invoices }) => [internals.systems[kind], invoices.length])));
+        const synced = markSyncedSteps(
+            dialect,
+            clientId,
+            saves.map(({ kind }) => internals.systems[kind]),
+            syncedAt,
+            Object.fromEntries(saves.map(({ kind, invoices }) => [internals.systems[kind], invoices.length]))
+        );
         const queries = dialect === 'mysql' ? internals.mysqlQueries(clientId, saves, rows, touch, synced) : [];
         await statementsTransaction(knex, clientDataIsolation, async (trx) => {
 
@@ -205,7 +211,10 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
 
             const days = await sql.all(queries.days, [clientId, internals.kinds[kind], range.fromDate, range.toDate]);
             const start = seekDay(days, page.offset);
-            const rows = start.from === null ? [] : await sql.arrays(queries.page, [clientId, internals.kinds[kind], start.from, range.toDate, page.limit, start.skip]);
+            const rows = start.from === null ? [] : await sql.arrays(
+                queries.page,
+                [clientId, internals.kinds[kind], start.from, range.toDate, page.limit, start.skip]
+            );
             return { items: rows.map(internals.fromListRow), total: start.total };
         },
 

@@ -48,13 +48,20 @@ export const notificationRepository = (knex: Knex, sql = statements(knex), queri
                 const known = new Set<string>();
                 const ids = notifications.map((notification) => notification.arcaId).filter((id): id is string => id !== null);
                 for (let i = 0; i < ids.length; i += internals.batchSize) {
-                    const rows = await trx('dfe_notifications').select('arca_id').where({ client_id: clientId }).whereIn('arca_id', ids.slice(i, i + internals.batchSize));
+                    const rows = await trx('dfe_notifications').select('arca_id').where({ client_id: clientId }).whereIn(
+                        'arca_id',
+                        ids.slice(i, i + internals.batchSize)
+                    );
                     rows.forEach((row: Record<string, unknown>) => known.add(String(row.arca_id)));
                 }
 
                 const fresh = notifications.filter((notification) => notification.arcaId === null || !known.has(notification.arcaId));
                 if (fresh.length) {
-                    await announce(trx, clientId, { type: 'dfe.nuevas', system: 'dfe', data: { cantidad: fresh.length, notificaciones: fresh.map(notificationMetadata) } }, syncedAt);
+                    await announce(trx, clientId, {
+                        type: 'dfe.nuevas',
+                        system: 'dfe',
+                        data: { cantidad: fresh.length, notificaciones: fresh.map(notificationMetadata) }
+                    }, syncedAt);
                 }
             }
 
@@ -73,7 +80,9 @@ export const notificationRepository = (knex: Knex, sql = statements(knex), queri
             // client's transaction). leida_at belongs to the service once stored: a resync
             // never changes it.
             for (let i = 0; i < rows.length; i += internals.batchSize) {
-                await trx('dfe_notifications').insert(rows.slice(i, i + internals.batchSize)).onConflict(['client_id', 'arca_id']).merge(['tipo', 'asunto', 'organismo', 'fecha_recepcion', 'fecha_notificacion']);
+                await trx('dfe_notifications').insert(rows.slice(i, i + internals.batchSize)).onConflict(['client_id', 'arca_id']).merge(
+                    ['tipo', 'asunto', 'organismo', 'fecha_recepcion', 'fecha_notificacion']
+                );
             }
 
             await markSynced(trx, clientId, 'dfe', syncedAt, { dfe: notifications.length });

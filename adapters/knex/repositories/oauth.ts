@@ -25,7 +25,9 @@ export const oauthStore = (knex: Knex): OAuthStore => ({
             account_id: index.accountId ?? null,
             expires_at: expiresAt
         };
-        await knex('oauth_entries').insert({ ...row, consumed_at: null }).onConflict(['kind', 'id']).merge(['payload', 'grant_id', 'user_code', 'uid', 'account_id', 'expires_at']);
+        await knex('oauth_entries').insert({ ...row, consumed_at: null }).onConflict(['kind', 'id']).merge(
+            ['payload', 'grant_id', 'user_code', 'uid', 'account_id', 'expires_at']
+        );
     },
 
     async find(kind, id, now) {
@@ -40,7 +42,9 @@ export const oauthStore = (knex: Knex): OAuthStore => ({
 
     async findByUserCode(kind, userCode, now) {
 
-        return internals.toEntry(await internals.live(knex('oauth_entries').select('payload', 'consumed_at').where({ kind, user_code: userCode }), now).first());
+        return internals.toEntry(
+            await internals.live(knex('oauth_entries').select('payload', 'consumed_at').where({ kind, user_code: userCode }), now).first()
+        );
     },
 
     async consume(kind, id, at) {

@@ -64,7 +64,10 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository
 
             await touchClient(trx, clientId);
             // The debt as it was, for the account's webhooks (only when they listen).
-            const change = await isListened(trx, clientId) ? sctDebtChange(internals.debts(await trx('sct_debts').where({ client_id: clientId }).orderBy('position')), data.deuda) : null;
+            const change = await isListened(trx, clientId) ? sctDebtChange(
+                internals.debts(await trx('sct_debts').where({ client_id: clientId }).orderBy('position')),
+                data.deuda
+            ) : null;
             if (change) {
                 await announce(trx, clientId, { type: 'sct.deuda_cambio', system: 'sct', data: change }, syncedAt);
             }

@@ -13,10 +13,21 @@ import { announce, announceStep, recoveryStep } from '../outbox.js';
 
 const internals = {
     // Fixed SQL: markSynced closes every write of synchronized data; one row per system.
-    synced: sqlByShape((dialect: Dialect, systems: number): string => upsertSql(dialect, 'sync_states', ['client_id', 'system', 'synced_at', 'last_attempt_at', 'last_error', 'failing_since'], ['client_id', 'system'], ['synced_at', 'last_attempt_at', 'last_error', 'failing_since'], systems)),
+    synced: sqlByShape(
+        (dialect: Dialect, systems: number): string => upsertSql(
+            dialect,
+            'sync_states',
+            ['client_id', 'system', 'synced_at', 'last_attempt_at', 'last_error', 'failing_since'],
+            ['client_id', 'system'],
+            ['synced_at', 'last_attempt_at', 'last_error', 'failing_since'],
+            systems
+        )
+    ),
 
     // A system never attempted is pending; one that failed is in the state its error names.
-    stateOf: (row: Record<string, unknown> | undefined): HealthState => (!row || (row.synced_at === null && row.last_error === null) ? 'pendiente' : stateOfError(row.last_error as string | null))
+    stateOf: (
+        row: Record<string, unknown> | undefined
+    ): HealthState => (!row || (row.synced_at === null && row.last_error === null) ? 'pendiente' : stateOfError(row.last_error as string | null))
 };
 
 // Called inside the transaction that writes a system's data (which raised the client's data
@@ -25,7 +36,13 @@ const internals = {
 // marked in one statement.
 // The same transaction announces it to the account's webhooks (outbox.ts): the sync completed
 // with `records` records read, and each system that was failing left its failure.
-export const markSynced = async (trx: Knex.Transaction | Statements, clientId: number, system: SyncSystem | readonly SyncSystem[], at: Timestamp, records: Partial<Record<SyncSystem, number>> = {}): Promise<void> => {
+export const markSynced = async (
+    trx: Knex.Transaction | Statements,
+    clientId: number,
+    system: SyncSystem | readonly SyncSystem[],
+    at: Timestamp,
+    records: Partial<Record<SyncSystem, number>> = {}
+): Promise<void> => {
 
     const sql = statementsOf(trx);
     const systems = typeof system === 'string' ? [system] : system;
@@ -37,9 +54,18 @@ export const markSynced = async (trx: Knex.Transaction | Statements, clientId: n
 };
 
 // The same writes as statements to send with others (one or more systems), in order.
-export const markSyncedSteps = (dialect: Dialect, clientId: number, systems: readonly SyncSystem[], at: Timestamp, records: Partial<Record<SyncSystem, number>> = {}): Step[] => [
+export const markSyncedSteps = (
+    dialect: Dialect,
+    clientId: number,
+    systems: readonly SyncSystem[],
+    at: Timestamp,
+    records: Partial<Record<SyncSystem, number>> = {}
+): Step[] => [
     ...systems.map((entry) => recoveryStep(clientId, entry, at)),
-    announceStep(clientId, { type: 'sincronizacion.completada', data: { sistemas: systems.map((entry) => ({ sistema: systemNames[entry], registros: records[entry] ?? null })) } }, at),
+    announceStep(clientId, {
+        type: 'sincronizacion.completada',
+        data: { sistemas: systems.map((entry) => ({ sistema: systemNames[entry], registros: records[entry] ?? null })) }
+    }, at),
     {
         sql: internals.synced(dialect, systems.length),
         bindings: systems.flatMap((entry) => [clientId, entry, at, at, null, null])
@@ -86,7 +112,10 @@ export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncSta
                 return false;
             }
 
-            const previous = await trx('sync_states').select('synced_at', 'last_error', 'failing_since').where({ client_id: clientId, system }).first() as Record<string, unknown> | undefined;
+            const previous = await trx('sync_states').select('synced_at', 'last_error', 'failing_since').where({
+                client_id: clientId,
+                system
+            }).first() as Record<string, unknown> | undefined;
             const before = internals.stateOf(previous);
             const after = stateOfError(error);
             const failingSince = previous && previous.last_error !== null && before === after ? toNullableNumber(previous.failing_since) ?? at : at;
@@ -95,7 +124,13 @@ export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncSta
                 .onConflict(['client_id', 'system'])
                 .merge(['last_attempt_at', 'last_error', 'failing_since']);
             if (before !== after) {
-                await announce(trx, clientId, { type: 'salud.cambio', system, previousError: (previous?.last_error as string | null | undefined) ?? null, error, data: { estadoAnterior: before } }, at);
+                await announce(trx, clientId, {
+                    type: 'salud.cambio',
+                    system,
+                    previousError: (previous?.last_error as string | null | undefined) ?? null,
+                    error,
+                    data: { estadoAnterior: before }
+                }, at);
             }
 
             return true;

@@ -43,7 +43,13 @@ export const webhookRepository = (knex: Knex): WebhookRepository => ({
 
     async createEndpoint(input) {
 
-        const [id] = await knex('webhook_endpoints').insert({ account_id: input.accountId, url: input.url, events: input.events, sealed_secret: input.sealedSecret, created_at: input.createdAt });
+        const [id] = await knex('webhook_endpoints').insert({
+            account_id: input.accountId,
+            url: input.url,
+            events: input.events,
+            sealed_secret: input.sealedSecret,
+            created_at: input.createdAt
+        });
         return toNumber(id);
     },
 
@@ -84,8 +90,24 @@ export const webhookRepository = (knex: Knex): WebhookRepository => ({
 
             const endpoint = await trx('webhook_endpoints').where({ id: endpointId }).first();
             const publicId = newEventId();
-            const [eventId] = await trx('webhook_events').insert({ public_id: publicId, account_id: endpoint.account_id, client_id: null, cuit: null, type: 'prueba', data: JSON.stringify({ mensaje: 'Evento de prueba de arcasync.' }), created_at: at, fanned_out: true });
-            await trx('webhook_deliveries').insert({ event_id: eventId, endpoint_id: endpointId, status: 'pending', attempts: 0, next_attempt_at: at, created_at: at });
+            const [eventId] = await trx('webhook_events').insert({
+                public_id: publicId,
+                account_id: endpoint.account_id,
+                client_id: null,
+                cuit: null,
+                type: 'prueba',
+                data: JSON.stringify({ mensaje: 'Evento de prueba de arcasync.' }),
+                created_at: at,
+                fanned_out: true
+            });
+            await trx('webhook_deliveries').insert({
+                event_id: eventId,
+                endpoint_id: endpointId,
+                status: 'pending',
+                attempts: 0,
+                next_attempt_at: at,
+                created_at: at
+            });
             return publicId;
         });
     },
@@ -105,7 +127,14 @@ export const webhookRepository = (knex: Knex): WebhookRepository => ({
         for (const event of events as Record<string, unknown>[]) {
             for (const endpoint of endpoints as Record<string, unknown>[]) {
                 if (toNumber(endpoint.account_id) === toNumber(event.account_id) && wantsEvent(String(endpoint.events), String(event.type))) {
-                    rows.push({ event_id: event.id, endpoint_id: endpoint.id, status: 'pending', attempts: 0, next_attempt_at: toNumber(event.created_at), created_at: toNumber(event.created_at) });
+                    rows.push({
+                        event_id: event.id,
+                        endpoint_id: endpoint.id,
+                        status: 'pending',
+                        attempts: 0,
+                        next_attempt_at: toNumber(event.created_at),
+                        created_at: toNumber(event.created_at)
+                    });
                 }
             }
         }
@@ -156,7 +185,18 @@ export const webhookRepository = (knex: Knex): WebhookRepository => ({
             const row = await knex('webhook_deliveries as d')
                 .join('webhook_events as e', 'e.id', 'd.event_id')
                 .join('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
-                .select('d.id as delivery_id', 'd.attempts', 'e.*', 'w.id as w_id', 'w.account_id as w_account_id', 'w.url as w_url', 'w.events as w_events', 'w.created_at as w_created_at', 'w.disabled_at as w_disabled_at', 'w.sealed_secret as w_sealed_secret')
+                .select(
+                    'd.id as delivery_id',
+                    'd.attempts',
+                    'e.*',
+                    'w.id as w_id',
+                    'w.account_id as w_account_id',
+                    'w.url as w_url',
+                    'w.events as w_events',
+                    'w.created_at as w_created_at',
+                    'w.disabled_at as w_disabled_at',
+                    'w.sealed_secret as w_sealed_secret'
+                )
                 .where('d.id', id)
                 .first() as Record<string, unknown> | undefined;
             if (row) {
@@ -164,7 +204,15 @@ export const webhookRepository = (knex: Knex): WebhookRepository => ({
                     id,
                     attempts: toNumber(row.attempts),
                     event: internals.event(row),
-                    endpoint: internals.endpoint({ id: row.w_id, account_id: row.w_account_id, url: row.w_url, events: row.w_events, created_at: row.w_created_at, disabled_at: row.w_disabled_at, sealed_secret: row.w_sealed_secret })
+                    endpoint: internals.endpoint({
+                        id: row.w_id,
+                        account_id: row.w_account_id,
+                        url: row.w_url,
+                        events: row.w_events,
+                        created_at: row.w_created_at,
+                        disabled_at: row.w_disabled_at,
+                        sealed_secret: row.w_sealed_secret
+                    })
                 });
             }
         }

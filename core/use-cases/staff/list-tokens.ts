@@ -4,7 +4,10 @@ import { requireAccount, requireUser } from './staff-input.js';
 // The tokens of a user or of an account, for the id that `token revoke` takes. A token is
 // shown once, when created: here only its id, name, first characters (the prefix the holder
 // sees at the start of theirs) and dates.
-export const listTokens = async (deps: Pick<Ports, 'accounts' | 'users' | 'tokens'>, input: { userId?: number | undefined; accountId?: number | undefined }) => {
+export const listTokens = async (deps: Pick<Ports, 'accounts' | 'users' | 'tokens'>, input: {
+    userId?: number | undefined;
+    accountId?: number | undefined;
+}) => {
 
     if (input.userId !== undefined) {
         await requireUser(deps, input.userId);

@@ -6,7 +6,10 @@ import { requireUser } from './staff-input.js';
 
 // Staff set (or reset) the password a user signs in with to authorize MCP clients. What the
 // old password authorized goes with it: every OAuth grant, token and session of the user.
-export const setPassword = async (deps: Pick<Ports, 'users' | 'userCredentials' | 'oauthStore'>, input: { userId: number; password: string }): Promise<{ id: number }> => {
+export const setPassword = async (
+    deps: Pick<Ports, 'users' | 'userCredentials' | 'oauthStore'>,
+    input: { userId: number; password: string }
+): Promise<{ id: number }> => {
 
     if (input.password.length < minPasswordLength) {
         throw invalid([messages.admin.shortPassword(minPasswordLength)]);

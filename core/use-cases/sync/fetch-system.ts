@@ -31,12 +31,23 @@ const internals = {
     async invoices(deps: SyncDeps, session: TaxpayerSession, target: SyncTarget, kind: InvoiceKind, options: FetchOptions): Promise<InvoiceRecord[]> {
 
         const lastSyncedAt = await deps.syncStates.syncedAt(target.id, `${kind}_invoices`);
-        const window = invoiceWindow({ now: deps.clock.now().getTime(), lastSyncedAt, full: options.full, ...(options.invoicePolicy ? { policy: options.invoicePolicy } : {}) });
+        const window = invoiceWindow({
+            now: deps.clock.now().getTime(),
+            lastSyncedAt,
+            full: options.full,
+            ...(options.invoicePolicy ? { policy: options.invoicePolicy } : {})
+        });
         return (await session.invoices(kind, window)).map(normalizeInvoice);
     }
 };
 
-export const fetchSystem = async (deps: SyncDeps, session: TaxpayerSession, target: SyncTarget, system: SyncSystem, options: FetchOptions): Promise<Fetched> => {
+export const fetchSystem = async (
+    deps: SyncDeps,
+    session: TaxpayerSession,
+    target: SyncTarget,
+    system: SyncSystem,
+    options: FetchOptions
+): Promise<Fetched> => {
 
     switch (system) {
         case 'registry': {
@@ -53,7 +64,11 @@ export const fetchSystem = async (deps: SyncDeps, session: TaxpayerSession, targ
 
         case 'sct': {
             const data = await session.sct();
-            return { system, records: data.deuda.length + data.vencimientos.length + data.ddjj.length, write: { store: (at) => deps.sct.replace(target.id, data, at) } };
+            return {
+                system,
+                records: data.deuda.length + data.vencimientos.length + data.ddjj.length,
+                write: { store: (at) => deps.sct.replace(target.id, data, at) }
+            };
         }
 
         case 'ccma': {
@@ -71,7 +86,11 @@ export const fetchSystem = async (deps: SyncDeps, session: TaxpayerSession, targ
         case 'dfe': {
             const listed = await session.notifications();
             const firstSync = await deps.syncStates.syncedAt(target.id, 'dfe') === null;
-            return { system, records: listed.length, write: { store: (at) => deps.notifications.save(target.id, listed.map((notification) => enteringNotification(notification, firstSync)), at) } };
+            return {
+                system,
+                records: listed.length,
+                write: { store: (at) => deps.notifications.save(target.id, listed.map((notification) => enteringNotification(notification, firstSync)), at) }
+            };
         }
     }
 };
@@ -79,7 +98,10 @@ export const fetchSystem = async (deps: SyncDeps, session: TaxpayerSession, targ
 // A CUIT's issued and received invoices, fetched one after the other, are written in one
 // transaction: one commit instead of two, each kind still with its syncedAt. Every other
 // system is written on its own.
-export const joinsBatch = (batch: readonly Fetched[], system: SyncSystem): boolean => batch.every((fetched) => 'invoices' in fetched.write) && (system === 'issued_invoices' || system === 'received_invoices');
+export const joinsBatch = (
+    batch: readonly Fetched[],
+    system: SyncSystem
+): boolean => batch.every((fetched) => 'invoices' in fetched.write) && (system === 'issued_invoices' || system === 'received_invoices');
 
 // A batch (see joinsBatch) stored in one transaction, tried again when it fails: concurrent
 // syncs can deadlock on MySQL's gap locks, and the database resolves that by aborting one.

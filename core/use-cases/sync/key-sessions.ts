@@ -60,7 +60,9 @@ export class KeyDayOver extends Error {
 
     constructor(kind: string | null, retryAfterMs: number) {
 
-        super(kind === null ? messages.sync.loginsUsedToday : messages.sync.loginsEndedToday(messages.authority[kind as keyof typeof messages.authority] ?? kind));
+        super(
+            kind === null ? messages.sync.loginsUsedToday : messages.sync.loginsEndedToday(messages.authority[kind as keyof typeof messages.authority] ?? kind)
+        );
         this.name = 'KeyDayOver';
         this.kind = kind;
         this.retryAfterMs = retryAfterMs;
@@ -202,7 +204,9 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
         const end = await options.pacer?.start();
         logins++;
         try {
-            const session = await authority.login({ loginCuit: key.loginCuit, password: key.password }, { workLeft: () => Math.max(0, current.taxpayers - current.done) });
+            const session = await authority.login({ loginCuit: key.loginCuit, password: key.password }, {
+                workLeft: () => Math.max(0, current.taxpayers - current.done)
+            });
             await ledger.passwordPosted(key.loginCuit, day, clock.now().getTime());
             return session;
         }

@@ -40,7 +40,11 @@ const internals = {
 
 // A key failure (refused, blocked, expired) met at login or in the middle of a sync: the key
 // is not tried again until staff store a new one.
-export const refuseKey = async (deps: Pick<SyncDeps, 'syncTargets' | 'clock'>, key: LoginKey, failure: SyncFailure & { kind: AuthorityFailureKind }): Promise<LoginRefusal> => {
+export const refuseKey = async (
+    deps: Pick<SyncDeps, 'syncTargets' | 'clock'>,
+    key: LoginKey,
+    failure: SyncFailure & { kind: AuthorityFailureKind }
+): Promise<LoginRefusal> => {
 
     await deps.syncTargets.recordKeyFailure(key.loginClientId, key.fingerprint, failure.kind, deps.clock.now().getTime());
     return { outcome: 'key_refused', message: `${failure.message} ${messages.sync.keyNotRetried}`, retry: false, retryAfterMs: 0 };

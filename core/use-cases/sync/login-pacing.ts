@@ -14,10 +14,6 @@ export interface LoginPacing {
     perMinute: number;
 }
 
-// A portfolio of 500 keys logs in within half an hour at these rates, well inside the night
-// window, and no two logins of one process ever start in the same second.
-export const defaultLoginPacing: LoginPacing = { gapMs: 3_000, maxInFlight: 2, perMinute: 12 };
-
 export interface LoginPacer {
     // Waits for this login's turn; the returned function ends it (success or failure).
     start(): Promise<() => void>;

@@ -68,7 +68,20 @@ export const runJob = async (deps: SyncDeps, job: SyncJob, options: RunJobOption
         const endedAt = deps.clock.now().getTime();
         const message = err instanceof Error ? err.message : String(err);
         const settled = await settle(deps, job, options, { retry: true, retryAfterMs: 0, error: message.slice(0, 500) });
-        return { clientId: job.clientId, cuit: null, outcome: 'failed', retry: true, retryAfterMs: 0, error: message, systems: [], invoices: 0, jobId: job.id, attempts: job.attempts, disposition: settled, endedAt };
+        return {
+            clientId: job.clientId,
+            cuit: null,
+            outcome: 'failed',
+            retry: true,
+            retryAfterMs: 0,
+            error: message,
+            systems: [],
+            invoices: 0,
+            jobId: job.id,
+            attempts: job.attempts,
+            disposition: settled,
+            endedAt
+        };
     }
 
     clearInterval(heartbeat);
@@ -89,7 +102,12 @@ export const runJob = async (deps: SyncDeps, job: SyncJob, options: RunJobOption
     return { ...base, disposition: await settle(deps, job, options, { retry: result.retry, retryAfterMs: result.retryAfterMs, error: result.error ?? '' }) };
 };
 
-const settle = async (deps: SyncDeps, job: SyncJob, options: RunJobOptions, input: { retry: boolean; retryAfterMs: number; error: string }): Promise<JobDisposition> => {
+const settle = async (
+    deps: SyncDeps,
+    job: SyncJob,
+    options: RunJobOptions,
+    input: { retry: boolean; retryAfterMs: number; error: string }
+): Promise<JobDisposition> => {
 
     const now = deps.clock.now().getTime();
     const maxAttempts = options.maxAttempts ?? retryPolicy.maxAttempts;

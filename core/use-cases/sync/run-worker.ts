@@ -61,7 +61,10 @@ export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {
         stillWanted: (cuit) => deps.jobQueue.keyHasDue(cuit, deps.clock.now().getTime())
     });
     // The holds of keys whose sessions live are renewed like job leases.
-    const holds = setInterval(() => void deps.jobQueue.renewKeyHolds(options.owner, deps.clock.now().getTime(), options.leaseMs).catch(() => undefined), Math.max(50, Math.floor(options.leaseMs / 3)));
+    const holds = setInterval(
+        () => void deps.jobQueue.renewKeyHolds(options.owner, deps.clock.now().getTime(), options.leaseMs).catch(() => undefined),
+        Math.max(50, Math.floor(options.leaseMs / 3))
+    );
     holds.unref();
     const summary: WorkerSummary = { jobs: 0, synced: 0, failed: 0, invoices: 0 };
     const running = new Set<Promise<void>>();
@@ -115,7 +118,12 @@ export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {
 
             let job;
             try {
-                job = await deps.jobQueue.claim({ owner: options.owner, now: deps.clock.now().getTime(), leaseMs: options.leaseMs, ...(options.clientIds ? { clientIds: options.clientIds } : {}) });
+                job = await deps.jobQueue.claim({
+                    owner: options.owner,
+                    now: deps.clock.now().getTime(),
+                    leaseMs: options.leaseMs,
+                    ...(options.clientIds ? { clientIds: options.clientIds } : {})
+                });
                 // Drained once nothing of the scope is due or running anywhere (our own jobs
                 // are running until they end).
                 if (!job && options.drain && running.size === 0) {

@@ -14,7 +14,10 @@ export const finishedJobsKeptDays = 30;
 // 01:00 to 07:00 in Buenos Aires.
 export const defaultSyncWindow: SyncWindow = { startMs: 60 * 60_000, endMs: 7 * 60 * 60_000 };
 
-export const scheduleDue = async (deps: Pick<QueueDeps, 'jobQueue' | 'clock'>, window: SyncWindow = defaultSyncWindow): Promise<{ enqueued: number; pruned: number }> => {
+export const scheduleDue = async (
+    deps: Pick<QueueDeps, 'jobQueue' | 'clock'>,
+    window: SyncWindow = defaultSyncWindow
+): Promise<{ enqueued: number; pruned: number }> => {
 
     const now = deps.clock.now().getTime();
     const plan = windowPlan(now, window);

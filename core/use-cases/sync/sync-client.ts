@@ -57,7 +57,9 @@ const internals = {
             return systems;
         }
 
-        const done = new Set((await deps.syncStates.list(target.id)).filter((state) => state.syncedAt !== null && state.syncedAt >= since).map((state) => state.system));
+        const done = new Set(
+            (await deps.syncStates.list(target.id)).filter((state) => state.syncedAt !== null && state.syncedAt >= since).map((state) => state.system)
+        );
         return systems.filter((system) => !done.has(system));
     },
 
@@ -135,7 +137,10 @@ const internals = {
 
             let fetched: Fetched;
             try {
-                fetched = await fetchSystem(reading.deps, reading.session, reading.target, system, { full: input.full ?? false, invoicePolicy: input.invoicePolicy });
+                fetched = await fetchSystem(reading.deps, reading.session, reading.target, system, {
+                    full: input.full ?? false,
+                    invoicePolicy: input.invoicePolicy
+                });
             }
             catch (err) {
                 const stop = await internals.write(reading, batch) ?? await internals.systemFailed(reading, system, err);
@@ -151,7 +156,7 @@ const internals = {
         }
 
         return await internals.write(reading, batch) ?? reading.report.finish();
-    },
+    }
 };
 
 // Synchronize one CUIT: log in (a legal entity through its representative's key), then each
@@ -171,7 +176,11 @@ export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promis
         return report.finish('synced');
     }
 
-    const sessions = input.sessions ?? createKeySessions(deps.authority, deps.clock, { ledger: deps.loginLedger, pacer: deps.loginPacer, maxRelogins: deps.maxRelogins });
+    const sessions = input.sessions ?? createKeySessions(deps.authority, deps.clock, {
+        ledger: deps.loginLedger,
+        pacer: deps.loginPacer,
+        maxRelogins: deps.maxRelogins
+    });
     try {
         const login = await logInForSync(deps, target, sessions);
         if ('refused' in login) {

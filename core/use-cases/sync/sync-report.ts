@@ -50,11 +50,29 @@ export interface SyncReport {
     finish(outcome?: SyncOutcome): SyncClientResult;
 }
 
-export const goneResult = (clientId: number): SyncClientResult => ({ clientId, cuit: null, outcome: 'gone', retry: false, retryAfterMs: 0, error: null, systems: [], invoices: 0 });
+export const goneResult = (clientId: number): SyncClientResult => ({
+    clientId,
+    cuit: null,
+    outcome: 'gone',
+    retry: false,
+    retryAfterMs: 0,
+    error: null,
+    systems: [],
+    invoices: 0
+});
 
 export const createSyncReport = (deps: Pick<SyncDeps, 'syncStates' | 'clock'>, target: SyncTarget): SyncReport => {
 
-    const result: SyncClientResult = { clientId: target.id, cuit: target.cuit, outcome: 'failed', retry: false, retryAfterMs: 0, error: null, systems: [], invoices: 0 };
+    const result: SyncClientResult = {
+        clientId: target.id,
+        cuit: target.cuit,
+        outcome: 'failed',
+        retry: false,
+        retryAfterMs: 0,
+        error: null,
+        systems: [],
+        invoices: 0
+    };
     let expired = false;
     const record = (system: SyncSystem, message: string) => deps.syncStates.recordFailure(target.id, system, message, deps.clock.now().getTime());
 

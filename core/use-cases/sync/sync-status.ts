@@ -39,7 +39,9 @@ export const syncStatus = async (deps: QueueDeps & Pick<Ports, 'syncStates'>, in
 
     const result: ClientSyncStatus[] = [];
     for (const client of clients) {
-        const [target, states, jobs] = await Promise.all([deps.syncTargets.find(client.id), deps.syncStates.list(client.id), deps.jobQueue.counts([client.id], now)]);
+        const [target, states, jobs] = await Promise.all(
+            [deps.syncTargets.find(client.id), deps.syncStates.list(client.id), deps.jobQueue.counts([client.id], now)]
+        );
         const expected = target ? systemsFor(target.tipo) : [];
         const bySystem = new Map(states.map((state) => [state.system, state]));
         result.push({
@@ -49,7 +51,12 @@ export const syncStatus = async (deps: QueueDeps & Pick<Ports, 'syncStates'>, in
             systems: expected.map((system) => {
 
                 const state = bySystem.get(system);
-                return { system, syncedAt: toIso(state?.syncedAt ?? null), lastAttemptAt: toIso(state?.lastAttemptAt ?? null), lastError: state?.lastError ?? null };
+                return {
+                    system,
+                    syncedAt: toIso(state?.syncedAt ?? null),
+                    lastAttemptAt: toIso(state?.lastAttemptAt ?? null),
+                    lastError: state?.lastError ?? null
+                };
             }),
             jobs
         });

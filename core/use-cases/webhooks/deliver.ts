@@ -107,11 +107,23 @@ const pass = async (deps: DeliveryDeps, options: DeliveryOptions, busy: Map<numb
         return 0;
     }
 
-    const claimed = await deps.webhooks.claim({ owner: options.owner, now: deps.clock.now().getTime(), leaseMs: internals.leaseMs(options), limit: slots, busyEndpoints: [...busy.keys()], ...(endpointIds ? { endpointIds } : {}) });
+    const claimed = await deps.webhooks.claim({
+        owner: options.owner,
+        now: deps.clock.now().getTime(),
+        leaseMs: internals.leaseMs(options),
+        limit: slots,
+        busyEndpoints: [...busy.keys()],
+        ...(endpointIds ? { endpointIds } : {})
+    });
     for (const delivery of claimed) {
         const call = (async () => {
 
-            const outcome = await deliverOnce(deps, options, delivery).catch((): DeliveryOutcome => ({ status: 'pending', httpStatus: null, error: 'Error interno al entregar; se reintentará.', nextAttemptAt: deps.clock.now().getTime() + options.backoffBaseMs }));
+            const outcome = await deliverOnce(deps, options, delivery).catch((): DeliveryOutcome => ({
+                status: 'pending',
+                httpStatus: null,
+                error: 'Error interno al entregar; se reintentará.',
+                nextAttemptAt: deps.clock.now().getTime() + options.backoffBaseMs
+            }));
             await deps.webhooks.record(delivery.id, options.owner, deps.clock.now().getTime(), outcome).catch(() => false);
         })().finally(() => busy.delete(delivery.endpoint.id));
         busy.set(delivery.endpoint.id, call);

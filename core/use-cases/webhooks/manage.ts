@@ -23,7 +23,11 @@ const internals = {
 
 // The URL's own rules first, then every address its name resolves to now (the check is made
 // again on every delivery).
-export const createWebhook = async (deps: WebhookDeps, input: { accountId: number; url: string; events?: string | undefined }, policy: TargetPolicy): Promise<{ id: number; url: string; events: string; secret: string }> => {
+export const createWebhook = async (deps: WebhookDeps, input: {
+    accountId: number;
+    url: string;
+    events?: string | undefined;
+}, policy: TargetPolicy): Promise<{ id: number; url: string; events: string; secret: string }> => {
 
     if (!await deps.accounts.findById(input.accountId)) {
         throw invalid([messages.admin.accountNotFound(input.accountId)]);
@@ -46,11 +50,19 @@ export const createWebhook = async (deps: WebhookDeps, input: { accountId: numbe
 
     const secret = newSigningSecret();
     const listened = events.types === '*' ? '*' : events.types.join(',');
-    const id = await deps.webhooks.createEndpoint({ accountId: input.accountId, url: target.url.toString(), events: listened, sealedSecret: deps.secretBox.seal(secret), createdAt: deps.clock.now().getTime() });
+    const id = await deps.webhooks.createEndpoint({
+        accountId: input.accountId,
+        url: target.url.toString(),
+        events: listened,
+        sealedSecret: deps.secretBox.seal(secret),
+        createdAt: deps.clock.now().getTime()
+    });
     return { id, url: target.url.toString(), events: listened, secret };
 };
 
-export const listWebhooks = async (deps: Pick<Ports, 'webhooks'>, input: { accountId?: number | undefined }): Promise<{ endpoints: WebhookEndpoint[] }> => ({ endpoints: await deps.webhooks.listEndpoints(input.accountId) });
+export const listWebhooks = async (deps: Pick<Ports, 'webhooks'>, input: { accountId?: number | undefined }): Promise<{ endpoints: WebhookEndpoint[] }> => ({
+    endpoints: await deps.webhooks.listEndpoints(input.accountId)
+});
 
 export const disableWebhook = async (deps: Pick<Ports, 'webhooks' | 'clock'>, input: { id: number }): Promise<{ id: number; disabled: true }> => {
 
@@ -78,6 +90,14 @@ export const enqueueTestEvent = async (deps: Pick<Ports, 'webhooks' | 'clock'>, 
     return { id: input.id, eventId: await deps.webhooks.enqueueTest(input.id, deps.clock.now().getTime()) };
 };
 
-export const listDeliveries = async (deps: Pick<Ports, 'webhooks'>, input: { endpointId?: number | undefined; accountId?: number | undefined; limit?: number | undefined }): Promise<{ deliveries: DeliveryListing[] }> => ({
-    deliveries: await deps.webhooks.listDeliveries({ ...(input.endpointId === undefined ? {} : { endpointId: input.endpointId }), ...(input.accountId === undefined ? {} : { accountId: input.accountId }), limit: input.limit ?? 50 })
+export const listDeliveries = async (deps: Pick<Ports, 'webhooks'>, input: {
+    endpointId?: number | undefined;
+    accountId?: number | undefined;
+    limit?: number | undefined;
+}): Promise<{ deliveries: DeliveryListing[] }> => ({
+    deliveries: await deps.webhooks.listDeliveries({
+        ...(input.endpointId === undefined ? {} : { endpointId: input.endpointId }),
+        ...(input.accountId === undefined ? {} : { accountId: input.accountId }),
+        limit: input.limit ?? 50
+    })
 });

@@ -119,7 +119,11 @@ const internals = {
                 }
             },
             errorExamples: {
-                400: { 'sin-campos': messages.clientWrite.emptyPatch, 'no-se-borra': messages.clientWrite.notNullable('nombre'), 'cuit-o-tipo': messages.clientWrite.immutable },
+                400: {
+                    'sin-campos': messages.clientWrite.emptyPatch,
+                    'no-se-borra': messages.clientWrite.notNullable('nombre'),
+                    'cuit-o-tipo': messages.clientWrite.immutable
+                },
                 403: { 'escritura-deshabilitada': messages.writingDisabled, ...examples.subscription }
             },
             tag: 'CUIT',

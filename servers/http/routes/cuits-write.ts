@@ -65,7 +65,9 @@ const internals = {
 
         const body = internals.parseJson(raw.toString('utf8'));
         const fields = body !== null && typeof body === 'object' && !Array.isArray(body)
-            ? Object.entries(body).filter(([, value]) => typeof value === 'string' && value.includes('\uFFFD')).map(([name]) => messages.clientWrite.characters(name))
+            ? Object.entries(body).filter(
+                ([, value]) => typeof value === 'string' && value.includes('\uFFFD')
+            ).map(([name]) => messages.clientWrite.characters(name))
             : [];
 
         return fields.length ? fields : [httpMessages.invalidUtf8];

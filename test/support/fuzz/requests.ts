@@ -52,7 +52,24 @@ const internals = {
 
     limits: ['1', '50', '100', '0', '101', '-1', ' 1', '1e2', '+1', '50.0', '-0', '007', '9999999999999999999999', 'abc', '', '0x10', '1,2', 'NaN', 'Infinity'],
 
-    dates: ['2026-01-01', '2026-03-31', '2026-02-29', '2024-02-29', '2026-13-01', '2026-00-10', '2026-1-1', '26-01-01', '0000-01-01', '9999-12-31', '2026-03-15T00:00:00Z', '', 'hoy', '2026/03/01', '+02026-01-01', '2026-03-01\u0000'],
+    dates: [
+        '2026-01-01',
+        '2026-03-31',
+        '2026-02-29',
+        '2024-02-29',
+        '2026-13-01',
+        '2026-00-10',
+        '2026-1-1',
+        '26-01-01',
+        '0000-01-01',
+        '9999-12-31',
+        '2026-03-15T00:00:00Z',
+        '',
+        'hoy',
+        '2026/03/01',
+        '+02026-01-01',
+        '2026-03-01\u0000'
+    ],
 
     queryValues: ['true', 'false', 'TRUE', '1', 'si', '', 'A', 'K', 'Z', 'a', 'Monotributo', '%FF', '%00', 'x'.repeat(3000), '[]', '{}'],
 
@@ -92,8 +109,30 @@ const internals = {
 
         const parts: string[] = [];
         for (let i = random.int(1, 4); i > 0; i--) {
-            const name = random.pick(['limit', 'offset', 'limit', 'offset', 'from_date', 'to_date', 'from_date', 'to_date', 'etiquetas', 'monotributista', 'autonomo', 'categoria', 'fromDate', '__proto__', 'limit[]', 'constructor[prototype][x]', '']);
-            const value = /limit|offset/.test(name) ? random.pick(internals.limits) : /date/i.test(name) ? random.pick(internals.dates) : random.pick(internals.queryValues);
+            const name = random.pick(
+                [
+                    'limit',
+                    'offset',
+                    'limit',
+                    'offset',
+                    'from_date',
+                    'to_date',
+                    'from_date',
+                    'to_date',
+                    'etiquetas',
+                    'monotributista',
+                    'autonomo',
+                    'categoria',
+                    'fromDate',
+                    '__proto__',
+                    'limit[]',
+                    'constructor[prototype][x]',
+                    ''
+                ]
+            );
+            const value = /limit|offset/.test(name) ? random.pick(internals.limits) : /date/i.test(name) ? random.pick(internals.dates) : random.pick(
+                internals.queryValues
+            );
             parts.push(`${name}=${random.chance(0.2) ? value : encodeURIComponent(value)}`);
         }
 
@@ -122,13 +161,54 @@ const internals = {
         const roll = random.next();
         if (roll < 0.3) {
             // A body of the right shape with one field changed to something odd.
-            const field = random.pick(['tipo', 'cuit', 'nombre', 'apellido', 'clave_arca', 'email', 'telefono', 'razon_social', 'representante', 'monotributista', '__proto__', 'extra']);
-            person[field] = random.pick<unknown>([null, 0, -1, 1e308, true, [], {}, '', ' ', 'x'.repeat(300), 'A\u0000na', 'Pa\ud800z', '\u202e', 'ñandú', '<script>', '20-12345678-6', { $gt: '' }, [clave]]);
+            const field = random.pick(
+                [
+                    'tipo',
+                    'cuit',
+                    'nombre',
+                    'apellido',
+                    'clave_arca',
+                    'email',
+                    'telefono',
+                    'razon_social',
+                    'representante',
+                    'monotributista',
+                    '__proto__',
+                    'extra'
+                ]
+            );
+            person[field] = random.pick<unknown>(
+                [
+                    null,
+                    0,
+                    -1,
+                    1e308,
+                    true,
+                    [],
+                    {},
+                    '',
+                    ' ',
+                    'x'.repeat(300),
+                    'A\u0000na',
+                    'Pa\ud800z',
+                    '\u202e',
+                    'ñandú',
+                    '<script>',
+                    '20-12345678-6',
+                    { $gt: '' },
+                    [clave]
+                ]
+            );
             return JSON.stringify(person);
         }
 
         if (roll < 0.45) {
-            return JSON.stringify(random.chance(0.5) ? person : { nombre: random.pick(['Ana', '']), email: random.pick(['a@b.co', 'no-es-email', null]), telefono: random.pick(['+54 11 5555-5555', null, 5]), clave_arca: clave });
+            return JSON.stringify(random.chance(0.5) ? person : {
+                nombre: random.pick(['Ana', '']),
+                email: random.pick(['a@b.co', 'no-es-email', null]),
+                telefono: random.pick(['+54 11 5555-5555', null, 5]),
+                clave_arca: clave
+            });
         }
 
         if (roll < 0.55) {
@@ -204,7 +284,16 @@ const internals = {
         const result = (kind: string, bytes: Buffer | string, truncated = false, answers = 1): FuzzRequest => ({ kind: `framing:${kind}`, method, path, bytes: Buffer.from(bytes), truncated, answers });
         if (roll < 0.2) {
             // The review's case: one byte more than declared, with or without Connection: close.
-            const declared = rawRequest(method, path, [...headers, ['Content-Length', String(random.int(0, Buffer.byteLength(body)))], ...(random.chance(0.5) ? [['Connection', 'close'] as [string, string]] : [])], body);
+            const declared = rawRequest(
+                method,
+                path,
+                [
+                    ...headers,
+                    ['Content-Length', String(random.int(0, Buffer.byteLength(body)))],
+                    ...(random.chance(0.5) ? [['Connection', 'close'] as [string, string]] : [])
+                ],
+                body
+            );
             return result('extra-bytes', declared, false, 1);
         }
 
@@ -214,7 +303,17 @@ const internals = {
 
         if (roll < 0.55) {
             const chunks = random.pick(['5\r\n{"a":\r\n0\r\n\r\n', 'ZZ\r\n{}\r\n0\r\n\r\n', '2\r\n{}\r\n', `${random.int(1, 9)}\r\n${random.word(20)}\r\n0\r\n\r\n`, '0\r\n\r\n', 'fffffffffffffffff\r\n']);
-            const chunked = rawRequest(method, path, [...headers, ['Transfer-Encoding', 'chunked'], ...(random.chance(0.3) ? [['Content-Length', '3'] as [string, string]] : []), ['Connection', 'close']], chunks);
+            const chunked = rawRequest(
+                method,
+                path,
+                [
+                    ...headers,
+                    ['Transfer-Encoding', 'chunked'],
+                    ...(random.chance(0.3) ? [['Content-Length', '3'] as [string, string]] : []),
+                    ['Connection', 'close']
+                ],
+                chunks
+            );
             return result('chunked', chunked, true);
         }
 
@@ -276,13 +375,22 @@ export const fuzzRequest = (random: Random, context: FuzzContext): FuzzRequest =
     // ends its side, as one that sent all it had.
     const framing = headers.filter(([name]) => /^(content-length|transfer-encoding)$/i.test(name));
     const reframed = framing.length > 1 || framing.some(([name, value]) => /^transfer-encoding$/i.test(name) || value !== String(bytes.length));
-    return { kind, method, path, bytes: rawRequest(method, path, random.chance(0.1) ? internals.shuffle(random, headers) : headers, bytes), truncated: reframed, answers: 1 };
+    return {
+        kind,
+        method,
+        path,
+        bytes: rawRequest(method, path, random.chance(0.1) ? internals.shuffle(random, headers) : headers, bytes),
+        truncated: reframed,
+        answers: 1
+    };
 };
 
 // Whether an answer's `error` reads as one of the service's Spanish messages (not hapi's or
 // Node's English defaults).
 export const isSpanishMessage = (message: unknown): boolean => {
 
-    return typeof message === 'string' && message.length > 0 && !internals.englishDefaults.includes(message) && !/^(CORS|Invalid|Missing|Unsupported|Payload|Request)\b/.test(message)
+    return typeof message === 'string' && message.length > 0 && !internals.englishDefaults.includes(
+        message
+    ) && !/^(CORS|Invalid|Missing|Unsupported|Payload|Request)\b/.test(message)
         && /\b(el|la|los|las|de|del|no|debe|es|se|ya|para|un|una)\b/i.test(message);
 };
