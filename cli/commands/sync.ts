@@ -168,11 +168,12 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
                     io.stderr.write(`Trabajador de sincronización en marcha (concurrencia ${concurrency}); SIGTERM lo detiene.\n`);
                 }
 
+                // A graceful stop: no new jobs; running ones stop before their next system and
+                // are given back to the queue. Listened for before anything else is awaited, since
+                // the worker already runs jobs.
+                const off = io.onStop(() => void worker.stop());
                 // The outbox's deliveries run beside the sync (app/webhooks.ts).
                 const deliveries = (await import('../../app/webhooks.js')).startWebhookWorker(app);
-                // A graceful stop: no new jobs; running ones stop before their next system and
-                // are given back to the queue.
-                const off = io.onStop(() => void worker.stop());
                 const summary = await worker.done;
                 off();
                 await deliveries.stop();
