@@ -23,7 +23,7 @@ const internals = {
         '--disable-component-update',
         '--disable-sync'
     ],
-    groups: ['Salud', 'CUIT', 'Comprobantes', 'Cuentas', 'Notificaciones', 'Etiquetas']
+    groups: ['Salud', 'CUIT', 'Comprobantes', 'Cuentas', 'Notificaciones', 'Etiquetas', 'Estado']
 };
 
 const [database] = testDatabases();
