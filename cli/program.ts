@@ -21,6 +21,9 @@ import { cliMessages } from './messages.js';
 // The command modules only describe commands: what a command needs is loaded when it runs.
 
 const internals = {
+    // The one prefix of every failure's line (usage errors included).
+    errorPrefix: 'Error: ',
+
     program(io: CliIo): Command {
 
         // Settings given before the subcommands are added are inherited by them.
@@ -32,7 +35,8 @@ const internals = {
             .configureOutput({
                 writeOut: (text) => io.stdout.write(text),
                 writeErr: (text) => io.stderr.write(text),
-                // Reported by runCli, one line (see report).
+                // Commander's own errors (usage) are thrown (exitOverride) and reported by runCli
+                // like every other failure: one line with the one prefix, Spanish, JSON under --json.
                 outputError: () => undefined
             });
 
@@ -91,15 +95,16 @@ const internals = {
             return cliMessages.addressInUse(String(address), String(port));
         }
 
-        return (err instanceof Error ? err.message : String(err)).replace(/^error: /, '').split('\n')[0]!;
+        return (err instanceof Error ? err.message : String(err)).replace(/^error: /i, '').split('\n')[0]!;
     },
 
-    // The one line on stderr of a failed command; with --json, a JSON object.
+    // The one line on stderr of a failed command, always with the same prefix; with --json, a
+    // JSON object.
     async report(io: CliIo, argv: readonly string[], err: unknown): Promise<number> {
 
         const message = await internals.message(err, io);
         const json = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
-        io.stderr.write(json ? `${JSON.stringify({ error: message })}\n` : `error: ${message}\n`);
+        io.stderr.write(json ? `${JSON.stringify({ error: message })}\n` : `${internals.errorPrefix}${message}\n`);
         const code = (err as { exitCode?: unknown }).exitCode;
         return typeof code === 'number' && code !== 0 ? code : exitCodes.error;
     }

@@ -95,7 +95,7 @@ export const parseId = (value: string): number => {
 
     const id = /^\d{1,15}$/.test(value) ? Number(value) : NaN;
     if (!Number.isInteger(id) || id < 1) {
-        throw failure('identificador inválido: se espera el número que muestran los listados (no un token ni un email)');
+        throw failure('Identificador inválido: se espera el número que muestran los listados (no un token ni un email).');
     }
 
     return id;

@@ -69,8 +69,10 @@ export const speakSpanish = (program: Command): Command => {
 };
 
 // One Spanish line for a commander usage error; other errors keep their own message.
+// Written as a sentence, like the product's other messages.
 export const usageMessage = (err: CommanderError): string => {
 
     const message = err.message.replace(/^error: /, '');
-    return internals.errors[err.code]?.(message) ?? message.split('\n')[0]!;
+    const line = internals.errors[err.code]?.(message) ?? message.split('\n')[0]!;
+    return `${line.charAt(0).toUpperCase()}${line.slice(1)}${line.endsWith('.') ? '' : '.'}`;
 };

@@ -28,13 +28,13 @@ const internals = {
             expect(human.stdout, argv.join(' ')).to.equal('');
             const lines = human.stderr.trimEnd().split('\n');
             expect(lines, `${argv.join(' ')}: ${human.stderr}`).to.have.length(1);
-            expect(lines[0]).to.match(/^error: No se puede usar la base de datos /).and.include(shown).and.match(cause);
-            expect(lines[0]).to.not.match(/secreta-de-prueba|Error:|    at /);
+            expect(lines[0]).to.match(/^Error: No se puede usar la base de datos /).and.include(shown).and.match(cause);
+            expect(lines[0]!.slice('Error: '.length)).to.not.match(/secreta-de-prueba|Error:|    at /);
 
             const json = await runBuiltCli([...argv, '--json'], { env: internals.env(url) });
             expect(json.code).to.equal(1);
             expect(json.stderr.trimEnd().split('\n')).to.have.length(1);
-            expect(JSON.parse(json.stderr).error).to.equal(lines[0]!.slice('error: '.length));
+            expect(JSON.parse(json.stderr).error).to.equal(lines[0]!.slice('Error: '.length));
         }
     }
 };

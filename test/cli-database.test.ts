@@ -42,13 +42,13 @@ describe('CLI without a database', function () {
         const result = await runBuiltCli(['mcp'], { cwd: dir, env: internals.env({ ARCASYNC_TOKEN: 'asy_cualquiera' }), input: '' });
         expect(result.code).to.equal(1);
         expect(result.stdout).to.equal('');
-        expect(result.stderr).to.equal(`error: ${operatorMessages.noDatabase(join(dir, 'data/arcasync.sqlite'))}\n`);
+        expect(result.stderr).to.equal(`Error: ${operatorMessages.noDatabase(join(dir, 'data/arcasync.sqlite'))}\n`);
         expect(readdirSync(dir)).to.deep.equal([]);
     });
 
     it('no command but migrate creates one; after migrate they work on it', async () => {
 
-        const expected = `error: ${operatorMessages.noDatabase(join(dir, 'data/arcasync.sqlite'))}\n`;
+        const expected = `Error: ${operatorMessages.noDatabase(join(dir, 'data/arcasync.sqlite'))}\n`;
         for (const argv of [
             ['account', 'show', '1'],
             ['sync', '--due'],
@@ -71,6 +71,6 @@ describe('CLI without a database', function () {
         expect(migrated.code).to.equal(0);
         expect(migrated.stderr).to.equal('');
         const shown = await runInProcess(['account', 'show', '1'], { cwd: dir, env: internals.env() });
-        expect(shown.stderr).to.equal(`error: ${messages.admin.accountNotFound(1)}\n`);
+        expect(shown.stderr).to.equal(`Error: ${messages.admin.accountNotFound(1)}\n`);
     });
 });

@@ -105,7 +105,7 @@ describe('the demo (npm start) and its database', function () {
             const result = await runInProcess(argv, { cwd: dir, env: internals.env() });
             expect(result.code, argv.join(' ')).to.equal(1);
             expect(result.stdout, argv.join(' ')).to.equal('');
-            expect(result.stderr, argv.join(' ')).to.equal(`error: ${messages.sync.simulatedDatabase}\n`);
+            expect(result.stderr, argv.join(' ')).to.equal(`Error: ${messages.sync.simulatedDatabase}\n`);
         }
 
         const json = await runInProcess(['sync', '--due', '--json'], { cwd: dir, env: internals.env() });

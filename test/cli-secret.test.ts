@@ -178,7 +178,7 @@ for (const database of testDatabases()) {
 
             const result = await runCli(server.app.config.databaseUrl, ['secret', 'rotate'], {});
             expect(result.code).to.not.equal(0);
-            expect(result.stderr.trim()).to.equal(`error: ${operatorMessages.secretKeyMissing}`);
+            expect(result.stderr.trim()).to.equal(`Error: ${operatorMessages.secretKeyMissing}`);
         });
     });
 }

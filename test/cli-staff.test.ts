@@ -227,7 +227,7 @@ for (const database of testDatabases()) {
             ];
             for (const args of runs) {
                 const result = await cli(...args);
-                internals.failure(result, 'identificador inválido');
+                internals.failure(result, 'Identificador inválido: se espera el número');
                 const value = args.find((arg) => typed.includes(arg))!;
                 expect(result.stderr, args.join(' ')).to.not.include(value);
             }

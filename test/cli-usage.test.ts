@@ -58,13 +58,13 @@ describe('CLI usage', function () {
         expect(sub.stdout).to.not.match(internals.english);
 
         for (const [argv, line] of [
-            [['account', 'create'], "error: falta la opción obligatoria '--name <name>'"],
-            [['account', 'borrar', '1'], "error: comando desconocido 'borrar'"],
-            [['account', 'show'], "error: falta el argumento obligatorio 'id'"],
-            [['account', 'show', '1', '--nada'], "error: opción desconocida '--nada'"],
-            [['account', 'show', '1', '2'], 'error: demasiados argumentos: se esperaba 1 y llegaron 2'],
-            [['user', 'create', '--account'], "error: la opción '--account <id>' necesita un valor"],
-            [['acount', 'list'], "error: comando desconocido 'acount' (¿quisiste decir account?)"]
+            [['account', 'create'], "Error: Falta la opción obligatoria '--name <name>'."],
+            [['account', 'borrar', '1'], "Error: Comando desconocido 'borrar'."],
+            [['account', 'show'], "Error: Falta el argumento obligatorio 'id'."],
+            [['account', 'show', '1', '--nada'], "Error: Opción desconocida '--nada'."],
+            [['account', 'show', '1', '2'], 'Error: Demasiados argumentos: se esperaba 1 y llegaron 2.'],
+            [['user', 'create', '--account'], "Error: La opción '--account <id>' necesita un valor."],
+            [['acount', 'list'], "Error: Comando desconocido 'acount' (¿quisiste decir account?)."]
         ] as const) {
             const result = await runInProcess([...argv]);
             expect(result.code, argv.join(' ')).to.equal(1);
@@ -88,7 +88,7 @@ describe('CLI usage', function () {
         try {
             const result = await runInProcess(['authority', 'simulate', '--port', String(port)]);
             expect(result.code).to.equal(1);
-            expect(result.stderr).to.equal(`error: ${cliMessages.addressInUse('127.0.0.1', String(port))}\n`);
+            expect(result.stderr).to.equal(`Error: ${cliMessages.addressInUse('127.0.0.1', String(port))}\n`);
         }
         finally {
             server.close();
@@ -186,7 +186,7 @@ for (const database of testDatabases()) {
             ] as const) {
                 const text = await cli(...args);
                 expect(text.code).to.equal(1);
-                expect(text.stderr).to.equal(`error: ${message}\n`);
+                expect(text.stderr).to.equal(`Error: ${message}\n`);
                 const json = await cli(...args, '--json');
                 expect(json.code).to.equal(1);
                 expect(json.stdout).to.equal('');
@@ -194,7 +194,7 @@ for (const database of testDatabases()) {
             }
 
             const usage = await cli('--json', 'account', 'create');
-            expect(JSON.parse(usage.stderr)).to.deep.equal({ error: "falta la opción obligatoria '--name <name>'" });
+            expect(JSON.parse(usage.stderr)).to.deep.equal({ error: "Falta la opción obligatoria '--name <name>'." });
         });
     });
 }

@@ -72,7 +72,7 @@ for (const database of testDatabases()) {
                 expect(internals.dump(db.url)).to.equal(before);
 
                 expect(keyless.code).to.equal(1);
-                expect(keyless.stderr).to.equal(`error: ${operatorMessages.secretKeyMissing}\n`);
+                expect(keyless.stderr).to.equal(`Error: ${operatorMessages.secretKeyMissing}\n`);
                 expect(keyed.code).to.equal(1);
                 expect(keyed.stdout).to.equal('');
                 expect(keyed.stderr.trimEnd().split('\n')).to.have.length(1);

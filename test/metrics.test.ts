@@ -88,7 +88,7 @@ describe('Prometheus metrics', () => {
             const result = await runCli(db.url, ['serve', '--port', '0'], { ARCASYNC_SECRET_KEY: '' });
             expect(result.code).to.equal(1);
             expect(result.stderr.trim().split('\n')).to.have.length(1);
-            expect(result.stderr).to.match(/^error: Falta ARCASYNC_SECRET_KEY/);
+            expect(result.stderr).to.match(/^Error: Falta ARCASYNC_SECRET_KEY/);
         }
         finally {
             await db.release();

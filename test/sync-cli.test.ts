@@ -199,7 +199,7 @@ for (const database of testDatabases()) {
                 const result = await cli(...args);
                 expect(result.code, args.join(' ')).to.equal(1);
                 expect(result.stdout).to.equal('');
-                expect(result.stderr.trimEnd().split('\n')).to.deep.equal([`error: ${message}`]);
+                expect(result.stderr.trimEnd().split('\n')).to.deep.equal([`Error: ${message}`]);
             }
         });
 
@@ -215,7 +215,7 @@ for (const database of testDatabases()) {
                 const env = { ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: failing.url };
                 const run = await runCli(server.app.config.databaseUrl, ['sync', ...cuits.flatMap((cuit) => ['--cuit', cuit])], env);
                 expect(run.code, run.stderr).to.equal(3);
-                expect(run.stderr.trimEnd().split('\n')).to.deep.equal([`error: ${cliMessages.syncFailed(4)}`]);
+                expect(run.stderr.trimEnd().split('\n')).to.deep.equal([`Error: ${cliMessages.syncFailed(4)}`]);
                 const lines = run.stdout.trimEnd().split('\n');
                 expect(lines[0]).to.equal(cliMessages.syncSummary({ synced: 0, failed: 4, invoices: 0 }));
                 expect(lines.slice(1).map((line) => line.trim().slice(0, 11)).sort()).to.deep.equal(cuits);
