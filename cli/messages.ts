@@ -3,6 +3,7 @@
 
 export const cliMessages = {
     secretUnreadable: (count: number, ids: string): string => `${count} credenciales guardadas no se pudieron descifrar (clientes ${ids}): agregá la clave con que se cifraron a ARCASYNC_SECRET_KEYS y volvé a ejecutar el comando.`,
+    webhookSecretUnreadable: (count: number, ids: string): string => `${count} secretos de firma de webhooks no se pudieron descifrar (webhooks ${ids}): agregá la clave con que se cifraron a ARCASYNC_SECRET_KEYS y volvé a ejecutar el comando.`,
     invalidConcurrency: 'La concurrencia debe ser un entero entre 1 y 200.',
     syncSummary: (run: { synced: number; failed: number; invoices: number }): string => `Sincronizados: ${run.synced} CUIT; con error: ${run.failed} CUIT; comprobantes guardados: ${run.invoices}.`,
     syncByOthers: (count: number): string => `Otro trabajador sincronizó ${count} CUIT de esta corrida al mismo tiempo; su resultado está en 'arcasync sync status'.`,

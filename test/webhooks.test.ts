@@ -2,13 +2,7 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { IncomingHttpHeaders, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { webhookDeps, deliveryOptionsOf, startWebhookWorker } from '../app/webhooks.js';
 import type { Lookup } from '../adapters/webhooks/http-sender.js';
 import { messages } from '../core/domain/messages.js';
@@ -23,17 +17,13 @@ import type { SeededUser } from './support/fixtures.js';
 import { addClient, seedAccount } from './support/fixtures.js';
 import type { TestClock, TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
+import type { Received } from './support/receiver.js';
+import { readmeRecipe, startReceiver, waitUntil } from './support/receiver.js';
 
 // Signed webhooks against a real HTTP receiver: the README's verification recipe accepts every
 // call and refuses an altered body or timestamp; a receiver answering 500 gets the event again;
 // a worker killed (SIGKILL) in the middle of its deliveries and started again loses nothing;
 // a private or loopback target is refused when created and when delivered to.
-
-interface Received {
-    path: string;
-    headers: IncomingHttpHeaders;
-    body: string;
-}
 
 const internals = {
     // A production deployment's policy: no loopback over http, no private networks.
@@ -41,63 +31,6 @@ const internals = {
 
     root: fileURLToPath(new URL('..', import.meta.url)),
     secretKey: randomBytes(32).toString('base64'),
-
-    // The README's recipe, as a reader copies it.
-    async recipe(): Promise<(secret: string, header: string, body: string, toleranceSeconds?: number) => boolean> {
-
-        const readme = readFileSync(join(internals.root, 'README.md'), 'utf8');
-        const code = /<!-- webhook-verify -->\s*```js\n([\s\S]*?)```/.exec(readme)?.[1];
-        expect(code, 'README: the verification recipe').to.be.a('string');
-        expect(code!.trim().split('\n').length).to.be.at.most(12);
-        const file = join(mkdtempSync(join(tmpdir(), 'arcasync-recipe-')), 'verify.mjs');
-        writeFileSync(file, code!);
-        return (await import(pathToFileURL(file).href)).verify;
-    },
-
-    // A receiver on an ephemeral port of the loopback: every call kept; what it answers decided
-    // per call.
-    async receiver(answer: (call: Received, index: number) => { status: number; delayMs?: number } = () => ({ status: 200 })): Promise<{
-        url: string;
-        calls: Received[];
-        close(): Promise<void>;
-    }> {
-
-        const calls: Received[] = [];
-        const server: Server = createServer((req, res) => {
-
-            const chunks: Buffer[] = [];
-            req.on('data', (chunk: Buffer) => chunks.push(chunk));
-            req.on('end', () => {
-
-                const call = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-                const index = calls.push(call) - 1;
-                const { status, delayMs } = answer(call, index);
-                setTimeout(() => res.writeHead(status).end(), delayMs ?? 0);
-            });
-        });
-        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-        return {
-            url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-            calls,
-            close: () => new Promise<void>((resolve) => {
-
-                server.closeAllConnections();
-                server.close(() => resolve());
-            })
-        };
-    },
-
-    async until(check: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> {
-
-        const end = Date.now() + ms;
-        while (!await check()) {
-            if (Date.now() > end) {
-                throw new Error(`timed out waiting for ${what}`);
-            }
-
-            await new Promise((resolve) => setTimeout(resolve, 25));
-        }
-    },
 
     ids: (calls: readonly Received[]): string[] => calls.map((call) => JSON.parse(call.body).id as string),
 
@@ -149,7 +82,7 @@ for (const database of testDatabases()) {
 
         it('signs every event; the README recipe verifies it and refuses an altered body or timestamp', async () => {
 
-            const receiver = await internals.receiver();
+            const receiver = await startReceiver();
             const worker = startWebhookWorker(server.app);
             try {
                 const endpoint = await create(`${receiver.url}/hooks`);
@@ -170,9 +103,9 @@ for (const database of testDatabases()) {
                 await server.app.ports.syncStates.recordFailure(client.id, 'sct', expired, Date.now());
                 await server.app.ports.syncStates.recordFailure(client.id, 'sct', expired, Date.now());
                 await syncSct(client.id, 1000);
-                await internals.until(() => receiver.calls.length >= 8, 'eight events');
+                await waitUntil(() => receiver.calls.length >= 8, 'eight events');
 
-                const verify = await internals.recipe();
+                const verify = await readmeRecipe();
                 const bodies = receiver.calls.map((call) => JSON.parse(call.body));
                 // The first sync (its debt appeared), a new DFE notification (announced once: the
                 // second sync already had it), the key's failure (once: the second attempt changed
@@ -243,7 +176,7 @@ for (const database of testDatabases()) {
 
         it('calls a receiver that answered 500 again later, with the same event id, until it answers 2xx', async () => {
 
-            const receiver = await internals.receiver((_call, index) => ({ status: index < 2 ? 500 : 204 }));
+            const receiver = await startReceiver((_call, index) => ({ status: index < 2 ? 500 : 204 }));
             const worker = startWebhookWorker(server.app);
             try {
                 const endpoint = await create(`${receiver.url}/flaky`, ['--events', 'prueba']);
@@ -251,9 +184,9 @@ for (const database of testDatabases()) {
                 expect(test.code, test.stderr).to.equal(0);
                 const { eventId, status } = JSON.parse(test.stdout);
                 expect(status).to.equal('pending');
-                await internals.until(() => receiver.calls.length >= 3, 'the third call');
+                await waitUntil(() => receiver.calls.length >= 3, 'the third call');
                 expect(internals.ids(receiver.calls)).to.deep.equal([eventId, eventId, eventId]);
-                await internals.until(
+                await waitUntil(
                     async () => JSON.parse(
                         (await cli('webhook', 'deliveries', '--endpoint', String(endpoint.id), '--json')).stdout
                     ).deliveries[0].status === 'delivered',
@@ -271,7 +204,7 @@ for (const database of testDatabases()) {
 
         it('loses no event when the worker is killed (SIGKILL) in the middle of its deliveries and started again', async () => {
 
-            const receiver = await internals.receiver(() => ({ status: 200, delayMs: 60 }));
+            const receiver = await startReceiver(() => ({ status: 200, delayMs: 60 }));
             const endpoints = [await create(`${receiver.url}/a`), await create(`${receiver.url}/b`)];
             const client = await addClient(server.app.ports, user.accountId, { cuit: '20-23456789-1' });
             for (let round = 0; round < 12; round++) {
@@ -299,7 +232,7 @@ for (const database of testDatabases()) {
 
             const first = start();
             const exited = new Promise((resolve) => first.on('exit', resolve));
-            await internals.until(() => receiver.calls.length >= 8, 'the first deliveries', 60_000);
+            await waitUntil(() => receiver.calls.length >= 8, 'the first deliveries', 60_000);
             first.kill('SIGKILL');
             await exited;
             const beforeRestart = receiver.calls.length;
@@ -308,7 +241,7 @@ for (const database of testDatabases()) {
             const second = start();
             try {
                 // Every event reaches both endpoints at least once; the ids let a receiver drop repeats.
-                await internals.until(() => {
+                await waitUntil(() => {
 
                     const seen = new Set(receiver.calls.map((call) => `${call.path} ${JSON.parse(call.body).id}`));
                     return events.every((id) => seen.has(`/a ${id}`) && seen.has(`/b ${id}`));
@@ -352,7 +285,7 @@ for (const database of testDatabases()) {
             // At delivery: an endpoint created while the loopback was allowed, delivered by a
             // worker that does not allow it; and a name that resolved to a public address when it
             // was created and to a private one when called (DNS rebinding).
-            const receiver = await internals.receiver();
+            const receiver = await startReceiver();
             const loopback = await create(`${receiver.url}/loopback`);
             const publicThenPrivate: Lookup = (_host, _options, callback) => callback(null, [{ address: resolving, family: 4 }]);
             let resolving = '93.184.216.34';
@@ -366,7 +299,7 @@ for (const database of testDatabases()) {
                 const attempted = async (id: number) => JSON.parse(
                     (await cli('webhook', 'deliveries', '--endpoint', String(id), '--json')).stdout
                 ).deliveries[0];
-                await internals.until(async () => (await attempted(loopback.id)).attempts > 0 && (await attempted(rebinding.id)).attempts > 0, 'both attempts');
+                await waitUntil(async () => (await attempted(loopback.id)).attempts > 0 && (await attempted(rebinding.id)).attempts > 0, 'both attempts');
                 expect((await attempted(loopback.id)).lastError).to.match(/loopback/);
                 expect((await attempted(rebinding.id)).lastError).to.match(/10\.0\.0\.7 es privada/);
                 expect(receiver.calls).to.have.length(0);

@@ -3,8 +3,8 @@ import type { CliIo } from '../io.js';
 import { assertDatabaseExists, configOf, failure, outputFor, withApp } from '../run.js';
 import { cliMessages } from '../messages.js';
 
-// The key of the stored credentials (clave_arca): rotate it without stopping the service,
-// and see which keys still seal something. Only key ids (8 hex digits of sha256) are ever
+// The key of the stored credentials (clave_arca) and of the webhooks' signing secrets: rotate
+// it without stopping the service, and see which keys still seal something. Only key ids (8 hex digits of sha256) are ever
 // printed, never a key nor a credential.
 //
 // Rotation without downtime, with ARCASYNC_SECRET_KEY:
@@ -12,7 +12,8 @@ import { cliMessages } from '../messages.js';
 //      (if processes of both configurations will overlap during the rollout, first add
 //      <new> to ARCASYNC_SECRET_KEYS everywhere, so old processes open what new ones seal).
 //   2. Run `arcasync secret rotate` with that same configuration: every value still under
-//      <old> is sealed again under <new>; API, sync and edits keep working meanwhile.
+//      <old> (credentials and signing secrets) is sealed again under <new>; API, sync, edits
+//      and deliveries keep working meanwhile.
 //   3. `arcasync secret status` shows nothing left under <old>: drop it from ARCASYNC_SECRET_KEYS.
 // Alternatively ARCASYNC_NEW_SECRET_KEY=<new> re-seals under <new> before the deploy (every
 // running process must already hold <new> in ARCASYNC_SECRET_KEYS).
@@ -24,11 +25,11 @@ import { cliMessages } from '../messages.js';
 
 export const registerSecretCommands = (program: Command, io: CliIo): void => {
 
-    const secret = program.command('secret').description('clave de cifrado de las credenciales guardadas (clave_arca)');
+    const secret = program.command('secret').description('clave de cifrado de las credenciales guardadas (clave_arca) y de los secretos de firma de webhooks');
 
     secret.command('rotate')
         .description(
-            're-cifra todas las credenciales guardadas con la clave nueva (ARCASYNC_NEW_SECRET_KEY, una generada en ./data/secret.key, o la actual ARCASYNC_SECRET_KEY)'
+            're-cifra todas las credenciales guardadas y los secretos de firma de webhooks con la clave nueva (ARCASYNC_NEW_SECRET_KEY, una generada en ./data/secret.key, o la actual ARCASYNC_SECRET_KEY)'
         )
         .action(async (_options: object, command: Command) => {
 
@@ -46,11 +47,14 @@ export const registerSecretCommands = (program: Command, io: CliIo): void => {
 
             const report = await withApp(io, (app) => resealStoredKeys({
                 clients: app.ports.clients,
+                webhooks: app.ports.webhooks,
                 secretBox: secretBoxFor({ kind: 'env', keyring: plan.keyring })
             }));
+            const secrets = report.webhookSecrets;
             const data = { ...report, previousKeyIds: plan.previousKeyIds, generated: plan.generated, keyFile: plan.path };
             const lines = [
-                `Credenciales cifradas con la clave ${report.keyId}: ${report.resealed} re-cifradas, ${report.alreadyCurrent} ya lo estaban (de ${report.total} guardadas).`
+                `Credenciales cifradas con la clave ${report.keyId}: ${report.resealed} re-cifradas, ${report.alreadyCurrent} ya lo estaban (de ${report.total} guardadas).`,
+                `Secretos de firma de webhooks: ${secrets.resealed} re-cifrados, ${secrets.alreadyCurrent} ya lo estaban (de ${secrets.total}).`
             ];
             if (plan.generated) {
                 lines.push(`Se generó la clave ${report.keyId} en ${plan.path}; las anteriores (${plan.previousKeyIds.join(', ') || 'ninguna'}) quedan en el archivo para abrir lo que se cifró con ellas.`);
@@ -63,15 +67,23 @@ export const registerSecretCommands = (program: Command, io: CliIo): void => {
             if (report.unreadable) {
                 throw failure(cliMessages.secretUnreadable(report.unreadable, report.unreadableClientIds.slice(0, 20).join(', ')));
             }
+
+            if (secrets.unreadable) {
+                throw failure(cliMessages.webhookSecretUnreadable(secrets.unreadable, secrets.unreadableEndpointIds.slice(0, 20).join(', ')));
+            }
         });
 
     secret.command('status')
-        .description('cuántas credenciales cifró cada clave; una clave anterior sin credenciales se puede quitar de ARCASYNC_SECRET_KEYS')
+        .description('cuántas credenciales y secretos de firma de webhooks cifró cada clave; una clave anterior sin ninguno se puede quitar de ARCASYNC_SECRET_KEYS')
         .action(async (_options: object, command: Command) => {
 
             const { countSealedKeys } = await import('../../core/use-cases/count-sealed-keys.js');
             const result = await withApp(io, (app) => countSealedKeys(app.ports));
-            const lines = [`Clave actual: ${result.keyId}`, ...result.keys.map((key) => `  ${key.keyId ?? '(sin formato)'}: ${key.count} credenciales${key.current ? ' (actual)' : ''}`)];
+            const lines = [
+                `Clave actual: ${result.keyId}`,
+                ...result.keys.map((key) => `  ${key.keyId ?? '(sin formato)'}: ${key.count} credenciales${key.current ? ' (actual)' : ''}`),
+                ...result.webhookSecrets.map((key) => `  ${key.keyId ?? '(sin formato)'}: ${key.count} secretos de firma de webhooks${key.current ? ' (actual)' : ''}`)
+            ];
             outputFor(command, io).print(lines.join('\n'), result);
         });
 };

@@ -301,6 +301,11 @@ export interface WebhookRepository {
     findEndpoint(id: number): Promise<(WebhookEndpoint & { sealedSecret: string }) | null>;
     disableEndpoint(id: number, at: Timestamp): Promise<boolean>;
     replaceSecret(id: number, sealedSecret: string): Promise<boolean>;
+    // Signing secrets in endpoint id order after `afterId` (id, sealed secret), for re-sealing
+    // under a new key (`arcasync secret rotate`), disabled endpoints' too.
+    listSealedSecrets(afterId: number, limit: number): Promise<SealedKeyRow[]>;
+    // Compare-and-set: false when the secret changed (rotated) or the endpoint went meanwhile.
+    replaceSealedSecret(id: number, expected: string, next: string): Promise<boolean>;
     // A test event for one endpoint, due at once; its public id.
     enqueueTest(endpointId: number, at: Timestamp): Promise<string>;
     // New outbox events become a delivery for each active endpoint of their account that

@@ -84,6 +84,17 @@ export const webhookRepository = (knex: Knex): WebhookRepository => ({
         return await knex('webhook_endpoints').where({ id }).update({ sealed_secret: sealedSecret }) > 0;
     },
 
+    async listSealedSecrets(afterId, limit) {
+
+        const rows = await knex('webhook_endpoints').select('id', 'sealed_secret').where('id', '>', afterId).orderBy('id').limit(limit);
+        return rows.map((row: Record<string, unknown>) => ({ id: toNumber(row.id), sealedKey: String(row.sealed_secret) }));
+    },
+
+    async replaceSealedSecret(id, expected, next) {
+
+        return await knex('webhook_endpoints').where({ id, sealed_secret: expected }).update({ sealed_secret: next }) === 1;
+    },
+
     async enqueueTest(endpointId, at) {
 
         return await knex.transaction(async (trx) => {
