@@ -6,7 +6,7 @@ import { composeApp } from '../../app/compose.js';
 import type { App } from '../../app/compose.js';
 import { loadConfig } from '../../app/config.js';
 import type { RateLimits } from '../../core/domain/rate-limit.js';
-import type { Clock } from '../../core/ports/index.js';
+import type { Clock, Ports } from '../../core/ports/index.js';
 import { createHttpServer } from '../../servers/http/server.js';
 import { watchContract } from './contract.js';
 import { runLogger } from './run-log.js';
@@ -67,6 +67,10 @@ export interface TestServerOptions {
     env?: Record<string, string>;
     // Where the server logs; the run's log file (run-log.ts) by default.
     logger?: Logger;
+    // Requests go through hapi's server.inject instead of a socket (no port is opened; `url`
+    // is not reachable): for suites whose behaviour needs no connection. The edge, fuzz and
+    // client suites stay on sockets.
+    inject?: boolean;
 }
 
 // A server that can seal `clave_arca` off the embedded database (the write endpoints).
@@ -83,6 +87,60 @@ export const startTestServer = async (database: TestDatabase, options: TestServe
 export const startServerOn = (first: TestServer, options: TestServerOptions = {}): Promise<TestServer> => {
 
     return startOn({ url: first.app.config.databaseUrl, release: async () => undefined }, options);
+};
+
+type SendRequest = TestServer['request'];
+
+const internals = {
+    headersOf(requestOptions: Parameters<SendRequest>[1] = {}): { headers: Record<string, string>; body: string | undefined } {
+
+        const headers: Record<string, string> = { ...requestOptions.headers };
+        if (requestOptions.token) {
+            headers.authorization = `Bearer ${requestOptions.token}`;
+        }
+
+        let body: string | undefined;
+        if (requestOptions.body !== undefined) {
+            body = typeof requestOptions.body === 'string' ? requestOptions.body : JSON.stringify(requestOptions.body);
+            headers['content-type'] ??= 'application/json';
+        }
+
+        return { headers, body };
+    },
+
+    parsed(text: string): unknown {
+
+        try {
+            return text ? JSON.parse(text) : undefined;
+        }
+        catch {
+            return undefined;
+        }
+    }
+};
+
+const overSocket = (url: string): SendRequest => async (path, requestOptions = {}) => {
+
+    const { headers, body } = internals.headersOf(requestOptions);
+    const response = await fetch(`${url}${path}`, { method: requestOptions.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, body: internals.parsed(text) };
+};
+
+// The same request through hapi's server.inject: routing, auth, validation and error mapping
+// as on a socket, without the listener (servers/http/listener.ts) and Node's HTTP parser.
+const injected = (server: Server): SendRequest => async (path, requestOptions = {}) => {
+
+    const { headers, body } = internals.headersOf(requestOptions);
+    const response = await server.inject({ method: requestOptions.method ?? 'GET', url: path, headers, ...(body === undefined ? {} : { payload: body }) });
+    const answered = new Headers();
+    for (const [name, value] of Object.entries(response.headers)) {
+        for (const one of Array.isArray(value) ? value : [value]) {
+            answered.append(name, String(one));
+        }
+    }
+
+    return { status: response.statusCode, headers: answered, text: response.payload, body: internals.parsed(response.payload) };
 };
 
 const startOn = async (db: { url: string; release(): Promise<void> }, options: TestServerOptions): Promise<TestServer> => {
@@ -105,7 +163,7 @@ const startOn = async (db: { url: string; release(): Promise<void> }, options: T
         logger
     });
     watchContract(server);
-    await server.start();
+    const send = options.inject ? (await server.initialize(), injected(server)) : (await server.start(), overSocket(server.info.uri));
     const url = server.info.uri;
 
     const self: TestServer = {
@@ -113,31 +171,7 @@ const startOn = async (db: { url: string; release(): Promise<void> }, options: T
         app,
         server,
         clock,
-        async request(path, requestOptions = {}) {
-
-            const headers: Record<string, string> = { ...requestOptions.headers };
-            if (requestOptions.token) {
-                headers.authorization = `Bearer ${requestOptions.token}`;
-            }
-
-            let body: string | undefined;
-            if (requestOptions.body !== undefined) {
-                body = typeof requestOptions.body === 'string' ? requestOptions.body : JSON.stringify(requestOptions.body);
-                headers['content-type'] ??= 'application/json';
-            }
-
-            const response = await fetch(`${url}${path}`, { method: requestOptions.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) });
-            const text = await response.text();
-            let parsed: unknown;
-            try {
-                parsed = text ? JSON.parse(text) : undefined;
-            }
-            catch {
-                parsed = undefined;
-            }
-
-            return { status: response.status, headers: response.headers, text, body: parsed };
-        },
+        request: send,
         async ok(path, token) {
 
             const res = await self.request(path, { token });
@@ -153,4 +187,15 @@ const startOn = async (db: { url: string; release(): Promise<void> }, options: T
     };
 
     return self;
+};
+
+// The REST API over other ports (the in-memory ones of memory-ports.ts), requests injected:
+// HTTP behaviour that the transport and the core decide, with no database. Every answer is
+// checked against the OpenAPI document as on a started server.
+export const injectServer = async (ports: Ports): Promise<{ server: Server; request: SendRequest; stop(): Promise<void> }> => {
+
+    const server = await createHttpServer(ports, { host: '127.0.0.1', port: 0, logger: runLogger() });
+    watchContract(server);
+    await server.initialize();
+    return { server, request: injected(server), stop: () => server.stop() };
 };

@@ -1,0 +1,408 @@
+import { expect } from 'chai';
+import type { Principal, Role, SubscriptionState } from '../../core/domain/access.js';
+import type { ClientRecord } from '../../core/domain/client.js';
+import { DomainError } from '../../core/domain/errors.js';
+import { defaultRateLimits } from '../../core/domain/rate-limit.js';
+import type { RateLimits } from '../../core/domain/rate-limit.js';
+import type {
+    AccountRecord,
+    AccountRepository,
+    ClientRepository,
+    NewClient,
+    Ports,
+    RateLimitCounter,
+    SecretBox,
+    TokenRepository,
+    UserRecord,
+    UserRepository
+} from '../../core/ports/index.js';
+import type { JobQueue, SyncReason } from '../../core/ports/job-queue.js';
+
+// The ports the core's rules need, as plain objects over arrays: unit tests of the use cases
+// (core/use-cases) run on these instead of a database. Each fake keeps the promise its port's
+// comment makes (core/ports); a port or method a test did not need throws, naming itself, so a
+// test never passes on a silent stand-in. What only SQL can show (the knex adapters' own
+// rules, both databases) stays in the suites that start a server.
+
+export interface MemoryJob {
+    id: number;
+    clientId: number;
+    reason: SyncReason;
+    status: 'pending';
+    runAfter: number;
+    attempts: number;
+    createdAt: number;
+}
+
+export interface MemoryWorld {
+    accounts: AccountRecord[];
+    users: (UserRecord & { clients: Set<number> })[];
+    tokens: { id: number; userId: number; tokenHash: string }[];
+    clients: (ClientRecord & { sealedKey: string | null; sortName: string })[];
+    jobs: MemoryJob[];
+    // Requests counted per user and window start (Unix seconds).
+    counts: Map<string, number>;
+}
+
+export interface MemoryClock {
+    now(): Date;
+    set(iso: string): void;
+    advance(ms: number): void;
+}
+
+export interface MemoryPorts {
+    ports: Ports;
+    world: MemoryWorld;
+    clock: MemoryClock;
+    // The principal of a user as a token lookup answers it (the account's flags of now).
+    principalOf(userId: number): Principal;
+    // A new account with its owner; `member` adds a member of the same account.
+    account(options?: { writing?: boolean; subscription?: SubscriptionState }): Principal;
+    member(accountId: number): Principal;
+}
+
+const internals = {
+    // A sealed value that says it is sealed and opens to the original; the real box is tested in
+    // secret-box.test.ts.
+    secretBox: {
+        keyId: 'memoria',
+        seal: (plaintext: string) => `sellada:${Buffer.from(plaintext).toString('base64')}`,
+        open(sealed: string) {
+
+            if (!sealed.startsWith('sellada:')) {
+                throw new Error('not sealed');
+            }
+
+            return Buffer.from(sealed.slice('sellada:'.length), 'base64').toString();
+        },
+        keyIdOf: (sealed: string) => (sealed.startsWith('sellada:') ? 'memoria' : null)
+    } satisfies SecretBox,
+
+    // A port whose methods the fake does not implement: calling one fails the test, naming it.
+    partial<T extends object>(name: string, implemented: Partial<T>): T {
+
+        return new Proxy(implemented, {
+            get(target, property) {
+
+                if (property in target || typeof property === 'symbol' || property === 'then') {
+                    return (target as Record<string | symbol, unknown>)[property];
+                }
+
+                throw new Error(`${name}.${String(property)} is not in the in-memory fake (test/support/memory-ports.ts)`);
+            }
+        }) as T;
+    }
+};
+
+export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } = {}): MemoryPorts => {
+
+    let now = Date.parse(options.now ?? '2026-03-15T12:00:00Z');
+    const clock: MemoryClock = {
+        now: () => new Date(now),
+        set(iso) {
+
+            now = Date.parse(iso);
+        },
+        advance(ms) {
+
+            now += ms;
+        }
+    };
+
+    const world: MemoryWorld = { accounts: [], users: [], tokens: [], clients: [], jobs: [], counts: new Map() };
+    const nextId = (rows: readonly { id: number }[]): number => rows.reduce((max, row) => Math.max(max, row.id), 0) + 1;
+
+    const principalOf = (userId: number): Principal => {
+
+        const user = world.users.find((row) => row.id === userId)!;
+        const account = world.accounts.find((row) => row.id === user.accountId)!;
+        return {
+            userId,
+            accountId: account.id,
+            role: user.role,
+            writingEnabled: account.writingEnabled,
+            subscription: account.subscription,
+            dataVersion: 0
+        };
+    };
+
+    // ClientRepository.findVisible's rule: an owner sees every client of its account, a member
+    // those assigned to it.
+    const visible = (principal: Pick<Principal, 'accountId' | 'userId' | 'role'>, client: ClientRecord): boolean => {
+
+        if (client.accountId !== principal.accountId) {
+            return false;
+        }
+
+        return principal.role === 'owner' || Boolean(world.users.find((row) => row.id === principal.userId)?.clients.has(client.id));
+    };
+
+    const record = (client: MemoryWorld['clients'][number]): ClientRecord => {
+
+        const { sealedKey: _sealedKey, sortName: _sortName, ...rest } = client;
+        return { ...rest };
+    };
+
+    const accounts = internals.partial<AccountRepository>('accounts', {
+        async create(input) {
+
+            const id = nextId(world.accounts);
+            world.accounts.push({ id, ...input });
+            return id;
+        },
+        async findById(id) {
+
+            return world.accounts.find((row) => row.id === id) ?? null;
+        },
+        async update(id, changes) {
+
+            const account = world.accounts.find((row) => row.id === id);
+            if (!account) {
+                return false;
+            }
+
+            Object.assign(account, changes);
+            return true;
+        }
+    });
+
+    const users = internals.partial<UserRepository>('users', {
+        async create(input) {
+
+            const id = nextId(world.users);
+            world.users.push({ id, accountId: input.accountId, email: input.email, role: input.role, clients: new Set() });
+            return id;
+        },
+        async findById(id) {
+
+            const user = world.users.find((row) => row.id === id);
+            return user ? { id: user.id, accountId: user.accountId, email: user.email, role: user.role } : null;
+        },
+        async findByEmail(email) {
+
+            const user = world.users.find((row) => row.email === email);
+            return user ? { id: user.id, accountId: user.accountId, email: user.email, role: user.role } : null;
+        },
+        async findPrincipal(id) {
+
+            return world.users.some((row) => row.id === id) ? principalOf(id) : null;
+        },
+        async assignClient(userId, clientId) {
+
+            world.users.find((row) => row.id === userId)?.clients.add(clientId);
+        }
+    });
+
+    const tokens = internals.partial<TokenRepository>('tokens', {
+        async create(input) {
+
+            const id = nextId(world.tokens);
+            world.tokens.push({ id, userId: input.userId, tokenHash: input.tokenHash });
+            return id;
+        },
+        async findPrincipal(tokenHash, cuit) {
+
+            const token = world.tokens.find((row) => row.tokenHash === tokenHash);
+            if (!token) {
+                return null;
+            }
+
+            const principal = principalOf(token.userId);
+            if (cuit === undefined) {
+                return principal;
+            }
+
+            const client = world.clients.find((row) => row.cuit === cuit && visible(principal, row));
+            return { ...principal, named: { cuit, client: client ? record(client) : null } };
+        }
+    });
+
+    const insertClient = (client: NewClient): MemoryWorld['clients'][number] | null => {
+
+        if (world.clients.some((row) => row.accountId === client.accountId && row.cuit === client.cuit)) {
+            return null;
+        }
+
+        const row = {
+            id: nextId(world.clients),
+            publicId: client.publicId,
+            accountId: client.accountId,
+            cuit: client.cuit,
+            tipo: client.tipo,
+            nombre: client.nombre,
+            apellido: client.apellido,
+            razonSocial: client.razonSocial,
+            representativeId: client.representativeId,
+            displayName: client.displayName,
+            sortName: client.sortName,
+            email: client.email,
+            telefono: client.telefono,
+            monotributista: null,
+            autonomo: null,
+            categoria: null,
+            dataVersion: 1,
+            sealedKey: client.sealedKey
+        };
+        world.clients.push(row);
+        return row;
+    };
+
+    const clients = internals.partial<ClientRepository>('clients', {
+        async insert(client) {
+
+            const row = insertClient(client);
+            return row ? record(row) : null;
+        },
+        async create(client, createOptions) {
+
+            if (client.representativeId !== null && !world.clients.some((row) => row.id === client.representativeId)) {
+                return { status: 'representative_gone' };
+            }
+
+            const row = insertClient(client);
+            if (!row) {
+                return { status: 'duplicate' };
+            }
+
+            world.jobs.push({ id: nextId(world.jobs), clientId: row.id, reason: 'first', status: 'pending', runAfter: client.createdAt, attempts: 0, createdAt: client.createdAt });
+            if (createOptions.managerUserId !== null) {
+                world.users.find((user) => user.id === createOptions.managerUserId)?.clients.add(row.id);
+            }
+
+            return { status: 'created', client: record(row) };
+        },
+        async update(id, changes) {
+
+            const row = world.clients.find((client) => client.id === id);
+            if (!row) {
+                return { status: 'absent' };
+            }
+
+            if (changes.representativeId !== undefined && !world.clients.some((client) => client.id === changes.representativeId)) {
+                return { status: 'representative_gone' };
+            }
+
+            Object.assign(row, changes, { dataVersion: row.dataVersion + 1 });
+            return { status: 'updated', client: record(row) };
+        },
+        async delete(id) {
+
+            if (!world.clients.some((client) => client.id === id)) {
+                return 'absent';
+            }
+
+            if (world.clients.some((client) => client.representativeId === id)) {
+                return 'represents';
+            }
+
+            world.clients = world.clients.filter((client) => client.id !== id);
+            world.jobs = world.jobs.filter((job) => job.clientId !== id);
+            for (const user of world.users) {
+                user.clients.delete(id);
+            }
+
+            return 'deleted';
+        },
+        async findVisible(principal, cuit) {
+
+            const row = world.clients.find((client) => client.cuit === cuit && visible(principal, client));
+            return row ? record(row) : null;
+        },
+        async findInAccount(accountId, cuit) {
+
+            const row = world.clients.find((client) => client.accountId === accountId && client.cuit === cuit);
+            return row ? record(row) : null;
+        }
+    });
+
+    const jobQueue = internals.partial<JobQueue>('jobQueue', {
+        async enqueue(clientId, reason, at) {
+
+            const pending = world.jobs.find((job) => job.clientId === clientId);
+            if (pending) {
+                return pending.id;
+            }
+
+            const id = nextId(world.jobs);
+            world.jobs.push({ id, clientId, reason, status: 'pending', runAfter: at, attempts: 0, createdAt: at });
+            return id;
+        }
+    });
+
+    // RateLimitCounter's promise: both windows counted at once, a refused request not counted,
+    // the month reported when both are over.
+    const rateLimitCounter: RateLimitCounter = {
+        async consume(userId, windows, limits) {
+
+            const minuteKey = `${userId}:minute:${windows.minuteStart}`;
+            const monthKey = `${userId}:month:${windows.monthStart}`;
+            const minute = (world.counts.get(minuteKey) ?? 0) + 1;
+            const month = (world.counts.get(monthKey) ?? 0) + 1;
+            if (month > limits.perMonth) {
+                return { allowed: false, exceeded: 'month' };
+            }
+
+            if (minute > limits.perMinute) {
+                return { allowed: false, exceeded: 'minute' };
+            }
+
+            world.counts.set(minuteKey, minute);
+            world.counts.set(monthKey, month);
+            return { allowed: true, usage: { minute, month } };
+        }
+    };
+
+    const ports = internals.partial<Ports>('ports', {
+        accounts,
+        users,
+        tokens,
+        clients,
+        jobQueue,
+        rateLimitCounter,
+        rateLimits: options.rateLimits ?? defaultRateLimits,
+        readCache: { get: () => undefined, set: (_key, _version, value) => value },
+        clock,
+        secretBox: internals.secretBox
+    });
+
+    const addUser = (accountId: number, role: Role): Principal => {
+
+        const id = nextId(world.users);
+        world.users.push({ id, accountId, email: `usuario${id}@example.com`, role, clients: new Set() });
+        return principalOf(id);
+    };
+
+    return {
+        ports,
+        world,
+        clock,
+        principalOf,
+        account(accountOptions = {}) {
+
+            const id = nextId(world.accounts);
+            world.accounts.push({
+                id,
+                name: `Estudio ${id}`,
+                writingEnabled: accountOptions.writing ?? true,
+                subscription: accountOptions.subscription ?? 'active',
+                createdAt: now
+            });
+            return addUser(id, 'owner');
+        },
+        member: (accountId) => addUser(accountId, 'member')
+    };
+};
+
+// The DomainError a use case throws: its kind and message are what every front end shows.
+export const refusalOf = async (call: Promise<unknown>): Promise<DomainError> => {
+
+    try {
+        await call;
+    }
+    catch (err) {
+        expect(err).to.be.instanceOf(DomainError);
+        return err as DomainError;
+    }
+
+    expect.fail('the use case did not refuse');
+};
