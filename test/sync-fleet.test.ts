@@ -10,6 +10,8 @@ import { loadConfig } from '../app/config.js';
 import type { SimulatedAuthority } from '../adapters/authority/simulated/index.js';
 import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
 import { arcaHosts } from '../adapters/authority/hosts.js';
+import { connect } from '../adapters/knex/connection.js';
+import { loginLedger } from '../adapters/knex/fleet-state.js';
 import { displayName, sortKey } from '../core/domain/client.js';
 import type { Cuit } from '../core/domain/cuit.js';
 import { builtCli } from './support/build.js';
@@ -121,9 +123,7 @@ const portfolio = {
     persons: ['20300000051', '20300000061', '20300000071', '20300000081']
 };
 
-// On SQLite for now: on MariaDB one representative's key was seen logging in twice (a
-// second worker took its entity after the first let the key go); see docs/scaling.md.
-for (const database of testDatabases().filter((candidate) => candidate.name === 'sqlite')) {
+for (const database of testDatabases()) {
 
     describe(`a fleet of sync processes (${database.name})`, function () {
 
@@ -159,6 +159,28 @@ for (const database of testDatabases().filter((candidate) => candidate.name === 
             await app.close();
             await release();
             await authority.stop();
+        });
+
+        it('two processes starting one key\'s login at once: the ledger lets one start, before either posts the password', async () => {
+
+            const other = connect(app.config.databaseUrl);
+            try {
+                const ledgers = [loginLedger(app.knex), loginLedger(other)];
+                const begin = { keyCuit: '20399999991' as Cuit, day: '2026-11-25', fingerprint: 'f', allowance: 1, at: Date.now() };
+                const permits = await Promise.all(ledgers.map((ledger) => ledger.begin(begin)));
+                expect(permits.filter((permit) => permit.allowed)).to.have.length(1);
+                // A start that never reached the password is given back: the next may start.
+                await ledgers[0]!.unposted({ keyCuit: begin.keyCuit, day: begin.day, relogin: false });
+                expect(await ledgers[1]!.begin(begin)).to.include({ allowed: true });
+                await ledgers[1]!.passwordPosted(begin.keyCuit, begin.day, Date.now());
+                expect(await ledgers[0]!.begin(begin)).to.include({ allowed: false });
+                expect(await ledgers[0]!.list(begin.day, [begin.keyCuit])).to.deep.include.members([{
+                    keyCuit: begin.keyCuit, day: begin.day, logins: 1, passwordPosts: 1, relogins: 0, ended: null, lastLoginAt: begin.at
+                }]);
+            }
+            finally {
+                await other.destroy();
+            }
         });
 
         it('three workers and a cron run: one login per key, no overlapping session, a block and a CAPTCHA honoured by all, idle slots on other keys', async () => {
@@ -204,8 +226,11 @@ for (const database of testDatabases().filter((candidate) => candidate.name === 
             // Every key posted its password once; the CAPTCHA key too, and no more.
             const jobs = await app.knex('sync_jobs').select('client_id', 'status', 'attempts', 'last_error');
             expect(Object.keys(stats.loginsByCuit).sort(), JSON.stringify(jobs)).to.deep.equal([...keys].sort());
+            // The ledger every process read says the same.
+            const ledgers = new Map((await app.knex('sync_key_logins').select('key_cuit', 'logins', 'password_posts', 'relogins')).map((row) => [row.key_cuit, row]));
             for (const key of keys) {
                 expect(stats.loginsByCuit[key], key).to.equal(1);
+                expect(ledgers.get(key), `${key} ${JSON.stringify([...ledgers.values()])}`).to.include({ logins: 1, password_posts: 1, relogins: 0 });
             }
 
             expect(stats.overlappingSessions, JSON.stringify(stats.overlapsByCuit)).to.equal(0);

@@ -7,8 +7,9 @@ import { toNullableNumber, toNumber } from './column-values.js';
 import { isLockConflict } from './errors.js';
 
 // The fleet's shared state towards the authority (migration 009, docs/scaling.md).
-// - The login ledger: one row per key and ARCA day; a login is counted by one conditional
-//   UPDATE, so two processes cannot both find the day's allowance free.
+// - The login ledger: one row per key and ARCA day; a login start is counted by one
+//   conditional UPDATE on the starts (not on the posts, which come later), so two processes
+//   cannot both find the day's allowance free.
 // - Counted slots (fleet_slots): N rows per name; taking one is one UPDATE of a row whose
 //   `until` has passed, atomic on both databases; a slot taken by a process that died frees
 //   itself when its `until` passes.
@@ -128,21 +129,30 @@ export const loginLedger = (knex: Knex): LoginLedger => ({
                     (keyOnly) => keyOnly.whereIn('ended_kind', internals.keyKinds).andWhere('ended_fingerprint', '<>', fingerprint)
                 )
             )
-            .andWhere('password_posts', '<', allowance)
+            .andWhere('logins', '<', allowance)
+            // relogins before logins: MySQL's SET sees the columns it already assigned.
             .update({
+                relogins: knex.raw('relogins + CASE WHEN logins > 0 THEN 1 ELSE 0 END'),
                 logins: knex.raw('logins + 1'),
-                relogins: knex.raw('relogins + CASE WHEN password_posts > 0 THEN 1 ELSE 0 END'),
                 last_login_at: at
             }));
 
         const row = await knex('sync_key_logins').where({ key_cuit: keyCuit, day }).first() as Record<string, unknown>;
         const entry = internals.entry(row);
-        return counted === 1 ? { allowed: true, relogin: entry.passwordPosts > 0 } : { allowed: false, ended: entry.ended };
+        return counted === 1 ? { allowed: true, relogin: entry.logins > 1 } : { allowed: false, ended: entry.ended };
     },
 
     async passwordPosted(keyCuit, day) {
 
         await knex('sync_key_logins').where({ key_cuit: keyCuit, day }).update({ password_posts: knex.raw('password_posts + 1') });
+    },
+
+    async unposted({ keyCuit, day, relogin }) {
+
+        await knex('sync_key_logins').where({ key_cuit: keyCuit, day }).andWhere('logins', '>', 0).update({
+            logins: knex.raw('logins - 1'),
+            relogins: knex.raw(relogin ? 'CASE WHEN relogins > 0 THEN relogins - 1 ELSE 0 END' : 'relogins')
+        });
     },
 
     async end({ keyCuit, day, kind, fingerprint, at }) {

@@ -8,10 +8,14 @@ import { isLockConflict, isUniqueViolation } from './errors.js';
 import { countOf, toNullableNumber, toNumber } from './column-values.js';
 
 // The job queue on sync_jobs (migrations 001 and 002). Claiming differs per database:
-// - MySQL/MariaDB: in a transaction, `SELECT … FOR UPDATE SKIP LOCKED` picks candidates that
-//   no other claimer holds, then the first that can be set running is taken.
+// - MySQL/MariaDB: in a transaction, a plain read lists candidates with their login key, then
+//   each candidate's job row alone is locked (`FOR UPDATE SKIP LOCKED`, claimable still) and
+//   the first that can be set running is taken. Never the join itself: SKIP LOCKED skips
+//   every joined row another claimer locked, and a representative's row skipped in the LEFT
+//   JOIN made its entity's key NULL, so the entity ran with no key held (docs/scaling.md).
 // - SQLite: one `UPDATE … WHERE id = (SELECT …)`, atomic because SQLite serializes writers.
-// On both, setting active_client_id (unique) is what guarantees one running job per client.
+// On both, setting active_client_id (unique) is what guarantees one running job per client,
+// and active_key (unique) one running job per login key.
 
 interface ClaimQuery {
     clientIds: readonly number[] | undefined;
@@ -37,6 +41,13 @@ const internals = {
     // legal entity (NULL without one), over `clients c LEFT JOIN clients r`.
     keySql: "CASE WHEN c.tipo = 'persona-fisica' THEN c.cuit ELSE r.cuit END",
 
+    // A job that may be claimed: due and pending, or running with its lease run out.
+    claimable: (now: number, alias = '') => (where: Knex.QueryBuilder): void => {
+
+        where.where((pending) => pending.where(`${alias}status`, 'pending').andWhere(`${alias}run_after`, '<=', now))
+            .orWhere((expired) => expired.where(`${alias}status`, 'running').andWhere(`${alias}lease_expires_at`, '<', now));
+    },
+
     // Due pending jobs and running ones whose lease expired, of clients with no other job
     // running, and of keys with no other job running and held by no other worker.
     candidates(knex: Knex, query: ClaimQuery): Knex.QueryBuilder {
@@ -44,11 +55,7 @@ const internals = {
         const builder = knex('sync_jobs as j')
             .join('clients as c', 'c.id', 'j.client_id')
             .leftJoin('clients as r', 'r.id', 'c.representative_id')
-            .where((where) => {
-
-                where.where((pending) => pending.where('j.status', 'pending').andWhere('j.run_after', '<=', query.now))
-                    .orWhere((expired) => expired.where('j.status', 'running').andWhere('j.lease_expires_at', '<', query.now));
-            })
+            .where(internals.claimable(query.now, 'j.'))
             .whereNotExists(knex('sync_jobs as o').select(knex.raw('1')).whereRaw('o.active_client_id = j.client_id').andWhereRaw('o.id <> j.id'))
             .whereNotExists(knex('sync_jobs as k').select(knex.raw('1')).whereRaw(`k.active_key = ${internals.keySql}`).andWhereRaw('k.id <> j.id'))
             .whereNotExists(knex('sync_key_holds as h').select(knex.raw('1')).whereRaw(`h.key_cuit = ${internals.keySql}`).andWhere('h.owner', '<>', query.owner).andWhere('h.expires_at', '>=', query.now));
@@ -86,7 +93,10 @@ const internals = {
                 WHERE sync_key_holds.owner = excluded.owner OR sync_key_holds.expires_at < ?`, [keyCuit, owner, expires, now]);
         }
 
-        const row = await knex('sync_key_holds').select('owner').where({ key_cuit: keyCuit }).first();
+        // Locking on MySQL: inside the claim's transaction a plain read sees its REPEATABLE
+        // READ snapshot, which may still show this worker's expired hold that another took.
+        const read = knex('sync_key_holds').select('owner').where({ key_cuit: keyCuit }).first();
+        const row = await (dialectOf(knex) === 'mysql' ? read.forUpdate() : read);
         return row?.owner === owner;
     },
 
@@ -134,13 +144,24 @@ export const jobQueue = (knex: Knex): JobQueue => {
                 owner: options.owner
             }), options.owner)
                 .select('j.id', 'j.client_id', 'j.reason', 'j.attempts', 'j.created_at', trx.raw(`${internals.keySql} AS key_cuit`))
-                .limit(internals.candidateLimit)
-                .forUpdate()
-                .skipLocked();
+                .limit(internals.candidateLimit);
 
             for (const row of rows) {
                 // A savepoint per candidate: the key's hold is taken only with its job.
                 const claimed = await trx.transaction(async (candidate) => {
+
+                    // The job's row, as it is now (a locking read), skipped while another
+                    // claimer holds it; gone from the candidates once another claimed it.
+                    const locked = await candidate('sync_jobs')
+                        .select('id')
+                        .where({ id: row.id })
+                        .andWhere(internals.claimable(options.now))
+                        .forUpdate()
+                        .skipLocked()
+                        .first();
+                    if (!locked) {
+                        return false;
+                    }
 
                     if (row.key_cuit !== null && !await internals.takeHold(candidate, String(row.key_cuit), options.owner, options.now, options.leaseMs)) {
                         return false;

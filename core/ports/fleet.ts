@@ -8,9 +8,9 @@ import type { Timestamp } from '../domain/time.js';
 export interface LoginLedgerEntry {
     keyCuit: Cuit;
     day: string;                       // YYYY-MM-DD, Buenos Aires
-    logins: number;                    // logins started
+    logins: number;                    // logins started (less those that ended before the password)
     passwordPosts: number;             // logins that posted the password
-    relogins: number;                  // logins started after the day's first password post
+    relogins: number;                  // logins started after the day's first
     ended: { kind: string; at: Timestamp } | null;
     lastLoginAt: Timestamp | null;
 }
@@ -23,9 +23,12 @@ export type LoginPermit =
 export interface LoginLedger {
     // A login of the key may start today when no failure ended its day (a refused or expired
     // key ends it for that key only: a new one, another fingerprint, may try) and fewer than
-    // `allowance` passwords were posted: then it is counted (atomically).
+    // `allowance` logins started: then it is counted (atomically). Started, not posted: two
+    // processes beginning at once must not both find the allowance free before either posts.
     begin(input: { keyCuit: Cuit; day: string; fingerprint: string; allowance: number; at: Timestamp }): Promise<LoginPermit>;
     passwordPosted(keyCuit: Cuit, day: string, at: Timestamp): Promise<void>;
+    // A login that ended before its password was posted gives its start back.
+    unposted(input: { keyCuit: Cuit; day: string; relogin: boolean }): Promise<void>;
     // A failure that ends the key's logins for the day (CAPTCHA, second factor, an unexpected
     // page or a 5xx after the password, a refused or expired key).
     end(input: { keyCuit: Cuit; day: string; kind: string; fingerprint: string; at: Timestamp }): Promise<void>;

@@ -103,18 +103,25 @@ export const memoryLedger = (): LoginLedger => {
 
             const found = row(keyCuit, day);
             const ended = found.ended && !(isKeyFailure(found.ended.kind as AuthorityFailureKind) && found.ended.fingerprint !== fingerprint);
-            if (ended || found.passwordPosts >= allowance) {
+            if (ended || found.logins >= allowance) {
                 return { allowed: false, ended: found.ended };
             }
 
+            const relogin = found.logins > 0;
             found.logins++;
-            found.relogins += found.passwordPosts > 0 ? 1 : 0;
+            found.relogins += relogin ? 1 : 0;
             found.lastLoginAt = at;
-            return { allowed: true, relogin: found.passwordPosts > 0 };
+            return { allowed: true, relogin };
         },
         async passwordPosted(keyCuit, day) {
 
             row(keyCuit, day).passwordPosts++;
+        },
+        async unposted({ keyCuit, day, relogin }) {
+
+            const found = row(keyCuit, day);
+            found.logins = Math.max(0, found.logins - 1);
+            found.relogins = Math.max(0, found.relogins - (relogin ? 1 : 0));
         },
         async end({ keyCuit, day, kind, fingerprint, at }) {
 
@@ -201,7 +208,11 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
             throw new KeyDayOver(permit.ended?.kind ?? null, nextArcaDayStart(now) - now);
         }
 
-        const end = await options.pacer?.start();
+        const end = await options.pacer?.start().catch(async (err: unknown) => {
+
+            await ledger.unposted({ keyCuit: key.loginCuit, day, relogin: permit.relogin });
+            throw err;
+        });
         logins++;
         try {
             const session = await authority.login({ loginCuit: key.loginCuit, password: key.password }, {
@@ -214,6 +225,11 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
             if (err instanceof AuthorityFailure) {
                 if (err.touchedPassword || isKeyFailure(err.kind)) {
                     await ledger.passwordPosted(key.loginCuit, day, clock.now().getTime());
+                }
+                else {
+                    // Never reached the password (the login page, a block, a timeout before
+                    // it): the start is given back. Anything else may have posted it and stays.
+                    await ledger.unposted({ keyCuit: key.loginCuit, day, relogin: permit.relogin });
                 }
 
                 if (failurePolicy.endsLoginsForDay(err.kind, err.touchedPassword)) {
