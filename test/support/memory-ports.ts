@@ -37,7 +37,7 @@ export interface MemoryJob {
 export interface MemoryWorld {
     accounts: AccountRecord[];
     users: (UserRecord & { clients: Set<number> })[];
-    tokens: { id: number; userId: number; tokenHash: string }[];
+    tokens: { id: number; userId: number; tokenHash: string; revoked: boolean }[];
     clients: (ClientRecord & { sealedKey: string | null; sortName: string })[];
     jobs: MemoryJob[];
     // Requests counted per user and window start (Unix seconds).
@@ -197,12 +197,26 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         async create(input) {
 
             const id = nextId(world.tokens);
-            world.tokens.push({ id, userId: input.userId, tokenHash: input.tokenHash });
+            world.tokens.push({ id, userId: input.userId, tokenHash: input.tokenHash, revoked: false });
             return id;
+        },
+        async findById(id) {
+
+            const token = world.tokens.find((row) => row.id === id);
+            return token ? { id: token.id, userId: token.userId, name: null, hint: '', createdAt: 0, revokedAt: token.revoked ? 1 : null } : null;
+        },
+        async revoke(id) {
+
+            const token = world.tokens.find((row) => row.id === id && !row.revoked);
+            if (token) {
+                token.revoked = true;
+            }
+
+            return Boolean(token);
         },
         async findPrincipal(tokenHash, cuit) {
 
-            const token = world.tokens.find((row) => row.tokenHash === tokenHash);
+            const token = world.tokens.find((row) => row.tokenHash === tokenHash && !row.revoked);
             if (!token) {
                 return null;
             }
@@ -360,6 +374,8 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         jobQueue,
         rateLimitCounter,
         rateLimits: options.rateLimits ?? defaultRateLimits,
+        // Always answers: outages are database-outage.test.ts's.
+        database: { ping: async () => undefined, failureOf: () => null },
         readCache: { get: () => undefined, set: (_key, _version, value) => value },
         clock,
         secretBox: internals.secretBox
