@@ -98,6 +98,29 @@ const internals = {
         return (err instanceof Error ? err.message : String(err)).replace(/^error: /i, '').split('\n')[0]!;
     },
 
+    // `help account create`: commander's help command takes one name and shows that command's
+    // help (account's). Asked as `account create --help` instead, every level is reached; a
+    // name that is no command is left for commander to refuse, as when typed without help.
+    helpFor(program: Command, argv: readonly string[]): string[] {
+
+        if (argv[0] !== 'help') {
+            return [...argv];
+        }
+
+        const names = argv.slice(1).filter((arg) => !arg.startsWith('-'));
+        let command = program;
+        for (const [index, name] of names.entries()) {
+            const sub = command.commands.find((candidate) => candidate.name() === name || candidate.aliases().includes(name));
+            if (!sub) {
+                return names.slice(0, index + 1);
+            }
+
+            command = sub;
+        }
+
+        return [...names, '--help'];
+    },
+
     // The one line on stderr of a failed command, always with the same prefix; with --json, a
     // JSON object.
     async report(io: CliIo, argv: readonly string[], err: unknown): Promise<number> {
@@ -114,7 +137,7 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
 
     const program = internals.program(io);
     try {
-        await program.parseAsync([...argv], { from: 'user' });
+        await program.parseAsync(internals.helpFor(program, argv), { from: 'user' });
         return exitCodes.ok;
     }
     catch (err) {

@@ -46,7 +46,7 @@ export const speakSpanish = (program: Command): Command => {
 
     return program
         .helpOption('-h, --help', 'muestra la ayuda del comando')
-        .helpCommand('help [comando]', 'muestra la ayuda de un comando')
+        .helpCommand('help [comando...]', 'muestra la ayuda de un comando o subcomando (help sync worker)')
         .configureHelp({
             styleTitle: (title: string) => internals.titles[title] ?? title,
             commandUsage(this: Help, command: Command) {

@@ -73,6 +73,27 @@ describe('CLI usage', function () {
         }
     });
 
+    it('help COMMAND SUBCOMMAND shows the subcommand\'s help, as --help does', async () => {
+
+        for (const argv of [['account', 'create'], ['sync', 'worker'], ['user', 'set-password'], ['sync']]) {
+            const help = await runInProcess(['help', ...argv]);
+            const flag = await runInProcess([...argv, '--help']);
+            expect(help.code, argv.join(' ')).to.equal(0);
+            expect(help.stdout, argv.join(' ')).to.include(`Uso: arcasync ${argv.join(' ')} [opciones]`);
+            expect(help.stdout, argv.join(' ')).to.equal(flag.stdout);
+        }
+
+        expect((await runInProcess(['help', 'user', 'set-password'])).stdout).to.include('al menos 10 caracteres');
+        expect((await runInProcess(['help'])).stdout).to.include('help [comando...]');
+        for (const [argv, line] of [
+            [['help', 'account', 'borrar'], "Error: Comando desconocido 'borrar'."],
+            [['help', 'acount', 'list'], "Error: Comando desconocido 'acount' (¿quisiste decir account?)."]
+        ] as const) {
+            const result = await runInProcess([...argv]);
+            expect(result, argv.join(' ')).to.deep.equal({ code: 1, stdout: '', stderr: `${line}\n` });
+        }
+    });
+
     it('prints its version', async () => {
 
         const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
