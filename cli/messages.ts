@@ -1,14 +1,50 @@
+import type { Role, SubscriptionState } from '../core/domain/access.js';
+import type { SyncSystem } from '../core/domain/sync-system.js';
+
 // The command line's own texts: its summaries and its refusals of what was typed. The rules'
 // messages are the core's (core/domain/messages.ts).
 
+// A number and its noun, in the singular for one: "1 usuario", "2 usuarios".
+export const counted = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+
+// What staff read where the machine values stand (the options take them, --json keeps them).
+export const cliLabels = {
+    subscription: {
+        active: 'activa',
+        paused: 'pausada (no se pudo cobrar el último pago)',
+        ended: 'terminada',
+        inactive: 'nunca activada'
+    } satisfies Record<SubscriptionState, string> as Record<string, string>,
+    role: { owner: 'titular', member: 'miembro' } satisfies Record<Role, string> as Record<string, string>,
+    system: {
+        registry: 'Padrón',
+        issued_invoices: 'Comprobantes emitidos',
+        received_invoices: 'Comprobantes recibidos',
+        sct: 'Cuenta tributaria (SCT)',
+        ccma: 'Cuenta corriente (CCMA)',
+        dfe: 'Domicilio fiscal (DFE)'
+    } satisfies Record<SyncSystem, string> as Record<string, string>,
+    delivery: { pending: 'pendiente', delivered: 'entregado', failed: 'fallido' } as Record<string, string>
+};
+
+// The label of a machine value; the value itself if it has none.
+export const labelOf = (labels: Record<string, string>, value: string): string => labels[value] ?? value;
+
 export const cliMessages = {
-    secretUnreadable: (count: number, ids: string): string => `${count} credenciales guardadas no se pudieron descifrar (clientes ${ids}): agregá la clave con que se cifraron a ARCASYNC_SECRET_KEYS y volvé a ejecutar el comando.`,
-    webhookSecretUnreadable: (count: number, ids: string): string => `${count} secretos de firma de webhooks no se pudieron descifrar (webhooks ${ids}): agregá la clave con que se cifraron a ARCASYNC_SECRET_KEYS y volvé a ejecutar el comando.`,
+    secretUnreadable: (count: number, ids: string): string => (count === 1
+        ? `1 credencial guardada no se pudo descifrar (cliente ${ids}): agregá la clave con que se cifró a ARCASYNC_SECRET_KEYS y volvé a ejecutar el comando.`
+        : `${count} credenciales guardadas no se pudieron descifrar (clientes ${ids}): agregá la clave con que se cifraron a ARCASYNC_SECRET_KEYS y volvé a ejecutar el comando.`),
+    webhookSecretUnreadable: (count: number, ids: string): string => (count === 1
+        ? `1 secreto de firma de webhooks no se pudo descifrar (webhook ${ids}): agregá la clave con que se cifró a ARCASYNC_SECRET_KEYS y volvé a ejecutar el comando.`
+        : `${count} secretos de firma de webhooks no se pudieron descifrar (webhooks ${ids}): agregá la clave con que se cifraron a ARCASYNC_SECRET_KEYS y volvé a ejecutar el comando.`),
     invalidConcurrency: 'La concurrencia debe ser un entero entre 1 y 200.',
     syncSummary: (run: { synced: number; failed: number; invoices: number }): string => `Sincronizados: ${run.synced} CUIT; con error: ${run.failed} CUIT; comprobantes guardados: ${run.invoices}.`,
     syncByOthers: (count: number): string => `Otro trabajador sincronizó ${count} CUIT de esta corrida al mismo tiempo; su resultado está en 'arcasync sync status'.`,
     syncFailed: (count: number): string => `${count} CUIT ${count === 1 ? 'terminó' : 'terminaron'} con error (detalle en la salida y en 'arcasync sync status').`,
     addressInUse: (address: string, port: string): string => `El puerto ${port} de ${address} ya está en uso: elegí otro con --port (o PORT; METRICS_PORT para las métricas) o detené el proceso que lo ocupa.`,
     databaseFailure: (database: string, cause: string): string => `No se puede usar la base de datos ${database}: ${cause}.`,
+    passwordPrompt: (userId: number, min: number): string => `Contraseña para el usuario ${userId} (al menos ${min} caracteres; no se muestra): `,
+    passwordAgain: 'Repetila para confirmar: ',
+    passwordMismatch: 'Las dos contraseñas no coinciden: la contraseña no cambió. Volvé a ejecutar el comando.',
     noToken: 'Falta ARCASYNC_TOKEN: definí un token de acceso a la API para usar el servidor MCP por stdio.'
 } as const;

@@ -1,9 +1,10 @@
 import type { CliIo } from './io.js';
+import { cliMessages } from './messages.js';
 import { failure } from './run.js';
 
-// A password for `user set-password`: typed at a prompt without echo on a terminal; otherwise
-// the whole of stdin (a pipe or a file), its final newline dropped. Never an argument unless
-// the caller chose --password.
+// A password for `user set-password`: typed at a prompt without echo on a terminal, twice, the
+// second to confirm (nobody sees a typing slip); otherwise the whole of stdin (a pipe or a
+// file), its final newline dropped. Never an argument unless the caller chose --password.
 
 const internals = {
     async piped(io: CliIo): Promise<string> {
@@ -61,7 +62,18 @@ const internals = {
     }
 };
 
-export const readPassword = (io: CliIo, prompt: string): Promise<string> => {
+// `check` refuses a first typing that cannot do (too short) before asking for it again.
+export const readNewPassword = async (io: CliIo, prompts: { first: string; again: string }, check: (password: string) => void): Promise<string> => {
 
-    return io.stdin.isTTY && io.stdin.setRawMode ? internals.typed(io, prompt) : internals.piped(io);
+    if (!io.stdin.isTTY || !io.stdin.setRawMode) {
+        return internals.piped(io);
+    }
+
+    const first = await internals.typed(io, prompts.first);
+    check(first);
+    if (await internals.typed(io, prompts.again) !== first) {
+        throw failure(cliMessages.passwordMismatch);
+    }
+
+    return first;
 };

@@ -170,7 +170,7 @@ for (const database of testDatabases()) {
             const report = JSON.parse(result.stdout.trim());
             expect(report).to.include({ total: 4, resealed: 3, unreadable: 1 });
             expect(result.stderr.trim().split('\n')).to.have.length(1);
-            expect(result.stderr).to.contain('1 credenciales guardadas no se pudieron descifrar');
+            expect(result.stderr).to.contain('1 credencial guardada no se pudo descifrar');
             expect(result.stderr + result.stdout).to.not.contain('Inabrible');
         });
 

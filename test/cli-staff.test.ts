@@ -79,7 +79,7 @@ for (const database of testDatabases()) {
 
             expect(text.code).to.equal(0);
             expect(text.stdout).to.include('Otra');
-            expect(text.stdout).to.include('paused');
+            expect(text.stdout).to.include('Suscripción: pausada (no se pudo cobrar el último pago)');
             expect(() => JSON.parse(text.stdout)).to.throw();
 
             const back = internals.json(await cli('account', 'update', String(created.id), '--no-writing', '--subscription', 'ended', '--json'));

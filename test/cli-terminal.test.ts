@@ -9,8 +9,9 @@ import { seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
 
-// `arcasync user set-password` typed at a real terminal (tmux): a prompt, nothing echoed, the
-// password set. Skipped where tmux is not installed.
+// `arcasync user set-password` typed at a real terminal (tmux): a prompt saying the minimum,
+// nothing echoed, the password typed again to confirm, then set; a second typing that differs
+// changes nothing. Skipped where tmux is not installed.
 
 const internals = {
     socket: `arcasync-test-${randomBytes(4).toString('hex')}`,
@@ -68,24 +69,66 @@ describe('user set-password at a terminal', function () {
         await server?.stop();
     });
 
-    it('prompts without echo and sets the typed password', async () => {
+    const started = async (userId: number, session: string): Promise<() => string> => {
+
+        const command = `"${process.execPath}" "${builtCli()}" user set-password --user ${userId}; echo "SALIDA:$?"; sleep 60`;
+        internals.tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '20', '-e', `DATABASE_URL=${server.app.config.databaseUrl}`, command);
+        const pane = () => internals.tmux('capture-pane', '-p', '-t', session);
+        await internals.until('the prompt', () => pane().includes(`Contraseña para el usuario ${userId} (al menos 10 caracteres; no se muestra):`));
+        return pane;
+    };
+
+    const typed = async (session: string, pane: () => string, keys: string, what: string) => {
+
+        internals.tmux('send-keys', '-t', session, '-l', keys);
+        internals.tmux('send-keys', '-t', session, 'BSpace', 'Enter');
+        await internals.until(what, () => pane().includes(what));
+    };
+
+    it('prompts twice without echo, saying the minimum, and sets the typed password', async () => {
 
         const user = await seedAccount(server.app.ports);
         const email = (await server.app.ports.users.findById(user.userId))!.email;
         const password = 'clave-tecleada-en-terminal';
-        const command = `"${process.execPath}" "${builtCli()}" user set-password --user ${user.userId}; echo "SALIDA:$?"; sleep 60`;
-        internals.tmux('new-session', '-d', '-s', 'cli', '-x', '160', '-y', '20', '-e', `DATABASE_URL=${server.app.config.databaseUrl}`, command);
-        const pane = () => internals.tmux('capture-pane', '-p', '-t', 'cli');
+        const pane = await started(user.userId, 'cli');
 
-        await internals.until('the prompt', () => pane().includes(`Contraseña para el usuario ${user.userId}`));
-        internals.tmux('send-keys', '-t', 'cli', '-l', `${password}x`);
-        internals.tmux('send-keys', '-t', 'cli', 'BSpace', 'Enter');
-        await internals.until('the exit code', () => pane().includes('SALIDA:'));
+        await typed('cli', pane, `${password}x`, 'Repetila para confirmar:');
+        await typed('cli', pane, `${password}y`, 'SALIDA:');
 
         const shown = pane();
         expect(shown).to.include(`Contraseña actualizada para el usuario ${user.userId}`);
         expect(shown).to.include('SALIDA:0');
         expect(shown).to.not.include(password.slice(0, 6));
         expect((await signIn(server.app.ports, { email, password }))?.id).to.equal(user.userId);
+    });
+
+    it('changes nothing when the second typing differs, and says so in Spanish', async () => {
+
+        const user = await seedAccount(server.app.ports);
+        const email = (await server.app.ports.users.findById(user.userId))!.email;
+        const password = 'primera-clave-tecleada';
+        const pane = await started(user.userId, 'distinta');
+
+        await typed('distinta', pane, `${password}x`, 'Repetila para confirmar:');
+        await typed('distinta', pane, 'otra-clave-distintax', 'SALIDA:');
+
+        const shown = pane();
+        expect(shown).to.include('Error: Las dos contraseñas no coinciden: la contraseña no cambió. Volvé a ejecutar el comando.');
+        expect(shown).to.include('SALIDA:1');
+        expect(shown).to.not.include('Contraseña actualizada');
+        expect(await signIn(server.app.ports, { email, password })).to.equal(null);
+    });
+
+    it('refuses a password under the minimum before asking for it again', async () => {
+
+        const user = await seedAccount(server.app.ports);
+        const pane = await started(user.userId, 'corta');
+
+        await typed('corta', pane, 'cortax', 'SALIDA:');
+
+        const shown = pane();
+        expect(shown).to.include('Error: La contraseña debe tener al menos 10 caracteres.');
+        expect(shown).to.include('SALIDA:1');
+        expect(shown).to.not.include('Repetila');
     });
 });

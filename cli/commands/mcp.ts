@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { stopRequested } from '../io.js';
-import { readPassword } from '../password.js';
+import { readNewPassword } from '../password.js';
+import { minPasswordLength } from '../../core/domain/password.js';
 import { failure, openApp, outputFor, parseId, withApp } from '../run.js';
-import { cliMessages } from '../messages.js';
+import { cliMessages, counted } from '../messages.js';
 
 // `arcasync mcp`: the MCP tools over stdio as the user of ARCASYNC_TOKEN; and
 // `arcasync user set-password`, the password that user signs in with to authorize MCP
@@ -41,17 +42,33 @@ export const registerMcpCommands = (program: Command, io: CliIo): void => {
 
     const user = program.commands.find((command) => command.name() === 'user') ?? program.command('user').description('usuarios de una cuenta');
     user.command('set-password')
-        .description('define la contraseña con la que el usuario autoriza clientes MCP (OAuth); en una terminal la pide sin mostrarla, si no la lee de stdin')
+        .description(
+            `define la contraseña (al menos ${minPasswordLength} caracteres) con la que el usuario autoriza clientes MCP (OAuth); ` +
+            'en una terminal la pide dos veces sin mostrarla, si no la lee de stdin'
+        )
         .requiredOption('--user <id>', 'usuario')
-        .option('--password <password>', 'contraseña (preferí pasarla por stdin)')
+        .option('--password <password>', `contraseña de al menos ${minPasswordLength} caracteres (preferí pasarla por stdin)`)
         .action(async (options: { user: string; password?: string }, command: Command) => {
 
-            const { setPassword } = await import('../../core/use-cases/staff/set-password.js');
+            const [{ setPassword }, { messages }, { invalid }] = await Promise.all([
+                import('../../core/use-cases/staff/set-password.js'),
+                import('../../core/domain/messages.js'),
+                import('../../core/domain/errors.js')
+            ]);
             // The database is checked first, so nobody types a password for nothing.
             const result = await withApp(io, async (app) => {
 
                 const userId = parseId(options.user);
-                const password = options.password ?? await readPassword(io, `Contraseña para el usuario ${userId} (no se muestra): `);
+                const password = options.password ?? await readNewPassword(io, {
+                    first: cliMessages.passwordPrompt(userId, minPasswordLength),
+                    again: cliMessages.passwordAgain
+                }, (typed) => {
+
+                    // The core's own rule and message (set-password), said before asking again.
+                    if (typed.length < minPasswordLength) {
+                        throw invalid([messages.admin.shortPassword(minPasswordLength)]);
+                    }
+                });
                 return setPassword(app.ports, { userId, password });
             });
             outputFor(command, io).print(`Contraseña actualizada para el usuario ${result.id}; sus autorizaciones OAuth (clientes MCP) quedaron revocadas`, result);
@@ -64,6 +81,6 @@ export const registerMcpCommands = (program: Command, io: CliIo): void => {
 
             const { revokeOAuth } = await import('../../core/use-cases/staff/revoke-oauth.js');
             const result = await withApp(io, async (app) => revokeOAuth(app.ports, { userId: parseId(options.user) }));
-            outputFor(command, io).print(`Autorizaciones OAuth del usuario ${result.id} revocadas (${result.revoked} registros)`, result);
+            outputFor(command, io).print(`Autorizaciones OAuth del usuario ${result.id} revocadas (${counted(result.revoked, 'registro', 'registros')})`, result);
         });
 };

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { assertDatabaseExists, configOf, failure, outputFor, withApp } from '../run.js';
-import { cliMessages } from '../messages.js';
+import { cliMessages, counted } from '../messages.js';
 
 // The key of the stored credentials (clave_arca) and of the webhooks' signing secrets: rotate
 // it without stopping the service, and see which keys still seal something. Only key ids (8 hex digits of sha256) are ever
@@ -22,6 +22,10 @@ import { cliMessages } from '../messages.js';
 // notice the file changed and seal with the new key from their next seal on, and reread it
 // when they meet a value under a key they do not know. With ARCASYNC_SECRET_KEY, processes
 // read the environment at start: the command says what to change and restart.
+
+const internals = {
+    already: (count: number): string => `${count} ya ${count === 1 ? 'lo estaba' : 'lo estaban'}`
+};
 
 export const registerSecretCommands = (program: Command, io: CliIo): void => {
 
@@ -53,8 +57,8 @@ export const registerSecretCommands = (program: Command, io: CliIo): void => {
             const secrets = report.webhookSecrets;
             const data = { ...report, previousKeyIds: plan.previousKeyIds, generated: plan.generated, keyFile: plan.path };
             const lines = [
-                `Credenciales cifradas con la clave ${report.keyId}: ${report.resealed} re-cifradas, ${report.alreadyCurrent} ya lo estaban (de ${report.total} guardadas).`,
-                `Secretos de firma de webhooks: ${secrets.resealed} re-cifrados, ${secrets.alreadyCurrent} ya lo estaban (de ${secrets.total}).`
+                `Credenciales cifradas con la clave ${report.keyId}: ${counted(report.resealed, 're-cifrada', 're-cifradas')}, ${internals.already(report.alreadyCurrent)} (de ${counted(report.total, 'guardada', 'guardadas')}).`,
+                `Secretos de firma de webhooks: ${counted(secrets.resealed, 're-cifrado', 're-cifrados')}, ${internals.already(secrets.alreadyCurrent)} (de ${secrets.total}).`
             ];
             if (plan.generated) {
                 lines.push(`Se generó la clave ${report.keyId} en ${plan.path}; las anteriores (${plan.previousKeyIds.join(', ') || 'ninguna'}) quedan en el archivo para abrir lo que se cifró con ellas.`);
@@ -81,8 +85,8 @@ export const registerSecretCommands = (program: Command, io: CliIo): void => {
             const result = await withApp(io, (app) => countSealedKeys(app.ports));
             const lines = [
                 `Clave actual: ${result.keyId}`,
-                ...result.keys.map((key) => `  ${key.keyId ?? '(sin formato)'}: ${key.count} credenciales${key.current ? ' (actual)' : ''}`),
-                ...result.webhookSecrets.map((key) => `  ${key.keyId ?? '(sin formato)'}: ${key.count} secretos de firma de webhooks${key.current ? ' (actual)' : ''}`)
+                ...result.keys.map((key) => `  ${key.keyId ?? '(sin formato)'}: ${counted(key.count, 'credencial', 'credenciales')}${key.current ? ' (actual)' : ''}`),
+                ...result.webhookSecrets.map((key) => `  ${key.keyId ?? '(sin formato)'}: ${counted(key.count, 'secreto', 'secretos')} de firma de webhooks${key.current ? ' (actual)' : ''}`)
             ];
             outputFor(command, io).print(lines.join('\n'), result);
         });

@@ -3,6 +3,7 @@ import type { CliIo } from '../io.js';
 import { stopRequested } from '../io.js';
 import { syncSpinner } from '../progress.js';
 import { configOf, defaultWorkerConcurrency, openApp, outputFor, workerConcurrency } from '../run.js';
+import { counted } from '../messages.js';
 
 // `migrate`, `serve` and `demo` (npm start). The serving process is app/server.ts; these
 // commands print where it listens and stop it when asked (SIGTERM, SIGINT).
@@ -96,7 +97,7 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
             output.print([
                 `arcasync escuchando en ${uri}`,
                 `Documentación de la API: ${uri}/docs`,
-                `Autoridad simulada; primera sincronización: ${first.synced} CUIT sincronizados, ${first.failed} con error, ${first.invoices} comprobantes.`,
+                `Autoridad simulada; primera sincronización: ${first.synced} CUIT ${first.synced === 1 ? 'sincronizado' : 'sincronizados'}, ${first.failed} con error, ${counted(first.invoices, 'comprobante', 'comprobantes')}.`,
                 `Cuenta de demostración ${demo.accountId}: usuario ${demo.email}, contraseña ${demo.password} (nueva en cada inicio).`,
                 'Token de acceso (se muestra una sola vez):',
                 `  ${demo.token}`,

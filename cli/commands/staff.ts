@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { outputFor, parseId, withApp } from '../run.js';
+import { cliLabels, counted, labelOf } from '../messages.js';
 
 // Staff commands of the command line (README.md): accounts, users, tokens and tags. Each use
 // case is loaded when its command runs.
@@ -51,7 +52,7 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
                 writingEnabled: options.writing,
                 subscription: options.subscription
             }));
-            outputFor(command, io).print(`Cuenta ${result.id}: escritura ${result.writingEnabled ? 'habilitada' : 'deshabilitada'}, suscripción ${result.subscription}`, result);
+            outputFor(command, io).print(`Cuenta ${result.id}: escritura ${result.writingEnabled ? 'habilitada' : 'deshabilitada'}, suscripción ${labelOf(cliLabels.subscription, result.subscription)}`, result);
         });
 
     account.command('show <id>')
@@ -59,10 +60,10 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
         .action(async (id: string, _options: object, command: Command) => {
 
             const result = await withApp(io, async (app) => (await staff.showAccount()).showAccount(app.ports, { id: parseId(id) }));
-            const users = result.users.map((user) => `  ${user.id}  ${user.email}  ${user.role}`).join('\n') || '  (sin usuarios)';
+            const users = result.users.map((user) => `  ${user.id}  ${user.email}  ${labelOf(cliLabels.role, user.role)}`).join('\n') || '  (sin usuarios)';
             outputFor(command, io).print([
                 `Cuenta ${result.id}: ${result.name}`,
-                `Suscripción: ${result.subscription}`,
+                `Suscripción: ${labelOf(cliLabels.subscription, result.subscription)}`,
                 `Escritura por API: ${result.writingEnabled ? 'habilitada' : 'deshabilitada'}`,
                 `CUIT gestionados: ${result.cuitCount}`,
                 'Usuarios:',
@@ -75,7 +76,7 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
         .action(async (_options: object, command: Command) => {
 
             const result = await withApp(io, async (app) => (await staff.listAccounts()).listAccounts(app.ports));
-            const lines = result.accounts.map((item) => `  ${item.id}  ${item.name} · ${item.subscription} · escritura ${item.writingEnabled ? 'habilitada' : 'deshabilitada'} · ${item.cuitCount} CUIT · ${item.userCount} usuarios`);
+            const lines = result.accounts.map((item) => `  ${item.id}  ${item.name} · suscripción ${labelOf(cliLabels.subscription, item.subscription)} · escritura ${item.writingEnabled ? 'habilitada' : 'deshabilitada'} · ${item.cuitCount} CUIT · ${counted(item.userCount, 'usuario', 'usuarios')}`);
             outputFor(command, io).print(lines.join('\n') || '  (sin cuentas)', result);
         });
 
@@ -89,7 +90,7 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
             const result = await withApp(io, async (app) => (await staff.listUsers()).listUsers(app.ports, {
                 accountId: options.account === undefined ? undefined : parseId(options.account)
             }));
-            const lines = result.users.map((item) => `  ${item.id}  ${item.email}  ${item.role}  cuenta ${item.accountId}`);
+            const lines = result.users.map((item) => `  ${item.id}  ${item.email}  ${labelOf(cliLabels.role, item.role)}  cuenta ${item.accountId}`);
             outputFor(command, io).print(lines.join('\n') || '  (sin usuarios)', result);
         });
 

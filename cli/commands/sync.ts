@@ -5,7 +5,7 @@ import { systemNames } from '../../core/domain/health.js';
 import type { CliIo } from '../io.js';
 import { syncSpinner } from '../progress.js';
 import { defaultWorkerConcurrency, exitCodes, failure, openApp, outputFor, withApp, workerConcurrency } from '../run.js';
-import { cliMessages } from '../messages.js';
+import { cliLabels, cliMessages, counted, labelOf } from '../messages.js';
 
 // The synchronization commands of the command line (README.md): `sync` (cron), `sync worker`
 // (long-running), `sync status`, `resync`. The work happens in app/worker.ts; this module
@@ -13,6 +13,8 @@ import { cliMessages } from '../messages.js';
 
 const internals = {
     defaultLeaseMs: 5 * 60_000,
+    // The widest system label, so that what follows lines up.
+    systemWidth: Math.max(...Object.values(cliLabels.system).map((label) => label.length)),
 
     collect: (value: string, previous: string[] = []): string[] => [...previous, value],
 
@@ -31,7 +33,7 @@ export const describeStatus = (result: StatusWithHealth): string => {
     if ('summary' in result) {
         const lines = [`CUIT: ${result.summary.clients}. Trabajos pendientes: ${result.jobs.pending} (${result.jobs.due} vencidos), en curso: ${result.jobs.running}.`];
         for (const entry of result.summary.systems) {
-            lines.push(`  ${entry.system.padEnd(18)} sincronizados ${entry.synced}, con error ${entry.failing}, más antiguo ${entry.oldestSyncedAtIso ?? '-'}`);
+            lines.push(`  ${labelOf(cliLabels.system, entry.system).padEnd(internals.systemWidth)} sincronizados ${entry.synced}, con error ${entry.failing}, más antiguo ${entry.oldestSyncedAtIso ?? '-'}`);
         }
 
         return lines.join('\n');
@@ -49,7 +51,7 @@ export const describeStatus = (result: StatusWithHealth): string => {
         const states = new Map(health?.sistemas.map((entry) => [entry.sistema, entry.estado]));
         for (const system of client.systems) {
             const state = states.get(systemNames[system.system]);
-            lines.push(`  ${system.system.padEnd(18)} ${state ? `${state} · ` : ''}último éxito ${system.syncedAt ?? 'nunca'}${system.lastError ? ` · error (${system.lastAttemptAt}): ${system.lastError}` : ''}`);
+            lines.push(`  ${labelOf(cliLabels.system, system.system).padEnd(internals.systemWidth)} ${state ? `${state} · ` : ''}último éxito ${system.syncedAt ?? 'nunca'}${system.lastError ? ` · error (${system.lastAttemptAt}): ${system.lastError}` : ''}`);
         }
     }
 
@@ -179,7 +181,7 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
                 await deliveries.stop();
                 metrics?.close();
                 await app.authority.close();
-                output.print(`Trabajador detenido: ${summary.jobs} trabajos, ${summary.synced} sincronizados, ${summary.failed} con fallas.`, { event: 'stopped', ...summary });
+                output.print(`Trabajador detenido: ${counted(summary.jobs, 'trabajo', 'trabajos')}, ${summary.synced} ${summary.synced === 1 ? 'sincronizado' : 'sincronizados'}, ${summary.failed} con fallas.`, { event: 'stopped', ...summary });
             }
             finally {
                 await app.close().catch(() => undefined);
@@ -220,6 +222,6 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
 
             const [{ forceResync }, { queueDeps }] = await Promise.all([import('../../core/use-cases/sync/force-resync.js'), import('../../app/sync.js')]);
             const result = await withApp(io, (app) => forceResync(queueDeps(app), { cuit }));
-            outputFor(command, io).print(`Resincronización completa del CUIT ${result.cuit} encolada (trabajos ${result.jobs.join(', ')}).`, result);
+            outputFor(command, io).print(`Resincronización completa del CUIT ${result.cuit} encolada (${result.jobs.length === 1 ? 'trabajo' : 'trabajos'} ${result.jobs.join(', ')}).`, result);
         });
 };

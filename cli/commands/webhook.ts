@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { outputFor, parseId, withApp } from '../run.js';
+import { cliLabels, labelOf } from '../messages.js';
 
 // Staff's signed webhooks per account (README: States and webhooks): the API stays read-only.
 // The signing secret is printed once, by create and rotate-secret.
@@ -106,7 +107,7 @@ export const registerWebhookCommands = (program: Command, io: CliIo): void => {
                 accountId: options.account === undefined ? undefined : parseId(options.account),
                 limit: internals.limit(options.limit)
             }));
-            const lines = result.deliveries.map((entry) => `  ${entry.eventId}  ${entry.type}  webhook ${entry.endpointId}  ${entry.status}  intentos ${entry.attempts}` +
+            const lines = result.deliveries.map((entry) => `  ${entry.eventId}  ${entry.type}  webhook ${entry.endpointId}  ${labelOf(cliLabels.delivery, entry.status)}  intentos ${entry.attempts}` +
                 `${entry.lastStatus === null ? '' : `  respuesta ${entry.lastStatus}`}${entry.lastError ? `  error: ${entry.lastError}` : ''}` +
                 `${entry.status === 'pending' ? `  próximo ${internals.when(entry.nextAttemptAt)}` : ''}${entry.deliveredAt === null ? '' : `  entregado ${internals.when(entry.deliveredAt)}`}`);
             outputFor(command, io).print(lines.join('\n') || '  (sin entregas)', result);
