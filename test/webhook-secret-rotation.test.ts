@@ -103,7 +103,7 @@ for (const database of testDatabases()) {
             const status = internals.json(await cli(onlyNew, 'secret', 'status', '--json'));
             expect(status.webhookSecrets).to.deep.equal([{ keyId: keyIdOf(newKey), count: 1, current: true }]);
             const text = await cli(onlyNew, 'secret', 'status');
-            expect(text.stdout).to.contain(`${keyIdOf(newKey)}: 1 secretos de firma de webhooks (actual)`);
+            expect(text.stdout).to.contain(`${keyIdOf(newKey)}: 1 secreto de firma de webhooks (actual)`);
         });
 
         it('a rotation stopped halfway leaves each secret whole under one key or the other; running it again finishes', async () => {

@@ -193,7 +193,7 @@ for (const database of testDatabases()) {
                     'delivered'
                 );
                 const deliveries = await cli('webhook', 'deliveries', '--endpoint', String(endpoint.id));
-                expect(deliveries.stdout).to.contain(eventId).and.to.contain('delivered').and.to.contain('intentos 3').and.to.contain('respuesta 204');
+                expect(deliveries.stdout).to.contain(eventId).and.to.contain('  entregado  ').and.to.contain('intentos 3').and.to.contain('respuesta 204');
                 await cli('webhook', 'disable', String(endpoint.id));
             }
             finally {
