@@ -9,7 +9,11 @@ import { messages } from '../core/domain/messages.js';
 import type { TargetPolicy } from '../core/domain/webhook.js';
 import { startWebhookDelivery } from '../core/use-cases/webhooks/deliver.js';
 import { createWebhook } from '../core/use-cases/webhooks/manage.js';
-import { notification, sctData } from './support/data.js';
+import { invoice, notification, sctData } from './support/data.js';
+import { syncDeps } from '../app/sync.js';
+import { createKeySessions } from '../core/use-cases/sync/key-sessions.js';
+import { syncClient } from '../core/use-cases/sync/sync-client.js';
+import { fakeAuthority, fakeTaxpayer } from './support/fake-authority.js';
 import { builtCli } from './support/build.js';
 import { runCli } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
@@ -61,12 +65,19 @@ for (const database of testDatabases()) {
             return JSON.parse(result.stdout);
         };
 
-        // What a sync writes for a client: its SCT (a debt change and the completed sync).
+        // What a sync writes for a client: a system's data, then its end (the completed sync).
+        const synced = async (clientId: number, write: Promise<void>) => {
+
+            await write;
+            await server.app.ports.syncStates.announceSyncCompleted(clientId, Date.now());
+        };
+
+        // A sync of the client's SCT: a debt change and the completed sync.
         const syncSct = async (clientId: number, saldo: number) => {
 
             const data = sctData();
             data.deuda[0]!.saldo = saldo;
-            await server.app.ports.sct.replace(clientId, data, Date.now());
+            await synced(clientId, server.app.ports.sct.replace(clientId, data, Date.now()));
         };
 
         before(async () => {
@@ -89,16 +100,14 @@ for (const database of testDatabases()) {
                 expect(endpoint.secret).to.match(/^whsec_/);
                 const client = await addClient(server.app.ports, user.accountId, { cuit: '20-12345678-6' });
                 await syncSct(client.id, 1000);
-                await server.app.ports.notifications.save(client.id, [notification({
-                    arcaId: '77',
-                    asunto: 'Intimación de pago',
-                    fechaRecepcion: '2026-03-01T10:00:00.000Z'
-                })], Date.now());
-                await server.app.ports.notifications.save(client.id, [notification({
-                    arcaId: '77',
-                    asunto: 'Intimación de pago',
-                    fechaRecepcion: '2026-03-01T10:00:00.000Z'
-                })], Date.now());
+                for (let round = 0; round < 2; round++) {
+                    await synced(client.id, server.app.ports.notifications.save(client.id, [notification({
+                        arcaId: '77',
+                        asunto: 'Intimación de pago',
+                        fechaRecepcion: '2026-03-01T10:00:00.000Z'
+                    })], Date.now()));
+                }
+
                 const expired = `${messages.authority.expired_key} ${messages.sync.keyNotRetried}`;
                 await server.app.ports.syncStates.recordFailure(client.id, 'sct', expired, Date.now());
                 await server.app.ports.syncStates.recordFailure(client.id, 'sct', expired, Date.now());
@@ -137,8 +146,10 @@ for (const database of testDatabases()) {
                 expect(bodies[0].datos).to.deep.include({ totalAnterior: 0, canceladas: [] });
                 const stored = sctData();
                 expect(bodies[1].datos).to.deep.equal({
-                    sistemas: [{ sistema: 'sct', registros: stored.deuda.length + stored.vencimientos.length + stored.ddjj.length }]
+                    sistemas: [{ sistema: 'sct', nuevos: stored.deuda.length + stored.vencimientos.length + stored.ddjj.length, cambiados: 0, eliminados: 0 }]
                 });
+                expect(bodies[3].datos).to.deep.equal({ sistemas: [{ sistema: 'dfe', nuevos: 1, cambiados: 0, eliminados: 0 }] });
+                expect(bodies[4].datos).to.deep.equal({ sistemas: [{ sistema: 'dfe', nuevos: 0, cambiados: 0, eliminados: 0 }] });
                 expect(new Set(bodies.map((body) => body.id)).size).to.equal(bodies.length);
                 const health = bodies.filter((body) => body.tipo === 'salud.cambio').map((body) => body.datos);
                 expect(health[0]).to.deep.equal({
@@ -169,6 +180,83 @@ for (const database of testDatabases()) {
                 await cli('webhook', 'disable', String(endpoint.id));
             }
             finally {
+                await worker.stop();
+                await receiver.close();
+            }
+        });
+
+        it('announces one sincronizacion.completada per CUIT sync, with each system\'s new, changed and removed records', async () => {
+
+            const receiver = await startReceiver();
+            const worker = startWebhookWorker(server.app);
+            const authority = fakeAuthority();
+            const deps = syncDeps(server.app, authority);
+            // One login for the three syncs (a key's logins of the day are counted).
+            const sessions = createKeySessions(authority, server.app.ports.clock);
+            try {
+                const endpoint = await create(`${receiver.url}/syncs`, ['--events', 'sincronizacion.completada']);
+                const client = await addClient(server.app.ports, user.accountId, { cuit: '20-34567890-4' });
+                await server.app.knex('clients').where({ id: client.id }).update({ clave_arca: server.app.ports.secretBox.seal('clave-correcta') });
+                const taxpayer = fakeTaxpayer();
+                const today = invoice({ fecha: new Date().toISOString().slice(0, 10), numeroDesde: '00000077', numeroHasta: '00000077', importeOriginal: 5000 });
+                taxpayer.invoices.issued.push(today);
+                authority.taxpayers.set(client.cuit, taxpayer);
+
+                const sync = async (calls: number) => {
+
+                    expect((await syncClient(deps, { clientId: client.id, sessions })).outcome).to.equal('synced');
+                    await waitUntil(() => receiver.calls.length >= calls, `${calls} events`);
+                    const body = JSON.parse(receiver.calls.at(-1)!.body);
+                    expect(body).to.include({ tipo: 'sincronizacion.completada', cuit: client.cuit });
+                    return Object.fromEntries((body.datos.sistemas as { sistema: string; nuevos: number; cambiados: number; eliminados: number }[]).map(
+                        (entry) => [entry.sistema, `${entry.nuevos}/${entry.cambiados}/${entry.eliminados}`]
+                    ));
+                };
+
+                // The first sync: every record is new (the balances of CCMA are one more record).
+                const sct = taxpayer.sct.deuda.length + taxpayer.sct.vencimientos.length + taxpayer.sct.ddjj.length;
+                expect(await sync(1)).to.deep.equal({
+                    registro: '1/0/0',
+                    comprobantes_emitidos: '3/0/0',
+                    comprobantes_recibidos: '1/0/0',
+                    sct: `${sct}/0/0`,
+                    ccma: '3/0/0',
+                    dfe: '2/0/0'
+                });
+
+                // Nothing changed at the authority: the event still comes, every count 0.
+                expect(await sync(2)).to.deep.equal({
+                    registro: '0/0/0',
+                    comprobantes_emitidos: '0/0/0',
+                    comprobantes_recibidos: '0/0/0',
+                    sct: '0/0/0',
+                    ccma: '0/0/0',
+                    dfe: '0/0/0'
+                });
+
+                // An invoice and a debt changed, a movement settled, a notification arrived.
+                today.importeOriginal = 5100;
+                taxpayer.sct.deuda[0]!.saldo += 100;
+                taxpayer.ccma.movements.pop();
+                taxpayer.notifications.push({ ...taxpayer.notifications[1]!, arcaId: '103', asunto: 'Nueva' });
+                expect(await sync(3)).to.deep.equal({
+                    registro: '0/0/0',
+                    comprobantes_emitidos: '0/1/0',
+                    comprobantes_recibidos: '0/0/0',
+                    sct: '0/1/0',
+                    ccma: '0/0/1',
+                    dfe: '1/0/0'
+                });
+
+                // One event per sync, none per stored write (the outbox in id order: the last one
+                // delivered, every earlier one was).
+                expect(receiver.calls).to.have.length(3);
+                expect(await server.app.knex('webhook_events').where({ client_id: client.id, type: 'sincronizacion.completada' })).to.have.length(3);
+                expect(await server.app.knex('sync_changes').where({ client_id: client.id })).to.deep.equal([]);
+                await cli('webhook', 'disable', String(endpoint.id));
+            }
+            finally {
+                await sessions.close();
                 await worker.stop();
                 await receiver.close();
             }

@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import type { RecordChanges } from '../../core/domain/events.js';
+import { systemNames } from '../../core/domain/health.js';
+import { syncSystems } from '../../core/domain/sync-system.js';
 import type { SyncSystem } from '../../core/domain/sync-system.js';
 import type { Timestamp } from '../../core/domain/time.js';
-import type { Step } from './statements.js';
+import { toNumber } from './column-values.js';
+import type { Dialect } from './connection.js';
+import type { Binding, Step } from './statements.js';
 
 // The webhook outbox as the sync's writes fill it (migration 011): every event goes in the
 // transaction of the data it announces, so an event never arrives without its data and data
@@ -21,16 +26,30 @@ const internals = {
     // The client's account has an endpoint that is not disabled (alias c: clients).
     listened: 'exists (select 1 from webhook_endpoints e where e.account_id = c.account_id and e.disabled_at is null)',
 
+    // A system's changes added to what the CUIT's sync wrote before (sync_changes, migration 012).
+    changesSql(dialect: Dialect, values: readonly [string, string, string]): string {
+
+        const head = 'insert into sync_changes (client_id, system, new_records, changed_records, removed_records, synced_at) ' +
+            `select c.id, ?, ${values.join(', ')}, ? from clients c where c.id = ? and ${internals.listened}`;
+        const added = ['new_records', 'changed_records', 'removed_records'];
+        return dialect === 'mysql'
+            ? `${head} on duplicate key update ${added.map((column) => `${column} = ${column} + values(${column})`).join(', ')}, synced_at = values(synced_at)`
+            : `${head} on conflict (client_id, system) do update set ${added.map((column) => `${column} = ${column} + excluded.${column}`).join(', ')}, synced_at = excluded.synced_at`;
+    },
+
     columns: 'public_id, account_id, client_id, cuit, type, sync_system, previous_error, error, data, created_at, fanned_out'
 };
 
 export const newEventId = (): string => `evt_${randomUUID().replace(/-/g, '')}`;
 
+// The same as fixed SQL (binding: the client's id): a row when it listens.
+export const listenedSql = `select 1 as listened from clients c where c.id = ? and ${internals.listened}`;
+
 // Whether the client's account listens to events at all (read inside the write's
 // transaction, before work that only an event needs).
 export const isListened = async (trx: Knex.Transaction, clientId: number): Promise<boolean> => {
 
-    const row = await trx.raw(`select 1 as listened from clients c where c.id = ? and ${internals.listened}`, [clientId]);
+    const row = await trx.raw(listenedSql, [clientId]);
     const rows = Array.isArray(row) ? (Array.isArray(row[0]) ? row[0] : row) : [];
     return rows.length > 0;
 };
@@ -65,3 +84,68 @@ export const recoveryStep = (clientId: number, system: SyncSystem, at: Timestamp
         `from sync_states s inner join clients c on c.id = s.client_id where s.client_id = ? and s.system = ? and s.last_error is not null and ${internals.listened}`,
     bindings: [newEventId(), at, clientId, system]
 });
+
+// What a system's write changed, in the write's transaction, for the CUIT's completed sync
+// (announceSyncCompleted). Nothing is written for an account without an active endpoint.
+export const changesStep = (dialect: Dialect, clientId: number, system: SyncSystem, changes: RecordChanges, at: Timestamp): Step => ({
+    sql: internals.changesSql(dialect, ['?', '?', '?']),
+    bindings: [system, changes.nuevos, changes.cambiados, changes.eliminados, at, clientId]
+});
+
+// The same with counts the statements before it left in SQL expressions (MySQL's user
+// variables): `values` are the new, changed and removed counts, taking `bindings`.
+export const countedChangesStep = (
+    dialect: Dialect,
+    clientId: number,
+    system: SyncSystem,
+    values: readonly [string, string, string],
+    bindings: readonly Binding[],
+    at: Timestamp
+): Step => ({
+    sql: internals.changesSql(dialect, values),
+    bindings: [system, ...bindings, at, clientId]
+});
+
+// A CUIT's sync ended: what its writes changed (and what an earlier sync that died before its
+// end left) becomes one `sincronizacion.completada` event, in one transaction; the systems in
+// their usual order. False when there was nothing to announce.
+export const announceSyncCompleted = async (knex: Knex, clientId: number, at: Timestamp): Promise<boolean> => await knex.transaction(async (trx) => {
+
+    const rows = await trx('sync_changes').where({ client_id: clientId }) as Record<string, unknown>[];
+    if (!rows.length) {
+        return false;
+    }
+
+    const bySystem = new Map(rows.map((row) => [String(row.system), row]));
+    const sistemas = syncSystems.filter((system) => bySystem.has(system)).map((system) => {
+
+        const row = bySystem.get(system)!;
+        return {
+            sistema: systemNames[system],
+            nuevos: toNumber(row.new_records),
+            cambiados: toNumber(row.changed_records),
+            eliminados: toNumber(row.removed_records)
+        };
+    });
+    await announce(trx, clientId, { type: 'sincronizacion.completada', data: { sistemas } }, at);
+    await trx('sync_changes').where({ client_id: clientId }).delete();
+    return true;
+});
+
+// A stored row and a row about to be written compared as the database keeps them: numbers
+// (a DECIMAL comes back from MySQL as a string, a boolean as 0 or 1) and texts alike, on both
+// sides.
+export const storedValue = (row: Record<string, unknown>, columns: readonly string[]): string => JSON.stringify(columns.map((column) => {
+
+    const value = row[column];
+    if (value === null || value === undefined) {
+        return null;
+    }
+
+    if (typeof value === 'boolean') {
+        return Number(value);
+    }
+
+    const text = String(value);
+    return typeof value === 'number' || typeof value === 'bigint' || /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+}));

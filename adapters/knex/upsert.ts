@@ -31,10 +31,29 @@ export const upsertSql = (dialect: Dialect, table: string, columns: readonly str
 // affected rows count an unchanged row like a new one, and INSERT … SELECT's note
 // "Duplicates: D" leaves unchanged rows out. MySQL 8.0.13+ warns (1287) that assignments
 // inside expressions are deprecated, and still runs them (9.x included); MariaDB does not warn.
-export const upsertCountingSql = (table: string, columns: readonly string[], update: readonly string[], source: string, counter: string): string => {
+// `tallies`, assignments to further user variables that never give a negative number, are
+// evaluated for each such row too, before any column is updated (`table`.`column` is still
+// the stored value there).
+export const upsertCountingSql = (
+    table: string,
+    columns: readonly string[],
+    update: readonly string[],
+    source: string,
+    counter: string,
+    tallies: readonly string[] = []
+): string => {
 
     const quote = (name: string) => internals.quote('mysql', name);
     const [first, ...rest] = update;
+    const met = [`(${counter} := ${counter} + 1) = 0`, ...tallies.map((tally) => `(${tally}) < 0`)].join(' or ');
     return `insert into ${quote(table)} (${columns.map(quote).join(', ')}) ${source} on duplicate key update ` +
-        [`${quote(first!)} = if((${counter} := ${counter} + 1) = 0, ${quote(table)}.${quote(first!)}, values(${quote(first!)}))`, ...rest.map(internals.inserted)].join(', ');
+        [`${quote(first!)} = if(${met}, ${quote(table)}.${quote(first!)}, values(${quote(first!)}))`, ...rest.map(internals.inserted)].join(', ');
+};
+
+// SQLite: the same upsert as upsertSql that leaves a row whose values are all the same as
+// stored untouched, so the rows it reports changed are the new ones and those it changed.
+export const upsertChangedSql = (table: string, columns: readonly string[], key: readonly string[], update: readonly string[]): string => {
+
+    const quote = (name: string) => internals.quote('sqlite', name);
+    return `${upsertSql('sqlite', table, columns, key, update)} where ${update.map((column) => `${quote(table)}.${quote(column)} is not excluded.${quote(column)}`).join(' or ')}`;
 };

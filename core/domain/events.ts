@@ -54,3 +54,52 @@ export const notificationMetadata = (notification: Notification) => ({
 });
 
 export const isEventType = (value: string): value is EventType => (eventTypes as readonly string[]).includes(value);
+
+// What a system's write changed, as `sincronizacion.completada` tells it per system.
+export interface RecordChanges {
+    nuevos: number;
+    cambiados: number;
+    eliminados: number;
+}
+
+// The records a write replaced (before) and wrote (after), each named by `key` (what the
+// authority identifies it by) and compared whole by `value`: a key's records kept exactly
+// are unchanged, the rest pair up as changed, and what is left is new or removed. Several
+// records under one key (the authority may list two alike) are counted as a multiset.
+export const recordChanges = <T>(before: readonly T[], after: readonly T[], key: (item: T) => string, value: (item: T) => string): RecordChanges => {
+
+    const group = (items: readonly T[]): Map<string, string[]> => {
+
+        const groups = new Map<string, string[]>();
+        for (const item of items) {
+            const id = key(item);
+            groups.set(id, [...groups.get(id) ?? [], value(item)]);
+        }
+
+        return groups;
+    };
+
+    const old = group(before);
+    const now = group(after);
+    const changes: RecordChanges = { nuevos: 0, cambiados: 0, eliminados: 0 };
+    for (const id of new Set([...old.keys(), ...now.keys()])) {
+        const left = [...old.get(id) ?? []];
+        let added = 0;
+        for (const entry of now.get(id) ?? []) {
+            const same = left.indexOf(entry);
+            if (same === -1) {
+                added++;
+            }
+            else {
+                left.splice(same, 1);
+            }
+        }
+
+        const changed = Math.min(added, left.length);
+        changes.cambiados += changed;
+        changes.nuevos += added - changed;
+        changes.eliminados += left.length - changed;
+    }
+
+    return changes;
+};

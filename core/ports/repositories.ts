@@ -208,6 +208,9 @@ export interface SyncStateRepository {
     list(clientId: number): Promise<SyncState[]>;
     // A failed attempt: the data and syncedAt stay; false when the client no longer exists.
     recordFailure(clientId: number, system: SyncSystem, error: string, at: Timestamp): Promise<boolean>;
+    // A CUIT's sync ended: what its systems' writes changed becomes one `sincronizacion.completada`
+    // event (README: States and webhooks); false when there was nothing to announce.
+    announceSyncCompleted(clientId: number, at: Timestamp): Promise<boolean>;
 }
 
 // The database itself: whether the demo created it (its clients' keys are made up).

@@ -11,6 +11,7 @@ import * as installation from './008_installation.js';
 import * as fleet from './009_fleet.js';
 import * as hardening from './010_hardening.js';
 import * as healthWebhooks from './011_health_webhooks.js';
+import * as syncChanges from './012_sync_changes.js';
 
 // Migrations are listed here rather than found on disk, so the same list runs from the
 // TypeScript sources (tests) and from the compiled build.
@@ -26,7 +27,8 @@ const internals = {
         '008_installation': installation,
         '009_fleet': fleet,
         '010_hardening': hardening,
-        '011_health_webhooks': healthWebhooks
+        '011_health_webhooks': healthWebhooks,
+        '012_sync_changes': syncChanges
     } as Record<string, Knex.Migration>
 };
 

@@ -8,8 +8,15 @@ import { listQueries } from '../list-queries.js';
 import { countOf, storableRow, textSizes, toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
+import { recordChanges } from '../../../core/domain/events.js';
+import { changesStep, isListened, storedValue } from '../outbox.js';
 
 const internals = {
+    // What names a movement (its period and place in it), and what else it holds.
+    movementKey: ['period_key', 'orden'],
+    movementValues: ['impuesto', 'concepto', 'subconcepto', 'descripcion', 'fecha_movimiento', 'debe', 'haber', 'saldo'],
+    balanceValues: ['saldo_deudor', 'saldo_acreedor'],
+
     saveBalances: (trx: Knex.Transaction, clientId: number, balances: CcmaBalances) => trx('ccma_balances')
         .insert({ client_id: clientId, saldo_deudor: balances.saldoDeudor, saldo_acreedor: balances.saldoAcreedor })
         .onConflict('client_id')
@@ -63,29 +70,50 @@ export const ccmaRepository = (knex: Knex, sql = statements(knex), queries = lis
 
     async replace(clientId, balances, movements, syncedAt) {
 
+        const rows = movements.map((movement) => storableRow({
+            client_id: clientId,
+            period_key: periodKey(movement.periodo),
+            orden: movement.orden,
+            impuesto: movement.impuesto,
+            concepto: movement.concepto,
+            subconcepto: movement.subconcepto,
+            descripcion: movement.descripcion,
+            fecha_movimiento: new Date(movement.fechaMovimiento).getTime(),
+            debe: movement.debe,
+            haber: movement.haber,
+            saldo: movement.saldo
+        }, textSizes.ccma));
+
         await clientDataTransaction(knex, async (trx) => {
 
             await touchClient(trx, clientId);
-            await internals.saveBalances(trx, clientId, balances);
-
-            await trx('ccma_movements').where({ client_id: clientId }).delete();
-            if (movements.length) {
-                await trx.batchInsert('ccma_movements', movements.map((movement) => storableRow({
-                    client_id: clientId,
-                    period_key: periodKey(movement.periodo),
-                    orden: movement.orden,
-                    impuesto: movement.impuesto,
-                    concepto: movement.concepto,
-                    subconcepto: movement.subconcepto,
-                    descripcion: movement.descripcion,
-                    fecha_movimiento: new Date(movement.fechaMovimiento).getTime(),
-                    debe: movement.debe,
-                    haber: movement.haber,
-                    saldo: movement.saldo
-                }, textSizes.ccma)), 300).transacting(trx);
+            // What the sync changed, for the account's webhooks (only when they listen): the
+            // movements, and the balances as one more record.
+            if (await isListened(trx, clientId)) {
+                const [before, balance] = await Promise.all([
+                    trx('ccma_movements').where({ client_id: clientId }) as Promise<Record<string, unknown>[]>,
+                    trx('ccma_balances').where({ client_id: clientId }).first() as Promise<Record<string, unknown> | undefined>
+                ]);
+                const changes = recordChanges(
+                    before,
+                    rows,
+                    (row) => storedValue(row, internals.movementKey),
+                    (row) => storedValue(row, internals.movementValues)
+                );
+                const saldos = { saldo_deudor: balances.saldoDeudor, saldo_acreedor: balances.saldoAcreedor };
+                changes.nuevos += balance ? 0 : 1;
+                changes.cambiados += balance && storedValue(balance, internals.balanceValues) !== storedValue(saldos, internals.balanceValues) ? 1 : 0;
+                const step = changesStep(dialectOf(knex), clientId, 'ccma', changes, syncedAt);
+                await trx.raw(step.sql, step.bindings as Knex.RawBinding[]);
             }
 
-            await markSynced(trx, clientId, 'ccma', syncedAt, { ccma: movements.length });
+            await internals.saveBalances(trx, clientId, balances);
+            await trx('ccma_movements').where({ client_id: clientId }).delete();
+            if (rows.length) {
+                await trx.batchInsert('ccma_movements', rows, 300).transacting(trx);
+            }
+
+            await markSynced(trx, clientId, 'ccma', syncedAt);
         });
     }
 });

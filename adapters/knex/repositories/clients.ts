@@ -55,7 +55,7 @@ const internals = {
         'sync_states', 'sync_jobs', 'client_tags', 'user_clients'
     ],
     // Tables of later migrations that may not exist in every database yet.
-    optionalClientTables: ['sync_key_failures', 'invoice_day_counts'],
+    optionalClientTables: ['sync_key_failures', 'invoice_day_counts', 'sync_changes'],
 
 
     // Who sees what (client-rows.ts). The reads of every request use fixed SQL (see

@@ -9,8 +9,9 @@ import type { ValueRow } from '../value-rows.js';
 import { finite } from '../value-rows.js';
 import type { Step } from '../statements.js';
 import { statements, statementsTransaction } from '../statements.js';
-import { upsertCountingSql, upsertSql } from '../upsert.js';
+import { upsertChangedSql, upsertCountingSql, upsertSql } from '../upsert.js';
 import { markSyncedSteps } from './sync-states.js';
+import { changesStep, countedChangesStep, listenedSql } from '../outbox.js';
 
 type KindSave = { kind: InvoiceKind; invoices: readonly InvoiceRecord[] };
 type DayRecount = { forget: string; recount: string };
@@ -41,6 +42,11 @@ const internals = {
     // sync's thousands take a round trip per further 1000.
     batchSize: 1_000,
     sqliteUpsert: upsertSql('sqlite', 'invoices', table.rowColumns, table.naturalKey, table.updated),
+    // When the account's webhooks listen: the same, rows whose values are all the same left
+    // untouched, so that the rows written count the new and the changed ones; the new ones are
+    // what the kind's count grew by.
+    sqliteUpsertChanged: upsertChangedSql('invoices', table.rowColumns, table.naturalKey, table.updated),
+    sqliteCount: 'select count(*) as count from invoices where client_id = ? and kind = ?',
     // SQLite counts every day of a saved kind again, in the save's transaction.
     sqliteRecount: dayRecount('?'),
 
@@ -48,10 +54,19 @@ const internals = {
     // before them in the save, as they are written (upsertCountingSql). A user variable holds one
     // value for a whole statement, so MySQL decides a WHERE on it once, before reading any
     // row: the day-count statements below that do not apply cost nothing.
+    // MySQL too counts per kind the rows that met a stored invoice (@arcasync_met_E, _R) and
+    // those of them whose values differ from the stored ones (@arcasync_changed_E, _R): what a
+    // save changed, for the account's webhooks (countedChangesStep); a kind's new rows are its
+    // rows in the save less those that met one.
     mysql: {
-        start: 'set @arcasync_met = 0',
+        start: 'set @arcasync_met = 0, @arcasync_met_E = 0, @arcasync_met_R = 0, @arcasync_changed_E = 0, @arcasync_changed_R = 0',
         // Binding: the batch's rows.
-        insert: upsertCountingSql('invoices', table.rowColumns, table.updated, 'values ?', '@arcasync_met'),
+        insert: upsertCountingSql('invoices', table.rowColumns, table.updated, 'values ?', '@arcasync_met', ['E', 'R'].flatMap((code) => [
+            `@arcasync_met_${code} := @arcasync_met_${code} + (\`invoices\`.\`kind\` = '${code}')`,
+            `@arcasync_changed_${code} := @arcasync_changed_${code} + (\`invoices\`.\`kind\` = '${code}' and not (${
+                table.updated.map((column) => `\`invoices\`.\`${column}\` <=> values(\`${column}\`)`).join(' and ')
+            }))`
+        ])),
 
         // invoice_day_counts after the save: the save's invoices are added to their days, one
         // statement, nothing read. That is the whole change when none of its rows met a stored
@@ -177,22 +192,40 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
         }
 
         const dialect = dialectOf(knex);
-        const rows = saves.flatMap(({ kind, invoices }) => invoices.map((invoice) => internals.rowValues(clientId, kind, invoice)));
+        const kindRows = saves.map(({ kind, invoices }) => invoices.map((invoice) => internals.rowValues(clientId, kind, invoice)));
+        const rows = kindRows.flat();
         const touch = touchClientStep(clientId);
-        const synced = markSyncedSteps(
+        const synced = markSyncedSteps(dialect, clientId, saves.map(({ kind }) => internals.systems[kind]), syncedAt);
+        // What each kind's save changed (written only for an account whose webhooks listen).
+        const changes = saves.map(({ kind }, index) => countedChangesStep(
             dialect,
             clientId,
-            saves.map(({ kind }) => internals.systems[kind]),
-            syncedAt,
-            Object.fromEntries(saves.map(({ kind, invoices }) => [internals.systems[kind], invoices.length]))
-        );
-        const queries = dialect === 'mysql' ? internals.mysqlQueries(clientId, saves, rows, touch, synced) : [];
+            internals.systems[kind],
+            [`? - @arcasync_met_${internals.kinds[kind]}`, `@arcasync_changed_${internals.kinds[kind]}`, '0'],
+            [kindRows[index]!.length],
+            syncedAt
+        ));
+        const queries = dialect === 'mysql' ? internals.mysqlQueries(clientId, saves, rows, touch, [...changes, ...synced]) : [];
         await statementsTransaction(knex, clientDataIsolation, async (trx) => {
 
             if (dialect === 'sqlite') {
                 await trx.run(touch.sql, touch.bindings);
-                await trx.each(internals.sqliteUpsert, rows);
-                await trx.commitWith([...internals.recounting(internals.sqliteRecount, clientId, saves), ...synced]);
+                if (!await trx.first(listenedSql, [clientId])) {
+                    await trx.each(internals.sqliteUpsert, rows);
+                    await trx.commitWith([...internals.recounting(internals.sqliteRecount, clientId, saves), ...synced]);
+                    return;
+                }
+
+                const counted: Step[] = [];
+                for (const [index, { kind }] of saves.entries()) {
+                    const count = async () => toNumber((await trx.first(internals.sqliteCount, [clientId, internals.kinds[kind]]))!.count);
+                    const before = await count();
+                    const written = await trx.each(internals.sqliteUpsertChanged, kindRows[index]!);
+                    const nuevos = await count() - before;
+                    counted.push(changesStep(dialect, clientId, internals.systems[kind], { nuevos, cambiados: written - nuevos, eliminados: 0 }, syncedAt));
+                }
+
+                await trx.commitWith([...internals.recounting(internals.sqliteRecount, clientId, saves), ...counted, ...synced]);
                 return;
             }
 

@@ -7,11 +7,13 @@ import { listQueries } from '../list-queries.js';
 import { countOf, storableRow, textSizes, toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
-import { announce, isListened } from '../outbox.js';
+import { announce, changesStep, isListened, storedValue } from '../outbox.js';
 import { notificationMetadata } from '../../../core/domain/events.js';
 
 const internals = {
     batchSize: 200,
+    // What a resync may change of a stored notification.
+    updated: ['tipo', 'asunto', 'organismo', 'fecha_recepcion', 'fecha_notificacion'],
     ms: (iso: string | null): number | null => (iso === null ? null : new Date(iso).getTime())
 };
 
@@ -40,19 +42,31 @@ export const notificationRepository = (knex: Knex, sql = statements(knex), queri
 
     async save(clientId, notifications, syncedAt) {
 
+        const rows = notifications.map((notification) => storableRow({
+            client_id: clientId,
+            arca_id: notification.arcaId,
+            tipo: notification.tipo,
+            asunto: notification.asunto,
+            organismo: notification.organismo,
+            fecha_recepcion: internals.ms(notification.fechaRecepcion),
+            fecha_notificacion: internals.ms(notification.fechaNotificacion),
+            leida_at: internals.ms(notification.leidaAt)
+        }, textSizes.dfe));
+
         await clientDataTransaction(knex, async (trx) => {
 
             await touchClient(trx, clientId);
-            // The notifications not stored before, for the account's webhooks (only when they listen).
-            if (notifications.length && await isListened(trx, clientId)) {
-                const known = new Set<string>();
+            // The notifications not stored before, and those the authority now lists otherwise,
+            // for the account's webhooks (only when they listen).
+            if (await isListened(trx, clientId)) {
+                const known = new Map<string, string>();
                 const ids = notifications.map((notification) => notification.arcaId).filter((id): id is string => id !== null);
                 for (let i = 0; i < ids.length; i += internals.batchSize) {
-                    const rows = await trx('dfe_notifications').select('arca_id').where({ client_id: clientId }).whereIn(
+                    const stored = await trx('dfe_notifications').select(['arca_id', ...internals.updated]).where({ client_id: clientId }).whereIn(
                         'arca_id',
                         ids.slice(i, i + internals.batchSize)
                     );
-                    rows.forEach((row: Record<string, unknown>) => known.add(String(row.arca_id)));
+                    stored.forEach((row: Record<string, unknown>) => known.set(String(row.arca_id), storedValue(row, internals.updated)));
                 }
 
                 const fresh = notifications.filter((notification) => notification.arcaId === null || !known.has(notification.arcaId));
@@ -63,29 +77,22 @@ export const notificationRepository = (knex: Knex, sql = statements(knex), queri
                         data: { cantidad: fresh.length, notificaciones: fresh.map(notificationMetadata) }
                     }, syncedAt);
                 }
-            }
 
-            const rows = notifications.map((notification) => storableRow({
-                client_id: clientId,
-                arca_id: notification.arcaId,
-                tipo: notification.tipo,
-                asunto: notification.asunto,
-                organismo: notification.organismo,
-                fecha_recepcion: internals.ms(notification.fechaRecepcion),
-                fecha_notificacion: internals.ms(notification.fechaNotificacion),
-                leida_at: internals.ms(notification.leidaAt)
-            }, textSizes.dfe));
+                const changed = rows.filter(
+                    (row) => row.arca_id !== null && known.has(row.arca_id) && known.get(row.arca_id) !== storedValue(row, internals.updated)
+                );
+                const step = changesStep(dialectOf(knex), clientId, 'dfe', { nuevos: fresh.length, cambiados: changed.length, eliminados: 0 }, syncedAt);
+                await trx.raw(step.sql, step.bindings as Knex.RawBinding[]);
+            }
 
             // One statement per batch, not per notification (each a round trip inside the
             // client's transaction). leida_at belongs to the service once stored: a resync
             // never changes it.
             for (let i = 0; i < rows.length; i += internals.batchSize) {
-                await trx('dfe_notifications').insert(rows.slice(i, i + internals.batchSize)).onConflict(['client_id', 'arca_id']).merge(
-                    ['tipo', 'asunto', 'organismo', 'fecha_recepcion', 'fecha_notificacion']
-                );
+                await trx('dfe_notifications').insert(rows.slice(i, i + internals.batchSize)).onConflict(['client_id', 'arca_id']).merge(internals.updated);
             }
 
-            await markSynced(trx, clientId, 'dfe', syncedAt, { dfe: notifications.length });
+            await markSynced(trx, clientId, 'dfe', syncedAt);
         });
     }
 });

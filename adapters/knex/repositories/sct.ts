@@ -1,17 +1,29 @@
 import type { Knex } from 'knex';
 import type { SctData, SctDebt } from '../../../core/domain/sct.js';
-import { sctDebtChange } from '../../../core/domain/events.js';
+import { recordChanges, sctDebtChange } from '../../../core/domain/events.js';
 import type { SctRepository } from '../../../core/ports/index.js';
 import { toIso } from '../../../core/domain/time.js';
-import { clientDataTransaction } from '../connection.js';
+import { clientDataTransaction, dialectOf } from '../connection.js';
 import { touchClient } from '../data-versions.js';
 import { storableRow, textSizes, toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
-import { announce, isListened } from '../outbox.js';
+import { announce, changesStep, isListened, storedValue } from '../outbox.js';
 
 const internals = {
     tables: ['sct_debts', 'sct_due_dates', 'sct_returns'] as const,
+
+    // What names a record of each block (what the authority lists it by), and what else it holds.
+    keys: {
+        sct_debts: ['establecimiento', 'impuesto', 'concepto', 'subconcepto', 'periodo', 'ant_cuota'],
+        sct_due_dates: ['impuesto', 'concepto', 'subconcepto', 'periodo', 'ant_cuota'],
+        sct_returns: ['establecimiento', 'impuesto', 'concepto', 'subconcepto', 'periodo', 'ant_cuota']
+    },
+    values: {
+        sct_debts: ['vencimiento', 'saldo', 'int_resarcitorios', 'int_punitorios'],
+        sct_due_dates: ['vencimiento', 'detalle'],
+        sct_returns: ['vencimiento']
+    },
     ms: (iso: string): number => new Date(iso).getTime(),
 
     debts: (rows: readonly Record<string, unknown>[]): SctDebt[] => rows.map((row) => ({
@@ -60,66 +72,83 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository
 
     async replace(clientId, data: SctData, syncedAt) {
 
+        const base = (position: number) => ({ client_id: clientId, position });
+        const rows = {
+            sct_debts: data.deuda.map((item, i) => storableRow({
+                ...base(i),
+                establecimiento: item.establecimiento,
+                impuesto: item.impuesto,
+                concepto: item.concepto,
+                subconcepto: item.subconcepto,
+                periodo: item.periodo,
+                ant_cuota: item.antCuota,
+                vencimiento: item.vencimiento === null ? null : internals.ms(item.vencimiento),
+                saldo: item.saldo,
+                int_resarcitorios: item.intResarcitorios,
+                int_punitorios: item.intPunitorios
+            }, textSizes.sct)),
+            sct_due_dates: data.vencimientos.map((item, i) => storableRow({
+                ...base(i),
+                impuesto: item.impuesto,
+                concepto: item.concepto,
+                subconcepto: item.subconcepto,
+                periodo: item.periodo,
+                ant_cuota: item.antCuota,
+                vencimiento: internals.ms(item.vencimiento),
+                detalle: item.detalle
+            }, textSizes.sct)),
+            sct_returns: data.ddjj.map((item, i) => storableRow({
+                ...base(i),
+                establecimiento: item.establecimiento,
+                impuesto: item.impuesto,
+                concepto: item.concepto,
+                subconcepto: item.subconcepto,
+                periodo: item.periodo,
+                ant_cuota: item.antCuota,
+                vencimiento: internals.ms(item.vencimiento)
+            }, textSizes.sct))
+        } satisfies Record<typeof internals.tables[number], Record<string, unknown>[]>;
+
         await clientDataTransaction(knex, async (trx) => {
 
             await touchClient(trx, clientId);
-            // The debt as it was, for the account's webhooks (only when they listen).
-            const change = await isListened(trx, clientId) ? sctDebtChange(
-                internals.debts(await trx('sct_debts').where({ client_id: clientId }).orderBy('position')),
-                data.deuda
-            ) : null;
-            if (change) {
-                await announce(trx, clientId, { type: 'sct.deuda_cambio', system: 'sct', data: change }, syncedAt);
+            // The blocks as they were, for the account's webhooks (only when they listen): the
+            // debt's change, and what the sync changed in each block.
+            if (await isListened(trx, clientId)) {
+                const before = Object.fromEntries(await Promise.all(internals.tables.map(async (table) => [
+                    table,
+                    await trx(table).where({ client_id: clientId }).orderBy('position') as Record<string, unknown>[]
+                ]))) as Record<typeof internals.tables[number], Record<string, unknown>[]>;
+                const change = sctDebtChange(internals.debts(before.sct_debts), data.deuda);
+                if (change) {
+                    await announce(trx, clientId, { type: 'sct.deuda_cambio', system: 'sct', data: change }, syncedAt);
+                }
+
+                const changes = { nuevos: 0, cambiados: 0, eliminados: 0 };
+                for (const table of internals.tables) {
+                    const counted = recordChanges(
+                        before[table],
+                        rows[table],
+                        (row) => storedValue(row, internals.keys[table]),
+                        (row) => storedValue(row, internals.values[table])
+                    );
+                    changes.nuevos += counted.nuevos;
+                    changes.cambiados += counted.cambiados;
+                    changes.eliminados += counted.eliminados;
+                }
+
+                const step = changesStep(dialectOf(knex), clientId, 'sct', changes, syncedAt);
+                await trx.raw(step.sql, step.bindings as Knex.RawBinding[]);
             }
 
             for (const table of internals.tables) {
                 await trx(table).where({ client_id: clientId }).delete();
+                if (rows[table].length) {
+                    await trx.batchInsert(table, rows[table], 200).transacting(trx);
+                }
             }
 
-            const base = (position: number) => ({ client_id: clientId, position });
-            if (data.deuda.length) {
-                await trx.batchInsert('sct_debts', data.deuda.map((item, i) => storableRow({
-                    ...base(i),
-                    establecimiento: item.establecimiento,
-                    impuesto: item.impuesto,
-                    concepto: item.concepto,
-                    subconcepto: item.subconcepto,
-                    periodo: item.periodo,
-                    ant_cuota: item.antCuota,
-                    vencimiento: item.vencimiento === null ? null : internals.ms(item.vencimiento),
-                    saldo: item.saldo,
-                    int_resarcitorios: item.intResarcitorios,
-                    int_punitorios: item.intPunitorios
-                }, textSizes.sct)), 200).transacting(trx);
-            }
-
-            if (data.vencimientos.length) {
-                await trx.batchInsert('sct_due_dates', data.vencimientos.map((item, i) => storableRow({
-                    ...base(i),
-                    impuesto: item.impuesto,
-                    concepto: item.concepto,
-                    subconcepto: item.subconcepto,
-                    periodo: item.periodo,
-                    ant_cuota: item.antCuota,
-                    vencimiento: internals.ms(item.vencimiento),
-                    detalle: item.detalle
-                }, textSizes.sct)), 200).transacting(trx);
-            }
-
-            if (data.ddjj.length) {
-                await trx.batchInsert('sct_returns', data.ddjj.map((item, i) => storableRow({
-                    ...base(i),
-                    establecimiento: item.establecimiento,
-                    impuesto: item.impuesto,
-                    concepto: item.concepto,
-                    subconcepto: item.subconcepto,
-                    periodo: item.periodo,
-                    ant_cuota: item.antCuota,
-                    vencimiento: internals.ms(item.vencimiento)
-                }, textSizes.sct)), 200).transacting(trx);
-            }
-
-            await markSynced(trx, clientId, 'sct', syncedAt, { sct: data.deuda.length + data.vencimientos.length + data.ddjj.length });
+            await markSynced(trx, clientId, 'sct', syncedAt);
         });
     }
 });

@@ -8,8 +8,8 @@ import type { Statements, Step } from '../statements.js';
 import { sqlByShape, statements, statementsOf } from '../statements.js';
 import { upsertSql } from '../upsert.js';
 import type { HealthState } from '../../../core/domain/health.js';
-import { stateOfError, systemNames } from '../../../core/domain/health.js';
-import { announce, announceStep, recoveryStep } from '../outbox.js';
+import { stateOfError } from '../../../core/domain/health.js';
+import { announce, announceSyncCompleted, recoveryStep } from '../outbox.js';
 
 const internals = {
     // Fixed SQL: markSynced closes every write of synchronized data; one row per system.
@@ -34,38 +34,28 @@ const internals = {
 // version first, see data-versions.ts), so data and syncedAt move together or not at all.
 // Several systems written in one transaction (a CUIT's issued and received invoices) are
 // marked in one statement.
-// The same transaction announces it to the account's webhooks (outbox.ts): the sync completed
-// with `records` records read, and each system that was failing left its failure.
+// The same transaction tells the account's webhooks (outbox.ts) that each system that was
+// failing left its failure; what the write changed goes with it (changesStep), for the one
+// event that ends the CUIT's sync (announceSyncCompleted).
 export const markSynced = async (
     trx: Knex.Transaction | Statements,
     clientId: number,
     system: SyncSystem | readonly SyncSystem[],
-    at: Timestamp,
-    records: Partial<Record<SyncSystem, number>> = {}
+    at: Timestamp
 ): Promise<void> => {
 
     const sql = statementsOf(trx);
     const systems = typeof system === 'string' ? [system] : system;
     if (systems.length) {
-        for (const step of markSyncedSteps(sql.dialect, clientId, systems, at, records)) {
+        for (const step of markSyncedSteps(sql.dialect, clientId, systems, at)) {
             await sql.run(step.sql, step.bindings);
         }
     }
 };
 
 // The same writes as statements to send with others (one or more systems), in order.
-export const markSyncedSteps = (
-    dialect: Dialect,
-    clientId: number,
-    systems: readonly SyncSystem[],
-    at: Timestamp,
-    records: Partial<Record<SyncSystem, number>> = {}
-): Step[] => [
+export const markSyncedSteps = (dialect: Dialect, clientId: number, systems: readonly SyncSystem[], at: Timestamp): Step[] => [
     ...systems.map((entry) => recoveryStep(clientId, entry, at)),
-    announceStep(clientId, {
-        type: 'sincronizacion.completada',
-        data: { sistemas: systems.map((entry) => ({ sistema: systemNames[entry], registros: records[entry] ?? null })) }
-    }, at),
     {
         sql: internals.synced(dialect, systems.length),
         bindings: systems.flatMap((entry) => [clientId, entry, at, at, null, null])
@@ -73,6 +63,8 @@ export const markSyncedSteps = (
 ];
 
 export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncStateRepository => ({
+
+    announceSyncCompleted: (clientId, at) => announceSyncCompleted(knex, clientId, at),
 
     // On every per-CUIT read: fixed SQL (see statements.ts).
     async syncedAt(clientId, system) {

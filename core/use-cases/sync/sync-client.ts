@@ -113,6 +113,18 @@ const internals = {
         return null;
     },
 
+    // The sync's end, once some system was stored: what the writes changed becomes the one
+    // `sincronizacion.completada` event of the CUIT (README: States and webhooks). If that
+    // fails, the changes stay recorded and go with the next sync's event: not the job's failure.
+    async announced(deps: SyncDeps, result: SyncClientResult): Promise<SyncClientResult> {
+
+        if (result.systems.some((entry) => entry.ok)) {
+            await deps.syncStates.announceSyncCompleted(result.clientId, deps.clock.now().getTime()).catch(() => false);
+        }
+
+        return result;
+    },
+
     // Each system is fetched, then written before anything else happens (the next system's
     // fetch, a stop, a failure), unless it joins the one fetched before it (joinsBatch): if
     // the received invoices fail, or the sync stops before them, the issued ones are written
@@ -188,7 +200,8 @@ export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promis
         }
 
         try {
-            return await internals.readAll({ deps, input, target, systems, login, session: login.lease.session.taxpayer(target.cuit), report });
+            const session = login.lease.session.taxpayer(target.cuit);
+            return await internals.announced(deps, await internals.readAll({ deps, input, target, systems, login, session, report }));
         }
         finally {
             // The session ended under the sync (the portal's): the key's next taxpayer logs in again.
