@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import mysql from 'mysql2';
 import { runBuiltCli } from './support/cli.js';
 import { closedPort } from './support/databases.js';
 
@@ -9,8 +11,78 @@ import { closedPort } from './support/databases.js';
 // (never its password) and the cause, whatever the command; one JSON object under --json;
 // nothing else on stderr (no driver stack, no knex console line).
 
+interface FakeConnection {
+    stream: NodeJS.EventEmitter;
+    sequenceId: number;
+    serverHandshake(args: object): void;
+    on(event: string, listener: (...args: never[]) => void): void;
+    writeTextResult(rows: object[], columns: object[]): void;
+    writeOk(): void;
+}
+
 const internals = {
     key: Buffer.alloc(32, 3).toString('base64'),
+
+    // Every command that opens the database, as an operator would type it.
+    commands: [
+        'migrate', 'serve', 'demo', 'mcp',
+        'account create --name X', 'account update 1 --writing', 'account show 1', 'account list',
+        'user list', 'user create --account 1 --email ana@estudio.com', 'user assign --user 1 --cuit 20123456786',
+        'user set-password --user 1 --password una-clave-larga', 'user revoke-oauth --user 1',
+        'token create --user 1', 'token list', 'token revoke 1',
+        'tag create --account 1 --name a --color #336699', 'tag assign --account 1 --cuit 20123456786 --name a',
+        'sync --all', 'sync worker', 'sync status', 'resync 20123456786',
+        'webhook create --account 1 --url https://erp.example.com/x', 'webhook list', 'webhook disable 1', 'webhook rotate-secret 1',
+        'webhook test 1', 'webhook deliveries', 'secret rotate', 'secret status', 'authority probe --cuit 20123456786'
+    ].map((line) => line.split(' ')),
+
+    // A server that speaks MySQL's protocol as MariaDB 10.5 does (older than arcasync supports):
+    // any login is accepted, SELECT VERSION() answered, anything else an empty OK.
+    async oldServer(version: string): Promise<{ port: number; close(): Promise<void> }> {
+
+        const server = mysql.createServer((raw) => {
+
+            const conn = raw as unknown as FakeConnection;
+            let ready = false;
+            // Each command the client sends starts its packets' numbering again.
+            conn.stream.prependListener('data', () => {
+
+                if (ready) {
+                    conn.sequenceId = 0;
+                }
+            });
+            conn.serverHandshake({
+                protocolVersion: 10,
+                serverVersion: version,
+                connectionId: 1,
+                statusFlags: 2,
+                characterSet: 45,
+                capabilityFlags: 0xffffff,
+                authCallback: (_params: unknown, done: (err: null) => void) => {
+
+                    ready = true;
+                    done(null);
+                }
+            });
+            conn.on('query', (sql: string) => {
+
+                if (/version\(\)/i.test(sql)) {
+                    const column = { catalog: 'def', schema: '', table: '', orgTable: '', name: 'version', orgName: '', characterSet: 45, columnLength: 60, columnType: 253, flags: 0, decimals: 31 };
+                    conn.writeTextResult([{ version }], [column]);
+                }
+                else {
+                    conn.writeOk();
+                }
+            });
+            conn.on('error', () => undefined);
+        });
+        const net = (server as unknown as { _server: import('node:net').Server })._server;
+        await new Promise<void>((resolve) => net.listen(0, '127.0.0.1', resolve));
+        return {
+            port: (net.address() as AddressInfo).port,
+            close: () => new Promise<void>((resolve) => net.close(() => resolve()))
+        };
+    },
 
     env(url: string): NodeJS.ProcessEnv {
 
@@ -20,20 +92,25 @@ const internals = {
         return env;
     },
 
-    async expectOneLine(url: string, cause: RegExp, shown: string): Promise<void> {
+    // Under --json too for the first two commands (the same path for every command).
+    async expectOneLine(url: string, cause: RegExp, shown: string, commands: string[][] = [['migrate'], ['account', 'show', '1']]): Promise<void> {
 
-        for (const argv of [['migrate'], ['account', 'show', '1']]) {
-            const human = await runBuiltCli(argv, { env: internals.env(url) });
-            expect(human.code, argv.join(' ')).to.equal(1);
+        for (const [index, argv] of commands.entries()) {
+            const human = await runBuiltCli(argv, { env: { ...internals.env(url), ARCASYNC_TOKEN: 'asy_cualquiera' } });
+            expect(human.code, `${argv.join(' ')}: ${human.stderr}`).to.equal(1);
             expect(human.stdout, argv.join(' ')).to.equal('');
             const lines = human.stderr.trimEnd().split('\n');
             expect(lines, `${argv.join(' ')}: ${human.stderr}`).to.have.length(1);
             expect(lines[0]).to.match(/^Error: No se puede usar la base de datos /).and.include(shown).and.match(cause);
             expect(lines[0]!.slice('Error: '.length)).to.not.match(/secreta-de-prueba|Error:|    at /);
 
-            const json = await runBuiltCli([...argv, '--json'], { env: internals.env(url) });
-            expect(json.code).to.equal(1);
-            expect(json.stderr.trimEnd().split('\n')).to.have.length(1);
+            if (index > 1) {
+                continue;
+            }
+
+            const json = await runBuiltCli([...argv, '--json'], { env: { ...internals.env(url), ARCASYNC_TOKEN: 'asy_cualquiera' } });
+            expect(json.code, argv.join(' ')).to.equal(1);
+            expect(json.stderr.trimEnd().split('\n'), `${argv.join(' ')}: ${json.stderr}`).to.have.length(1);
             expect(JSON.parse(json.stderr).error).to.equal(lines[0]!.slice('Error: '.length));
         }
     }
@@ -52,6 +129,34 @@ describe('CLI commands on a database that cannot be used', function () {
         }
         finally {
             rmSync(dir, { recursive: true, force: true });
+        }
+    });
+
+    it('SQLite: every command that opens the database says so in the same line', async () => {
+
+        const dir = mkdtempSync(join(tmpdir(), 'arcasync-cantopen-'));
+        try {
+            mkdirSync(join(dir, 'base.sqlite'));
+            await internals.expectOneLine(`sqlite:${join(dir, 'base.sqlite')}`, /no se puede abrir el archivo/, join(dir, 'base.sqlite'), internals.commands);
+        }
+        finally {
+            rmSync(dir, { recursive: true, force: true });
+        }
+    });
+
+    it('a MySQL server older than supported (MariaDB 10.5): which server it is and what arcasync requires', async () => {
+
+        const server = await internals.oldServer('10.5.23-MariaDB-1:10.5.23+maria~deb11');
+        try {
+            await internals.expectOneLine(
+                `mysql://arcasync:secreta-de-prueba@127.0.0.1:${server.port}/arcasync`,
+                /el servidor de base de datos es MariaDB 10\.5\.23.*: arcasync requiere MySQL 8\.0\.4 o posterior, o MariaDB 10\.6 o posterior\.$/,
+                `mysql://arcasync@127.0.0.1:${server.port}/arcasync`,
+                [['migrate'], ['account', 'show', '1'], ['sync', 'status']]
+            );
+        }
+        finally {
+            await server.close();
         }
     });
 
