@@ -167,3 +167,33 @@ export const clientDataTransaction = <T>(knex: Knex, write: (trx: Knex.Transacti
 
     return dialectOf(knex) === 'mysql' ? knex.transaction(write, { isolationLevel: clientDataIsolation }) : knex.transaction(write);
 };
+
+// A query put on one connection (a transaction's, or one held for a named lock).
+export type OnConnection = <Q extends Knex.QueryBuilder | Knex.Raw>(query: Q) => Q;
+
+// SQLite: a transaction that takes the write lock as it begins (BEGIN IMMEDIATE), so that it
+// waits out busy_timeout for another process's writer like any single write. knex's BEGIN is
+// deferred, and a transaction that reads before it writes cannot wait: its first write while
+// another process holds the lock, or after one wrote since its read, is SQLITE_BUSY at once
+// ("database is locked"). For read-then-write transactions that several processes run (two
+// workers' schedulers, a worker and cron).
+export const immediateTransaction = async <T>(knex: Knex, work: (on: OnConnection) => Promise<T>): Promise<T> => {
+
+    const connection = await knex.client.acquireConnection();
+    const on: OnConnection = (query) => query.connection(connection) as typeof query;
+    try {
+        await on(knex.raw('BEGIN IMMEDIATE'));
+        try {
+            const result = await work(on);
+            await on(knex.raw('COMMIT'));
+            return result;
+        }
+        catch (err) {
+            await on(knex.raw('ROLLBACK')).catch(() => undefined);
+            throw err;
+        }
+    }
+    finally {
+        await knex.client.releaseConnection(connection);
+    }
+};

@@ -3,7 +3,8 @@ import type { ClientType } from '../../core/domain/client.js';
 import type { Cuit } from '../../core/domain/cuit.js';
 import type { SyncSystem } from '../../core/domain/sync-system.js';
 import type { JobQueue, SyncJob, SyncReason, SyncTargetRepository } from '../../core/ports/job-queue.js';
-import { dialectOf } from './connection.js';
+import type { OnConnection } from './connection.js';
+import { dialectOf, immediateTransaction } from './connection.js';
 import { isLockConflict, isUniqueViolation } from './errors.js';
 import { countOf, toNullableNumber, toNumber } from './column-values.js';
 
@@ -238,30 +239,29 @@ export const jobQueue = (knex: Knex): JobQueue => {
 
         async enqueue(clientId, reason, now) {
 
-            const id = await knex.transaction(async (trx) => {
+            // A read then a write: on MySQL the pending row is locked as it is read, on SQLite
+            // the write lock is taken first (immediateTransaction).
+            const enqueue = async (on: OnConnection): Promise<number> => {
 
-                const query = trx('sync_jobs').select('id', 'reason', 'run_after').where({ client_id: clientId, status: 'pending' }).orderBy('id').first();
-                const existing = dialect === 'mysql' ? await query.forUpdate() : await query;
-                if (existing) {
-                    if (reason === 'forced' && existing.reason !== 'forced') {
-                        await trx('sync_jobs').where({ id: existing.id }).update({ reason, run_after: Math.min(toNumber(existing.run_after), now) });
-                    }
-
-
-                    return toNumber(existing.id);
+                const query = knex('sync_jobs').select('id', 'reason', 'run_after').where({ client_id: clientId, status: 'pending' }).orderBy('id').first();
+                const existing = await on(dialect === 'mysql' ? query.forUpdate() : query);
+                if (!existing) {
+                    const [id] = await on(knex('sync_jobs').insert({ client_id: clientId, reason, status: 'pending', run_after: now, attempts: 0, created_at: now }));
+                    return Number(id);
                 }
 
-                const [id] = await trx('sync_jobs').insert({ client_id: clientId, reason, status: 'pending', run_after: now, attempts: 0, created_at: now });
-                return Number(id);
-            });
+                if (reason === 'forced' && existing.reason !== 'forced') {
+                    await on(knex('sync_jobs').where({ id: existing.id }).update({ reason, run_after: Math.min(toNumber(existing.run_after), now) }));
+                }
+                // Staff's sync makes a job waiting out its retry's backoff due now.
+                else if (reason === 'manual' && toNumber(existing.run_after) > now) {
+                    await on(knex('sync_jobs').where({ id: existing.id }).update({ run_after: now }));
+                }
 
-            // Staff's sync makes a waiting job due now: one statement (on SQLite, a write inside
-            // the read transaction above could find the file locked by another process).
-            if (reason === 'manual') {
-                await knex('sync_jobs').where({ id, status: 'pending' }).andWhere('run_after', '>', now).update({ run_after: now });
-            }
+                return toNumber(existing.id);
+            };
 
-            return id;
+            return dialect === 'mysql' ? await knex.transaction((trx) => enqueue((query) => query.transacting(trx) as typeof query)) : await immediateTransaction(knex, enqueue);
         },
 
         async enqueueDaily({ dayStart, now, plan }) {
@@ -270,8 +270,7 @@ export const jobQueue = (knex: Knex): JobQueue => {
             const dueSql = `SELECT c.id AS client_id, c.account_id, ${internals.keySql} AS key_cuit FROM clients c
                 LEFT JOIN clients r ON r.id = c.representative_id
                 WHERE NOT EXISTS (SELECT 1 FROM sync_jobs j WHERE j.client_id = c.id AND (j.status IN ('pending', 'running') OR j.created_at >= ? OR j.run_after >= ?))`;
-            type Query = Knex.Raw | Knex.QueryBuilder;
-            const insert = async (on: (query: Query) => Query): Promise<number> => {
+            const insert = async (on: OnConnection): Promise<number> => {
 
                 const rows: unknown = await on(knex.raw(dueSql, [dayStart, dayStart]));
                 const due = (dialect === 'mysql' ? (rows as [Record<string, unknown>[]])[0] : rows as Record<string, unknown>[]).map((row) => ({
@@ -295,8 +294,9 @@ export const jobQueue = (knex: Knex): JobQueue => {
             };
 
             if (dialect === 'sqlite') {
-                // One transaction: SQLite serializes writers.
-                return await knex.transaction((trx) => insert((query) => query.transacting(trx) as Query));
+                // One transaction holding the write lock from its start: another process's
+                // scheduler waits for it, then sees its jobs.
+                return await immediateTransaction(knex, insert);
             }
 
             // Every worker schedules; on MySQL a named lock lets one at a time do it, held on
@@ -312,7 +312,7 @@ export const jobQueue = (knex: Knex): JobQueue => {
                 }
 
                 try {
-                    return await insert((query) => query.connection(connection) as Query);
+                    return await insert((query) => query.connection(connection) as typeof query);
                 }
                 finally {
                     await knex.raw("SELECT RELEASE_LOCK('arcasync_sync_schedule')").connection(connection);
