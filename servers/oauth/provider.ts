@@ -1,8 +1,9 @@
 import { createHmac, generateKeyPairSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
-import Provider, { errors } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import { errors, Provider as OidcProvider } from './oidc-provider.js';
 import type { OAuthEntry, Ports } from '../../core/ports/index.js';
-import { outboundHttpOptions } from './outbound.js';
+import { outboundFetch } from './outbound.js';
 import { oauthAdapterFor } from './store.js';
 import { errorPage, pageHeaders } from './pages.js';
 import { texts } from './texts.js';
@@ -138,12 +139,13 @@ const internals = {
             // Public clients only (PKCE): no client authentication that has the server fetch
             // a key set; and whatever it would fetch, never from inside (outbound.ts).
             clientAuthMethods: ['none'],
-            httpOptions: outboundHttpOptions,
+            fetch: outboundFetch,
             findAccount: async (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
             claims: { openid: ['sub'] },
             scopes: ['openid', 'offline_access', mcpScope],
             responseTypes: ['code'],
-            pkce: { required: () => true, methods: ['S256'] },
+            // S256 is the only PKCE method the provider knows.
+            pkce: { required: () => true },
             routes: {
                 authorization: oauthPaths.authorization,
                 token: oauthPaths.token,
@@ -156,8 +158,13 @@ const internals = {
             features: {
                 devInteractions: { enabled: false },
                 registration: { enabled: true, initialAccessToken: false },
-                revocation: { enabled: true },
+                // A client revokes its own tokens only (RFC 7009 §2.1); another's are left
+                // alone with the same 200.
+                revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
                 introspection: { enabled: false },
+                // /mcp takes bearer tokens and checks no DPoP proof (verify below): a token
+                // bound to a key would be no better bound there, so none is issued.
+                dPoP: { enabled: false },
                 // Not served (only /oauth/* reaches the provider): not advertised either.
                 pushedAuthorizationRequests: { enabled: false },
                 userinfo: { enabled: false },
@@ -232,7 +239,7 @@ export const createOAuthServer = (
 
             const cookies = await internals.sharedSecret(deps, 'cookies', () => [randomBytes(32).toString('base64url')]);
             const jwk = await internals.sharedSecret(deps, 'jwk', internals.signingKey);
-            const instance = new Provider(urls.issuer(), internals.configuration(deps, urls.resource, { cookies, jwk }));
+            const instance = new OidcProvider(urls.issuer(), internals.configuration(deps, urls.resource, { cookies, jwk }));
             internals.allowPrivateUseRedirects(instance, new Set(redirectSchemes.map((scheme) => scheme.toLowerCase())));
             // Koa reads the scheme and host from X-Forwarded-Proto and -Host, which the routes
             // always set from PUBLIC_URL (never from the client): see routes.ts.
