@@ -21,13 +21,15 @@ import { operatorMessages } from './messages.js';
 
 export interface App {
     config: Config;
-    knex: Knex;
     ports: Ports;
     // One authority client per app (with AUTHORITY=simulated and no AUTHORITY_URL, one
     // simulated authority in this process, started at the first login), shared by its workers.
     authority: ConfiguredAuthority;
     close(): Promise<void>;
 }
+
+// Who this process is in the database's leases and holds.
+export const processOwner = (): string => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
 export interface ComposeOptions {
     clock?: Clock;
@@ -42,6 +44,8 @@ export interface ComposeOptions {
 
 const internals = {
     migrated: new Map<string, Promise<unknown>>(),
+    // Each app's own connection, for testOnlyDatabaseOf.
+    databases: new WeakMap<App, Knex>(),
     // Once per database and process: apps composed side by side in one process (a command run
     // in-process next to a server) would otherwise race for SQLite's migration lock.
     migrate(databaseUrl: string, knex: Knex): Promise<unknown> {
@@ -89,7 +93,7 @@ export const composeApp = async (config: Config, options: ComposeOptions = {}): 
     }
 
     const ports: Ports = {
-        ...knexRepositories(knex),
+        ...knexRepositories(knex, processOwner()),
         rateLimits: config.rateLimits,
         readCache: memoryReadCache({ maxBytes: config.readCacheBytes }),
         clock: options.clock ?? systemClock,
@@ -97,11 +101,10 @@ export const composeApp = async (config: Config, options: ComposeOptions = {}): 
     };
 
     // Every request the authority client sends honours the fleet's blocks and per-host caps.
-    const gate = hostGate(knex, { perHost: config.fleet.hostInFlight, slotLeaseMs: 2 * 60_000, owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}` });
+    const gate = hostGate(knex, { perHost: config.fleet.hostInFlight, slotLeaseMs: 2 * 60_000, owner: processOwner() });
     const authority = createAuthorityClient(config, { hostGate: gate, blockWaitMs: config.fleet.blockWaitMs }, options.authorityRelations);
-    return {
+    const app: App = {
         config,
-        knex,
         ports,
         authority,
         async close() {
@@ -110,4 +113,11 @@ export const composeApp = async (config: Config, options: ComposeOptions = {}): 
             await closeDatabase(knex);
         }
     };
+    internals.databases.set(app, knex);
+    return app;
 };
+
+// For tests only (test/support/app.ts): the app's own connection, to set rows up and read what
+// a request stored. Everything the service does goes through `ports`; a test's second
+// connection would meet SQLite's single writer busy where the app's pool serializes.
+export const testOnlyDatabaseOf = (app: App): Knex => internals.databases.get(app)!;

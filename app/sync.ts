@@ -1,22 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { App } from './compose.js';
-import { fleetLimits, loginLedger } from '../adapters/knex/fleet-state.js';
 import type { AuthorityClient } from '../core/ports/authority-client.js';
 import type { QueueDeps, SyncDeps } from '../core/use-cases/sync/deps.js';
 import type { LoginPacer } from '../core/use-cases/sync/login-pacing.js';
 import { createLoginPacer } from '../core/use-cases/sync/login-pacing.js';
 
-// The synchronization's adapters over an app's database: the job queue, the clients as the
-// sync reads them, the fleet's login ledger, login pacing and host gate, and the authority
-// client handed in by the caller.
+// The synchronization's dependencies, all from the app's ports: the job queue, the clients as
+// the sync reads them, the fleet's login ledger and login pacing, and the authority client
+// handed in by the caller.
 
 const internals = {
     pacers: new WeakMap<App, LoginPacer>()
 };
-
-// Who this process is in the database's leases and holds.
-export const processOwner = (): string => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
 export const queueDeps = (app: App): QueueDeps => ({
     jobQueue: app.ports.jobQueue,
@@ -34,7 +28,7 @@ export const loginPacerOf = (app: App): LoginPacer => {
             gapMs: fleet.loginGapMs,
             maxInFlight: fleet.loginsInFlight,
             perMinute: fleet.loginsPerMinute
-        }, fleetLimits(app.knex, processOwner()));
+        }, app.ports.fleetLimits);
         internals.pacers.set(app, pacer);
     }
 
@@ -46,7 +40,6 @@ export const syncDeps = (app: App, authority: AuthorityClient): SyncDeps => ({
     ...app.ports,
     ...queueDeps(app),
     authority,
-    loginLedger: loginLedger(app.knex),
     // Workers and runs pace their logins (app/worker.ts); a single sync called directly does not.
     loginPacer: null,
     maxRelogins: app.config.fleet.reloginsPerDay

@@ -1,5 +1,6 @@
 import type { App } from './compose.js';
-import { loginPacerOf, processOwner, queueDeps, syncDeps } from './sync.js';
+import { processOwner } from './compose.js';
+import { loginPacerOf, queueDeps, syncDeps } from './sync.js';
 import type { JobResult } from '../core/use-cases/sync/run-job.js';
 import type { Worker, WorkerOptions, WorkerSummary } from '../core/use-cases/sync/run-worker.js';
 import { startWorker } from '../core/use-cases/sync/run-worker.js';

@@ -13,6 +13,7 @@ import { seedBench, seedIntegrators } from './seed.js';
 import type { BenchData, IntegratorData } from './seed.js';
 import { integratorRequests, integratorWarmup, monthPages } from './workload.js';
 import type { BenchRequest } from './workload.js';
+import { testOnlyDatabaseOf as databaseOf } from '../app/compose.js';
 
 // npm run bench:api -- [--db sqlite|mysql|both] [--duration 5] [--connections 32]
 //                      [--warmup 1] [--only emitidos] [--profile DIR] [--read-cache-mb 0]
@@ -195,7 +196,7 @@ const internals = {
 
         const app = await composeApp(loadConfig(internals.env(databaseUrl)), { migrate: false });
         try {
-            await app.knex.raw(db === 'mysql'
+            await databaseOf(app).raw(db === 'mysql'
                 ? 'ANALYZE TABLE invoices, invoice_day_counts, clients, user_clients, client_tags, tags, tokens, users, accounts, rate_limits, sync_states, sct_debts, sct_due_dates, sct_returns, ccma_balances, ccma_movements, dfe_notifications'
                 : 'ANALYZE');
         }

@@ -20,6 +20,7 @@ import { displayName, sortKey } from '../core/domain/client.js';
 import type { Cuit } from '../core/domain/cuit.js';
 import type { InvoiceRecord } from '../core/domain/invoice.js';
 import { startWorker } from '../core/use-cases/sync/run-worker.js';
+import { testOnlyDatabaseOf as databaseOf } from '../app/compose.js';
 
 // npm run bench:sync
 //
@@ -388,7 +389,7 @@ const main = async (): Promise<void> => {
         // one of them. Created with their first job, as POST /v1/cuits does.
         const accountId = await app.ports.accounts.create({ name: 'Bench', writingEnabled: true, subscription: 'active', createdAt: Date.now() });
         const earlier = await internals.storageCapacity(app, accountId, 0);
-        const before = Number((await app.knex('invoices').count({ n: '*' }).first())!.n);
+        const before = Number((await databaseOf(app)('invoices').count({ n: '*' }).first())!.n);
         const entities = Math.round(internals.cuits * internals.entitiesShare);
         const people: { id: number; cuit: string }[] = [];
         const relations: Record<string, string[]> = {};
@@ -513,7 +514,7 @@ const main = async (): Promise<void> => {
         clearInterval(sampler);
         peakRss = Math.max(peakRss, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
 
-        const stored = Number((await app.knex('invoices').count({ n: '*' }).first())!.n) - before;
+        const stored = Number((await databaseOf(app)('invoices').count({ n: '*' }).first())!.n) - before;
 
         // The write path alone, without the authority's latency and parsing around it: the
         // invoices of another set of new CUITs stored through the same repository call, four

@@ -14,6 +14,7 @@ import { tableNames, testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
+import { databaseOf } from './support/app.js';
 
 // A sync whose login fails on every failure page the authority is known to show (wrong key,
 // blocked key, forced change, CAPTCHA, second factor, an unknown page after the password)
@@ -108,7 +109,7 @@ for (const database of testDatabases()) {
             const issued = authority.issued();
             expect(issued.length).to.be.greaterThan(internals.keys.length);
             const places = {
-                database: await internals.dump(server.app.knex),
+                database: await internals.dump(databaseOf(server.app)),
                 cli: outputs.map((output) => output.stdout + output.stderr).join('\n'),
                 captures: captures.join('\n')
             };

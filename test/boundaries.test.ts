@@ -148,4 +148,12 @@ describe('module boundaries', () => {
 
         expect(circles(all)).to.deep.equal([]);
     });
+
+    it('reaches the database only through the ports: the app\'s connection is named by tests and benches alone', () => {
+
+        const naming = internals.rooms.flatMap((room) => internals.files(join(internals.root, room)))
+            .filter((path) => readFileSync(path, 'utf8').includes('testOnlyDatabaseOf'))
+            .map((path) => relative(internals.root, path));
+        expect(naming).to.deep.equal(['app/compose.ts']);
+    });
 });

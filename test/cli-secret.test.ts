@@ -17,6 +17,7 @@ import { seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startServerOn, startTestServer } from './support/server.js';
 import { operatorMessages } from '../app/messages.js';
+import { databaseOf } from './support/app.js';
 
 // `arcasync secret rotate` and `secret status`: every stored key re-sealed under a new key
 // while the service keeps answering; only key ids are ever printed.
@@ -60,7 +61,7 @@ for (const database of testDatabases()) {
             await server.stop();
         });
 
-        const stored = async (): Promise<string[]> => (await server.app.knex('clients').whereNotNull('clave_arca').orderBy('cuit').pluck(
+        const stored = async (): Promise<string[]> => (await databaseOf(server.app)('clients').whereNotNull('clave_arca').orderBy('cuit').pluck(
             'clave_arca'
         )) as string[];
         const secretsIn = (text: string): string[] => [...credentials, b64(oldKey), b64(newKey)].filter((secret) => text.includes(secret));
@@ -68,8 +69,8 @@ for (const database of testDatabases()) {
         it('re-seals every stored key under ARCASYNC_NEW_SECRET_KEY, printing key ids only', async () => {
 
             // The authority refused the first client's key: that must survive the re-sealing.
-            const refused = await server.app.knex('clients').where({ cuit: '20100000000', account_id: owner.accountId }).first();
-            await server.app.knex('sync_key_failures').insert({
+            const refused = await databaseOf(server.app)('clients').where({ cuit: '20100000000', account_id: owner.accountId }).first();
+            await databaseOf(server.app)('sync_key_failures').insert({
                 client_id: refused.id,
                 key_fingerprint: keyFingerprint(refused.clave_arca),
                 kind: 'rejected_key',
@@ -89,7 +90,7 @@ for (const database of testDatabases()) {
             const values = await stored();
             expect(values.map((sealed) => box.keyIdOf(sealed))).to.deep.equal([keyIdOf(newKey), keyIdOf(newKey), keyIdOf(newKey)]);
             expect(values.map((sealed) => box.open(sealed))).to.deep.equal(credentials);
-            const failure = await server.app.knex('sync_key_failures').where({ client_id: refused.id }).first();
+            const failure = await databaseOf(server.app)('sync_key_failures').where({ client_id: refused.id }).first();
             expect(failure.key_fingerprint).to.equal(keyFingerprint(values[0]!));
 
             const text = await runCli(server.app.config.databaseUrl, ['secret', 'rotate'], {
@@ -109,7 +110,7 @@ for (const database of testDatabases()) {
             try {
                 // A value an old process sealed after the rotation still opens.
                 const straggler = aesGcmSecretBox({ current: oldKey, previous: [] }).seal('Rezagada');
-                await server.app.knex('clients').where({ cuit: '20100000002', account_id: owner.accountId }).update({ clave_arca: straggler });
+                await databaseOf(server.app)('clients').where({ cuit: '20100000002', account_id: owner.accountId }).update({ clave_arca: straggler });
                 expect(next.app.ports.secretBox.open(straggler)).to.equal('Rezagada');
 
                 const list = await next.request('/v1/cuits', { token: owner.token });
@@ -160,7 +161,7 @@ for (const database of testDatabases()) {
         it('reports values it cannot open with a one-line error and re-seals the rest', async () => {
 
             const unknown = aesGcmSecretBox({ current: generateKey(), previous: [] }).seal('Inabrible');
-            await server.app.knex('clients').where({ cuit: '20100000000', account_id: owner.accountId }).update({ clave_arca: unknown });
+            await databaseOf(server.app)('clients').where({ cuit: '20100000000', account_id: owner.accountId }).update({ clave_arca: unknown });
             const third = generateKey();
             const result = await runCli(server.app.config.databaseUrl, ['secret', 'rotate', '--json'], {
                 ARCASYNC_SECRET_KEY: b64(newKey),

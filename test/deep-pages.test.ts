@@ -9,6 +9,7 @@ import type { SeededUser } from './support/fixtures.js';
 import { addClient, seedAccount, seedAccountWithClient, seedUser, tagClient } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
+import { databaseOf } from './support/app.js';
 
 // docs/api.md, Reads: every paged list keeps its order and its total at any offset. Integrators page
 // through all of a period after each sync, so the deep pages are pinned here: pages put
@@ -134,7 +135,7 @@ for (const database of testDatabases()) {
                 const client = await addClient(server.app.ports, owner.accountId, { cuit: `30${String(70_000_000 + n).padStart(8, '0')}${n % 10}`, tipo: 'persona-juridica', razonSocial });
                 const assigned = n % 2 === 0;
                 if (assigned) {
-                    await server.app.knex('user_clients').insert({ user_id: member.userId, client_id: client.id });
+                    await databaseOf(server.app)('user_clients').insert({ user_id: member.userId, client_id: client.id });
                 }
 
                 const tagged = n % 3 !== 1;

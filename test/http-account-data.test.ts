@@ -8,6 +8,7 @@ import type { SeededUser } from './support/fixtures.js';
 import { seedAccount, seedAccountWithClient } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
+import { databaseOf } from './support/app.js';
 
 // docs/api.md, Resources and Reads: SCT, CCMA balances and movements, DFE notifications
 // and the account's tags.
@@ -339,7 +340,7 @@ for (const database of testDatabases()) {
 
                 const user = await seedAccount(server.app.ports);
                 const rows = Array.from({ length: 120 }, (_, i) => ({ account_id: user.accountId, name: `Etiqueta ${String(i).padStart(3, '0')}`, sort_name: `etiqueta ${String(i).padStart(3, '0')}`, color: '#336699' }));
-                await server.app.knex.batchInsert('tags', rows, 60);
+                await databaseOf(server.app).batchInsert('tags', rows, 60);
 
                 const full = await get(user, '/v1/tags?limit=100');
                 expect(full.data).to.have.length(100);

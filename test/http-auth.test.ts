@@ -11,6 +11,7 @@ import { injectServer, startTestServer } from './support/server.js';
 import type { MemoryPorts } from './support/memory-ports.js';
 import { memoryPorts } from './support/memory-ports.js';
 import { httpMessages } from '../servers/http/messages.js';
+import { databaseOf } from './support/app.js';
 
 // docs/api.md, Endpoints, Access and Errors: the health check, bearer tokens, subscription states, unknown routes
 // and internal errors over HTTP. What the database holds (a revoked token, an account's live
@@ -267,7 +268,7 @@ for (const database of testDatabases()) {
                     expect((await server.request('/v1/cuits', { token: user.token })).status).to.equal(403);
                 }
 
-                expect(await server.app.knex('rate_limits').where({ user_id: user.userId }).first()).to.equal(undefined);
+                expect(await databaseOf(server.app)('rate_limits').where({ user_id: user.userId }).first()).to.equal(undefined);
             });
         });
     });
@@ -289,7 +290,7 @@ for (const database of testDatabases()) {
         it('answers 500 "Error interno del servidor." without leaking what failed', async () => {
 
             const user = await seedAccount(server.app.ports);
-            await server.app.knex.schema.renameTable('tags', 'tags_gone');
+            await databaseOf(server.app).schema.renameTable('tags', 'tags_gone');
             const res = await server.request('/v1/tags', { token: user.token });
             expect(res.status).to.equal(500);
             expect(res.body).to.deep.equal({ error: 'Error interno del servidor.' });
@@ -299,7 +300,7 @@ for (const database of testDatabases()) {
         it('answers 500 when the database pool is gone, even on the token check; the health check says so', async () => {
 
             const user = await seedAccount(server.app.ports);
-            await server.app.knex.destroy();
+            await databaseOf(server.app).destroy();
             const res = await server.request('/v1/cuits', { token: user.token });
             expect(res.status).to.be.oneOf([500, 503]);
             expect(res.body).to.have.keys(['error']);

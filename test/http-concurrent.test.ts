@@ -6,6 +6,7 @@ import { testDatabases } from './support/databases.js';
 import { addClient, seedAccount, seedUser } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
+import { databaseOf } from './support/app.js';
 
 // Requests that arrive together, from many users at once, each answered as if it came alone:
 // on MySQL their token, rate-limit and CUIT lookups share statements (adapters/knex/batching.ts).
@@ -41,7 +42,7 @@ for (const database of testDatabases()) {
             await assignClientToUser(ports, { userId: memberA.userId, cuit: '27234567891' });
             await ports.sct.replace(a1.id, sctData(), Date.UTC(2026, 2, 15));
             await ports.sct.replace(b1.id, sctData(), Date.UTC(2026, 2, 16));
-            const tokenId = Number((await server.app.knex('tokens').where({ user_id: revoked.userId }).first()).id);
+            const tokenId = Number((await databaseOf(server.app)('tokens').where({ user_id: revoked.userId }).first()).id);
             await revokeToken(ports, { id: tokenId });
 
             const cases = [
@@ -84,7 +85,7 @@ for (const database of testDatabases()) {
                 responses.forEach((res, i) => expect(burst[i]!.expect(res), `${burst[i]!.path} as case ${i % cases.length}: ${res.status} ${res.text}`).to.equal(true));
             }
 
-            const counted = async (userId: number) => Number((await server.app.knex('rate_limits').where({ user_id: userId }).first())?.minute_count ?? 0);
+            const counted = async (userId: number) => Number((await databaseOf(server.app)('rate_limits').where({ user_id: userId }).first())?.minute_count ?? 0);
             expect(await counted(ownerA.userId)).to.equal(8);
             expect(await counted(memberA.userId)).to.equal(8);
             expect(await counted(ownerB.userId)).to.equal(12);

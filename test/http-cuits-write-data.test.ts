@@ -13,6 +13,7 @@ import { seedAccount, seedUser, tagClient } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer, testClock } from './support/server.js';
 import { operatorMessages } from '../app/messages.js';
+import { databaseOf } from './support/app.js';
 
 // What the write side keeps and removes: no plaintext key anywhere in the database, in any
 // response or in any log line; a delete leaves no row of the client in any table.
@@ -51,7 +52,7 @@ for (const database of testDatabases()) {
         before(async () => {
 
             server = await startTestServer(database, { rateLimits: noRateLimits, env });
-            knex = server.app.knex;
+            knex = databaseOf(server.app);
             owner = await seedAccount(server.app.ports, { writing: true });
         });
 

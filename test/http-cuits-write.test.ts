@@ -11,6 +11,7 @@ import type { MemoryPorts } from './support/memory-ports.js';
 import { memoryPorts } from './support/memory-ports.js';
 import { cuitSequence, entityBody, personBody } from './support/client-bodies.js';
 import { httpMessages } from '../servers/http/messages.js';
+import { databaseOf } from './support/app.js';
 
 // docs/api.md, Writes and Errors: POST, PATCH and DELETE /v1/cuits over HTTP. What each
 // database decides (unique index, transactions, who sees which CUIT in SQL) runs on both;
@@ -213,7 +214,7 @@ for (const database of testDatabases()) {
         before(async () => {
 
             server = await startTestServer(database, { rateLimits: noRateLimits, env: writeServerEnv, inject: true });
-            knex = server.app.knex;
+            knex = databaseOf(server.app);
             owner = await seedAccount(server.app.ports, { writing: true });
         });
 

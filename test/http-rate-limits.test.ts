@@ -11,6 +11,7 @@ import type { SeededUser } from './support/fixtures.js';
 import { addClient, seedAccount, seedUser } from './support/fixtures.js';
 import type { TestResponse, TestServer } from './support/server.js';
 import { startServerOn, startTestServer, testClock } from './support/server.js';
+import { databaseOf } from './support/app.js';
 
 // docs/api.md, Access and Limits: 100 requests per minute and 200000 per calendar month (UTC), per user,
 // shared by all of the user's tokens and by every server on the database.
@@ -58,9 +59,9 @@ for (const database of testDatabases()) {
 
             const windows = windowsAt(at);
             const row = { minute_start: 0, minute_count: 0, month_start: windows.monthStart, month_count: count };
-            const updated = await server.app.knex('rate_limits').where({ user_id: user.userId }).update(row);
+            const updated = await databaseOf(server.app)('rate_limits').where({ user_id: user.userId }).update(row);
             if (!updated) {
-                await server.app.knex('rate_limits').insert({ user_id: user.userId, ...row });
+                await databaseOf(server.app)('rate_limits').insert({ user_id: user.userId, ...row });
             }
         };
 
@@ -184,7 +185,7 @@ for (const database of testDatabases()) {
             await burn(user.token, 100);
             expect429(await server.request('/v1/cuits', { token: user.token }), 100, internals.unix('2026-03-15T16:02:00Z'), 60);
 
-            const row = await server.app.knex('rate_limits').where({ user_id: user.userId }).first();
+            const row = await databaseOf(server.app)('rate_limits').where({ user_id: user.userId }).first();
             expect(Number(row.month_count)).to.equal(200);
         });
 
@@ -215,7 +216,7 @@ for (const database of testDatabases()) {
             // Day 1 at 00:00 UTC the counter starts again.
             server.clock.set('2026-04-01T00:00:00Z');
             await burn(user.token, 3);
-            const row = await server.app.knex('rate_limits').where({ user_id: user.userId }).first();
+            const row = await databaseOf(server.app)('rate_limits').where({ user_id: user.userId }).first();
             expect(Number(row.month_count)).to.equal(3);
         });
 
@@ -232,7 +233,7 @@ for (const database of testDatabases()) {
                 internals.unix('2026-04-01T00:00:00Z') - internals.unix('2026-03-20T10:00:00Z')
             );
 
-            const row = await server.app.knex('rate_limits').where({ user_id: user.userId }).first();
+            const row = await databaseOf(server.app)('rate_limits').where({ user_id: user.userId }).first();
             expect(Number(row.month_count)).to.equal(200_000);
             expect(Number(row.minute_count)).to.equal(50);
         });
@@ -305,7 +306,7 @@ for (const database of testDatabases()) {
 
             const user = await seedAccount(server.app.ports);
             const windows = windowsAt(server.clock.now());
-            await server.app.knex('rate_limits').insert({
+            await databaseOf(server.app)('rate_limits').insert({
                 user_id: user.userId,
                 minute_start: 0,
                 minute_count: 0,
@@ -324,7 +325,7 @@ for (const database of testDatabases()) {
             expect(await refused.json()).to.deep.equal({ error: internals.rateLimited });
             expect((await server.request('/v1/cuits', { token: user.token })).status).to.equal(429);
 
-            const row = await server.app.knex('rate_limits').where({ user_id: user.userId }).first();
+            const row = await databaseOf(server.app)('rate_limits').where({ user_id: user.userId }).first();
             expect(Number(row.month_count)).to.equal(200_000);
         });
     });

@@ -4,7 +4,7 @@ import { composeApp } from '../app/compose.js';
 import { loadConfig } from '../app/config.js';
 import type { InvoiceKind, InvoiceRecord } from '../core/domain/invoice.js';
 import { invoice } from './support/data.js';
-import { useApp } from './support/app.js';
+import { databaseOf, useApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccountWithClient } from './support/fixtures.js';
 
@@ -41,8 +41,8 @@ for (const database of testDatabases()) {
         const expectExact = async (clientId: number, kind: InvoiceKind, invoices: number) => {
 
             const code = kind === 'issued' ? 'E' : 'R';
-            const kept = await app.knex('invoice_day_counts').where({ client_id: clientId, kind: code }).select('fecha', 'count').orderBy('fecha');
-            const counted = await app.knex('invoices').where({
+            const kept = await databaseOf(app)('invoice_day_counts').where({ client_id: clientId, kind: code }).select('fecha', 'count').orderBy('fecha');
+            const counted = await databaseOf(app)('invoices').where({
                 client_id: clientId,
                 kind: code
             }).select('fecha').count({ count: '*' }).groupBy('fecha').orderBy('fecha') as {
@@ -87,7 +87,7 @@ for (const database of testDatabases()) {
                 Date.UTC(2026, 3, 2)
             );
             await expectExact(clientId, 'issued', 14);
-            expect(await app.knex('invoice_day_counts').where({ client_id: clientId, fecha: '2026-03-05' })).to.deep.equal([]);
+            expect(await databaseOf(app)('invoice_day_counts').where({ client_id: clientId, fecha: '2026-03-05' })).to.deep.equal([]);
             // Several of them move, along with new ones, in one save.
             await app.ports.invoices.save(
                 clientId,
@@ -105,7 +105,7 @@ for (const database of testDatabases()) {
             const single = await composeApp(loadConfig({ DATABASE_URL: app.config.databaseUrl }), { pool: { max: 1 } });
             try {
                 const { clientId } = await seedAccountWithClient(single.ports);
-                const version = async () => Number((await single.knex('clients').where({ id: clientId }).first('data_version'))!.data_version);
+                const version = async () => Number((await databaseOf(single)('clients').where({ id: clientId }).first('data_version'))!.data_version);
                 const before = await version();
                 // On MySQL the first 1,000 rows go in before the statement with the bad one.
                 const invoices = internals.invoices(0, 1_001);
@@ -113,8 +113,8 @@ for (const database of testDatabases()) {
                 const failed = await single.ports.invoices.save(clientId, 'issued', invoices, Date.UTC(2026, 3, 1)).then(() => null, (err: unknown) => err);
                 expect(failed).to.have.property('message').that.matches(/moneda_original/);
                 expect(await version()).to.equal(before);
-                expect(await single.knex('invoices').where({ client_id: clientId })).to.deep.equal([]);
-                expect(await single.knex('sync_states').where({ client_id: clientId })).to.deep.equal([]);
+                expect(await databaseOf(single)('invoices').where({ client_id: clientId })).to.deep.equal([]);
+                expect(await databaseOf(single)('sync_states').where({ client_id: clientId })).to.deep.equal([]);
                 await expectExact(clientId, 'issued', 0);
 
                 await single.ports.invoices.save(clientId, 'received', internals.invoices(0, 5), Date.UTC(2026, 3, 2));
@@ -154,11 +154,11 @@ for (const database of testDatabases()) {
         it('writes nothing for a save of no kinds', async () => {
 
             const { clientId } = await seedAccountWithClient(app.ports);
-            const version = async () => Number((await app.knex('clients').where({ id: clientId }).first('data_version'))!.data_version);
+            const version = async () => Number((await databaseOf(app)('clients').where({ id: clientId }).first('data_version'))!.data_version);
             const before = await version();
             await app.ports.invoices.saveKinds(clientId, [], Date.UTC(2026, 3, 1));
             expect(await version()).to.equal(before);
-            expect(await app.knex('sync_states').where({ client_id: clientId })).to.deep.equal([]);
+            expect(await databaseOf(app)('sync_states').where({ client_id: clientId })).to.deep.equal([]);
         });
 
         it('counts an invoice listed twice in one save once', async () => {
@@ -204,8 +204,8 @@ for (const database of testDatabases()) {
                 expect(failed).to.have.property('message', 'un importe del comprobante no es un número finito');
             }
 
-            expect(await app.knex('invoices').where({ client_id: clientId })).to.deep.equal([]);
-            expect(await app.knex('sync_states').where({ client_id: clientId })).to.deep.equal([]);
+            expect(await databaseOf(app)('invoices').where({ client_id: clientId })).to.deep.equal([]);
+            expect(await databaseOf(app)('sync_states').where({ client_id: clientId })).to.deep.equal([]);
         });
     });
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { App } from '../app/compose.js';
 import { invoice } from './support/data.js';
-import { useApp } from './support/app.js';
+import { databaseOf, useApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccountWithClient } from './support/fixtures.js';
 
@@ -38,7 +38,7 @@ for (const database of testDatabases()) {
                 return { ...base, counterpart: { ...base.counterpart, nombre } };
             });
             await app.ports.invoices.save(clientId, 'received', invoices, Date.UTC(2026, 3, 1));
-            const rows = await app.knex('invoices').where({ client_id: clientId }).orderBy('id').select('counterpart_name', 'importe', 'iva');
+            const rows = await databaseOf(app)('invoices').where({ client_id: clientId }).orderBy('id').select('counterpart_name', 'importe', 'iva');
             return rows.map((row: Record<string, unknown>) => ({
                 name: row.counterpart_name as string | null,
                 importe: Number(row.importe),

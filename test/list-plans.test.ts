@@ -5,7 +5,7 @@ import { dialectOf } from '../adapters/knex/connection.js';
 import { listQueries } from '../adapters/knex/list-queries.js';
 import { createTag } from '../core/use-cases/staff/create-tag.js';
 import { invoice, movement, notification } from './support/data.js';
-import { useApp } from './support/app.js';
+import { databaseOf, useApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { addClient, seedAccount } from './support/fixtures.js';
 
@@ -99,7 +99,7 @@ for (const database of testDatabases()) {
 
         const expectPlans = async () => {
 
-            const knex = app.knex;
+            const knex = databaseOf(app);
             const queries = listQueries(dialectOf(knex));
             const { clientId, accountId } = seeded;
             const deep = [50, 2_000];
@@ -156,11 +156,11 @@ for (const database of testDatabases()) {
 
         it('keeps the same plans once the statistics are refreshed', async () => {
 
-            if (dialectOf(app.knex) === 'mysql') {
-                await app.knex.raw('analyze table invoices, dfe_notifications, tags, ccma_movements, clients, user_clients, sync_states');
+            if (dialectOf(databaseOf(app)) === 'mysql') {
+                await databaseOf(app).raw('analyze table invoices, dfe_notifications, tags, ccma_movements, clients, user_clients, sync_states');
             }
             else {
-                await app.knex.raw('analyze');
+                await databaseOf(app).raw('analyze');
             }
 
             await expectPlans();

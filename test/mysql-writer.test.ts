@@ -4,7 +4,7 @@ import { composeApp } from '../app/compose.js';
 import { loadConfig } from '../app/config.js';
 import type { App } from '../app/compose.js';
 import { invoice } from './support/data.js';
-import { openApp } from './support/app.js';
+import { databaseOf, openApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccountWithClient } from './support/fixtures.js';
 
@@ -79,7 +79,7 @@ describe('sync saves on MariaDB: several statements per query, on connections of
         );
         // Both kinds' 70 rows in the one INSERT.
         expect(sent[0]!.split('; ').find((sql) => sql.startsWith('insert into `invoices`'))!.split(/\), \(/)).to.have.length(70);
-        expect(await app.knex('invoices').where({ client_id: clientId }).count({ n: '*' }).first()).to.deep.equal({ n: 70 });
+        expect(await databaseOf(app)('invoices').where({ client_id: clientId }).count({ n: '*' }).first()).to.deep.equal({ n: 70 });
         expect(await app.ports.syncStates.syncedAt(clientId, 'received_invoices')).to.equal(Date.UTC(2026, 3, 1));
     });
 
@@ -90,7 +90,7 @@ describe('sync saves on MariaDB: several statements per query, on connections of
         expect(sent).to.have.length(3);
         expect(sent.map((query) => query.split('insert into `invoices`').length - 1)).to.deep.equal([1, 1, 1]);
         expect(sent[2]).to.match(/; COMMIT$/);
-        expect(await app.knex('invoices').where({ client_id: clientId }).count({ n: '*' }).first()).to.deep.equal({ n: 2_345 });
+        expect(await databaseOf(app)('invoices').where({ client_id: clientId }).count({ n: '*' }).first()).to.deep.equal({ n: 2_345 });
     });
 
     it('writes nothing of a save whose statements sent with COMMIT fail, and leaves its connection clean', async () => {
@@ -99,20 +99,20 @@ describe('sync saves on MariaDB: several statements per query, on connections of
         const single = await composeApp(loadConfig({ DATABASE_URL: app.config.databaseUrl }), { pool: { max: 1 } });
         try {
             const { clientId } = await seedAccountWithClient(single.ports, '20111111112');
-            const version = async () => Number((await single.knex('clients').where({ id: clientId }).first('data_version'))!.data_version);
+            const version = async () => Number((await databaseOf(single)('clients').where({ id: clientId }).first('data_version'))!.data_version);
             const before = await version();
             // NaN is no SQL value: the sync date's statement, the last before COMMIT, fails
             // after the rows and the day counts went in.
             const failed = await single.ports.invoices.save(clientId, 'issued', internals.invoices(20), Number.NaN).then(() => null, (err: unknown) => err);
             expect(failed).to.be.an('error');
             expect(await version()).to.equal(before);
-            expect(await single.knex('invoices').where({ client_id: clientId })).to.deep.equal([]);
-            expect(await single.knex('invoice_day_counts').where({ client_id: clientId })).to.deep.equal([]);
-            expect(await single.knex('sync_states').where({ client_id: clientId })).to.deep.equal([]);
+            expect(await databaseOf(single)('invoices').where({ client_id: clientId })).to.deep.equal([]);
+            expect(await databaseOf(single)('invoice_day_counts').where({ client_id: clientId })).to.deep.equal([]);
+            expect(await databaseOf(single)('sync_states').where({ client_id: clientId })).to.deep.equal([]);
 
             await single.ports.invoices.save(clientId, 'issued', internals.invoices(5), Date.UTC(2026, 3, 2));
             expect(await version()).to.equal(before + 1);
-            expect(await single.knex('invoices').where({ client_id: clientId }).count({ n: '*' }).first()).to.deep.equal({ n: 5 });
+            expect(await databaseOf(single)('invoices').where({ client_id: clientId }).count({ n: '*' }).first()).to.deep.equal({ n: 5 });
             expect(await single.ports.syncStates.syncedAt(clientId, 'issued_invoices')).to.equal(Date.UTC(2026, 3, 2));
         }
         finally {
@@ -122,7 +122,7 @@ describe('sync saves on MariaDB: several statements per query, on connections of
 
     it('keeps one statement a query on the pool that serves the API', async () => {
 
-        const refused = await app.knex.raw('select 1; select 2').then(() => null, (err: unknown) => err);
+        const refused = await databaseOf(app).raw('select 1; select 2').then(() => null, (err: unknown) => err);
         expect(refused).to.have.property('code', 'ER_PARSE_ERROR');
     });
 });

@@ -12,6 +12,7 @@ import { authorize, followToClient, form, grant, listTools, mcpStatus, oauthTest
 import type { TestServer } from './support/server.js';
 import { startTestServer, writeServerEnv } from './support/server.js';
 import { mcpMessages } from '../servers/mcp/messages.js';
+import { databaseOf } from './support/app.js';
 
 // The OAuth 2.1 authorization server of the MCP endpoint, driven with plain HTTP as a native
 // client would (the browser consent is in oauth-browser.test.ts): discovery, dynamic
@@ -177,7 +178,7 @@ for (const database of testDatabases()) {
 
             const tokens = await grant(server, clientId, email);
             expect((await mcpStatus(server, tokens.access_token)).status).to.equal(200);
-            await server.app.knex('oauth_entries').where({ kind: 'AccessToken' }).update({ expires_at: Date.now() - 1000 });
+            await databaseOf(server.app)('oauth_entries').where({ kind: 'AccessToken' }).update({ expires_at: Date.now() - 1000 });
             const refused = await mcpStatus(server, tokens.access_token);
             expect(refused.status).to.equal(401);
             expect(refused.body).to.deep.equal({ error: messages.unauthenticated });
@@ -228,7 +229,7 @@ for (const database of testDatabases()) {
             }
 
             // The same counter as the user's API tokens: one REST request, one tool call.
-            const windowStart = await server.app.knex('rate_limits').where({ user_id: user.userId }).first();
+            const windowStart = await databaseOf(server.app)('rate_limits').where({ user_id: user.userId }).first();
             expect(Number(windowStart.minute_count)).to.be.at.least(2);
         });
     });

@@ -7,6 +7,7 @@ import { authorize, csrfOf, form, grant, listTools, oauthTest, rawRequest, regis
 import type { TestServer } from './support/server.js';
 import { startTestServer, writeServerEnv } from './support/server.js';
 import { httpMessages } from '../servers/http/messages.js';
+import { databaseOf } from './support/app.js';
 
 // The OAuth surface under attack (security issue, items 3-8): every URL it publishes comes
 // from PUBLIC_URL and answers only for this server's names; sign-in is throttled and does not
@@ -167,7 +168,7 @@ for (const database of testDatabases()) {
             expect(await fromAddress.text()).to.contain(messages.signInThrottled);
 
             // Meanwhile new emails from that address leave nothing behind in the counters.
-            const counters = async () => Number((await server.app.knex('throttles').count({ count: '*' }).first())!.count);
+            const counters = async () => Number((await databaseOf(server.app)('throttles').count({ count: '*' }).first())!.count);
             const before = await counters();
             expect((await submit(next.flow, next.location, {
                 email: 'otra-persona@example.com',
@@ -184,7 +185,7 @@ for (const database of testDatabases()) {
             const tokens = await grant(server, clientId, email);
             expect(await listTools(server, tokens.access_token)).to.have.length(5);
 
-            const rows = await server.app.knex('oauth_entries').select('*');
+            const rows = await databaseOf(server.app)('oauth_entries').select('*');
             const dump = JSON.stringify(rows);
             for (const secret of [tokens.access_token, tokens.refresh_token]) {
                 expect(dump).to.not.contain(secret);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { App } from '../app/compose.js';
 import { windowsAt } from '../core/domain/rate-limit.js';
-import { useApp } from './support/app.js';
+import { databaseOf, useApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
 
@@ -44,7 +44,7 @@ for (const database of testDatabases()) {
             expect(await app.ports.rateLimitCounter.consume(userId, windows, limits)).to.deep.equal({ allowed: true, usage: { minute: 1, month: 1 } });
 
             // Counts near the columns' 32-bit bound, in the current windows.
-            await app.knex('rate_limits').where({ user_id: userId }).update({ minute_count: 2_000_000_000, month_count: 2_100_000_000 });
+            await databaseOf(app)('rate_limits').where({ user_id: userId }).update({ minute_count: 2_000_000_000, month_count: 2_100_000_000 });
             expect(await app.ports.rateLimitCounter.consume(userId, windows, limits)).to.deep.equal({
                 allowed: true,
                 usage: { minute: 2_000_000_001, month: 2_100_000_001 }
@@ -70,7 +70,7 @@ for (const database of testDatabases()) {
             // Eight at once fit under the limit as a number, but only five are left.
             const outcomes = await Promise.all(Array.from({ length: 8 }, () => app.ports.rateLimitCounter.consume(userId, windows, limits)));
             expect(outcomes.filter((outcome) => outcome.allowed)).to.have.length(5);
-            const row = await app.knex('rate_limits').where({ user_id: userId }).first();
+            const row = await databaseOf(app)('rate_limits').where({ user_id: userId }).first();
             expect(Number(row.minute_count)).to.equal(15);
         });
 
@@ -86,7 +86,7 @@ for (const database of testDatabases()) {
 
             const counts = [];
             for (const user of users) {
-                const row = await app.knex('rate_limits').where({ user_id: user.userId }).first();
+                const row = await databaseOf(app)('rate_limits').where({ user_id: user.userId }).first();
                 counts.push([Number(row.minute_count), Number(row.month_count)]);
             }
 
@@ -106,7 +106,7 @@ for (const database of testDatabases()) {
             // Two days later, a new subject's first attempt clears the rows nobody needs.
             const later = now + 2 * 24 * 60 * 60;
             expect(await app.ports.throttles.tryCount('register:address:203.0.113.7', later, 20)).to.equal(true);
-            expect(await app.knex('throttles').pluck('subject')).to.deep.equal(['register:address:203.0.113.7']);
+            expect(await databaseOf(app)('throttles').pluck('subject')).to.deep.equal(['register:address:203.0.113.7']);
         });
     });
 }

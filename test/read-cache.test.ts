@@ -10,6 +10,7 @@ import type { SeededUser } from './support/fixtures.js';
 import { addClient, seedAccount, seedUser } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startServerOn, startTestServer, writeServerEnv } from './support/server.js';
+import { databaseOf } from './support/app.js';
 
 // Read answers are kept in memory per process (READ_CACHE_MB) and reused only while the data
 // version they were read at is current: every change an endpoint shows, made through any
@@ -50,11 +51,11 @@ for (const database of testDatabases()) {
             expect((await get(user, path)).data[0].importe).to.equal(100);
 
             // Written straight to the table, as no part of the service does: the version stays.
-            await server.app.knex('invoices').where({ client_id: client.id }).update({ importe: 999 });
+            await databaseOf(server.app)('invoices').where({ client_id: client.id }).update({ importe: 999 });
             expect((await get(user, path)).data[0].importe).to.equal(100);
 
             // Once the version moves, the stored data is read again.
-            await server.app.knex('clients').where({ id: client.id }).increment('data_version', 1);
+            await databaseOf(server.app)('clients').where({ id: client.id }).increment('data_version', 1);
             expect((await get(user, path)).data[0].importe).to.equal(999);
         });
 
@@ -69,10 +70,10 @@ for (const database of testDatabases()) {
 
             // Written behind the version, as no part of the service does: another page, an
             // answer never read before, still shows the date read before.
-            await server.app.knex('sync_states').where({ client_id: client.id }).update({ synced_at: Date.UTC(2026, 2, 15) });
+            await databaseOf(server.app)('sync_states').where({ client_id: client.id }).update({ synced_at: Date.UTC(2026, 2, 15) });
             expect((await page(1)).syncedAt).to.equal('2026-03-14T00:00:00.000Z');
 
-            await server.app.knex('clients').where({ id: client.id }).increment('data_version', 1);
+            await databaseOf(server.app)('clients').where({ id: client.id }).increment('data_version', 1);
             expect((await page(1)).syncedAt).to.equal('2026-03-15T00:00:00.000Z');
         });
 
@@ -85,7 +86,7 @@ for (const database of testDatabases()) {
                 const path = `/v1/cuits/${cuit}/mis-comprobantes/emitidos`;
                 expect((await get(user, path, uncached)).data[0].importe).to.equal(100);
 
-                await server.app.knex('invoices').where({ client_id: client.id }).update({ importe: 999 });
+                await databaseOf(server.app)('invoices').where({ client_id: client.id }).update({ importe: 999 });
                 expect((await get(user, path, uncached)).data[0].importe).to.equal(999);
             }
             finally {

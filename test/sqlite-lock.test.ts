@@ -13,6 +13,7 @@ import { cliEnv, runBuiltCli } from './support/cli.js';
 import { seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
+import { databaseOf } from './support/app.js';
 
 // Another process holding SQLite's write lock (a backup, the sqlite3 shell: BEGIN IMMEDIATE)
 // must not freeze the server (issue 29, item 3). Writes of the request path (rate-limit
@@ -124,7 +125,7 @@ describe('cron scheduling the day while other processes write (SQLite)', functio
             }
 
             // Their first jobs are left aside: the runs below schedule the day.
-            await app.knex('sync_jobs').delete();
+            await databaseOf(app)('sync_jobs').delete();
             writer = await internals.write(sqliteFileOf(db.url)!);
             // A window away from now: the daily jobs wait for it and the runs end at once.
             const minute = Math.floor((Date.now() - 3 * 3_600_000) / 60_000) % 1440;
@@ -134,7 +135,7 @@ describe('cron scheduling the day while other processes write (SQLite)', functio
                 expect(run.code, run.stderr).to.equal(0);
             }
 
-            const jobs = await app.knex('sync_jobs').select('client_id', 'reason');
+            const jobs = await databaseOf(app)('sync_jobs').select('client_id', 'reason');
             expect(jobs).to.have.length(40);
             expect(new Set(jobs.map((job) => job.client_id)).size).to.equal(40);
             expect(jobs.every((job) => job.reason === 'daily')).to.equal(true);

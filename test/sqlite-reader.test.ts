@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { App } from '../app/compose.js';
 import type { Cuit } from '../core/domain/cuit.js';
 import { statements } from '../adapters/knex/statements.js';
-import { useApp } from './support/app.js';
+import { databaseOf, useApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { addClient, seedAccount } from './support/fixtures.js';
 
@@ -28,7 +28,7 @@ describe('SQLite reads beside an open write transaction', () => {
         const held = new Promise<void>((resolve) => (release = resolve));
         let inside!: () => void;
         const started = new Promise<void>((resolve) => (inside = resolve));
-        const transaction = app.knex.transaction(async (trx) => {
+        const transaction = databaseOf(app).transaction(async (trx) => {
 
             await trx('clients').where({ id: client.id }).update({ apellido: 'Durante' });
             inside();
@@ -64,7 +64,7 @@ describe('SQLite reads beside an open write transaction', () => {
         const ticks: number[] = [];
         const timer = setInterval(() => ticks.push(performance.now()), 5);
         try {
-            const row = await statements(app.knex).first(slow, []);
+            const row = await statements(databaseOf(app)).first(slow, []);
             const answered = performance.now();
             expect(row).to.deep.equal({ total: 3_000_000 });
             // Read on the event loop's own thread, no timer could run before the answer.
@@ -77,7 +77,7 @@ describe('SQLite reads beside an open write transaction', () => {
 
     it('answers a failed read with SQLite\'s error, and keeps reading', async () => {
 
-        const sql = statements(app.knex);
+        const sql = statements(databaseOf(app));
         const failed = await sql.all('select * from no_such_table', []).then(() => null, (err: Error & { code?: string }) => err);
         expect(failed).to.be.instanceOf(Error);
         expect(failed!.message).to.include('no such table');
@@ -88,10 +88,10 @@ describe('SQLite reads beside an open write transaction', () => {
     it('sends a statement that writes to the writer, even when read with first()', async () => {
 
         const owner = await seedAccount(app.ports);
-        const sql = statements(app.knex);
+        const sql = statements(databaseOf(app));
         const insert = 'insert into tags (account_id, name, sort_name, color) values (?, ?, ?, ?) returning name';
         expect(await sql.first(insert, [owner.accountId, 'Nueva', 'nueva', '#112233'])).to.deep.equal({ name: 'Nueva' });
         expect(await sql.first(insert, [owner.accountId, 'Otra', 'otra', '#112233'])).to.deep.equal({ name: 'Otra' });
-        expect(await app.knex('tags').where({ account_id: owner.accountId }).count({ n: '*' }).first()).to.deep.equal({ n: 2 });
+        expect(await databaseOf(app)('tags').where({ account_id: owner.accountId }).count({ n: '*' }).first()).to.deep.equal({ n: 2 });
     });
 });

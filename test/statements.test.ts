@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { App } from '../app/compose.js';
 import { statements } from '../adapters/knex/statements.js';
-import { useApp } from './support/app.js';
+import { databaseOf, useApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
 
@@ -19,7 +19,7 @@ for (const database of testDatabases()) {
 
             const { accountId } = await seedAccount(app.ports);
             account = accountId;
-            await app.knex('tags').insert([
+            await databaseOf(app)('tags').insert([
                 { account_id: accountId, name: 'Beta', sort_name: 'beta', color: '#00ff00' },
                 { account_id: accountId, name: 'Alfa', sort_name: 'alfa', color: '#0000ff' }
             ]);
@@ -29,19 +29,19 @@ for (const database of testDatabases()) {
 
         it('answers each row as its columns in the SELECT\'s order', async () => {
 
-            expect(await statements(app.knex).arrays(sql, [account])).to.deep.equal([['#0000ff', 'Alfa'], ['#00ff00', 'Beta']]);
+            expect(await statements(databaseOf(app)).arrays(sql, [account])).to.deep.equal([['#0000ff', 'Alfa'], ['#00ff00', 'Beta']]);
         });
 
         it('leaves the same SQL read as objects untouched, before and after, also in a transaction', async () => {
 
-            const sqlOf = statements(app.knex);
+            const sqlOf = statements(databaseOf(app));
             const objects = [{ color: '#0000ff', name: 'Alfa' }, { color: '#00ff00', name: 'Beta' }];
             expect(await sqlOf.all(sql, [account])).to.deep.equal(objects);
             expect(await sqlOf.arrays(sql, [account])).to.have.length(2);
             expect(await sqlOf.all(sql, [account])).to.deep.equal(objects);
             expect(await sqlOf.first(sql, [account])).to.deep.equal(objects[0]);
 
-            await app.knex.transaction(async (trx) => {
+            await databaseOf(app).transaction(async (trx) => {
 
                 const inside = statements(trx);
                 expect(await inside.arrays(sql, [account])).to.deep.equal([['#0000ff', 'Alfa'], ['#00ff00', 'Beta']]);

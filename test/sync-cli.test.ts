@@ -14,6 +14,7 @@ import { queueDeps } from '../app/sync.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
 import { cliMessages } from '../cli/messages.js';
+import { databaseOf } from './support/app.js';
 
 // The sync commands of the CLI contract as operators run them (child processes on the
 // database): `sync`, `sync status`, `resync`, with their --json shapes, exit codes and
@@ -87,7 +88,7 @@ for (const database of testDatabases()) {
 
         it('authority probe --cuit walks the stored key through every step, prints each with its timing and verdict, and stores nothing', async () => {
 
-            const before = await server.app.knex('sync_states').count({ n: '*' }).first();
+            const before = await databaseOf(server.app)('sync_states').count({ n: '*' }).first();
             const result = await cli('authority', 'probe', '--cuit', people[0]!, '--json');
             expect(result.code, result.stderr).to.equal(0);
             const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as {
@@ -111,7 +112,7 @@ for (const database of testDatabases()) {
                 ]
             );
             expect(result.stdout).to.not.include('clave-1');
-            expect(await server.app.knex('sync_states').count({ n: '*' }).first()).to.deep.equal(before);
+            expect(await databaseOf(server.app)('sync_states').count({ n: '*' }).first()).to.deep.equal(before);
 
             const refusedRun = await cli('authority', 'probe', '--cuit', refused);
             expect(refusedRun.code).to.equal(1);
@@ -178,12 +179,12 @@ for (const database of testDatabases()) {
             const queued = internals.json(await cli('resync', people[1]!, '--json'));
             expect(queued.cuit).to.equal(people[1]);
             expect(queued.jobs).to.have.length(1);
-            const job = await server.app.knex('sync_jobs').where({ id: queued.jobs[0] }).first();
+            const job = await databaseOf(server.app)('sync_jobs').where({ id: queued.jobs[0] }).first();
             expect(job).to.include({ reason: 'forced', status: 'pending' });
 
             const due = internals.json(await cli('sync', '--due', '--json'));
             expect(due).to.include({ jobs: 1, synced: 1 });
-            expect((await server.app.knex('sync_jobs').where({ id: queued.jobs[0] }).first()).status).to.equal('done');
+            expect((await databaseOf(server.app)('sync_jobs').where({ id: queued.jobs[0] }).first()).status).to.equal('done');
         });
 
         it('fails with one Spanish line and a non-zero exit', async () => {
@@ -243,11 +244,11 @@ for (const database of testDatabases()) {
             await queue.jobQueue.enqueue(theirId, 'manual', now);
             // Another worker holds their job while this run goes, and finishes it.
             const held = (await queue.jobQueue.claim({ owner: 'otro-trabajador', now, leaseMs: 60_000, clientIds: [theirId] }))!;
-            const myId = (await server.app.knex('clients').where({ cuit: mine }).first()).id;
+            const myId = (await databaseOf(server.app)('clients').where({ cuit: mine }).first()).id;
             await queue.jobQueue.enqueue(myId, 'manual', now);
             // `sync --due` waits for the job the other worker runs, and does not run it again.
             const running = cli('sync', '--due', '--json');
-            while (!await server.app.knex('sync_jobs').where({ client_id: myId, status: 'done' }).first()) {
+            while (!await databaseOf(server.app)('sync_jobs').where({ client_id: myId, status: 'done' }).first()) {
                 await sleep(50);
             }
 

@@ -20,6 +20,7 @@ import { fakeAuthority, fakeTaxpayer } from './support/fake-authority.js';
 import { seedAccount } from './support/fixtures.js';
 import type { TestClock } from './support/server.js';
 import { testClock } from './support/server.js';
+import { databaseOf } from './support/app.js';
 
 // The sync of one CUIT (core/use-cases/sync/sync-client.ts) against an in-test authority, on
 // each database: what is stored, what a failure keeps, keys, legal entities, deletions.
@@ -61,7 +62,7 @@ for (const database of testDatabases()) {
 
         const states = async (clientId: number) => {
 
-            const rows = await app.knex('sync_states').where({ client_id: clientId }).orderBy('system');
+            const rows = await databaseOf(app)('sync_states').where({ client_id: clientId }).orderBy('system');
             return Object.fromEntries(rows.map((row) => [row.system, {
                 syncedAt: row.synced_at === null ? null : Number(row.synced_at),
                 error: row.last_error
@@ -103,9 +104,9 @@ for (const database of testDatabases()) {
                 expect(synced[system], system).to.deep.equal({ syncedAt: now, error: null });
             }
 
-            const row = await app.knex('clients').where({ id: client.id }).first();
+            const row = await databaseOf(app)('clients').where({ id: client.id }).first();
             expect([Boolean(row.monotributista), Boolean(row.autonomo), row.categoria]).to.deep.equal([true, false, 'F']);
-            expect(await app.knex('invoices').where({ client_id: client.id }).count({ n: '*' }).first()).to.deep.include({ n: 3 });
+            expect(await databaseOf(app)('invoices').where({ client_id: client.id }).count({ n: '*' }).first()).to.deep.include({ n: 3 });
             expect((await app.ports.sct.get(client.id)).deuda).to.have.length(2);
             expect(await app.ports.ccma.getBalances(client.id)).to.deep.equal({ saldoDeudor: 25000, saldoAcreedor: null });
         });
@@ -146,7 +147,7 @@ for (const database of testDatabases()) {
                 fromDate: '2026-01-01',
                 toDate: '2026-03-16'
             }]);
-            expect(await app.knex('invoices').where({ client_id: client.id }).count({ n: '*' }).first()).to.deep.include({ n: 3 });
+            expect(await databaseOf(app)('invoices').where({ client_id: client.id }).count({ n: '*' }).first()).to.deep.include({ n: 3 });
 
             // Staff's full resync reads the whole backfill again.
             authority.calls.invoices = [];
@@ -154,7 +155,7 @@ for (const database of testDatabases()) {
             expect(
                 authority.calls.invoices.filter((call) => call.kind === 'received').map((call) => call.range)
             ).to.deep.equal([{ fromDate: '2025-03-17', toDate: '2026-03-16' }]);
-            expect(await app.knex('invoices').where({ client_id: client.id }).count({ n: '*' }).first()).to.deep.include({ n: 3 });
+            expect(await databaseOf(app)('invoices').where({ client_id: client.id }).count({ n: '*' }).first()).to.deep.include({ n: 3 });
         });
 
         it('enters notifications read at the authority as read on the first sync only; a stored one keeps its leidaAt', async () => {
@@ -166,7 +167,7 @@ for (const database of testDatabases()) {
 
             // Later: someone reads 102 in the service; a new one arrives already read at the
             // authority; the authority shows 102 read too.
-            await app.knex('dfe_notifications').where({ client_id: client.id, arca_id: '102' }).update({ leida_at: Date.parse('2026-03-01T10:00:00Z') });
+            await databaseOf(app)('dfe_notifications').where({ client_id: client.id, arca_id: '102' }).update({ leida_at: Date.parse('2026-03-01T10:00:00Z') });
             const taxpayer = authority.taxpayers.get(client.cuit)!;
             taxpayer.notifications[1]!.readAtAuthority = true;
             taxpayer.notifications.push({
@@ -226,7 +227,7 @@ for (const database of testDatabases()) {
             expect(again.outcome).to.equal('key_refused');
             expect(authority.calls.login).to.have.length(1);
 
-            await app.knex('clients').where({ id: client.id }).update({ clave_arca: app.ports.secretBox.seal('clave-correcta') });
+            await databaseOf(app)('clients').where({ id: client.id }).update({ clave_arca: app.ports.secretBox.seal('clave-correcta') });
             const fixed = await syncClient(deps, { clientId: client.id });
             expect(fixed.outcome).to.equal('synced');
             expect(authority.calls.login).to.have.length(2);
@@ -261,14 +262,14 @@ for (const database of testDatabases()) {
             authority.beforeFetch = async (_cuit, system) => {
 
                 if (system === 'sct') {
-                    await app.knex('clients').where({ id: client.id }).delete();
+                    await databaseOf(app)('clients').where({ id: client.id }).delete();
                 }
             };
 
             const result = await syncClient(deps, { clientId: client.id });
             expect(result.outcome).to.equal('gone');
             for (const table of ['sync_states', 'invoices', 'sct_debts', 'ccma_movements', 'ccma_balances', 'dfe_notifications', 'sync_key_failures']) {
-                expect(await app.knex(table).where({ client_id: client.id }), table).to.have.length(0);
+                expect(await databaseOf(app)(table).where({ client_id: client.id }), table).to.have.length(0);
             }
         });
 
@@ -339,7 +340,7 @@ for (const database of testDatabases()) {
             const job = (await deps.jobQueue.claim({ owner: 'w', now, leaseMs: 60_000 }))!;
             const first = await runJob(deps, job, { owner: 'w', leaseMs: 60_000, stopping: () => false, retryDelayMs: () => 1000, maxAttempts: 2 });
             expect(first.disposition).to.equal('retry');
-            let row = await app.knex('sync_jobs').where({ id: job.id }).first();
+            let row = await databaseOf(app)('sync_jobs').where({ id: job.id }).first();
             expect(row).to.include({ status: 'pending' });
             expect(Number(row.run_after)).to.equal(now + 1000);
 
@@ -348,7 +349,7 @@ for (const database of testDatabases()) {
             const second = (await deps.jobQueue.claim({ owner: 'w', now: clock.now().getTime(), leaseMs: 60_000 }))!;
             const last = await runJob(deps, second, { owner: 'w', leaseMs: 60_000, stopping: () => false, retryDelayMs: () => 1000, maxAttempts: 2 });
             expect(last.disposition).to.equal('failed');
-            row = await app.knex('sync_jobs').where({ id: job.id }).first();
+            row = await databaseOf(app)('sync_jobs').where({ id: job.id }).first();
             expect(row).to.include({ status: 'failed', active_client_id: null });
             expect(row.last_error).to.match(/^ARCA no está disponible/);
 
@@ -418,7 +419,7 @@ for (const database of testDatabases()) {
             expect(saved.issued_invoices!.error).to.match(/bloqueo/);
             expect(saved.received_invoices!.error).to.match(/bloqueo/);
             expect(saved.sct!.error).to.equal(null);
-            const row = await app.knex('sync_jobs').where({ id: job.id }).first();
+            const row = await databaseOf(app)('sync_jobs').where({ id: job.id }).first();
             expect(Number(row.run_after)).to.equal(now + failurePolicy.blockDelayMs);
         });
 
@@ -437,7 +438,7 @@ for (const database of testDatabases()) {
             const result = await runJob(deps, job, { owner: 'w', leaseMs: 60_000, stopping: () => false, retryDelayMs: () => 1000 });
             authority.login = login;
             expect(result.disposition).to.equal('retry');
-            const row = await app.knex('sync_jobs').where({ id: job.id }).first();
+            const row = await databaseOf(app)('sync_jobs').where({ id: job.id }).first();
             expect(Number(row.run_after)).to.equal(now + failurePolicy.passwordDelayMs);
         });
 
@@ -456,7 +457,7 @@ for (const database of testDatabases()) {
 
             const result = await runJob(deps, job, { owner: 'w', leaseMs: 60_000, stopping: () => stopping });
             expect(result.disposition).to.equal('released');
-            const row = await app.knex('sync_jobs').where({ id: job.id }).first();
+            const row = await databaseOf(app)('sync_jobs').where({ id: job.id }).first();
             expect(row).to.include({ status: 'pending', attempts: 0, lease_owner: null });
         });
     });

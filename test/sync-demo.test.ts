@@ -14,6 +14,7 @@ import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
+import { databaseOf } from './support/app.js';
 
 // `arcasync serve --worker` (the API and a sync worker in one process) and `arcasync demo`
 // (what `npm start` runs): each in its own process, through their public surface.
@@ -65,7 +66,7 @@ for (const database of testDatabases()) {
                     'clave'
                 ), createdAt: Date.now()
             }))!;
-            await server.app.knex('sync_jobs').insert({
+            await databaseOf(server.app)('sync_jobs').insert({
                 client_id: client.id,
                 reason: 'first',
                 status: 'pending',
@@ -117,7 +118,7 @@ for (const database of testDatabases()) {
                 expect(await serve.exited).to.equal(0);
             }
 
-            const running = await server.app.knex('sync_jobs').where({ status: 'running' });
+            const running = await databaseOf(server.app)('sync_jobs').where({ status: 'running' });
             expect(running).to.deep.equal([]);
         });
     });

@@ -11,6 +11,7 @@ import type { SeededUser } from './support/fixtures.js';
 import { seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer, testClock } from './support/server.js';
+import { databaseOf } from './support/app.js';
 
 // End to end: the simulated authority and the REST server; clients created through the API;
 // the sync engine driving the real arca adapter over HTTP; every endpoint read back and
@@ -87,7 +88,7 @@ for (const database of testDatabases()) {
                 expect(res.status, res.text).to.equal(201);
             }
 
-            const jobs = await server.app.knex('sync_jobs').select('reason', 'status');
+            const jobs = await databaseOf(server.app)('sync_jobs').select('reason', 'status');
             expect(jobs).to.deep.equal(bodies.map(() => ({ reason: 'first', status: 'pending' })));
             const list = await server.request('/v1/cuits', { token: user.token });
             expect(list.body.data.map((item: any) => item.sistemaRegistralSyncedAt)).to.deep.equal(bodies.map(() => null));
@@ -101,7 +102,7 @@ for (const database of testDatabases()) {
             expect(summary).to.include({ jobs: 5, synced: 5, failed: 0 });
             // One login per key: María's reaches her, La Espiga and El Molino; Juan's, Juan; Ana's, Ana.
             expect(authority.stats().loginsByCuit).to.deep.equal({ [cuitOf(clients.maria)]: 1, [cuitOf(clients.juan)]: 1, [cuitOf(clients.ana)]: 1 });
-            expect(await server.app.knex('sync_jobs').where({ status: 'done' }).count({ n: '*' }).first()).to.deep.include({ n: 5 });
+            expect(await databaseOf(server.app)('sync_jobs').where({ status: 'done' }).count({ n: '*' }).first()).to.deep.include({ n: 5 });
             // The kinds of taxpayer this test means to cover.
             expect(
                 [authority.expected(cuitOf(clients.maria)).registry.monotributista, authority.expected(cuitOf(clients.ana)).registry.autonomo]
@@ -195,16 +196,16 @@ for (const database of testDatabases()) {
         it('a later sync stores nothing twice and keeps leidaAt as the service set it', async () => {
 
             const cuit = cuitOf(clients.maria);
-            const count = async () => Number((await server.app.knex('invoices').count({ n: '*' }).first())!.n);
+            const count = async () => Number((await databaseOf(server.app)('invoices').count({ n: '*' }).first())!.n);
             const before = await count();
-            const unreadBefore = await server.app.knex('dfe_notifications').whereNull('leida_at').count({ n: '*' }).first();
+            const unreadBefore = await databaseOf(server.app)('dfe_notifications').whereNull('leida_at').count({ n: '*' }).first();
             server.clock.advance(86_400_000);
             const res = await server.request('/v1/cuits', { token: user.token });
             expect(res.status).to.equal(200);
 
-            const { clientIds } = { clientIds: (await server.app.knex('clients').pluck('id')).map(Number) };
+            const { clientIds } = { clientIds: (await databaseOf(server.app)('clients').pluck('id')).map(Number) };
             for (const id of clientIds) {
-                await server.app.knex('sync_jobs').insert({
+                await databaseOf(server.app)('sync_jobs').insert({
                     client_id: id,
                     reason: 'forced',
                     status: 'pending',
@@ -216,7 +217,7 @@ for (const database of testDatabases()) {
 
             expect(await runSync()).to.include({ synced: 5, failed: 0 });
             expect(await count()).to.equal(before);
-            expect(await server.app.knex('dfe_notifications').whereNull('leida_at').count({ n: '*' }).first()).to.deep.equal(unreadBefore);
+            expect(await databaseOf(server.app)('dfe_notifications').whereNull('leida_at').count({ n: '*' }).first()).to.deep.equal(unreadBefore);
             const sct = await server.request(`/v1/cuits/${cuit}/sct`, { token: user.token });
             expect(Date.parse(sct.body.syncedAt)).to.equal(server.clock.now().getTime());
         });

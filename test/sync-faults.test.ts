@@ -13,6 +13,7 @@ import { seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer, testClock } from './support/server.js';
 import { failurePolicy } from '../core/use-cases/sync/sync-policy.js';
+import { databaseOf } from './support/app.js';
 
 // A flaky authority: a share of its requests fail (5xx, timeouts, malformed payloads). Each
 // CUIT ends with every system either synchronized by this run or with its error recorded and
@@ -129,19 +130,19 @@ for (const database of testDatabases()) {
 
             server.clock.set(`${internals.secondDay}T12:00:00Z`);
             const at = server.clock.now().getTime();
-            const ids = (await server.app.knex('clients').pluck('id')).map(Number);
+            const ids = (await databaseOf(server.app)('clients').pluck('id')).map(Number);
             for (const id of ids) {
-                await server.app.knex('sync_jobs').insert({ client_id: id, reason: 'daily', status: 'pending', run_after: at, attempts: 0, created_at: at });
+                await databaseOf(server.app)('sync_jobs').insert({ client_id: id, reason: 'daily', status: 'pending', run_after: at, attempts: 0, created_at: at });
             }
 
             const summary = await run(second);
             expect(summary.jobs).to.equal(internals.cuits.length);
-            const states = await server.app.knex('sync_states').select();
+            const states = await databaseOf(server.app)('sync_states').select();
             let failedSystems = 0;
             let syncedSystems = 0;
             for (const cuit of internals.cuits) {
                 const plain = cuit.replace(/-/g, '');
-                const client = await server.app.knex('clients').where({ cuit: plain }).first();
+                const client = await databaseOf(server.app)('clients').where({ cuit: plain }).first();
                 const after = await internals.snapshot(server, token, plain);
                 const previous = before.get(cuit)!;
                 const systems = syncSystems.filter((system) => system !== 'registry' || !plain.startsWith('3'));
@@ -161,7 +162,7 @@ for (const database of testDatabases()) {
                 }
 
                 // Nothing stored twice: every natural key once.
-                const rows = await server.app.knex('invoices').where({ client_id: client.id }).select(
+                const rows = await databaseOf(server.app)('invoices').where({ client_id: client.id }).select(
                     'kind',
                     'issuer_key',
                     'tipo',
@@ -169,7 +170,7 @@ for (const database of testDatabases()) {
                     'numero_desde'
                 );
                 expect(new Set(rows.map((row) => JSON.stringify(row))).size).to.equal(rows.length);
-                const notifications = await server.app.knex('dfe_notifications').where({ client_id: client.id }).pluck('arca_id');
+                const notifications = await databaseOf(server.app)('dfe_notifications').where({ client_id: client.id }).pluck('arca_id');
                 expect(new Set(notifications).size).to.equal(notifications.length);
             }
 
@@ -185,9 +186,9 @@ for (const database of testDatabases()) {
             second.setFailures({});
             server.clock.advance(Math.max(failurePolicy.passwordDelayMs, 24 * 3_600_000) + 3_600_000);
             await run(second);
-            const remaining = await server.app.knex('sync_states').whereNotNull('last_error').count({ n: '*' }).first();
+            const remaining = await databaseOf(server.app)('sync_states').whereNotNull('last_error').count({ n: '*' }).first();
             expect(Number(remaining!.n)).to.equal(0);
-            const pending = await server.app.knex('sync_jobs').whereIn('status', ['pending', 'running']).count({ n: '*' }).first();
+            const pending = await databaseOf(server.app)('sync_jobs').whereIn('status', ['pending', 'running']).count({ n: '*' }).first();
             expect(Number(pending!.n)).to.equal(0);
         });
     });

@@ -17,6 +17,7 @@ import type { Cuit } from '../core/domain/cuit.js';
 import { builtCli } from './support/build.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
+import { databaseOf } from './support/app.js';
 
 // The fleet's promises to the authority, held by the database (docs/scaling.md): three
 // `sync worker` processes and a `sync --all` from cron at once, over a portfolio where
@@ -151,7 +152,7 @@ for (const database of testDatabases()) {
             }
 
             // The first syncs the clients came with are left to the run below.
-            await app.knex('sync_jobs').delete();
+            await databaseOf(app)('sync_jobs').delete();
         });
 
         after(async () => {
@@ -165,7 +166,7 @@ for (const database of testDatabases()) {
 
             const other = connect(app.config.databaseUrl);
             try {
-                const ledgers = [loginLedger(app.knex), loginLedger(other)];
+                const ledgers = [loginLedger(databaseOf(app)), loginLedger(other)];
                 const begin = { keyCuit: '20399999991' as Cuit, day: '2026-11-25', fingerprint: 'f', allowance: 1, at: Date.now() };
                 const permits = await Promise.all(ledgers.map((ledger) => ledger.begin(begin)));
                 expect(permits.filter((permit) => permit.allowed)).to.have.length(1);
@@ -200,7 +201,7 @@ for (const database of testDatabases()) {
                 // The daily jobs the workers' schedulers plan wait for their window.
                 await internals.until(
                     async () => Number(
-                        (await app.knex('sync_jobs').where(
+                        (await databaseOf(app)('sync_jobs').where(
                             (due) => due.where('status', 'running').orWhere(
                                 (pending) => pending.where('status', 'pending').andWhere('run_after', '<=', Date.now())
                             )
@@ -211,7 +212,7 @@ for (const database of testDatabases()) {
                 )
                     .catch(async (err: unknown) => {
 
-                        throw new Error(`${String(err)}: ${JSON.stringify(await app.knex('sync_jobs').select('client_id', 'status', 'run_after', 'attempts', 'lease_owner', 'last_error'))} ${JSON.stringify(await app.knex('sync_key_holds'))} ${Date.now()}`);
+                        throw new Error(`${String(err)}: ${JSON.stringify(await databaseOf(app)('sync_jobs').select('client_id', 'status', 'run_after', 'attempts', 'lease_owner', 'last_error'))} ${JSON.stringify(await databaseOf(app)('sync_key_holds'))} ${Date.now()}`);
                     });
             }
             finally {
@@ -224,10 +225,10 @@ for (const database of testDatabases()) {
             const stats = authority.stats();
             const keys = [...Object.keys(portfolio.representatives), ...Object.keys(portfolio.captcha), ...portfolio.persons];
             // Every key posted its password once; the CAPTCHA key too, and no more.
-            const jobs = await app.knex('sync_jobs').select('client_id', 'status', 'attempts', 'last_error');
+            const jobs = await databaseOf(app)('sync_jobs').select('client_id', 'status', 'attempts', 'last_error');
             expect(Object.keys(stats.loginsByCuit).sort(), JSON.stringify(jobs)).to.deep.equal([...keys].sort());
             // The ledger every process read says the same.
-            const ledgers = new Map((await app.knex('sync_key_logins').select('key_cuit', 'logins', 'password_posts', 'relogins')).map((row) => [row.key_cuit, row]));
+            const ledgers = new Map((await databaseOf(app)('sync_key_logins').select('key_cuit', 'logins', 'password_posts', 'relogins')).map((row) => [row.key_cuit, row]));
             for (const key of keys) {
                 expect(stats.loginsByCuit[key], key).to.equal(1);
                 expect(ledgers.get(key), `${key} ${JSON.stringify([...ledgers.values()])}`).to.include({ logins: 1, password_posts: 1, relogins: 0 });
@@ -237,15 +238,15 @@ for (const database of testDatabases()) {
 
             // The CAPTCHA ended its key's day in every process: its entity never logged in again
             // and waits for tomorrow.
-            const ledger = await app.knex('sync_key_logins').where({ key_cuit: Object.keys(portfolio.captcha)[0] }).first();
+            const ledger = await databaseOf(app)('sync_key_logins').where({ key_cuit: Object.keys(portfolio.captcha)[0] }).first();
             expect(ledger).to.include({ ended_kind: 'captcha' });
-            const entity = await app.knex('clients').where({ cuit: portfolio.captcha['20300000041'][0] }).first();
-            const entityJob = await app.knex('sync_jobs').where({ client_id: entity.id }).orderBy('id', 'desc').first();
+            const entity = await databaseOf(app)('clients').where({ cuit: portfolio.captcha['20300000041'][0] }).first();
+            const entityJob = await databaseOf(app)('sync_jobs').where({ client_id: entity.id }).orderBy('id', 'desc').first();
             expect(entityJob.last_error).to.match(/CAPTCHA/);
 
             // The block stopped every process's requests to that host until it ended (one second
             // to see it; requests already sent arrive at once).
-            const block = await app.knex('authority_host_blocks').where({ host: arcaHosts.mcmp }).first();
+            const block = await databaseOf(app)('authority_host_blocks').where({ host: arcaHosts.mcmp }).first();
             expect(block, 'a recorded block').to.not.equal(undefined);
             const during = authority.arrivals().filter(
                 (arrival) => arrival.host === arcaHosts.mcmp && arrival.at > Number(block.blocked_at) + 1_000 && arrival.at < Number(block.blocked_until)
@@ -265,7 +266,7 @@ for (const database of testDatabases()) {
                 }));
             });
             const keyOf = new Map<number, string>();
-            for (const row of await app.knex('clients as c').leftJoin(
+            for (const row of await databaseOf(app)('clients as c').leftJoin(
                 'clients as r',
                 'r.id',
                 'c.representative_id'

@@ -6,7 +6,7 @@ import { queueDeps } from '../app/sync.js';
 import type { QueueDeps } from '../core/use-cases/sync/deps.js';
 import { scheduleDue } from '../core/use-cases/sync/schedule-due.js';
 import { forceResync } from '../core/use-cases/sync/force-resync.js';
-import { useApp } from './support/app.js';
+import { databaseOf, useApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { addClient, seedAccount } from './support/fixtures.js';
 
@@ -39,7 +39,7 @@ for (const database of testDatabases()) {
 
         beforeEach(async () => {
 
-            await app.knex('sync_jobs').delete();
+            await databaseOf(app)('sync_jobs').delete();
         });
 
         it('claims a due job once, with a lease, and never a second job of the same client', async () => {
@@ -76,7 +76,7 @@ for (const database of testDatabases()) {
             // holds the job's index entries.
             const worker = await composeApp(loadConfig({ DATABASE_URL: app.config.databaseUrl }), { pool: { max: 1 }, migrate: false });
             try {
-                await worker.knex.raw('SET SESSION innodb_lock_wait_timeout = 1');
+                await databaseOf(worker).raw('SET SESSION innodb_lock_wait_timeout = 1');
                 const workerDeps = queueDeps(worker);
                 const client = await newClient();
                 const now = Date.now();
@@ -85,7 +85,7 @@ for (const database of testDatabases()) {
 
                 let locked!: () => void;
                 const holding = new Promise<void>((resolve) => (locked = resolve));
-                const other = app.knex.transaction(async (trx) => {
+                const other = databaseOf(app).transaction(async (trx) => {
 
                     await trx('sync_jobs').where({ id: job.id }).forUpdate();
                     locked();
@@ -94,7 +94,7 @@ for (const database of testDatabases()) {
                 await holding;
                 expect(await workerDeps.jobQueue.complete(job, 'w1', Date.now())).to.equal(true);
                 await other;
-                expect((await app.knex('sync_jobs').where({ id: job.id }).first()).status).to.equal('done');
+                expect((await databaseOf(app)('sync_jobs').where({ id: job.id }).first()).status).to.equal('done');
             }
             finally {
                 await worker.close();
@@ -107,7 +107,7 @@ for (const database of testDatabases()) {
             const now = Date.now();
             await deps.jobQueue.enqueue(client.id, 'first', now);
             await deps.jobQueue.claim({ owner: 'w1', now, leaseMs: lease });
-            const [id] = await app.knex('sync_jobs').insert({
+            const [id] = await databaseOf(app)('sync_jobs').insert({
                 client_id: client.id,
                 reason: 'daily',
                 status: 'pending',
@@ -116,7 +116,7 @@ for (const database of testDatabases()) {
                 created_at: now
             });
             let error: unknown = null;
-            await app.knex('sync_jobs').where({ id }).update({ status: 'running', active_client_id: client.id }).catch((err: unknown) => {
+            await databaseOf(app)('sync_jobs').where({ id }).update({ status: 'running', active_client_id: client.id }).catch((err: unknown) => {
 
                 error = err;
             });
@@ -137,7 +137,7 @@ for (const database of testDatabases()) {
             expect(await deps.jobQueue.complete(job, 'dead', now + 1002)).to.equal(false);
             expect(await deps.jobQueue.renew(retaken, 'w2', now + 1002, lease)).to.equal(true);
             expect(await deps.jobQueue.complete(retaken, 'w2', now + 1003)).to.equal(true);
-            const row = await app.knex('sync_jobs').where({ id: job.id }).first();
+            const row = await databaseOf(app)('sync_jobs').where({ id: job.id }).first();
             expect(row).to.include({ status: 'done', active_client_id: null });
         });
 
@@ -184,9 +184,9 @@ for (const database of testDatabases()) {
 
             // 03:00 in Buenos Aires, inside the default window: today's is planned.
             const now = Date.parse('2026-03-10T06:00:00Z');
-            const clients = (await app.knex('clients').select('id')).map((row) => Number(row.id));
+            const clients = (await databaseOf(app)('clients').select('id')).map((row) => Number(row.id));
             const recent = await newClient();
-            await app.knex('sync_jobs').insert({
+            await databaseOf(app)('sync_jobs').insert({
                 client_id: recent.id,
                 reason: 'first',
                 status: 'done',
@@ -199,7 +199,7 @@ for (const database of testDatabases()) {
             const { enqueued } = await scheduleDue({ ...deps, clock });
             expect(enqueued).to.equal(clients.length);
             expect((await scheduleDue({ ...deps, clock })).enqueued).to.equal(0);
-            const pending = await app.knex('sync_jobs').where({ status: 'pending', reason: 'daily' }).pluck('client_id');
+            const pending = await databaseOf(app)('sync_jobs').where({ status: 'pending', reason: 'daily' }).pluck('client_id');
             expect(pending.map(Number).sort((x, y) => x - y)).to.deep.equal(clients);
 
             // A day after its last run, the recent one is due too.
@@ -215,11 +215,11 @@ for (const database of testDatabases()) {
                 client_id: client.id, reason: 'daily', status, run_after: now - 40 * day, attempts: 1, created_at: now - 40 * day,
                 finished_at: finishedDaysAgo === null ? null : now - finishedDaysAgo * day
             });
-            await app.knex('sync_jobs').insert([job('done', 31), job('failed', 45), job('done', 29), job('failed', 2), job('pending', null)]);
+            await databaseOf(app)('sync_jobs').insert([job('done', 31), job('failed', 45), job('done', 29), job('failed', 2), job('pending', null)]);
 
             const { pruned } = await scheduleDue({ ...deps, clock: { now: () => new Date(now) } });
             expect(pruned).to.equal(2);
-            const left = await app.knex('sync_jobs').where({ client_id: client.id }).orderBy('id').select('status', 'finished_at');
+            const left = await databaseOf(app)('sync_jobs').where({ client_id: client.id }).orderBy('id').select('status', 'finished_at');
             expect(left.map((row) => [row.status, row.finished_at === null ? null : Math.round((now - Number(row.finished_at)) / day)])).to.deep.equal([
                 ['done', 29], ['failed', 2], ['pending', null]
             ]);
@@ -229,9 +229,9 @@ for (const database of testDatabases()) {
 
             const clock = { now: () => new Date() };
             const results = await Promise.all(Array.from({ length: 6 }, () => scheduleDue({ ...deps, clock })));
-            const clients = (await app.knex('clients').pluck('id')).length;
+            const clients = (await databaseOf(app)('clients').pluck('id')).length;
             expect(results.reduce((sum, result) => sum + result.enqueued, 0)).to.equal(clients);
-            const pending = await app.knex('sync_jobs').where({ status: 'pending' }).pluck('client_id');
+            const pending = await databaseOf(app)('sync_jobs').where({ status: 'pending' }).pluck('client_id');
             expect(new Set(pending).size).to.equal(pending.length);
         });
 
@@ -242,7 +242,7 @@ for (const database of testDatabases()) {
             const id = await deps.jobQueue.enqueue(client.id, 'daily', now + 3_600_000);
             const result = await forceResync({ ...deps, clock: { now: () => new Date(now) } }, { cuit: client.cuit });
             expect(result.jobs).to.deep.equal([id]);
-            const row = await app.knex('sync_jobs').where({ id }).first();
+            const row = await databaseOf(app)('sync_jobs').where({ id }).first();
             expect(row.reason).to.equal('forced');
             expect(Number(row.run_after)).to.equal(now);
         });
@@ -253,8 +253,8 @@ for (const database of testDatabases()) {
             const now = Date.now();
             await deps.jobQueue.enqueue(client.id, 'first', now);
             const job = (await deps.jobQueue.claim({ owner: 'w1', now, leaseMs: lease }))!;
-            await app.knex('clients').where({ id: client.id }).delete();
-            expect(await app.knex('sync_jobs').where({ client_id: client.id })).to.have.length(0);
+            await databaseOf(app)('clients').where({ id: client.id }).delete();
+            expect(await databaseOf(app)('sync_jobs').where({ client_id: client.id })).to.have.length(0);
             expect(await deps.jobQueue.renew(job, 'w1', now, lease)).to.equal(false);
             expect(await deps.jobQueue.complete(job, 'w1', now)).to.equal(false);
         });

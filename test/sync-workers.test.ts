@@ -22,6 +22,7 @@ import { builtCli } from './support/build.js';
 import type { TestDatabase } from './support/databases.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
+import { databaseOf } from './support/app.js';
 
 // Workers as separate processes (`arcasync sync worker --json`), the way operators run them:
 // a worker killed mid-sync leaves no half-written system and its CUIT is retaken once the
@@ -120,7 +121,7 @@ const internals = {
     async pendingJob(app: App, clientId: number): Promise<void> {
 
         const now = Date.now();
-        await app.knex('sync_jobs').insert({ client_id: clientId, reason: 'first', status: 'pending', run_after: now, attempts: 0, created_at: now });
+        await databaseOf(app)('sync_jobs').insert({ client_id: clientId, reason: 'first', status: 'pending', run_after: now, attempts: 0, created_at: now });
     }
 };
 
@@ -153,7 +154,7 @@ for (const database of testDatabases()) {
             await internals.pendingJob(app, clientId);
             const worker = internals.spawnWorker(app.config.databaseUrl, authority.url, ['--concurrency', '1', '--lease-seconds', '3']);
             const synced = async () => Number(
-                (await app.knex('sync_states').where({ client_id: clientId }).whereNotNull('synced_at').count({ n: '*' }).first())!.n
+                (await databaseOf(app)('sync_states').where({ client_id: clientId }).whereNotNull('synced_at').count({ n: '*' }).first())!.n
             );
             await internals.until(async () => await synced() >= 2, 30_000, `two systems synced (${worker.stderr()})`);
             worker.child.kill('SIGKILL');
@@ -161,14 +162,14 @@ for (const database of testDatabases()) {
 
             const done = await synced();
             expect(done, 'killed before the end').to.be.lessThan(6);
-            const job = await app.knex('sync_jobs').where({ client_id: clientId }).first();
+            const job = await databaseOf(app)('sync_jobs').where({ client_id: clientId }).first();
             expect(job).to.include({ status: 'running', attempts: 1 });
 
             // Whatever was written is whole; the rest untouched.
             const expected = authority.expected('20301112223');
-            const states = new Map((await app.knex('sync_states').where({ client_id: clientId })).map((row) => [row.system, row]));
+            const states = new Map((await databaseOf(app)('sync_states').where({ client_id: clientId })).map((row) => [row.system, row]));
             const count = async (table: string, where: Record<string, unknown> = {}) => Number(
-                (await app.knex(table).where({ client_id: clientId, ...where }).count({ n: '*' }).first())!.n
+                (await databaseOf(app)(table).where({ client_id: clientId, ...where }).count({ n: '*' }).first())!.n
             );
             const checks: Record<string, [() => Promise<number>, number]> = {
                 issued_invoices: [() => count('invoices', { kind: 'E' }), expected.invoicesIn('issued', internals.backfillOf(job)).length],
@@ -187,7 +188,7 @@ for (const database of testDatabases()) {
             expect(await deps.jobQueue.claim({ owner: 'second', now: Date.now(), leaseMs: 60_000 })).to.equal(null);
             // The worker renews its job's lease and its key's hold one after the other, so the
             // hold may outlive the job's lease by a few milliseconds: both must have run out.
-            const hold = await app.knex('sync_key_holds').where({ key_cuit: '20301112223' }).first();
+            const hold = await databaseOf(app)('sync_key_holds').where({ key_cuit: '20301112223' }).first();
             const expiry = Math.max(Number(job.lease_expires_at), Number(hold?.expires_at ?? 0));
             await internals.until(async () => expiry < Date.now(), 10_000, 'lease expiry');
             const retaken = (await deps.jobQueue.claim({ owner: 'second', now: Date.now(), leaseMs: 60_000 }))!;
@@ -210,7 +211,7 @@ for (const database of testDatabases()) {
             worker.child.kill('SIGTERM');
             expect(await worker.exited).to.equal(0);
 
-            const job = await app.knex('sync_jobs').where({ client_id: clientId }).first();
+            const job = await databaseOf(app)('sync_jobs').where({ client_id: clientId }).first();
             expect(job.lease_owner).to.equal(null);
             expect(job.active_client_id).to.equal(null);
             expect(['pending', 'done']).to.include(job.status);
@@ -279,7 +280,7 @@ describe('two sync workers on MariaDB at once', function () {
 
             // Three jobs per client, all due: every worker wants every client.
             const now = Date.now();
-            await app.knex('sync_jobs').insert([0, 1, 2].flatMap(() => clients.map((id) => ({
+            await databaseOf(app)('sync_jobs').insert([0, 1, 2].flatMap(() => clients.map((id) => ({
                 client_id: id,
                 reason: 'first',
                 status: 'pending',
@@ -289,7 +290,7 @@ describe('two sync workers on MariaDB at once', function () {
             }))));
             // The daily jobs the workers' schedulers plan wait for their window.
             const remaining = async () => Number(
-                (await app.knex('sync_jobs').where(
+                (await databaseOf(app)('sync_jobs').where(
                     (due) => due.where('status', 'running').orWhere((pending) => pending.where('status', 'pending').andWhere('run_after', '<=', Date.now()))
                 ).count({ n: '*' }).first())!.n
             );
@@ -314,7 +315,7 @@ describe('two sync workers on MariaDB at once', function () {
             const done = workers.flatMap(
                 (worker) => worker.events.filter((event) => event.event === 'end' && event.disposition === 'done').map((event) => event.jobId)
             );
-            const jobs = await app.knex('sync_jobs').whereNot('status', 'pending').pluck('id');
+            const jobs = await databaseOf(app)('sync_jobs').whereNot('status', 'pending').pluck('id');
             expect(jobs.length).to.be.at.least(30);
             expect(new Set(done).size).to.equal(jobs.length);
             for (const [clientId, list] of runs) {

@@ -11,6 +11,7 @@ import { testDatabases } from './support/databases.js';
 import { fakeAuthority, fakeTaxpayer } from './support/fake-authority.js';
 import { seedAccount } from './support/fixtures.js';
 import { testClock } from './support/server.js';
+import { databaseOf } from './support/app.js';
 
 // Authority texts longer than their columns (issue 29, items 4 and 5): a 300-character
 // "Denominación" made MariaDB refuse the save (ER_DATA_TOO_LONG), the CUIT's invoices failed
@@ -74,7 +75,7 @@ for (const database of testDatabases()) {
             expect(stored.map((name) => Array.from(name).length)).to.deep.equal([255, 255]);
             expect(stored.find((name) => name.startsWith('Denominación'))).to.equal(`${Array.from(long).slice(0, 254).join('')}…`);
 
-            const notification = await app.knex('dfe_notifications').where({ client_id: client.id, arca_id: '101' }).first();
+            const notification = await databaseOf(app)('dfe_notifications').where({ client_id: client.id, arca_id: '101' }).first();
             expect(Array.from(String(notification.asunto))).to.have.length(500);
             const debt = (await app.ports.sct.get(client.id)).deuda[0]!;
             expect(Array.from(debt.concepto)).to.have.length(200);

@@ -11,6 +11,7 @@ import type { Receiver, Verify } from './support/receiver.js';
 import { readmeRecipe, startReceiver } from './support/receiver.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
+import { databaseOf } from './support/app.js';
 
 // `arcasync secret rotate` re-seals the webhooks' signing secrets with the stored credentials:
 // the receiver's secret did not change, so every call after the rotation verifies with the
@@ -65,7 +66,7 @@ for (const database of testDatabases()) {
         const sealedKeyIds = async (): Promise<(string | null)[]> => {
 
             const box = aesGcmSecretBox({ current: newKey, previous: [oldKey] });
-            return (await server.app.knex('webhook_endpoints').orderBy('id').pluck('sealed_secret') as string[]).map((sealed) => box.keyIdOf(sealed));
+            return (await databaseOf(server.app)('webhook_endpoints').orderBy('id').pluck('sealed_secret') as string[]).map((sealed) => box.keyIdOf(sealed));
         };
 
         before(async () => {
@@ -84,7 +85,7 @@ for (const database of testDatabases()) {
 
         afterEach(async () => {
 
-            await server.app.knex('webhook_endpoints').delete();
+            await databaseOf(server.app)('webhook_endpoints').delete();
         });
 
         it('re-seals every signing secret under the new key: the receiver still verifies with its original secret', async () => {

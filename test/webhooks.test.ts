@@ -23,6 +23,7 @@ import type { TestClock, TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
 import type { Received } from './support/receiver.js';
 import { readmeRecipe, startReceiver, waitUntil } from './support/receiver.js';
+import { databaseOf } from './support/app.js';
 
 // Signed webhooks against a real HTTP receiver: the README's verification recipe accepts every
 // call and refuses an altered body or timestamp; a receiver answering 500 gets the event again;
@@ -196,7 +197,7 @@ for (const database of testDatabases()) {
             try {
                 const endpoint = await create(`${receiver.url}/syncs`, ['--events', 'sincronizacion.completada']);
                 const client = await addClient(server.app.ports, user.accountId, { cuit: '20-34567890-4' });
-                await server.app.knex('clients').where({ id: client.id }).update({ clave_arca: server.app.ports.secretBox.seal('clave-correcta') });
+                await databaseOf(server.app)('clients').where({ id: client.id }).update({ clave_arca: server.app.ports.secretBox.seal('clave-correcta') });
                 const taxpayer = fakeTaxpayer();
                 const today = invoice({ fecha: new Date().toISOString().slice(0, 10), numeroDesde: '00000077', numeroHasta: '00000077', importeOriginal: 5000 });
                 taxpayer.invoices.issued.push(today);
@@ -251,8 +252,8 @@ for (const database of testDatabases()) {
                 // One event per sync, none per stored write (the outbox in id order: the last one
                 // delivered, every earlier one was).
                 expect(receiver.calls).to.have.length(3);
-                expect(await server.app.knex('webhook_events').where({ client_id: client.id, type: 'sincronizacion.completada' })).to.have.length(3);
-                expect(await server.app.knex('sync_changes').where({ client_id: client.id })).to.deep.equal([]);
+                expect(await databaseOf(server.app)('webhook_events').where({ client_id: client.id, type: 'sincronizacion.completada' })).to.have.length(3);
+                expect(await databaseOf(server.app)('sync_changes').where({ client_id: client.id })).to.deep.equal([]);
                 await cli('webhook', 'disable', String(endpoint.id));
             }
             finally {
@@ -299,7 +300,7 @@ for (const database of testDatabases()) {
                 await syncSct(client.id, 1000 + round);
             }
 
-            const events = (await server.app.knex('webhook_events').select('public_id').where({ client_id: client.id })).map(
+            const events = (await databaseOf(server.app)('webhook_events').select('public_id').where({ client_id: client.id })).map(
                 (row: { public_id: string }) => row.public_id
             );
             expect(events).to.have.length(24);

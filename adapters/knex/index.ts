@@ -18,12 +18,13 @@ import { userRepository } from './repositories/users.js';
 import { rateLimitCounter } from './rate-limit-counter.js';
 import { throttleCounter } from './throttle-counter.js';
 import { databaseStatus } from './database-status.js';
+import { fleetLimits, loginLedger } from './fleet-state.js';
 
 export { closeDatabase, connect, dialectOf } from './connection.js';
 export { migrateLatest } from './migrations/index.js';
 
-// Every repository over one knex instance.
-export const knexRepositories = (knex: Knex) => ({
+// Every repository over one knex instance; `owner` is this process in the fleet's leases.
+export const knexRepositories = (knex: Knex, owner: string) => ({
     accounts: accountRepository(knex),
     users: userRepository(knex),
     tokens: tokenRepository(knex),
@@ -38,6 +39,8 @@ export const knexRepositories = (knex: Knex) => ({
     syncStates: syncStateRepository(knex),
     jobQueue: jobQueue(knex),
     syncTargets: syncTargetRepository(knex),
+    loginLedger: loginLedger(knex),
+    fleetLimits: fleetLimits(knex, owner),
     health: healthRepository(knex),
     webhooks: webhookRepository(knex),
     rateLimitCounter: rateLimitCounter(knex),

@@ -1,6 +1,7 @@
 import type { RateLimits } from '../domain/rate-limit.js';
 import type { Clock } from './clock.js';
 import type { DatabaseStatus } from './database.js';
+import type { FleetLimits, LoginLedger } from './fleet.js';
 import type { JobQueue, SyncTargetRepository } from './job-queue.js';
 import type { OAuthStore, UserCredentialRepository } from './oauth.js';
 import type { RateLimitCounter } from './rate-limit-counter.js';
@@ -50,6 +51,10 @@ export interface Ports {
     // The synchronization's queue and the clients as the sync reads them.
     jobQueue: JobQueue;
     syncTargets: SyncTargetRepository;
+    // What the whole fleet shares towards the authority (fleet.ts): one login per key per ARCA
+    // day, counted in the login ledger, and the fleet's login starts per minute.
+    loginLedger: LoginLedger;
+    fleetLimits: FleetLimits;
     health: HealthRepository;
     webhooks: WebhookRepository;
     rateLimitCounter: RateLimitCounter;

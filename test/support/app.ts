@@ -1,4 +1,4 @@
-import { composeApp } from '../../app/compose.js';
+import { composeApp, testOnlyDatabaseOf } from '../../app/compose.js';
 import type { App, ComposeOptions } from '../../app/compose.js';
 import { loadConfig } from '../../app/config.js';
 import type { TestDatabase } from './databases.js';
@@ -36,3 +36,7 @@ export const useApp = (database: TestDatabase, opened: (app: App) => void, optio
         await close?.();
     });
 };
+
+// The app's database, for a test's setup and its assertions on stored rows (App itself has
+// none: the service reaches it through its ports only).
+export const databaseOf = testOnlyDatabaseOf;
