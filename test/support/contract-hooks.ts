@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { takeCoverage } from 'node:v8';
 import { builtCli } from './build.js';
 import type { ContractTally } from './contract.js';
 import { contractSummary, contractTally, takeViolations } from './contract.js';
@@ -69,6 +70,12 @@ export const mochaHooks = {
             internals.logChecked = log.checked;
             leaks = log.leaks;
             internals.leaks.push(...leaks);
+        }
+
+        // Under c8 (`npm run test:coverage`): mocha ends its worker processes with a signal,
+        // which writes no coverage, so each worker writes what it ran after every file.
+        if (process.env.NODE_V8_COVERAGE) {
+            takeCoverage();
         }
 
         const tally: ProcessTally = { logChecked: internals.logChecked, leaks: internals.leaks, contract: contractTally() };
