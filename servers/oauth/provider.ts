@@ -6,6 +6,7 @@ import type { OAuthEntry, Ports } from '../../core/ports/index.js';
 import { outboundFetch } from './outbound.js';
 import { oauthAdapterFor } from './store.js';
 import { errorPage, pageHeaders } from './pages.js';
+import { spanishErrors } from './errors.js';
 import { texts } from './texts.js';
 
 // The OAuth 2.1 authorization server of the MCP endpoint (docs/api.md, MCP), on panva's
@@ -112,7 +113,7 @@ const internals = {
         schema.redirectUris = function (this: ClientSchema, uris = this.redirect_uris, label = 'redirect_uris') {
 
             if (uris.some((uri) => internals.privateUse(uri, allowed) === 'refuse')) {
-                this.invalidate(`${label}: el esquema no está entre los admitidos (http en loopback, https, ${[...allowed].join(', ')})`);
+                this.invalidate(`${label}: ${texts.schemeRefused} (http en loopback, https, ${[...allowed].join(', ')})`);
             }
 
             check.call(this, uris.filter((uri) => internals.privateUse(uri, allowed) === 'provider'), label);
@@ -241,6 +242,7 @@ export const createOAuthServer = (
             const jwk = await internals.sharedSecret(deps, 'jwk', internals.signingKey);
             const instance = new OidcProvider(urls.issuer(), internals.configuration(deps, urls.resource, { cookies, jwk }));
             internals.allowPrivateUseRedirects(instance, new Set(redirectSchemes.map((scheme) => scheme.toLowerCase())));
+            instance.use(spanishErrors);
             // Koa reads the scheme and host from X-Forwarded-Proto and -Host, which the routes
             // always set from PUBLIC_URL (never from the client): see routes.ts.
             instance.proxy = true;

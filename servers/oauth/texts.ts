@@ -37,5 +37,33 @@ export const texts = {
         unsupported_response_type: 'La aplicación pidió un tipo de respuesta que este servidor no ofrece.'
     } as Record<string, string>,
     invalidAuthorizationRequest: 'La solicitud de autorización no es válida. Volvé a iniciar la conexión desde la aplicación.',
+    // What the endpoints answer to clients in `error_description`, by OAuth error code, when
+    // oidc-provider's own description is not one errors.ts says more precisely.
+    oauthErrors: {
+        invalid_request: 'La solicitud no es válida: falta un parámetro, sobra uno o alguno tiene un valor no admitido.',
+        invalid_client: 'La aplicación (client_id) no está registrada en este servidor, o su registro venció sin usarse: registrala de nuevo.',
+        invalid_grant: 'El código de autorización o el token de actualización no es válido: venció, ya se usó o corresponde a otra aplicación.',
+        unauthorized_client: 'La aplicación no está autorizada a usar este tipo de concesión.',
+        unsupported_grant_type: 'Tipo de concesión (grant_type) no admitido: este servidor ofrece authorization_code y refresh_token.',
+        unsupported_response_type: 'Tipo de respuesta (response_type) no admitido: este servidor ofrece code.',
+        unsupported_response_mode: 'Modo de respuesta (response_mode) no admitido.',
+        invalid_scope: 'La aplicación pidió permisos (scope) que este servidor no ofrece.',
+        invalid_target: invalidTarget,
+        invalid_token: 'El token no es válido, venció o fue revocado.',
+        invalid_client_metadata: 'Los datos de registro de la aplicación no son válidos.',
+        invalid_redirect_uri: 'La dirección de regreso (redirect_uri) no es una de las que registró la aplicación, o no es válida.',
+        access_denied: 'El usuario denegó el acceso.',
+        login_required: 'Hace falta que el usuario inicie sesión.',
+        consent_required: 'Hace falta que el usuario autorice el acceso.',
+        interaction_required: 'Hace falta que el usuario inicie sesión y autorice el acceso.',
+        request_not_supported: 'Este servidor no acepta el parámetro request.',
+        request_uri_not_supported: 'Este servidor no acepta el parámetro request_uri.',
+        registration_not_supported: 'Este servidor no acepta el parámetro registration.',
+        temporarily_unavailable: 'El servidor de autorización no está disponible por el momento: volvé a intentar en unos minutos.',
+        server_error: 'Error interno del servidor de autorización.'
+    } as Record<string, string>,
+    invalidOAuthRequest: 'La solicitud de autorización no es válida.',
+    // How provider.ts refuses a redirect scheme; errors.ts keeps descriptions that carry it.
+    schemeRefused: 'el esquema no está entre los admitidos',
     unknownClient: 'aplicación sin nombre'
 } as const;
