@@ -49,7 +49,7 @@ for (const database of testDatabases()) {
                 Date.UTC(2026, 3, 1)
             );
 
-            const page = await app.ports.ccma.listMovements(clientId, { offset: 0, limit: 10 });
+            const page = await app.ports.ccma.listMovementsByPeriod(clientId, { offset: 0, limit: 10 });
             expect(page.items.map((item) => [item.descripcion, item.debe])).to.deep.equal([[internals.stored, 25000]]);
         });
 

@@ -98,3 +98,22 @@ export interface ClientFilters {
     autonomo: boolean | null;
     categoria: Categoria | null;
 }
+
+// The delete cascade (docs/api.md, Writes): deleting a CUIT takes with it, in one transaction,
+// everything kept for it besides its row; its synchronization jobs go too, so a pending sync is
+// cancelled and a running one loses its lease before it writes. Nothing goes while the client
+// represents a legal entity of the account (409). Each store keeps these under its own names
+// (adapters/knex/repositories/clients.ts maps each to its tables).
+export const deleteCascade = [
+    'invoices',            // issued and received, with their per-day counts
+    'notifications',       // DFE
+    'sct',                 // debts, due dates, returns
+    'ccma',                // balances and movements
+    'syncStates',          // each system's syncedAt and last error, what the last sync changed
+    'syncJobs',            // pending, running and finished
+    'keyFailure',          // a key the authority refused, remembered by its fingerprint
+    'tags',                // the client's tag assignments (the account's tags stay)
+    'managers'             // the members assigned to it
+] as const;
+
+export type DeletedWithClient = typeof deleteCascade[number];

@@ -126,15 +126,18 @@ export interface ClientRepository {
     // that lets it see the client. 'duplicate' comes from the unique index.
     create(client: NewClient, options: { managerUserId: number | null }): Promise<CreateClientOutcome>;
     update(id: number, changes: ClientChanges, at: Timestamp): Promise<UpdateClientOutcome>;
-    // In one transaction the client and everything synchronized or kept for it (invoices,
-    // notifications, SCT, CCMA, sync states and jobs, tags, assignments, the stored key) go;
-    // nothing goes while it represents a legal entity.
+    // In one transaction the client, its stored key and everything in the delete cascade
+    // (deleteCascade, core/domain/client.ts: data, sync states, jobs, tags, assignments) go;
+    // 'represents', nothing gone, while it represents a legal entity.
     delete(id: number): Promise<DeleteClientOutcome>;
     // Stored keys in id order after `afterId`, for re-sealing under a new key.
     listSealedKeys(afterId: number, limit: number): Promise<SealedKeyRow[]>;
     // Compare-and-set: false when the stored key changed (or the client went) meanwhile.
     replaceSealedKey(id: number, expected: string, next: string): Promise<boolean>;
-    // The client with this CUIT if the principal manages it; null for absent and foreign alike.
+    // Member visibility (docs/api.md, Access): an owner manages every client of its account, a
+    // member only those assigned to it (the ones it created, or staff assigned). findVisible
+    // answers null for an absent, a foreign and an unassigned CUIT alike, so the API answers
+    // them with one 404 (find-visible-client.ts); listVisible lists only what it manages.
     findVisible(principal: Principal, cuit: Cuit): Promise<ClientRecord | null>;
     listVisible(principal: Principal, filters: ClientFilters, page: PageRequest): Promise<Page<ClientListRow>>;
     findInAccount(accountId: number, cuit: Cuit): Promise<ClientRecord | null>;
@@ -168,8 +171,10 @@ export interface SctRepository {
 
 export interface CcmaRepository {
     getBalances(clientId: number): Promise<CcmaBalances | null>;
-    // Pages count periods, newest first (docs/api.md, Reads): total is the number of periods.
-    listMovements(clientId: number, page: PageRequest): Promise<Page<CcmaMovement>>;
+    // CCMA paging by period (docs/api.md, Reads): `limit` and `offset` count periods, newest
+    // first, not movements; a page holds every movement of its periods, by orden within each,
+    // and `total` is the number of periods.
+    listMovementsByPeriod(clientId: number, page: PageRequest): Promise<Page<CcmaMovement>>;
     replace(clientId: number, balances: CcmaBalances, movements: readonly CcmaMovement[], syncedAt: Timestamp): Promise<void>;
     // The balances alone, when the movements could not be read: the system's syncedAt stays.
     saveBalances(clientId: number, balances: CcmaBalances): Promise<void>;

@@ -31,7 +31,7 @@ export const listCcmaMovements = async (
     return cachedRead(deps.readCache, `ccma-movements:${client.id}:${page.limit}:${page.offset}`, client.dataVersion, async () => {
 
         const [result, syncedAt] = await Promise.all([
-            deps.ccma.listMovements(client.id, page),
+            deps.ccma.listMovementsByPeriod(client.id, page),
             clientSyncedAt(deps, client, 'ccma')
         ]);
 

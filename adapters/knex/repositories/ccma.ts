@@ -32,7 +32,7 @@ export const ccmaRepository = (knex: Knex, sql = statements(knex), queries = lis
     },
 
     // A page is a run of periods, newest first; then every movement of those periods.
-    async listMovements(clientId, page) {
+    async listMovementsByPeriod(clientId, page) {
 
         const [countRow, periods] = await Promise.all([
             sql.first(queries.count, [clientId]),

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Principal } from '../../../core/domain/access.js';
-import type { ClientListRow, ClientRecord } from '../../../core/domain/client.js';
-import { sortKey } from '../../../core/domain/client.js';
+import type { ClientListRow, ClientRecord, DeletedWithClient } from '../../../core/domain/client.js';
+import { deleteCascade, sortKey } from '../../../core/domain/client.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
 import type { ClientChanges, ClientRepository, CreateClientOutcome, NewClient } from '../../../core/ports/index.js';
 import { keyFingerprint } from '../../../core/domain/sealed-key.js';
@@ -48,15 +48,19 @@ const internals = {
         sealedKey: 'clave_arca'
     } satisfies Record<keyof ClientChanges, string>,
 
-    // Everything kept for a client besides its row, deleted explicitly with it (the foreign
-    // keys cascade too, as a backstop).
-    clientTables: [
-        'invoices', 'dfe_notifications', 'sct_debts', 'sct_due_dates', 'sct_returns', 'ccma_balances', 'ccma_movements',
-        'sync_states', 'sync_jobs', 'client_tags', 'user_clients'
-    ],
-    // Tables of later migrations that may not exist in every database yet.
-    optionalClientTables: ['sync_key_failures', 'invoice_day_counts', 'sync_changes'],
-
+    // The delete cascade (core/domain/client.ts) in this store's tables, deleted explicitly
+    // with the client's row (the foreign keys cascade too, as a backstop).
+    cascadeTables: {
+        invoices: ['invoices', 'invoice_day_counts'],
+        notifications: ['dfe_notifications'],
+        sct: ['sct_debts', 'sct_due_dates', 'sct_returns'],
+        ccma: ['ccma_balances', 'ccma_movements'],
+        syncStates: ['sync_states', 'sync_changes'],
+        syncJobs: ['sync_jobs'],
+        keyFailure: ['sync_key_failures'],
+        tags: ['client_tags'],
+        managers: ['user_clients']
+    } satisfies Record<DeletedWithClient, readonly string[]>,
 
     // Who sees what (client-rows.ts). The reads of every request use fixed SQL (see
     // statements.ts), so visibility is a WHERE fragment.
@@ -197,13 +201,6 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
 
         async delete(id) {
 
-            const optional: string[] = [];
-            for (const table of internals.optionalClientTables) {
-                if (await knex.schema.hasTable(table)) {
-                    optional.push(table);
-                }
-            }
-
             try {
                 return await knex.transaction(async (trx) => {
 
@@ -222,7 +219,7 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
                         return 'represents';
                     }
 
-                    for (const table of [...internals.clientTables, ...optional]) {
+                    for (const table of deleteCascade.flatMap((kept) => internals.cascadeTables[kept])) {
                         await trx(table).where({ client_id: id }).del();
                     }
 
@@ -248,7 +245,6 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
 
         async replaceSealedKey(id, expected, next) {
 
-            const remembersFailures = await knex.schema.hasTable('sync_key_failures');
             return await knex.transaction(async (trx) => {
 
                 const count = await trx('clients').where({ id, clave_arca: expected }).update({ clave_arca: next });
@@ -258,12 +254,10 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
 
                 // A key the authority refused is remembered by a fingerprint of its sealed value;
                 // the same key sealed anew must stay remembered, or the sync would try it again.
-                if (remembersFailures) {
-                    await trx('sync_key_failures').where({
-                        client_id: id,
-                        key_fingerprint: keyFingerprint(expected)
-                    }).update({ key_fingerprint: keyFingerprint(next) });
-                }
+                await trx('sync_key_failures').where({
+                    client_id: id,
+                    key_fingerprint: keyFingerprint(expected)
+                }).update({ key_fingerprint: keyFingerprint(next) });
 
                 return true;
             });
