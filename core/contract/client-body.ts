@@ -94,6 +94,8 @@ const internals = {
         const keys: Record<string, Joi.Schema> = { cuit: immutable, tipo: immutable };
         for (const name of internals.order) {
             const applies = !tipo || internals.tipos[name].includes(tipo);
+            // PATCH with null: only email and telefono are cleared by it; null on nombre or any
+            // other field is a 400 naming the field (docs/api.md, Writes).
             const field = internals.nullable(name) ? internals.field(name) : internals.field(name).invalid(null).messages({
                 'any.invalid': messages.clientWrite.notNullable('{#label}')
             });

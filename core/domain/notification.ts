@@ -10,9 +10,9 @@ export interface Notification {
     leidaAt: string | null;
 }
 
-// How a notification read from the authority enters the service: on the CUIT's
-// first sync, one already read at the authority enters as read at its fechaRecepcion;
-// afterwards everything new enters unread. A stored notification keeps its leidaAt (the
+// How a DFE notification read from the authority enters the service: on the CUIT's first
+// sync, one already read at the authority enters as read at its fechaRecepcion; afterwards
+// everything new enters unread (fetch-system.ts tells the first sync by the DFE's syncedAt). A stored notification keeps its leidaAt (the
 // repository does not overwrite it).
 export const enteringNotification = (notification: Omit<Notification, 'leidaAt'> & { readAtAuthority: boolean }, firstSync: boolean): Notification => ({
     arcaId: notification.arcaId,
