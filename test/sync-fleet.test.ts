@@ -14,7 +14,10 @@ import { connect } from '../adapters/knex/connection.js';
 import { loginLedger } from '../adapters/knex/fleet-state.js';
 import { displayName, sortKey } from '../core/domain/client.js';
 import type { Cuit } from '../core/domain/cuit.js';
+import { arcaDay } from '../core/domain/arca-day.js';
+import { messages } from '../core/domain/messages.js';
 import { builtCli } from './support/build.js';
+import { runCli } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
 import { databaseOf } from './support/app.js';
@@ -167,7 +170,7 @@ for (const database of testDatabases()) {
             const other = connect(app.config.databaseUrl);
             try {
                 const ledgers = [loginLedger(databaseOf(app)), loginLedger(other)];
-                const begin = { keyCuit: '20399999991' as Cuit, day: '2026-11-25', fingerprint: 'f', allowance: 1, at: Date.now() };
+                const begin = { keyCuit: '20399999991' as Cuit, day: '2020-01-02', fingerprint: 'f', allowance: 1, at: Date.now() };
                 const permits = await Promise.all(ledgers.map((ledger) => ledger.begin(begin)));
                 expect(permits.filter((permit) => permit.allowed)).to.have.length(1);
                 // A start that never reached the password is given back: the next may start.
@@ -282,6 +285,42 @@ for (const database of testDatabases()) {
             }
 
             expect(severalKeys, 'a worker ran jobs of two keys at once').to.equal(true);
+        });
+
+        it('then sync status and the probe show each key\'s logins of the day, and what ended the CAPTCHA key\'s', async () => {
+
+            const env = { ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authority.url, LOG_LEVEL: 'silent' };
+            const cli = (...args: string[]) => runCli(app.config.databaseUrl, args, env);
+            const day = arcaDay(Date.now());
+            const captcha = Object.keys(portfolio.captcha)[0]!;
+
+            const all = await cli('sync', 'status', '--json');
+            expect(all.code, all.stderr).to.equal(0);
+            const { logins } = JSON.parse(all.stdout);
+            expect(logins).to.deep.include({ day, keys: 8, logins: 8, passwordPosts: 8, relogins: 0, ended: 1 });
+            expect(logins.notable).to.have.length(1);
+            expect(logins.notable[0]).to.deep.include({ keyCuit: captcha, logins: 1, passwordPosts: 1, relogins: 0 });
+            expect(logins.notable[0].ended.kind).to.equal('captcha');
+
+            const text = await cli('sync', 'status');
+            expect(text.stdout).to.include(`Ingresos a ARCA hoy (${day}): 8 claves, 8 inicios de sesión, 8 envíos de la clave, 0 reingresos; 1 clave sin más ingresos hoy.`);
+            expect(text.stdout).to.include(`  clave de ${captcha}: 1 inicio de sesión, 1 envío de la clave, 0 reingresos. Sin más ingresos hoy: ${messages.authority.captcha}`);
+
+            // An entity shows its representative's key.
+            const entity = await cli('sync', 'status', '--cuit', portfolio.captcha['20300000041'][0]!, '--json');
+            expect(JSON.parse(entity.stdout).clients[0].logins).to.deep.include({ keyCuit: captcha, day, logins: 1, passwordPosts: 1, relogins: 0 });
+            const represented = await cli('sync', 'status', '--cuit', portfolio.representatives['20300000011']![0]!);
+            expect(represented.stdout).to.include(`  ingresos a ARCA hoy (${day}) con la clave de 20300000011: 1 inicio de sesión, 1 envío de la clave, 0 reingresos.\n`);
+
+            // The probe says where the key stands before it logs in itself.
+            const probe = await cli('authority', 'probe', '--cuit', portfolio.persons[0]!, '--json');
+            expect(probe.code, probe.stderr).to.equal(0);
+            expect(JSON.parse(probe.stdout.split('\n')[0]!)).to.deep.include({ type: 'logins', keyCuit: portfolio.persons[0], day, logins: 1, passwordPosts: 1, relogins: 0, ended: null });
+            const probeText = await cli('authority', 'probe', '--cuit', captcha);
+            expect(probeText.stdout.split('\n')[0]).to.equal(
+                `Antes de la prueba, ingresos a ARCA hoy (${day}) con la clave de ${captcha}: 1 inicio de sesión, 1 envío de la clave, 0 reingresos. Sin más ingresos hoy: ${
+                    messages.authority.captcha} (${logins.notable[0].ended.at})`
+            );
         });
     });
 }

@@ -61,8 +61,15 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
         .action(async (options: { cuit: string }, command: Command) => {
 
             const output = outputFor(command, io);
-            const [{ parseCuit }, { queueDeps }, { createAuthorityClient, probeKey }] = await Promise.all([
-                import('../../core/domain/cuit.js'), import('../../app/sync.js'), import('../../app/authority.js')
+            const [
+                { parseCuit },
+                { queueDeps },
+                { createAuthorityClient, probeKey },
+                { keyLoginsToday },
+                { describeKeyLogins }
+            ] = await Promise.all([
+                import('../../core/domain/cuit.js'), import('../../app/sync.js'), import('../../app/authority.js'),
+                import('../../core/use-cases/sync/sync-status.js'), import('./sync.js')
             ]);
             const cuit = parseCuit(options.cuit);
             if (!cuit) {
@@ -80,6 +87,9 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
                     throw failure(target ? 'El CUIT no tiene una clave fiscal con la que ingresar.' : 'No existe un cliente con ese CUIT.');
                 }
 
+                // The key's logins today across the fleet, before the probe adds its own.
+                const logins = await keyLoginsToday(app.ports.loginLedger, target.loginCuit, app.ports.clock.now().getTime());
+                output.print(`Antes de la prueba, ${describeKeyLogins(logins)}`, { type: 'logins', ...logins });
                 const authority = createAuthorityClient(app.config, {
                     onExchange: (exchange) => output.print(`  ${exchange.method} ${exchange.host}${exchange.path} -> HTTP ${exchange.status} (${exchange.ms} ms)`, { type: 'request', ...exchange })
                 });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { SyncStatusResult } from '../../core/use-cases/sync/sync-status.js';
+import type { FleetLogins, KeyLogins, SyncStatusResult } from '../../core/use-cases/sync/sync-status.js';
+import { messages } from '../../core/domain/messages.js';
 import type { CuitHealthView } from '../../core/use-cases/cuit-health.js';
 import { systemNames } from '../../core/domain/health.js';
 import type { CliIo } from '../io.js';
@@ -25,6 +26,34 @@ const internals = {
     }
 };
 
+const texts = {
+    count: (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`,
+
+    // logins started, passwords posted and re-logins of one key or of all.
+    counts(entry: { logins: number; passwordPosts: number; relogins: number }): string {
+
+        return [
+            texts.count(entry.logins, 'inicio de sesión', 'inicios de sesión'),
+            texts.count(entry.passwordPosts, 'envío de la clave', 'envíos de la clave'),
+            texts.count(entry.relogins, 'reingreso', 'reingresos')
+        ].join(', ');
+    },
+
+    ended: (ended: KeyLogins['ended']): string => (ended
+        ? ` Sin más ingresos hoy: ${messages.authority[ended.kind as keyof typeof messages.authority] ?? ended.kind} (${ended.at})`
+        : ''),
+
+    fleet: (logins: FleetLogins): string[] => [
+        `Ingresos a ARCA hoy (${logins.day}): ${texts.count(logins.keys, 'clave', 'claves')}, ${texts.counts(logins)}; ${
+            texts.count(logins.ended, 'clave', 'claves')} sin más ingresos hoy.`,
+        ...logins.notable.map((entry) => `  clave de ${entry.keyCuit}: ${texts.counts(entry)}.${texts.ended(entry.ended)}`)
+    ]
+};
+
+// A login key's day in the fleet's ledger (docs/scaling.md), for `sync status --cuit` and the probe.
+export const describeKeyLogins = (entry: KeyLogins): string => `ingresos a ARCA hoy (${entry.day}) con la clave de ${entry.keyCuit}: ${
+    texts.counts(entry)}.${texts.ended(entry.ended)}`;
+
 // Each CUIT's health beside its systems (core/use-cases/cuit-health.ts): the state and what to do.
 type StatusWithHealth = SyncStatusResult & { clients?: { clientId: number; estado?: CuitHealthView | null }[] };
 
@@ -36,6 +65,7 @@ export const describeStatus = (result: StatusWithHealth): string => {
             lines.push(`  ${labelOf(cliLabels.system, entry.system).padEnd(internals.systemWidth)} sincronizados ${entry.synced}, con error ${entry.failing}, más antiguo ${entry.oldestSyncedAtIso ?? '-'}`);
         }
 
+        lines.push(...texts.fleet(result.logins));
         return lines.join('\n');
     }
 
@@ -46,6 +76,10 @@ export const describeStatus = (result: StatusWithHealth): string => {
         if (health) {
             lines.push(`  estado: ${health.estado}${health.desde ? ` desde ${health.desde}` : ''}. ${health.mensaje} ${health.accion}`);
             lines.push(`  clave fiscal${health.clave.cuit ? ` de ${health.clave.cuit}` : ''}: ${health.clave.estado}${health.clave.desde ? ` desde ${health.clave.desde}` : ''}`);
+        }
+
+        if (client.logins) {
+            lines.push(`  ${describeKeyLogins(client.logins)}`);
         }
 
         const states = new Map(health?.sistemas.map((entry) => [entry.sistema, entry.estado]));
@@ -202,7 +236,7 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
             const { healthOfClient } = await import('../../core/use-cases/cuit-health.js');
             const result = await withApp(io, async (app) => {
 
-                const status = await syncStatus({ ...queueDeps(app), syncStates: app.ports.syncStates }, { cuit });
+                const status = await syncStatus({ ...queueDeps(app), syncStates: app.ports.syncStates, loginLedger: app.ports.loginLedger }, { cuit });
                 const withHealth = 'clients' in status ? {
                     ...status,
                     clients: await Promise.all(status.clients.map(async (client) => ({
