@@ -73,7 +73,7 @@ for (const database of testDatabases()) {
                         accountId: user.accountId,
                         userId: user.userId,
                         role: 'owner'
-                    })).clients.filter((row) => row.cuit === internals.digits(cuit)).map((row) => row.id)
+                    }, internals.today)).clients.filter((row) => row.cuit === internals.digits(cuit)).map((row) => row.id)
                 );
             }
 
@@ -262,7 +262,7 @@ for (const database of testDatabases()) {
             // The scripted block and unknown page may still be in force for the flaky CUIT: run it until they are spent.
             for (let round = 0; round < 4 && (round === 0 || (await estado(internals.digits(internals.people.flaky))).estado !== 'ok'); round++) {
                 const queue = queueDeps(server.app).jobQueue;
-                for (const row of (await server.app.ports.health.portfolio({ accountId: user.accountId, userId: user.userId, role: 'owner' })).clients) {
+                for (const row of (await server.app.ports.health.portfolio({ accountId: user.accountId, userId: user.userId, role: 'owner' }, internals.today)).clients) {
                     await queue.enqueue(row.id, 'manual', server.clock.now().getTime());
                 }
 

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { RecordChanges } from '../../core/domain/events.js';
-import { systemNames } from '../../core/domain/health.js';
+import { arcaDay } from '../../core/domain/arca-day.js';
+import type { KeyState } from '../../core/domain/health.js';
+import { keyHealth, systemNames } from '../../core/domain/health.js';
 import { syncSystems } from '../../core/domain/sync-system.js';
 import type { SyncSystem } from '../../core/domain/sync-system.js';
 import type { Timestamp } from '../../core/domain/time.js';
 import { toNumber } from './column-values.js';
 import type { Dialect } from './connection.js';
 import type { Binding, Step } from './statements.js';
+import { keyOfClient } from './repositories/health.js';
 
 // The webhook outbox as the sync's writes fill it (migration 011): every event goes in the
 // transaction of the data it announces, so an event never arrives without its data and data
@@ -106,11 +109,49 @@ export const countedChangesStep = (
     bindings: [system, ...bindings, at, clientId]
 });
 
+// A key's change of state, in the transaction of what the sync records of a CUIT it logs in for
+// (a failure, or the sync's end): the key derived as the API derives it (keyHealth), against
+// the last state announced of it to the account (its outbox), so that it is announced once per
+// change, whichever of the CUITs it reaches brought it up, and to every account whose CUITs it
+// reaches (each account's own syncs bring it up there). A pending key is no news (a new key,
+// or a new day: its next login tells), nor is a key that works and was never announced; a CUIT
+// without a key is told by its systems' own changes (sin_clave).
+export const announceKeyChange = async (trx: Knex.Transaction, clientId: number, at: Timestamp): Promise<void> => {
+
+    if (!await isListened(trx, clientId)) {
+        return;
+    }
+
+    const found = await keyOfClient(trx, clientId, arcaDay(at));
+    const health = found ? keyHealth(found.key) : null;
+    if (!found || !health || health.state === 'pendiente' || health.state === 'sin_clave') {
+        return;
+    }
+
+    const last = await trx('webhook_events').select('data').where({ client_id: found.loginClientId, type: 'salud.cambio' }).whereNull('sync_system')
+        .orderBy('id', 'desc').first() as { data: string | null } | undefined;
+    const announced = last?.data ? (JSON.parse(last.data) as { estado?: KeyState }).estado ?? null : null;
+    if (announced === null && health.state === 'funciona') {
+        return;
+    }
+
+    const previous = announced ?? (found.key.reach.some((record) => record.syncedAt !== null) ? 'funciona' : 'pendiente');
+    if (previous !== health.state) {
+        await announce(trx, found.loginClientId, {
+            type: 'salud.cambio',
+            system: null,
+            data: { clave: found.key.loginCuit, cuits: found.cuits, estado: health.state, estadoAnterior: previous, desde: health.since ?? at }
+        }, at);
+    }
+};
+
 // A CUIT's sync ended: what its writes changed (and what an earlier sync that died before its
 // end left) becomes one `sincronizacion.completada` event, in one transaction; the systems in
-// their usual order. False when there was nothing to announce.
+// their usual order. False when there was nothing to announce. A key that works again after a
+// failure is announced first.
 export const announceSyncCompleted = async (knex: Knex, clientId: number, at: Timestamp): Promise<boolean> => await knex.transaction(async (trx) => {
 
+    await announceKeyChange(trx, clientId, at);
     const rows = await trx('sync_changes').where({ client_id: clientId }) as Record<string, unknown>[];
     if (!rows.length) {
         return false;

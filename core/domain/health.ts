@@ -5,7 +5,10 @@ import { toIso } from './time.js';
 
 // The health of a CUIT as integrators (REST), assistants (MCP) and staff (CLI) see it, derived
 // from what the synchronization records and nothing else: each system's last success, last
-// attempt and last error (sync_states), and the keys the authority refused (sync_key_failures).
+// attempt and last error (sync_states); for a key, the refusal that keeps it from being tried
+// again until it changes (sync_key_failures, which the login reads) and the fleet's login
+// ledger of the ARCA day (sync_key_logins: a login that went through, or the failure that
+// ended the key's logins for the day), the same records the sync acts on.
 // The recorded error always starts with the Spanish explanation of its cause (messages.authority
 // or messages.sync), so the cause is read back from that prefix: the text the sync writes is the
 // one source, and a new cause added there without a state here falls to 'error'.
@@ -149,10 +152,12 @@ const internals = {
         'ok'
     ] as readonly HealthState[],
 
-    // The authority's failure kinds of a refused key (sync_key_failures.kind).
+    // The authority's failure kinds of a refused key (sync_key_failures.kind, and the ledger's
+    // ended_kind for the key of that fingerprint).
     keyKinds: { rejected_key: 'clave_rechazada', blocked_key: 'clave_bloqueada', expired_key: 'clave_vencida' } as Record<string, KeyState>,
 
-    day: (at: Timestamp): string => new Date(at).toISOString().slice(0, 10)
+    // Failures that end the ARCA day for the login CUIT, whatever its key (sync_key_logins).
+    dayKinds: { captcha: 'captcha', second_factor: 'segundo_factor' } as Record<string, KeyState>
 };
 
 // The state a recorded error names (null: no error).
@@ -211,12 +216,22 @@ export const systemHealth = (system: SyncSystem, record: SystemRecord | undefine
     };
 };
 
+// The key's row of today's login ledger (the ARCA day's).
+export interface KeyDay {
+    passwordPosts: number;
+    ended: { kind: string; at: Timestamp; fingerprint: string | null } | null;
+}
+
 export interface KeyRecord {
     // The CUIT whose clave fiscal logs in (the client's own, or its representative's).
     loginCuit: string | null;
     hasKey: boolean;
+    // The digest of the key stored now (sealed-key.ts).
+    fingerprint: string | null;
     // The authority refused this very key (it has not changed since).
     refused: { kind: string; at: Timestamp } | null;
+    // Today's row of the fleet's login ledger for the login CUIT, if any.
+    today: KeyDay | null;
     // Every system of every CUIT the key reaches.
     reach: readonly SystemRecord[];
 }
@@ -227,9 +242,12 @@ export interface KeyHealth {
     since: Timestamp | null;
 }
 
-// A key's state today: refused for good until it changes, a CAPTCHA or a second factor met
-// today (the sync tries again tomorrow), working when its last login went through.
-export const keyHealth = (key: KeyRecord, now: Timestamp): KeyHealth => {
+// A key's state today: refused for good until it changes (sync_key_failures); then what the
+// ledger says of the ARCA day: a failure that ended the key's logins (a CAPTCHA or a second
+// factor, whatever key the CUIT logs in with; a refusal, of this very key), or a login that
+// went through; otherwise working when the last attempt of its CUITs got past the login, and
+// pending until it is used (a failure of an earlier day says nothing of today's).
+export const keyHealth = (key: KeyRecord): KeyHealth => {
 
     const of = (state: KeyState, since: Timestamp | null): KeyHealth => ({ loginCuit: key.loginCuit, state, since });
     if (!key.hasKey) {
@@ -241,6 +259,17 @@ export const keyHealth = (key: KeyRecord, now: Timestamp): KeyHealth => {
         return of(refused, key.refused!.at);
     }
 
+    const ended = key.today?.ended ?? null;
+    if (ended) {
+        const state = internals.dayKinds[ended.kind] ?? (ended.fingerprint === key.fingerprint ? internals.keyKinds[ended.kind] : undefined);
+        if (state) {
+            return of(state, ended.at);
+        }
+    }
+    else if (key.today && key.today.passwordPosts > 0) {
+        return of('funciona', null);
+    }
+
     let latest: SystemRecord | null = null;
     for (const record of key.reach) {
         if (record.lastAttemptAt !== null && (!latest || record.lastAttemptAt > latest.lastAttemptAt!)) {
@@ -248,20 +277,7 @@ export const keyHealth = (key: KeyRecord, now: Timestamp): KeyHealth => {
         }
     }
 
-    if (!latest) {
-        return of('pendiente', null);
-    }
-
-    const state = stateOfError(latest.lastError);
-    if (isKeyFailureState(state)) {
-        // A login failure of another day says nothing of today's (a changed key, a CAPTCHA gone).
-        return internals.day(latest.lastAttemptAt!) === internals.day(now) && state !== 'sin_clave' ? of(
-            state as KeyState,
-            latest.failingSince ?? latest.lastAttemptAt
-        ) : of('pendiente', null);
-    }
-
-    return of('funciona', null);
+    return !latest || isKeyFailureState(stateOfError(latest.lastError)) ? of('pendiente', null) : of('funciona', null);
 };
 
 export interface CuitHealth {

@@ -1,3 +1,4 @@
+import type { KeyDay } from '../domain/health.js';
 import type { Principal, Role, SubscriptionState } from '../domain/access.js';
 import type { CcmaBalances, CcmaMovement } from '../domain/ccma.js';
 import type { ClientFilters, ClientListRow, ClientRecord, ClientType } from '../domain/client.js';
@@ -244,9 +245,14 @@ export interface HealthClientRow {
 }
 
 export interface HealthRepository {
-    // Every client of the account, by name then internal id (the CUIT list's order), and the
-    // ids of those the principal manages (null: all, an owner).
-    portfolio(principal: Pick<Principal, 'accountId' | 'userId' | 'role'>): Promise<{ clients: HealthClientRow[]; visible: ReadonlySet<number> | null }>;
+    // Every client of the account, by name then internal id (the CUIT list's order), the ids
+    // of those the principal manages (null: all, an owner), and the login ledger's rows of
+    // `day` (the ARCA day) for the account's CUITs, by CUIT.
+    portfolio(principal: Pick<Principal, 'accountId' | 'userId' | 'role'>, day: string): Promise<{
+        clients: HealthClientRow[];
+        visible: ReadonlySet<number> | null;
+        days: ReadonlyMap<string, KeyDay>;
+    }>;
 }
 
 // Signed webhooks (migration 011): staff's endpoints, the outbox the sync fills, deliveries.

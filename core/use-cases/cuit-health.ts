@@ -1,7 +1,8 @@
 import type { Principal } from '../domain/access.js';
 import type { Cuit } from '../domain/cuit.js';
 import { formatCuit } from '../domain/cuit.js';
-import type { CuitHealth, HealthState, KeyHealthView, SystemHealthView, SystemRecord } from '../domain/health.js';
+import { arcaDay } from '../domain/arca-day.js';
+import type { CuitHealth, HealthState, KeyDay, KeyHealthView, SystemHealthView, SystemRecord } from '../domain/health.js';
 import { cuitHealth, healthText, isKeyFailureState, keyHealth, needsAttention, systemNames, toKeyHealthView, toSystemHealthView, worstState } from '../domain/health.js';
 import type { SyncSystem } from '../domain/sync-system.js';
 import type { Pagination } from '../domain/pagination.js';
@@ -44,7 +45,7 @@ const internals = {
 
     // Each client's health: its systems, and the key that logs in for it (a legal entity's is
     // its representative's), whose state comes from every CUIT the key reaches.
-    derive(rows: readonly HealthClientRow[], now: number): Map<number, CuitHealth> {
+    derive(rows: readonly HealthClientRow[], days: ReadonlyMap<string, KeyDay>): Map<number, CuitHealth> {
 
         const byId = new Map(rows.map((row) => [row.id, row]));
         const reached = new Map<number, HealthClientRow[]>();
@@ -60,7 +61,7 @@ const internals = {
 
             const login = loginId === null ? undefined : byId.get(loginId);
             if (!login) {
-                return keyHealth({ loginCuit: null, hasKey: false, refused: null, reach: [] }, now);
+                return keyHealth({ loginCuit: null, hasKey: false, fingerprint: null, refused: null, today: null, reach: [] });
             }
 
             let key = keys.get(login.id);
@@ -69,9 +70,11 @@ const internals = {
                 key = keyHealth({
                     loginCuit: login.cuit,
                     hasKey: login.keyFingerprint !== null,
+                    fingerprint: login.keyFingerprint,
                     refused,
+                    today: days.get(login.cuit) ?? null,
                     reach: (reached.get(login.id) ?? []).flatMap(internals.records)
-                }, now);
+                });
                 keys.set(login.id, key);
             }
 
@@ -107,8 +110,8 @@ const internals = {
 // The health of every CUIT the principal manages, in the CUIT list's order.
 export const portfolioHealth = async (deps: Pick<Ports, 'health' | 'clock'>, principal: Principal): Promise<CuitHealthView[]> => {
 
-    const { clients, visible } = await deps.health.portfolio(principal);
-    const healths = internals.derive(clients, deps.clock.now().getTime());
+    const { clients, visible, days } = await deps.health.portfolio(principal, arcaDay(deps.clock.now().getTime()));
+    const healths = internals.derive(clients, days);
     return clients.filter((row) => !visible || visible.has(row.id)).map((row) => internals.view(row, healths.get(row.id)!));
 };
 
@@ -116,17 +119,17 @@ export const portfolioHealth = async (deps: Pick<Ports, 'health' | 'clock'>, pri
 export const healthOfCuit = async (deps: Pick<Ports, 'health' | 'clock' | 'clients'>, principal: Principal, cuit: Cuit): Promise<CuitHealthView> => {
 
     const client = await findVisibleClient(deps, principal, cuit);
-    const { clients } = await deps.health.portfolio(principal);
+    const { clients, days } = await deps.health.portfolio(principal, arcaDay(deps.clock.now().getTime()));
     const row = clients.find((entry) => entry.id === client.id)!;
-    return internals.view(row, internals.derive(clients, deps.clock.now().getTime()).get(client.id)!);
+    return internals.view(row, internals.derive(clients, days).get(client.id)!);
 };
 
 // Staff (`arcasync sync status --cuit`): a client's health in its account, whoever manages it.
 export const healthOfClient = async (deps: Pick<Ports, 'health' | 'clock'>, accountId: number, clientId: number): Promise<CuitHealthView | null> => {
 
-    const { clients } = await deps.health.portfolio({ accountId, userId: 0, role: 'owner' });
+    const { clients, days } = await deps.health.portfolio({ accountId, userId: 0, role: 'owner' }, arcaDay(deps.clock.now().getTime()));
     const row = clients.find((entry) => entry.id === clientId);
-    return row ? internals.view(row, internals.derive(clients, deps.clock.now().getTime()).get(clientId)!) : null;
+    return row ? internals.view(row, internals.derive(clients, days).get(clientId)!) : null;
 };
 
 export const getCuitHealth = async (

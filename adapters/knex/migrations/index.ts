@@ -12,6 +12,7 @@ import * as fleet from './009_fleet.js';
 import * as hardening from './010_hardening.js';
 import * as healthWebhooks from './011_health_webhooks.js';
 import * as syncChanges from './012_sync_changes.js';
+import * as keyEvents from './013_key_events.js';
 
 // Migrations are listed here rather than found on disk, so the same list runs from the
 // TypeScript sources (tests) and from the compiled build.
@@ -28,7 +29,8 @@ const internals = {
         '009_fleet': fleet,
         '010_hardening': hardening,
         '011_health_webhooks': healthWebhooks,
-        '012_sync_changes': syncChanges
+        '012_sync_changes': syncChanges,
+        '013_key_events': keyEvents
     } as Record<string, Knex.Migration>
 };
 

@@ -9,7 +9,7 @@ import { sqlByShape, statements, statementsOf } from '../statements.js';
 import { upsertSql } from '../upsert.js';
 import type { HealthState } from '../../../core/domain/health.js';
 import { stateOfError } from '../../../core/domain/health.js';
-import { announce, announceSyncCompleted, recoveryStep } from '../outbox.js';
+import { announce, announceKeyChange, announceSyncCompleted, recoveryStep } from '../outbox.js';
 
 const internals = {
     // Fixed SQL: markSynced closes every write of synchronized data; one row per system.
@@ -94,7 +94,8 @@ export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncSta
     // The client's existence is checked in the same transaction as the write (and the foreign
     // key backs it), so a deleted client gets nothing written.
     // The run of failures goes on while its cause stays the same (failing_since kept); a new
-    // cause starts a new one, and is a change of health the account's webhooks hear of.
+    // cause starts a new one, and is a change of health the account's webhooks hear of, as is
+    // a change of its key's state (announceKeyChange).
     async recordFailure(clientId, system, error, at) {
 
         return await knex.transaction(async (trx) => {
@@ -125,6 +126,8 @@ export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncSta
                 }, at);
             }
 
+            // The key that logs in for it may have changed state with this failure.
+            await announceKeyChange(trx, clientId, at);
             return true;
         });
     }

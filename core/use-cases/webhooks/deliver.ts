@@ -1,3 +1,4 @@
+import type { KeyState } from '../../domain/health.js';
 import { healthText, stateOfError, systemNames } from '../../domain/health.js';
 import type { TargetPolicy } from '../../domain/webhook.js';
 import { deliveryWindowMs, retryDelayMs, sign, signatureHeader, webhookBody } from '../../domain/webhook.js';
@@ -28,11 +29,25 @@ export interface DeliveryWorker {
 }
 
 const internals = {
-    // What a receiver reads in `datos`: a change of health in the API's words; the rest as stored.
+    // What a receiver reads in `datos`: a change of health in the API's words (a system's, or a
+    // key's: `clave` and the CUITs it reaches instead of `sistema`); the rest as stored.
     datos(event: OutboxEventRecord): unknown {
 
         if (event.type !== 'salud.cambio') {
             return event.data;
+        }
+
+        const key = event.data as { clave?: string; cuits?: string[]; estado: KeyState; estadoAnterior: KeyState; desde: number } | null;
+        if (event.system === null && key?.clave) {
+            return {
+                sistema: null,
+                clave: key.clave,
+                cuits: key.cuits ?? [],
+                estado: key.estado,
+                estadoAnterior: key.estadoAnterior,
+                desde: new Date(key.desde).toISOString(),
+                ...healthText(key.estado)
+            };
         }
 
         const estado = event.error === null ? 'ok' : stateOfError(event.error);
