@@ -1,9 +1,5 @@
 import { expect } from 'chai';
-import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import type { App } from '../app/compose.js';
 import { composeApp } from '../app/compose.js';
 import { loadConfig } from '../app/config.js';
@@ -16,11 +12,11 @@ import { displayName, sortKey } from '../core/domain/client.js';
 import type { Cuit } from '../core/domain/cuit.js';
 import { arcaDay } from '../core/domain/arca-day.js';
 import { messages } from '../core/domain/messages.js';
-import { builtCli } from './support/build.js';
 import { runCli } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
 import { databaseOf } from './support/app.js';
+import { spawnSyncProcess, syncEnv, until } from './support/sync-processes.js';
 
 // The fleet's promises to the authority, held by the database (docs/scaling.md): three
 // `sync worker` processes and a `sync --all` from cron at once, over a portfolio where
@@ -29,16 +25,7 @@ import { databaseOf } from './support/app.js';
 // requests to that host, a CAPTCHA met by one ends the key's logins for the day in all, and a
 // worker's free slots take other keys' jobs.
 
-interface WorkerEvent {
-    event: 'ready' | 'start' | 'end' | 'stopped';
-    jobId?: number;
-    clientId?: number;
-    at?: number;
-    disposition?: string;
-}
-
 const internals = {
-    root: fileURLToPath(new URL('..', import.meta.url)),
     secretKey: randomBytes(32).toString('base64'),
 
     // A daily window away from now, so that only the run's own jobs are due.
@@ -48,56 +35,9 @@ const internals = {
         return minute < 5 ? '12:00-12:01' : '00:00-00:01';
     },
 
-    env(databaseUrl: string, authorityUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-
-        const env: NodeJS.ProcessEnv = {
-            ...process.env, DATABASE_URL: databaseUrl, ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authorityUrl, LOG_LEVEL: 'silent',
-            SYNC_WINDOW: internals.window(), SYNC_BLOCK_WAIT_MS: '2000', SYNC_KEY_IDLE_MS: '5000', SYNC_LOGIN_GAP_MS: '100', ...extra
-        };
-        delete env.TEST_MYSQL_URL;
-        return env;
-    },
-
-    spawnCli(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; events: WorkerEvent[]; exited: Promise<number | null>; output: () => string } {
-
-        const child = spawn(process.execPath, [builtCli(), ...args], { cwd: internals.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-        const events: WorkerEvent[] = [];
-        let buffer = '';
-        let all = '';
-        child.stdout!.on('data', (chunk: Buffer) => {
-
-            all += chunk.toString();
-            buffer += chunk.toString();
-            const lines = buffer.split('\n');
-            buffer = lines.pop()!;
-            for (const line of lines.filter(Boolean)) {
-                try {
-                    events.push(JSON.parse(line) as WorkerEvent);
-                }
-                catch {
-                    // a summary line
-                }
-            }
-        });
-        child.stderr!.on('data', (chunk: Buffer) => {
-
-            all += chunk.toString();
-        });
-        const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-        return { child, events, exited, output: () => all };
-    },
-
-    async until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
-
-        const deadline = Date.now() + timeoutMs;
-        while (!await check()) {
-            if (Date.now() > deadline) {
-                throw new Error(`timed out waiting for ${what}`);
-            }
-
-            await sleep(50);
-        }
-    },
+    env: (databaseUrl: string, authorityUrl: string): NodeJS.ProcessEnv => syncEnv(databaseUrl, internals.secretKey, authorityUrl, {
+        SYNC_WINDOW: internals.window(), SYNC_BLOCK_WAIT_MS: '2000', SYNC_KEY_IDLE_MS: '5000', SYNC_LOGIN_GAP_MS: '100'
+    }),
 
     async add(app: App, accountId: number, cuit: string, input: { password?: string; representativeId?: number } = {}): Promise<number> {
 
@@ -193,16 +133,16 @@ for (const database of testDatabases()) {
             // A block of Mis Comprobantes, met by whichever worker gets there first.
             authority.script({ host: arcaHosts.mcmp, answer: 'block', times: 1 });
             const workers = [0, 1, 2].map(
-                () => internals.spawnCli(['sync', 'worker', '--json', '--concurrency', '4', '--poll-seconds', '0.05', '--lease-seconds', '20'], env)
+                () => spawnSyncProcess(['sync', 'worker', '--json', '--concurrency', '4', '--poll-seconds', '0.05', '--lease-seconds', '20'], env)
             );
             try {
-                await internals.until(() => workers.every((worker) => worker.events.some((event) => event.event === 'ready')), 120_000, 'the workers');
-                const cron = internals.spawnCli(['sync', '--all', '--json', '--concurrency', '4'], env);
+                await until(() => workers.every((worker) => worker.events.some((event) => event.event === 'ready')), 120_000, 'the workers');
+                const cron = spawnSyncProcess(['sync', '--all', '--json', '--concurrency', '4'], env);
                 // Exit 3 when it ran the CAPTCHA's CUITs (they end with an error); the workers
                 // may have taken every job first.
                 expect([0, 3], cron.output()).to.include(await cron.exited);
                 // The daily jobs the workers' schedulers plan wait for their window.
-                await internals.until(
+                await until(
                     async () => Number(
                         (await databaseOf(app)('sync_jobs').where(
                             (due) => due.where('status', 'running').orWhere(

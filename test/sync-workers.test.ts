@@ -1,11 +1,7 @@
 import { expect } from 'chai';
-import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import type { App } from '../app/compose.js';
 import { composeApp } from '../app/compose.js';
 import { loadConfig } from '../app/config.js';
@@ -18,83 +14,25 @@ import type { Cuit } from '../core/domain/cuit.js';
 import type { DateRange } from '../core/domain/period.js';
 import { runJob } from '../core/use-cases/sync/run-job.js';
 import { invoiceWindow } from '../core/use-cases/sync/sync-policy.js';
-import { builtCli } from './support/build.js';
 import type { TestDatabase } from './support/databases.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
 import { databaseOf } from './support/app.js';
+import type { SyncProcess } from './support/sync-processes.js';
+import { spawnSyncProcess, syncEnv, until } from './support/sync-processes.js';
 
 // Workers as separate processes (`arcasync sync worker --json`), the way operators run them:
 // a worker killed mid-sync leaves no half-written system and its CUIT is retaken once the
 // lease expires; SIGTERM gives the job back; two workers on MariaDB never sync one CUIT at
 // the same time.
 
-interface WorkerEvent {
-    event: 'ready' | 'start' | 'end' | 'stopped';
-    jobId?: number;
-    clientId?: number;
-    at?: number;
-    disposition?: string;
-    outcome?: string;
-}
-
 const internals = {
-    root: fileURLToPath(new URL('..', import.meta.url)),
     secretKey: randomBytes(32).toString('base64'),
 
-    spawnWorker(databaseUrl: string, authorityUrl: string, args: string[], env: Record<string, string> = {}): {
-        child: ChildProcess;
-        events: WorkerEvent[];
-        exited: Promise<number | null>;
-        stderr: () => string;
-    } {
-
-        const child = spawn(process.execPath, [builtCli(), 'sync', 'worker', '--json', ...args], {
-            cwd: internals.root,
-            env: {
-                ...process.env,
-                DATABASE_URL: databaseUrl,
-                ARCASYNC_SECRET_KEY: internals.secretKey,
-                AUTHORITY: 'simulated',
-                AUTHORITY_URL: authorityUrl,
-                LOG_LEVEL: 'silent',
-                ...env
-            },
-            stdio: ['ignore', 'pipe', 'pipe']
-        });
-
-        const events: WorkerEvent[] = [];
-        let buffer = '';
-        let errors = '';
-        child.stdout!.on('data', (chunk: Buffer) => {
-
-            buffer += chunk.toString();
-            const lines = buffer.split('\n');
-            buffer = lines.pop()!;
-            for (const line of lines.filter(Boolean)) {
-                events.push(JSON.parse(line) as WorkerEvent);
-            }
-        });
-        child.stderr!.on('data', (chunk: Buffer) => {
-
-            errors += chunk.toString();
-        });
-
-        const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-        return { child, events, exited, stderr: () => errors };
-    },
-
-    async until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
-
-        const deadline = Date.now() + timeoutMs;
-        while (!await check()) {
-            if (Date.now() > deadline) {
-                throw new Error(`timed out waiting for ${what}`);
-            }
-
-            await sleep(20);
-        }
-    },
+    worker: (databaseUrl: string, authorityUrl: string, args: string[], env: Record<string, string> = {}): SyncProcess => spawnSyncProcess(
+        ['sync', 'worker', '--json', ...args],
+        syncEnv(databaseUrl, internals.secretKey, authorityUrl, env)
+    ),
 
     async setup(database: TestDatabase) {
 
@@ -152,11 +90,11 @@ for (const database of testDatabases()) {
             const { app, accountId } = setup;
             const clientId = await internals.addPerson(app, accountId, '20301112223');
             await internals.pendingJob(app, clientId);
-            const worker = internals.spawnWorker(app.config.databaseUrl, authority.url, ['--concurrency', '1', '--lease-seconds', '3']);
+            const worker = internals.worker(app.config.databaseUrl, authority.url, ['--concurrency', '1', '--lease-seconds', '3']);
             const synced = async () => Number(
                 (await databaseOf(app)('sync_states').where({ client_id: clientId }).whereNotNull('synced_at').count({ n: '*' }).first())!.n
             );
-            await internals.until(async () => await synced() >= 2, 30_000, `two systems synced (${worker.stderr()})`);
+            await until(async () => await synced() >= 2, 30_000, `two systems synced (${worker.stderr()})`);
             worker.child.kill('SIGKILL');
             await worker.exited;
 
@@ -190,7 +128,7 @@ for (const database of testDatabases()) {
             // hold may outlive the job's lease by a few milliseconds: both must have run out.
             const hold = await databaseOf(app)('sync_key_holds').where({ key_cuit: '20301112223' }).first();
             const expiry = Math.max(Number(job.lease_expires_at), Number(hold?.expires_at ?? 0));
-            await internals.until(async () => expiry < Date.now(), 10_000, 'lease expiry');
+            await until(async () => expiry < Date.now(), 10_000, 'lease expiry');
             const retaken = (await deps.jobQueue.claim({ owner: 'second', now: Date.now(), leaseMs: 60_000 }))!;
             expect(retaken).to.include({ id: Number(job.id), attempts: 2 });
             const result = await runJob(deps, retaken, { owner: 'second', leaseMs: 60_000, stopping: () => false });
@@ -206,8 +144,8 @@ for (const database of testDatabases()) {
             const { app, accountId } = setup;
             const clientId = await internals.addPerson(app, accountId, '20301112231');
             await internals.pendingJob(app, clientId);
-            const worker = internals.spawnWorker(app.config.databaseUrl, authority.url, ['--concurrency', '1']);
-            await internals.until(() => worker.events.some((event) => event.event === 'start' && event.clientId === clientId), 30_000, `the worker to start (${worker.stderr()})`);
+            const worker = internals.worker(app.config.databaseUrl, authority.url, ['--concurrency', '1']);
+            await until(() => worker.events.some((event) => event.event === 'start' && event.clientId === clientId), 30_000, `the worker to start (${worker.stderr()})`);
             worker.child.kill('SIGTERM');
             expect(await worker.exited).to.equal(0);
 
@@ -232,9 +170,9 @@ for (const database of testDatabases()) {
             const port = (probe.address() as AddressInfo).port;
             await new Promise((resolve) => probe.close(resolve));
 
-            const worker = internals.spawnWorker(app.config.databaseUrl, authority.url, ['--concurrency', '1'], { METRICS_PORT: String(port) });
+            const worker = internals.worker(app.config.databaseUrl, authority.url, ['--concurrency', '1'], { METRICS_PORT: String(port) });
             try {
-                await internals.until(() => worker.events.some((event) => event.event === 'end' && event.clientId === clientId), 30_000, `the worker to sync (${worker.stderr()})`);
+                await until(() => worker.events.some((event) => event.event === 'end' && event.clientId === clientId), 30_000, `the worker to sync (${worker.stderr()})`);
                 // Jobs an earlier test gave back are in the queue too: count what this worker ran.
                 const { outcome } = worker.events.find((event) => event.event === 'end' && event.clientId === clientId)!;
                 const ran = worker.events.filter((event) => event.event === 'end' && event.outcome === outcome).length;
@@ -275,8 +213,8 @@ describe('two sync workers on MariaDB at once', function () {
             }
 
             // Both workers up and polling before any job exists, so that both compete for all.
-            const workers = [0, 1].map(() => internals.spawnWorker(app.config.databaseUrl, authority.url, ['--concurrency', '4', '--poll-seconds', '0.05']));
-            await internals.until(() => workers.every((worker) => worker.events.some((event) => event.event === 'ready')), 60_000, 'both workers ready');
+            const workers = [0, 1].map(() => internals.worker(app.config.databaseUrl, authority.url, ['--concurrency', '4', '--poll-seconds', '0.05']));
+            await until(() => workers.every((worker) => worker.events.some((event) => event.event === 'ready')), 60_000, 'both workers ready');
 
             // Three jobs per client, all due: every worker wants every client.
             const now = Date.now();
@@ -294,7 +232,7 @@ describe('two sync workers on MariaDB at once', function () {
                     (due) => due.where('status', 'running').orWhere((pending) => pending.where('status', 'pending').andWhere('run_after', '<=', Date.now()))
                 ).count({ n: '*' }).first())!.n
             );
-            await internals.until(async () => await remaining() === 0, 100_000, 'all jobs done');
+            await until(async () => await remaining() === 0, 100_000, 'all jobs done');
             for (const worker of workers) {
                 worker.child.kill('SIGTERM');
                 expect(await worker.exited).to.equal(0);
