@@ -122,7 +122,8 @@ export const databaseLog = (level: string) => {
     const notice = (message: unknown) => {
 
         const line = text(message);
-        const reported = /^Acquire connection error|Unable to detect MySQL\/MariaDB version/.test(line);
+        // What the command reports itself (its one line, or the server's log) is only debug here.
+        const reported = /^Acquire connection error|Unable to detect MySQL\/MariaDB version|^migration (file "[^"]*" )?failed/.test(line);
         logger()[reported ? 'debug' : 'warn']({ source: 'knex' }, reported ? line.split('\n')[0]! : line);
     };
     return {

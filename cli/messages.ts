@@ -43,6 +43,8 @@ export const cliMessages = {
     syncFailed: (count: number): string => `${count} CUIT ${count === 1 ? 'terminó' : 'terminaron'} con error (detalle en la salida y en 'arcasync sync status').`,
     addressInUse: (address: string, port: string): string => `El puerto ${port} de ${address} ya está en uso: elegí otro con --port (o PORT; METRICS_PORT para las métricas) o detené el proceso que lo ocupa.`,
     databaseFailure: (database: string, cause: string): string => `No se puede usar la base de datos ${database}: ${cause}.`,
+    foreignTable: (table: string): string => `ya tiene una tabla '${table}' que no creó arcasync (usá una base de datos vacía, o la de arcasync)`,
+    databaseRefused: (code: string): string => `rechazó una operación (${code})`,
     passwordPrompt: (userId: number, min: number): string => `Contraseña para el usuario ${userId} (al menos ${min} caracteres; no se muestra): `,
     passwordAgain: 'Repetila para confirmar: ',
     passwordMismatch: 'Las dos contraseñas no coinciden: la contraseña no cambió. Volvé a ejecutar el comando.',

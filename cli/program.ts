@@ -77,7 +77,7 @@ const internals = {
 
         // A database that cannot be used: which one, and why, in one line (not the driver's stack).
         const [{ databaseFailureCause }, { databaseLabel, loadConfig }] = await Promise.all([import('../app/database.js'), import('../app/config.js')]);
-        const cause = databaseFailureCause(err);
+        const cause = databaseFailureCause(err) ?? internals.refusal(err);
         if (cause) {
             let label = 'DATABASE_URL';
             try {
@@ -96,6 +96,19 @@ const internals = {
         }
 
         return (err instanceof Error ? err.message : String(err)).replace(/^error: /i, '').split('\n')[0]!;
+    },
+
+    // Any other error of the database's driver, said without its English text: a table of the
+    // same name that arcasync did not create (a database that is not arcasync's), or the code.
+    refusal(err: unknown): string | null {
+
+        const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+        if (typeof code !== 'string' || !/^(ER_|SQLITE_)/.test(code)) {
+            return null;
+        }
+
+        const table = /table [`'"]?(\w+)[`'"]? already exists/i.exec(String(message))?.[1];
+        return table ? cliMessages.foreignTable(table) : cliMessages.databaseRefused(code);
     },
 
     // `help account create`: commander's help command takes one name and shows that command's

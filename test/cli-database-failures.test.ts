@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import knexFactory from 'knex';
 import mysql from 'mysql2';
 import { runBuiltCli } from './support/cli.js';
 import { closedPort } from './support/databases.js';
@@ -144,6 +145,21 @@ describe('CLI commands on a database that cannot be used', function () {
         }
     });
 
+    it('SQLite: a file holding another application\'s tables', async () => {
+
+        const dir = mkdtempSync(join(tmpdir(), 'arcasync-foreign-'));
+        try {
+            const file = join(dir, 'otra.sqlite');
+            const other = knexFactory({ client: 'better-sqlite3', connection: { filename: file }, useNullAsDefault: true });
+            await other.raw('create table accounts (numero integer)');
+            await other.destroy();
+            await internals.expectOneLine(`sqlite:${file}`, /ya tiene una tabla 'accounts' que no creó arcasync \(usá una base de datos vacía, o la de arcasync\)\.$/, file);
+        }
+        finally {
+            rmSync(dir, { recursive: true, force: true });
+        }
+    });
+
     it('a MySQL server older than supported (MariaDB 10.5): which server it is and what arcasync requires', async () => {
 
         const server = await internals.oldServer('10.5.23-MariaDB-1:10.5.23+maria~deb11');
@@ -192,6 +208,21 @@ describe('CLI commands on a database that cannot be used', function () {
                 url.username = 'nadie';
                 url.password = 'secreta-de-prueba';
             }), /rechazó el usuario 'nadie'/, 'nadie@');
+        });
+
+        it('MySQL: a database holding another application\'s tables', async () => {
+
+            const name = `arcasync_otra_${process.pid}`;
+            const admin = knexFactory({ client: 'mysql2', connection: process.env.TEST_MYSQL_URL });
+            try {
+                await admin.raw(`create database if not exists ${name}`);
+                await admin.raw(`create table ${name}.accounts (numero int)`);
+                await internals.expectOneLine(at((url) => (url.pathname = `/${name}`)), /ya tiene una tabla 'accounts' que no creó arcasync/, name);
+            }
+            finally {
+                await admin.raw(`drop database if exists ${name}`);
+                await admin.destroy();
+            }
         });
 
         it('MySQL: unknown host', async () => {
