@@ -21,7 +21,7 @@ for (const database of testDatabases()) {
 
         before(async () => {
 
-            server = await startTestServer(database, { rateLimits: noRateLimits });
+            server = await startTestServer(database, { rateLimits: noRateLimits, inject: true });
         });
 
         after(async () => {

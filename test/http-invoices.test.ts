@@ -20,7 +20,7 @@ for (const database of testDatabases()) {
         before(async () => {
 
             // 01:30 UTC on April 1st is still March 31st in Argentina: the default period is UTC's.
-            server = await startTestServer(database, { rateLimits: noRateLimits, clock: testClock('2026-04-01T01:30:00Z') });
+            server = await startTestServer(database, { rateLimits: noRateLimits, clock: testClock('2026-04-01T01:30:00Z'), inject: true });
         });
 
         after(async () => {

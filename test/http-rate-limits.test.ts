@@ -39,7 +39,7 @@ for (const database of testDatabases()) {
 
         before(async () => {
 
-            server = await startTestServer(database);
+            server = await startTestServer(database, { inject: true });
         });
 
         after(async () => {

@@ -24,7 +24,7 @@ for (const database of testDatabases()) {
 
         before(async () => {
 
-            server = await startTestServer(database, { rateLimits: noRateLimits, env: writeServerEnv });
+            server = await startTestServer(database, { rateLimits: noRateLimits, env: writeServerEnv, inject: true });
         });
 
         after(async () => {
