@@ -352,6 +352,35 @@ for (const database of testDatabases()) {
                 expect((await listed(owner)).map((item) => item.cuit)).to.include(cuit);
             });
 
+            // docs/api.md, Access: the 409 is all a member learns of an account CUIT it does
+            // not manage (issue 29 item 11).
+            it('answers a member posting an account CUIT it does not manage with the bare 409, and still 404 on its data, PATCH and DELETE', async () => {
+
+                const member = await seedUser(server.app.ports, owner.accountId, 'member');
+                const cuit = nextCuit();
+                await created(owner, person(cuit, { email: 'maria@example.com', telefono: '1144445555' }));
+                for (const again of [cuit, `${cuit.slice(0, 2)}-${cuit.slice(2, 10)}-${cuit.slice(10)}`]) {
+                    const res = await post(member, person(again, { nombre: 'Otro' }));
+                    expect(res.status).to.equal(409);
+                    expect(res.text).to.equal(JSON.stringify({ error: messages.cuitTaken }));
+                }
+
+                for (const res of [
+                    ...await Promise.all(perCuitEndpoints(cuit).map((path) => server.request(path, { token: member.token }))),
+                    await patch(member, cuit, { nombre: 'Otro' }),
+                    await remove(member, cuit)
+                ]) {
+                    expect(res.status).to.equal(404);
+                    expect(res.body).to.deep.equal({ error: messages.notFound });
+                }
+
+                expect((await listed(member)).map((item) => item.cuit)).to.not.include(cuit);
+                const rows = await knex('clients').where({ cuit, account_id: owner.accountId });
+                expect(rows).to.have.length(1);
+                expect(rows[0].nombre).to.equal('María');
+                expect(await knex('user_clients').where({ client_id: rows[0].id, user_id: member.userId })).to.have.length(0);
+            });
+
             it('lets a member name only a representative it manages, with the same 400 as an absent one', async () => {
 
                 const member = await seedUser(server.app.ports, owner.accountId, 'member');
