@@ -92,6 +92,11 @@ export interface LoginOptions {
     // scarce, the sessions with the most left are served first, so the longest one (a key
     // that also reads the legal entities it represents) is not left running alone at the end.
     workLeft?: () => number;
+    // Called once, when the login's first request has reached the authority (its answer is
+    // back, or it failed): login pacing counts the next start from there, so the authority
+    // sees starts at least the gap apart whatever delays the request met on its way. A client
+    // that never calls it has its logins paced one after another.
+    started?: () => void;
 }
 
 export interface AuthorityClient {

@@ -109,6 +109,9 @@ export interface SessionOptions {
     // of the session with the highest value goes first (in arrival order among equals). A
     // session's requests are sequential, so this only orders sessions against each other.
     priority?: () => number;
+    // Called once, when the session's first request has reached the authority: its answer is
+    // back, or it failed.
+    onFirstAnswer?: () => void;
 }
 
 export interface Transport {
@@ -229,6 +232,7 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
         session(sessionOptions = {}) {
 
             const priority = sessionOptions.priority ?? (() => 0);
+            let onFirstAnswer = sessionOptions.onFirstAnswer;
             const jar = new CookieJar();
             const tails = new Map<string, Promise<void>>();
             const lastAt = new Map<string, number>();
@@ -311,6 +315,8 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
                             return result;
                         }
                         finally {
+                            onFirstAnswer?.();
+                            onFirstAnswer = undefined;
                             await leave?.();
                         }
                     }, { priority: priority() }) as Exchanged;

@@ -40,7 +40,10 @@ export const createArcaClient = (options: ArcaClientOptions = {}): ArcaClient =>
 
         async login(key: AuthorityKey, loginOptions: LoginOptions = {}): Promise<KeySession> {
 
-            const http = transport.session(loginOptions.workLeft ? { priority: loginOptions.workLeft } : {});
+            const http = transport.session({
+                ...(loginOptions.workLeft ? { priority: loginOptions.workLeft } : {}),
+                ...(loginOptions.started ? { onFirstAnswer: loginOptions.started } : {})
+            });
             try {
                 logins++;
                 await login(http, key);

@@ -4,7 +4,7 @@ import type { Faults } from './faults.js';
 import { escapeHtml, htmlPage, messagePage } from './pages.js';
 import type { Route } from './reply.js';
 import { cookiesOf, formOf, html, redirect } from './reply.js';
-import type { LoginOutcome, SimulatedState } from './state.js';
+import type { LoginOutcome, LoginSeen, SimulatedState } from './state.js';
 
 // auth.afip.gob.ar: the JSF login. login.xhtml (form F1, its action carrying ;jsessionid=)
 // takes the CUIT, loginClave.xhtml the password; success is an auto-submit form with a hidden
@@ -17,7 +17,7 @@ import type { LoginOutcome, SimulatedState } from './state.js';
 // 'bloqueada', 'vencida' (forced change), 'captcha', 'segundo' (second factor), 'desconocida'
 // (a page nobody has seen after the password). A legal entity cannot log in.
 
-interface AuthState { viewState: string; cuit: string | null }
+interface AuthState { viewState: string; cuit: string | null; login: LoginSeen }
 
 const internals = {
     rules: [
@@ -107,9 +107,13 @@ export const loginRoutes = (state: SimulatedState, faults: Faults): Route => {
     return async (req, res, path) => {
 
         const [plainPath, matrix = ''] = path.split(';');
+        const now = state.arrivedAt.get(req) ?? Date.now();
         if (plainPath === arcaPaths.login && req.method === 'GET') {
             const id = state.token();
-            const auth: AuthState = { viewState: internals.viewState(state.token()), cuit: null };
+            // A login starts with its first request to auth, the form's GET.
+            const login: LoginSeen = { cuit: null, at: now, lastAt: now };
+            state.loginStarts.push(login);
+            const auth: AuthState = { viewState: internals.viewState(state.token()), cuit: null, login };
             state.remember(authStates, id, auth);
             return html(res, loginUserPage(id, auth.viewState), 200, { 'set-cookie': `JSESSIONID=${id}; Path=/contribuyente_; Secure; HttpOnly` });
         }
@@ -125,14 +129,16 @@ export const loginRoutes = (state: SimulatedState, faults: Faults): Route => {
             return html(res, messagePage('Sesión expirada', 'La sesión ha expirado. Vuelva a ingresar.'));
         }
 
+        auth.login.lastAt = now;
+
         if (plainPath === arcaPaths.login) {
             const cuit = (form.get('F1:username') ?? '').replace(/\D/g, '');
             if (cuit.length !== 11 || isEntityCuit(cuit)) {
                 return html(res, loginUserPage(id, auth.viewState, 'Número de CUIL/CUIT incorrecto'));
             }
 
-            state.loginStarts.push({ cuit, at: Date.now() });
             auth.cuit = cuit;
+            auth.login.cuit = cuit;
             auth.viewState = internals.viewState(state.token());
             const captcha = faults.chance(faults.failures.captcha) || Boolean(captchaAfter && recent(cuit) >= captchaAfter.logins);
             return html(res, loginPasswordPage(auth.viewState, cuit, { captcha }));
@@ -170,7 +176,7 @@ export const loginRoutes = (state: SimulatedState, faults: Faults): Route => {
             }
 
             const jwt = state.issue(`${Buffer.from(JSON.stringify({ alg: 'RS256' })).toString('base64url')}.${Buffer.from(JSON.stringify({ sub: cuit, n: state.token() })).toString('base64url')}.${state.token()}`);
-            state.remember(state.jwts, jwt, { cuit, exp: Date.now() + jwtTtlMs });
+            state.remember(state.jwts, jwt, { cuit, exp: Date.now() + jwtTtlMs, login: auth.login });
             authStates.delete(id);
             return html(res, jwtPage(`https://${arcaHosts.portal}${arcaPaths.portalLogin}`, jwt));
         }

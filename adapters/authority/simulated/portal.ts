@@ -67,6 +67,7 @@ export const portalRoutes = (state: SimulatedState): Route => {
                 return redirect(res, `https://${arcaHosts.auth}${arcaPaths.login}`);
             }
 
+            grant.login.lastAt = state.arrivedAt.get(req) ?? Date.now();
             const session = state.token();
             state.stats.portalSessions++;
             state.remember(portalSessions, session, grant.cuit);

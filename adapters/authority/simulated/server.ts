@@ -15,7 +15,7 @@ import { portalRoutes } from './portal.js';
 import type { Route } from './reply.js';
 import { formOf, html, send } from './reply.js';
 import { sctRoutes } from './sct.js';
-import type { Read, ScriptedFailure, SimulatedAuthorityOptions, SimulatedFailures, SimulatedStats } from './state.js';
+import type { LoginSeen, Read, ScriptedFailure, SimulatedAuthorityOptions, SimulatedFailures, SimulatedStats } from './state.js';
 import { createState } from './state.js';
 
 // The simulated authority: one node:http server on 127.0.0.1 serving the SAME surface as the
@@ -32,8 +32,8 @@ export interface SimulatedAuthority {
     detailsOpened(cuit: string): string[];
     // What was read, in order: service, selected CUIT, what (e.g. mcmp R, sct getDeudas).
     reads(): Read[];
-    // When each key's login started (the CUIT posted to auth), in order.
-    loginStarts(): { cuit: string; at: number }[];
+    // Every login from its first request to auth to its last one so far, in order of start.
+    loginStarts(): LoginSeen[];
     // Every session id, cookie value, jwt and token/sign it handed out.
     issued(): string[];
     // When each request arrived, by host.
@@ -78,6 +78,7 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
     const handle = async (req: IncomingMessage, res: ServerResponse) => {
 
         state.stats.requests++;
+        state.arrivedAt.set(req, Date.now());
         const url = new URL(req.url ?? '/', 'http://simulated');
         const [, first = '', ...rest] = url.pathname.split('/');
         const byPrefix = isArcaHost(first);
@@ -161,7 +162,7 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
         }),
         detailsOpened: (cuit) => [...(state.opened.get(cuit) ?? [])],
         reads: () => [...state.reads],
-        loginStarts: () => [...state.loginStarts],
+        loginStarts: () => state.loginStarts.map((login) => ({ ...login })),
         issued: () => [...state.issued],
         arrivals: () => [...arrivals.values()],
         represent: (login, ...entities) => state.represent(login, entities),

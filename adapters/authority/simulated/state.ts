@@ -73,6 +73,15 @@ export interface SimulatedStats {
     byHost: Record<string, number>;
 }
 
+// One login as the authority sees it: from the first request of its session to auth (GET
+// login.xhtml) to its last one so far (the jwt taken by the portal, when it succeeds). What
+// pacing checks count: starts by time, and logins in flight.
+export interface LoginSeen {
+    cuit: string | null;                // once the CUIT is posted
+    at: number;
+    lastAt: number;
+}
+
 export interface Read {
     host: string;
     cuit: string;
@@ -110,10 +119,12 @@ export interface SimulatedState {
     serviceSessions(): number;
     // Opened DFE details per CUIT (opening one marks it read).
     readonly opened: Map<string, Set<string>>;
-    // When each key's login started (its CUIT posted), in order: what pacing checks count.
-    readonly loginStarts: { cuit: string; at: number }[];
+    // Every login, in the order they started.
+    readonly loginStarts: LoginSeen[];
+    // When each request arrived, before any simulated latency.
+    readonly arrivedAt: WeakMap<IncomingMessage, number>;
     // The login's jwts, until the portal takes them (once) or they expire.
-    readonly jwts: Map<string, { cuit: string; exp: number }>;
+    readonly jwts: Map<string, { cuit: string; exp: number; login: LoginSeen }>;
 }
 
 const internals = {
@@ -193,6 +204,7 @@ export const createState = (options: SimulatedAuthorityOptions): SimulatedState 
         opened: new Map(),
         jwts: new Map(),
         loginStarts: [],
+        arrivedAt: new WeakMap(),
         stats: {
             requests: 0,
             logins: 0,

@@ -208,7 +208,7 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
             throw new KeyDayOver(permit.ended?.kind ?? null, nextArcaDayStart(now) - now);
         }
 
-        const end = await options.pacer?.start().catch(async (err: unknown) => {
+        const turn = await options.pacer?.start().catch(async (err: unknown) => {
 
             await ledger.unposted({ keyCuit: key.loginCuit, day, relogin: permit.relogin });
             throw err;
@@ -216,7 +216,8 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
         logins++;
         try {
             const session = await authority.login({ loginCuit: key.loginCuit, password: key.password }, {
-                workLeft: () => Math.max(0, current.taxpayers - current.done)
+                workLeft: () => Math.max(0, current.taxpayers - current.done),
+                ...(turn ? { started: turn.started } : {})
             });
             await ledger.passwordPosted(key.loginCuit, day, clock.now().getTime());
             return session;
@@ -240,7 +241,7 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
             throw err;
         }
         finally {
-            end?.();
+            turn?.end();
         }
     };
 

@@ -4,9 +4,10 @@ import type { FleetLimits } from '../../ports/fleet.js';
 
 // Logins are spread out (docs/scaling.md): whether the authority limits logins per source
 // address is not public, and a burst of them is what a firewall punishes. In one process, new
-// logins start at least `gapMs` apart and at most `maxInFlight` run at once; across the fleet,
-// at most `perMinute` start in any minute (the database counts them). A login is in flight
-// from its first request until its session is confirmed or it fails.
+// logins start at least `gapMs` apart (counted from the authority's answer to the previous
+// login's first request) and at most `maxInFlight` run at once; across the fleet, at most `perMinute`
+// start in any minute (the database counts them). A login is in flight from its turn until
+// its session is confirmed or it fails.
 
 export interface LoginPacing {
     gapMs: number;
@@ -14,9 +15,18 @@ export interface LoginPacing {
     perMinute: number;
 }
 
+// One login's place in the pacing: `started` once its first request has reached the
+// authority (the gap is counted from there, not from when the turn was given: the request may
+// still wait for a slot of the transport, the fleet's host gate or a busy event loop), `end`
+// when it succeeded or failed. The next login's turn waits for one of the two.
+export interface LoginTurn {
+    started(): void;
+    end(): void;
+}
+
 export interface LoginPacer {
-    // Waits for this login's turn; the returned function ends it (success or failure).
-    start(): Promise<() => void>;
+    // Waits for this login's turn.
+    start(): Promise<LoginTurn>;
     readonly pacing: LoginPacing;
 }
 
@@ -50,17 +60,34 @@ export const createLoginPacer = (pacing: LoginPacing, fleet: FleetLimits | null)
         pacing,
         async start() {
 
-            const previous = turn;
-            const mine = previous.then(next);
-            turn = mine.catch(() => undefined);
-            await mine;
-            let ended = false;
-            return () => {
+            let left!: () => void;
+            const gone = new Promise<void>((resolve) => {
 
-                if (!ended) {
-                    ended = true;
-                    inFlight--;
-                    waiting.shift()?.();
+                left = resolve;
+            });
+            const mine = turn.then(next);
+            turn = mine.then(() => gone, () => undefined);
+            await mine;
+            let started = false;
+            let ended = false;
+            return {
+                started() {
+
+                    if (!started) {
+                        started = true;
+                        lastStart = performance.now();
+                        left();
+                    }
+                },
+                end() {
+
+                    started = true;
+                    left();
+                    if (!ended) {
+                        ended = true;
+                        inFlight--;
+                        waiting.shift()?.();
+                    }
                 }
             };
         }
