@@ -1,13 +1,11 @@
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { tracingChannel } from 'node:diagnostics_channel';
 import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import knexFactory from 'knex';
 import mysql from 'mysql2';
 import { createAuthorityClient } from '../app/authority.js';
 import { composeApp } from '../app/compose.js';
@@ -21,6 +19,7 @@ import type { Cuit } from '../core/domain/cuit.js';
 import type { InvoiceRecord } from '../core/domain/invoice.js';
 import { startWorker } from '../core/use-cases/sync/run-worker.js';
 import { testOnlyDatabaseOf as databaseOf } from '../app/compose.js';
+import { benchDatabase } from './database.js';
 
 // npm run bench:sync
 //
@@ -87,45 +86,6 @@ const internals = {
         });
 
         return { url: (JSON.parse(line) as { url: string }).url, pid: child.pid!, stop: () => child.kill('SIGTERM') };
-    },
-
-    // A fresh database: a new schema beside DATABASE_URL's on MySQL, a temporary SQLite file
-    // otherwise.
-    async database(): Promise<{ url: string; name: string; drop(): Promise<void> }> {
-
-        const given = process.env.DATABASE_URL;
-        if (given && /^(mysql|mariadb):/.test(given)) {
-            const base = new URL(given);
-            const name = `arcasync_bench_sync_${randomBytes(4).toString('hex')}`;
-            const admin = knexFactory({
-                client: 'mysql2',
-                connection: {
-                    host: base.hostname,
-                    port: Number(base.port || 3306),
-                    user: decodeURIComponent(base.username),
-                    password: decodeURIComponent(base.password)
-                },
-                pool: { min: 0, max: 1 }
-            });
-            await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-            base.pathname = `/${name}`;
-            return {
-                url: base.toString(),
-                name: 'MariaDB/MySQL',
-                async drop() {
-
-                    await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
-                    await admin.destroy();
-                }
-            };
-        }
-
-        if (given && given.startsWith('sqlite:')) {
-            return { url: given, name: 'SQLite', drop: async () => undefined };
-        }
-
-        const dir = mkdtempSync(join(tmpdir(), 'arcasync-bench-sync-'));
-        return { url: `sqlite:${join(dir, 'bench.sqlite')}`, name: 'SQLite', drop: async () => rmSync(dir, { recursive: true, force: true }) };
     },
 
     // CPU seconds a process has used so far (Linux's /proc; 100 ticks a second), null where it
@@ -377,7 +337,7 @@ const internals = {
 
 const main = async (): Promise<void> => {
 
-    const db = await internals.database();
+    const db = await benchDatabase('sync');
     let authorityProcess: { url: string; pid: number; stop(): void } | null = null;
     const app = await composeApp(loadConfig({
         ...process.env,

@@ -72,6 +72,7 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
         [arcaHosts.monotributo]: monotributoRoutes(state)
     };
     let inFlight = 0;
+    const hostInFlight = new Map<string, number>();
     // When each request arrived, by host: what the fleet's block checks look at.
     const arrivals = new Map<number, { host: string; at: number }>();
 
@@ -86,6 +87,11 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
         const path = byPrefix ? `/${rest.join('/')}` : url.pathname;
         state.stats.byHost[host] = (state.stats.byHost[host] ?? 0) + 1;
         state.remember(arrivals, arrivals.size, { host, at: Date.now() });
+        // Requests in flight per host, from arrival to answer: the fleet's cap (bench:fleet).
+        const inHost = (hostInFlight.get(host) ?? 0) + 1;
+        hostInFlight.set(host, inHost);
+        state.stats.peakInFlightByHost[host] = Math.max(state.stats.peakInFlightByHost[host] ?? 0, inHost);
+        res.once('close', () => hostInFlight.set(host, hostInFlight.get(host)! - 1));
 
         const latency = Array.isArray(
             options.latencyMs
@@ -158,6 +164,7 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
             loginsByCuit: { ...state.stats.loginsByCuit },
             overlapsByCuit: { ...state.stats.overlapsByCuit },
             byHost: { ...state.stats.byHost },
+            peakInFlightByHost: { ...state.stats.peakInFlightByHost },
             serviceSessions: state.serviceSessions()
         }),
         detailsOpened: (cuit) => [...(state.opened.get(cuit) ?? [])],

@@ -70,6 +70,7 @@ export interface SimulatedStats {
     serviceSessions: number;
     blocks: number;
     peakInFlight: number;
+    peakInFlightByHost: Record<string, number>;
     byHost: Record<string, number>;
 }
 
@@ -215,6 +216,7 @@ export const createState = (options: SimulatedAuthorityOptions): SimulatedState 
             detailsOpened: 0,
             blocks: 0,
             peakInFlight: 0,
+            peakInFlightByHost: {},
             byHost: {}
         },
 
