@@ -9,6 +9,7 @@ import type { SimulatedAuthority } from '../adapters/authority/simulated/index.j
 import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
 import { arcaHosts, arcaServices } from '../adapters/authority/hosts.js';
 import { startWorker } from '../core/use-cases/sync/run-worker.js';
+import { databaseOf } from './support/app.js';
 import { runCli } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
 import type { SeededUser } from './support/fixtures.js';
@@ -69,11 +70,7 @@ for (const database of testDatabases()) {
             const ids = [];
             for (const cuit of cuits) {
                 ids.push(
-                    ...(await server.app.ports.health.portfolio({
-                        accountId: user.accountId,
-                        userId: user.userId,
-                        role: 'owner'
-                    }, internals.today)).clients.filter((row) => row.cuit === internals.digits(cuit)).map((row) => row.id)
+                    ...(await databaseOf(server.app)('clients').where({ account_id: user.accountId, cuit: internals.digits(cuit) }).pluck('id') as number[])
                 );
             }
 
@@ -262,8 +259,8 @@ for (const database of testDatabases()) {
             // The scripted block and unknown page may still be in force for the flaky CUIT: run it until they are spent.
             for (let round = 0; round < 4 && (round === 0 || (await estado(internals.digits(internals.people.flaky))).estado !== 'ok'); round++) {
                 const queue = queueDeps(server.app).jobQueue;
-                for (const row of (await server.app.ports.health.portfolio({ accountId: user.accountId, userId: user.userId, role: 'owner' }, internals.today)).clients) {
-                    await queue.enqueue(row.id, 'manual', server.clock.now().getTime());
+                for (const id of await databaseOf(server.app)('clients').where({ account_id: user.accountId }).pluck('id') as number[]) {
+                    await queue.enqueue(id, 'manual', server.clock.now().getTime());
                 }
 
                 await sync(round === 0 ? all : [internals.people.flaky]);

@@ -245,12 +245,16 @@ export interface HealthClientRow {
 }
 
 export interface HealthRepository {
-    // Every client of the account, by name then internal id (the CUIT list's order), the ids
-    // of those the principal manages (null: all, an owner), and the login ledger's rows of
-    // `day` (the ARCA day) for the account's CUITs, by CUIT.
-    portfolio(principal: Pick<Principal, 'accountId' | 'userId' | 'role'>, day: string): Promise<{
+    // The ids of the clients the principal manages, in the CUIT list's order (name, then
+    // internal id), a page of them; and how many there are.
+    visibleIds(principal: Pick<Principal, 'accountId' | 'userId' | 'role'>, page: { limit: number; offset: number }): Promise<number[]>;
+    countVisible(principal: Pick<Principal, 'accountId' | 'userId' | 'role'>): Promise<number>;
+    // What the health of the account's clients `wanted` (by id or CUIT) is derived from: those
+    // clients, the ones whose keys log in for them and every client those keys reach (a key's
+    // state comes from all of them), and the login ledger's rows of `day` (the ARCA day) for
+    // those keys, by CUIT. Clients of another account are left out.
+    rows(accountId: number, wanted: { ids?: readonly number[]; cuits?: readonly string[] }, day: string): Promise<{
         clients: HealthClientRow[];
-        visible: ReadonlySet<number> | null;
         days: ReadonlyMap<string, KeyDay>;
     }>;
 }

@@ -41,6 +41,9 @@ export const cuitHealthParameters = ['cuit'] as const;
 export const portfolioHealthParameters = ['limit', 'offset', 'estado', 'requiere_atencion'] as const;
 
 const internals = {
+    // CUITs derived at a time when the portfolio is filtered.
+    chunk: 500,
+
     records: (row: HealthClientRow): SystemRecord[] => row.systems.map((state) => ({ ...state, failingSince: state.failingSince ?? null })),
 
     // Each client's health: its systems, and the key that logs in for it (a legal entity's is
@@ -107,30 +110,43 @@ const internals = {
     }
 };
 
-// The health of every CUIT the principal manages, in the CUIT list's order.
-export const portfolioHealth = async (deps: Pick<Ports, 'health' | 'clock'>, principal: Principal): Promise<CuitHealthView[]> => {
+// The health of the account's clients `wanted`, in the order asked for (those of another
+// account, or gone, left out).
+const healthOf = async (
+    deps: Pick<Ports, 'health' | 'clock'>,
+    accountId: number,
+    wanted: { ids: readonly number[] } | { cuits: readonly string[] }
+): Promise<CuitHealthView[]> => {
 
-    const { clients, visible, days } = await deps.health.portfolio(principal, arcaDay(deps.clock.now().getTime()));
+    const { clients, days } = await deps.health.rows(accountId, wanted, arcaDay(deps.clock.now().getTime()));
     const healths = internals.derive(clients, days);
-    return clients.filter((row) => !visible || visible.has(row.id)).map((row) => internals.view(row, healths.get(row.id)!));
+    const byKey = new Map(clients.map((row) => ['ids' in wanted ? String(row.id) : row.cuit, row]));
+    const asked = 'ids' in wanted ? wanted.ids.map(String) : wanted.cuits;
+    return asked.map((key) => byKey.get(key))
+        .filter((row): row is HealthClientRow => row !== undefined)
+        .map((row) => internals.view(row, healths.get(row.id)!));
 };
+
+// The health of some CUITs the principal manages (a page of the CUIT list, for MCP).
+export const healthOfCuits = (
+    deps: Pick<Ports, 'health' | 'clock'>,
+    principal: Principal,
+    cuits: readonly string[]
+): Promise<CuitHealthView[]> => healthOf(deps, principal.accountId, { cuits });
 
 // One CUIT's health: the same 404 as every endpoint for a CUIT the principal does not manage.
 export const healthOfCuit = async (deps: Pick<Ports, 'health' | 'clock' | 'clients'>, principal: Principal, cuit: Cuit): Promise<CuitHealthView> => {
 
     const client = await findVisibleClient(deps, principal, cuit);
-    const { clients, days } = await deps.health.portfolio(principal, arcaDay(deps.clock.now().getTime()));
-    const row = clients.find((entry) => entry.id === client.id)!;
-    return internals.view(row, internals.derive(clients, days).get(client.id)!);
+    return (await healthOf(deps, principal.accountId, { ids: [client.id] }))[0]!;
 };
 
 // Staff (`arcasync sync status --cuit`): a client's health in its account, whoever manages it.
-export const healthOfClient = async (deps: Pick<Ports, 'health' | 'clock'>, accountId: number, clientId: number): Promise<CuitHealthView | null> => {
-
-    const { clients, days } = await deps.health.portfolio({ accountId, userId: 0, role: 'owner' }, arcaDay(deps.clock.now().getTime()));
-    const row = clients.find((entry) => entry.id === clientId);
-    return row ? internals.view(row, internals.derive(clients, days).get(clientId)!) : null;
-};
+export const healthOfClient = async (
+    deps: Pick<Ports, 'health' | 'clock'>,
+    accountId: number,
+    clientId: number
+): Promise<CuitHealthView | null> => (await healthOf(deps, accountId, { ids: [clientId] }))[0] ?? null;
 
 export const getCuitHealth = async (
     deps: Pick<Ports, 'health' | 'clock' | 'clients'>,
@@ -143,7 +159,9 @@ export const getCuitHealth = async (
 };
 
 // "Which of my CUITs need attention?": the portfolio, paged, filtered by state (several: OR)
-// and by whether a person must act, both together with AND.
+// and by whether a person must act, both together with AND. Unfiltered, the page is the
+// database's (and only its CUITs are derived); filtered, the CUITs are derived a chunk at a time
+// in the list's order, and only the count and the page's entries are kept.
 export const listPortfolioHealth = async (
     deps: Pick<Ports, 'health' | 'clock'>,
     principal: Principal,
@@ -153,13 +171,35 @@ export const listPortfolioHealth = async (
     const input = parseReadRequest(request, portfolioHealthParameters);
     const states = input.estado?.length ? [...new Set(input.estado)] : null;
     const attention = input.requiere_atencion ?? null;
-    const all = (await portfolioHealth(deps, principal))
-        .filter((entry) => (!states || states.includes(entry.estado)) && (attention === null || entry.requiereAtencion === attention));
-    return {
-        data: all.slice(input.offset, input.offset + input.limit),
-        pagination: { limit: input.limit, offset: input.offset, total: all.length },
-        filters: { estado: states, requiere_atencion: attention }
-    };
+    const filters = { estado: states, requiere_atencion: attention };
+    if (!states && attention === null) {
+        const [total, ids] = await Promise.all([
+            deps.health.countVisible(principal),
+            deps.health.visibleIds(principal, { limit: input.limit, offset: input.offset })
+        ]);
+        return { data: await healthOf(deps, principal.accountId, { ids }), pagination: { limit: input.limit, offset: input.offset, total }, filters };
+    }
+
+    const data: CuitHealthView[] = [];
+    let total = 0;
+    for (let offset = 0; ; offset += internals.chunk) {
+        const ids = await deps.health.visibleIds(principal, { limit: internals.chunk, offset });
+        for (const entry of await healthOf(deps, principal.accountId, { ids })) {
+            if ((!states || states.includes(entry.estado)) && (attention === null || entry.requiereAtencion === attention)) {
+                if (total >= input.offset && data.length < input.limit) {
+                    data.push(entry);
+                }
+
+                total++;
+            }
+        }
+
+        if (ids.length < internals.chunk) {
+            break;
+        }
+    }
+
+    return { data, pagination: { limit: input.limit, offset: input.offset, total }, filters };
 };
 
 // What a read of some systems of a CUIT says about them (MCP): the key's failure when the key

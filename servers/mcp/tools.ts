@@ -17,7 +17,7 @@ import { listInvoicesParameters, listIssuedInvoices, listReceivedInvoices } from
 import { listNotifications, listNotificationsParameters } from '../../core/use-cases/list-notifications.js';
 import { summarizeInvoicePeriod } from '../../core/use-cases/summarize-invoice-period.js';
 import type { ReadHealthView } from '../../core/use-cases/cuit-health.js';
-import { healthOfCuit, healthOfRead, portfolioHealth } from '../../core/use-cases/cuit-health.js';
+import { healthOfCuit, healthOfCuits, healthOfRead } from '../../core/use-cases/cuit-health.js';
 import type { SyncSystem } from '../../core/domain/sync-system.js';
 import type { ReadParameterName, ToolArgumentName, ccmaQueries, invoiceKinds } from '../../core/contract/read-parameters.js';
 import { toolArgumentSchemas, toolArgumentsSchema } from '../../core/contract/read-parameters.js';
@@ -252,9 +252,8 @@ const definitions: ToolDefinition[] = [
         async run(deps, principal, args) {
 
             const result = await listCuits(deps, principal, { query: args });
-            const onPage = new Set(result.data.map((item) => item.cuit));
-            const atencion = (await portfolioHealth(deps, principal))
-                .filter((entry) => onPage.has(entry.cuit) && entry.estado !== 'ok' && entry.estado !== 'pendiente')
+            const atencion = (await healthOfCuits(deps, principal, result.data.map((item) => item.cuit)))
+                .filter((entry) => entry.estado !== 'ok' && entry.estado !== 'pendiente')
                 .map((entry) => ({
                     cuit: entry.cuit,
                     nombre: entry.nombre,

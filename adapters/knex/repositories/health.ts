@@ -4,6 +4,7 @@ import type { Cuit } from '../../../core/domain/cuit.js';
 import type { KeyDay, KeyRecord } from '../../../core/domain/health.js';
 import { keyFingerprint } from '../../../core/domain/sealed-key.js';
 import type { SyncSystem } from '../../../core/domain/sync-system.js';
+import type { Principal } from '../../../core/domain/access.js';
 import type { HealthClientRow, HealthRepository, SyncState } from '../../../core/ports/index.js';
 import { assignedToMember } from '../client-rows.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
@@ -16,55 +17,73 @@ export const keyDayOf = (row: Record<string, unknown>): KeyDay => ({
         : { kind: String(row.ended_kind), at: toNumber(row.ended_at), fingerprint: (row.ended_fingerprint ?? null) as string | null }
 });
 
-// What the health of an account's CUITs is derived from: the clients (with their keys'
-// digests, never the keys), their systems' sync states, their refused keys and the login
-// ledger's rows of the day for their keys. A
-// key's state is shared by every CUIT it reaches, whoever manages them, so the whole account is
-// read and the principal's visible ones named apart.
-export const healthRepository = (knex: Knex): HealthRepository => ({
+const internals = {
+    chunk: 500,
+    columns: ['c.id', 'c.cuit', 'c.tipo', 'c.display_name', 'c.representative_id', 'c.clave_arca'],
 
-    async portfolio(principal, day) {
+    // `values` in IN lists of `chunk` at most.
+    async inChunks<T>(values: readonly T[], read: (part: T[]) => Promise<Record<string, unknown>[]>): Promise<Record<string, unknown>[]> {
 
-        const [clients, states, failures, visible] = await Promise.all([
-            knex('clients as c').select(
-                'c.id',
-                'c.cuit',
-                'c.tipo',
-                'c.display_name',
-                'c.representative_id',
-                'c.clave_arca'
-            ).where('c.account_id', principal.accountId).orderBy([{ column: 'c.sort_name' }, { column: 'c.id' }]),
-            knex('sync_states as s').join('clients as c', 'c.id', 's.client_id').select(
-                's.client_id',
-                's.system',
-                's.synced_at',
-                's.last_attempt_at',
-                's.last_error',
-                's.failing_since'
-            ).where('c.account_id', principal.accountId),
-            knex('sync_key_failures as f').join('clients as c', 'c.id', 'f.client_id').select(
-                'f.client_id',
-                'f.key_fingerprint',
-                'f.kind',
-                'f.failed_at'
-            ).where('c.account_id', principal.accountId),
-            principal.role === 'owner' ? null : knex('clients as c').select('c.id').where('c.account_id', principal.accountId).whereRaw(
-                assignedToMember('?'),
-                [principal.userId]
-            )
-        ]);
-
-        // Today's ledger rows of the keys that log in (the CUITs with a key of their own), by
-        // value: the ledger's CUITs are compared byte for byte (another collation than clients').
-        const keyCuits = [...new Set((clients as Record<string, unknown>[]).filter((row) => row.clave_arca !== null).map((row) => String(row.cuit)))];
-        const ledger: Record<string, unknown>[] = [];
-        for (let i = 0; i < keyCuits.length; i += 500) {
-            ledger.push(...await knex('sync_key_logins').select('key_cuit', 'password_posts', 'ended_kind', 'ended_fingerprint', 'ended_at')
-                .where('day', day).whereIn('key_cuit', keyCuits.slice(i, i + 500)));
+        const rows: Record<string, unknown>[] = [];
+        for (let i = 0; i < values.length; i += internals.chunk) {
+            rows.push(...await read(values.slice(i, i + internals.chunk)));
         }
 
+        return rows;
+    },
+
+    // The principal's clients (an owner's every one, a member's assigned ones), alias c.
+    visible(knex: Knex, principal: Pick<Principal, 'accountId' | 'userId' | 'role'>): Knex.QueryBuilder {
+
+        const query = knex('clients as c').where('c.account_id', principal.accountId);
+        return principal.role === 'owner' ? query : query.whereRaw(assignedToMember('?'), [principal.userId]);
+    }
+};
+
+// What the health of CUITs is derived from, for the CUITs asked for only: the clients (with
+// their keys' digests, never the keys), the clients whose keys log in for them and every
+// client those keys reach (a key's state is shared by every CUIT it reaches, whoever manages
+// them), their systems' sync states, their refused keys and the login ledger's rows of the day
+// for their keys. What a request reads grows with the CUITs it answers for, not the account.
+export const healthRepository = (knex: Knex): HealthRepository => ({
+
+    async visibleIds(principal, page) {
+
+        const query = internals.visible(knex, principal).select('c.id').orderBy([{ column: 'c.sort_name' }, { column: 'c.id' }]).limit(page.limit).offset(page.offset);
+        return (await query as Record<string, unknown>[]).map((row) => toNumber(row.id));
+    },
+
+    async countVisible(principal) {
+
+        const row = await internals.visible(knex, principal).count({ count: '*' }).first() as { count: unknown } | undefined;
+        return toNumber(row?.count ?? 0);
+    },
+
+    async rows(accountId, wanted, day) {
+
+        const targets = await internals.inChunks<number | string>(wanted.ids ?? wanted.cuits ?? [], (part) => knex('clients as c').select(internals.columns)
+            .where('c.account_id', accountId).whereIn(wanted.ids ? 'c.id' : 'c.cuit', part));
+        const logins = [...new Set(targets.map((row) => (row.tipo === 'persona-fisica' ? toNumber(row.id) : toNullableNumber(row.representative_id)))
+            .filter((id): id is number => id !== null))];
+        const reach = await internals.inChunks(logins, (part) => knex('clients as c').select(internals.columns).where('c.account_id', accountId).andWhere(
+            (query) => query.whereIn('c.id', part).orWhereIn('c.representative_id', part)
+        ));
+        const clients = new Map([...targets, ...reach].map((row) => [toNumber(row.id), row]));
+        const ids = [...clients.keys()];
+        const [states, failures] = await Promise.all([
+            internals.inChunks(ids, (part) => knex('sync_states').select('client_id', 'system', 'synced_at', 'last_attempt_at', 'last_error', 'failing_since')
+                .whereIn('client_id', part)),
+            internals.inChunks(logins, (part) => knex('sync_key_failures').select('client_id', 'key_fingerprint', 'kind', 'failed_at').whereIn('client_id', part))
+        ]);
+
+        // Today's ledger rows of the keys that log in, by value: the ledger's CUITs are compared
+        // byte for byte (another collation than clients').
+        const keyCuits = [...new Set(logins.map((id) => clients.get(id)).filter((row) => row && row.clave_arca !== null).map((row) => String(row!.cuit)))];
+        const ledger = await internals.inChunks(keyCuits, (part) => knex('sync_key_logins')
+            .select('key_cuit', 'password_posts', 'ended_kind', 'ended_fingerprint', 'ended_at').where('day', day).whereIn('key_cuit', part));
+
         const systems = new Map<number, SyncState[]>();
-        for (const row of states as Record<string, unknown>[]) {
+        for (const row of states) {
             const id = toNumber(row.client_id);
             const list = systems.get(id) ?? [];
             list.push({
@@ -77,13 +96,13 @@ export const healthRepository = (knex: Knex): HealthRepository => ({
             systems.set(id, list);
         }
 
-        const refused = new Map((failures as Record<string, unknown>[]).map((row) => [toNumber(row.client_id), {
+        const refused = new Map(failures.map((row) => [toNumber(row.client_id), {
             fingerprint: String(row.key_fingerprint),
             kind: String(row.kind),
             at: toNumber(row.failed_at)
         }]));
         return {
-            clients: (clients as Record<string, unknown>[]).map((row): HealthClientRow => {
+            clients: [...clients.values()].map((row): HealthClientRow => {
 
                 const id = toNumber(row.id);
                 const sealed = row.clave_arca as string | null;
@@ -98,7 +117,6 @@ export const healthRepository = (knex: Knex): HealthRepository => ({
                     systems: systems.get(id) ?? []
                 };
             }),
-            visible: visible ? new Set((visible as Record<string, unknown>[]).map((row) => toNumber(row.id))) : null,
             days: new Map(ledger.map((row) => [String(row.key_cuit), keyDayOf(row)]))
         };
     }
