@@ -897,6 +897,27 @@ describe('arca adapter on recorded pages (nock)', () => {
             await session.close();
         });
 
+        it('captures an answer without communications with the names of its fields masked, in capitals or not', async () => {
+
+            const dir = mkdtempSync(join(tmpdir(), 'arcasync-diag-'));
+            try {
+                const session = await internals.session(clock, { diagnostics: createDiagnostics({ dir }) });
+                enter().get('/api/v1/communications').query(true).reply(200, internals.fixture('dfe/sin-comunicaciones.json'), internals.json);
+                expect((await internals.failureOf(session.taxpayer(internals.person).notifications())).kind).to.equal('unexpected_page');
+                await session.close();
+                const text = readFileSync(join(dir, readdirSync(dir)[0]!), 'utf8');
+                for (const personal of ['María', 'Laura', 'González', 'Panadería', 'Espiga']) {
+                    expect(text, personal).to.not.include(personal);
+                }
+
+                expect(text).to.include('"mensaje": "El servicio no está disponible"')
+                    .and.include('"destinatario": {"cuit": 20123456786, "nombre": "XXXXX XXXXX", "apellido": "XXXXXXXX", "razonSocial": null, "denominacion": "XXXXXXXXX XX XXXXXX"}');
+            }
+            finally {
+                rmSync(dir, { recursive: true, force: true });
+            }
+        });
+
         it('asks for the next page when the answer says there is more, and fails rather than cut the list short', async () => {
 
             const session = await internals.session(clock);
@@ -966,6 +987,40 @@ describe('arca adapter on recorded pages (nock)', () => {
             expect(await session.taxpayer(internals.person).registry()).to.deep.equal({ monotributista: true, autonomo: false, categoria: 'F' });
             expect(nock.pendingMocks()).to.deep.equal([]);
             await session.close();
+        });
+
+        // docs/authority.md, Captured pages: names in any case where the page says they are names.
+        it('captures a dashboard without the category with its structure, every name and address on it masked, in capitals or not', async () => {
+
+            const dir = mkdtempSync(join(tmpdir(), 'arcasync-diag-'));
+            try {
+                const session = await internals.session(clock, { diagnostics: createDiagnostics({ dir }) });
+                enter()
+                    .get('/app/SelecRepresentado.aspx').reply(302, '', { location: '/app/Inicio.aspx' })
+                    .get('/app/Inicio.aspx').reply(200, internals.fixture('monotributo/Inicio-sin-categoria.html'), internals.html);
+                expect(await session.taxpayer(internals.person).registry()).to.deep.equal({ monotributista: true, autonomo: false, categoria: null });
+                await session.close();
+                const files = readdirSync(dir);
+                expect(files).to.have.length(1);
+                const text = readFileSync(join(dir, files[0]!), 'utf8');
+                for (const personal of ['María', 'Laura', 'González', 'Panadería', 'Espiga', 'Oro', 'Pérez', 'Juan', 'Ignacio', 'Corrientes', 'maria.gonzalez']) {
+                    expect(text, personal).to.not.include(personal);
+                }
+
+                expect(text).to.include('sistema: registry')
+                    .and.include('<span>Bienvenida, XXXXX XXXXX XXXXXXXX</span>')
+                    .and.include('<h2>Datos del contribuyente</h2>')
+                    .and.include('<span id="ContentPlaceHolder1_lblRazonSocial">XXXXXXXXX XX XXXXXX</span>')
+                    .and.include('id="ContentPlaceHolder1_txtNombreFantasia" value="XX XXXXXX XX XXX"')
+                    .and.include('<tr><td>Apellido y nombre:</td><td>XXXXXXXX, XXXXX XXXXX</td></tr>')
+                    .and.include('<tr><td>Domicilio fiscal:</td><td>XX. XXXXXXXXXX 0000 XXXX 0, XXXX</td></tr>')
+                    .and.include('<tr><th>CUIT</th><th>Apellido y nombre / Razón social</th><th>Vínculo</th></tr>')
+                    .and.include('<tr><td>20-27654321-3</td><td><a href="#">XXXXX XXXX XXXXXXX</a></td><td>Administrador</td></tr>')
+                    .and.include('<strong>Estamos recategorizando tu actividad: volvé más tarde.</strong>');
+            }
+            finally {
+                rmSync(dir, { recursive: true, force: true });
+            }
         });
 
         it('never reads a category from another taxpayer\'s dashboard', async () => {

@@ -9,7 +9,11 @@ import { withoutSessionIds } from '../../../core/domain/session-ids.js';
 // and hex forms; every hidden form value and JSON field named like a secret; ;jsessionid= and
 // session cookies (withoutSessionIds); headers are never kept. Personal data is masked letter
 // by letter: e-mail addresses, names written in capitals as ARCA writes them ("GONZALEZ
-// MARIA", "EMPRESA DEMO SRL"), and what follows a "Domicilio"/"Dirección" label.
+// MARIA", "EMPRESA DEMO SRL"), and, in any case, whatever the page's structure says is a name
+// or an address: the value after a label ("Apellido y nombre:", "Razón social:",
+// "Domicilio fiscal:"), a greeting's name ("Hola, María"), an element or JSON field named so
+// (lblRazonSocial, "nombre"), the cells of a grid column headed so, a heading over a CUIT and
+// a selector option's text after its CUIT (docs/authority.md, Captured pages).
 
 export interface Capture {
     system: string;                    // mcmp, sct, ccma, dfe, registry, login, portal
@@ -58,11 +62,55 @@ const internals = {
 
     mask: (text: string) => text.replace(/[\p{L}\p{N}]/gu, (char) => (/\p{N}/u.test(char) ? '0' : 'X')),
 
+    // Labels and names of elements and fields that hold a name or an address.
+    nameLabel: /^\s*(?:apellidos?(?:\s+y\s+nombres?)?|nombres?(?:\s+y\s+apellidos?)?|raz[oó]n\s+social|denominaci[oó]n|contribuyente|representad[oa]|titular)\b/i,
+    labelled: /(?<![\p{L}\p{N}_$])((?:Apellidos?(?:\s+y\s+nombres?)?|Nombres?(?:\s+y\s+apellidos?)?|Raz[oó]n\s+social|Denominaci[oó]n|Contribuyente|Representad[oa]|Representando\s+a|Titular|Domicilio|Direcci[oó]n)[^:<>\n"]{0,30}:\s*(?:<[^>]*>\s*)*)([^<>\n"[]{2,})/giu,
+    namedElement: /(<(?:span|td|div|p|h[1-6]|label|strong|b|em|li|a)\b[^>]*\b(?:id|class|name)\s*=\s*["'][^"']*(?:nombre|apellido|raz[oó]n_?social|denominaci|contribuyente|representad)[^"']*["'][^>]*>)([^<]+)/giu,
+    namedInput: /(<input\b[^>]*\b(?:id|name)\s*=\s*["'][^"']*(?:nombre|apellido|raz[oó]n_?social|denominaci|contribuyente|representad)[^"']*["'][^>]*\bvalue\s*=\s*["'])(?!\[redactado\])([^"']*)/giu,
+    namedJson: /("[\w$]*(?:nombre|apellido|razonsocial|denominacion)[\w$]*"\s*:\s*")((?:[^"\\]|\\.)*)/giu,
+
+    // The cells of every grid column whose header names a name ("Apellido y nombre / Razón social").
+    nameColumns(html: string): string {
+
+        return html.replace(/<table\b[\s\S]*?<\/table>/gi, (table) => {
+
+            const rows = table.split(/(?=<tr\b)/i);
+            const header = rows.find((row) => /<th\b/i.test(row));
+            const columns = header ? [...header.matchAll(/<th\b[^>]*>([\s\S]*?)<\/th>/gi)]
+                .map((cell, index) => (internals.nameLabel.test(cell[1]!.replace(/<[^>]*>/g, '')) ? index : -1))
+                .filter((index) => index >= 0) : [];
+            if (!columns.length) {
+                return table;
+            }
+
+            return rows.map((row) => {
+
+                if (row === header) {
+                    return row;
+                }
+
+                let index = -1;
+                return row.replace(/(<td\b[^>]*>)([\s\S]*?)(<\/td>)/gi, (cell, open: string, inner: string, close: string) => {
+
+                    index++;
+                    return columns.includes(index) ? `${open}${inner.replace(/(^|>)([^<]+)/g, (_all, tag: string, text: string) => `${tag}${internals.mask(text)}`)}${close}` : cell;
+                });
+            }).join('');
+        });
+    },
+
     personal(text: string): string {
 
-        return text
+        const mask = (_all: string, before: string, value: string) => `${before}${internals.mask(value)}`;
+        return internals.nameColumns(text)
             .replace(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, (email) => internals.mask(email))
-            .replace(/((?:Domicilio|Direcci[oó]n)[^:<>\n]{0,30}:\s*(?:<[^>]*>\s*)*)([^<\n]{3,})/gi, (_all, label: string, value: string) => `${label}${internals.mask(value)}`)
+            .replace(internals.labelled, mask)
+            .replace(/(\b(?:Hola|Bienvenid[oa](?:\/[oa])?)\b,?[ \t]*)(\p{Lu}[^<>\n"!?.]{1,60})/gu, mask)
+            .replace(internals.namedElement, mask)
+            .replace(internals.namedInput, mask)
+            .replace(internals.namedJson, mask)
+            .replace(/(<h[1-6]\b[^>]*>)([^<]+)(?=<\/h[1-6]>\s*(?:<[^>]+>\s*)*CUIT\b)/giu, mask)
+            .replace(/(<option\b[^>]*>\s*\d{2}-?\d{8}-?\d\s*[-–]\s*)([^<]+)/giu, mask)
             // Two or more words in capitals (letters of any accent, a name's dots and commas).
             .replace(
                 /(?<![\p{L}\p{N}_$&#;/.-])\p{Lu}[\p{Lu}'.]+(?:,?[ \t]+\p{Lu}[\p{Lu}'.]*){1,6}(?![\p{L}\p{N}_])/gu,
