@@ -263,6 +263,32 @@ for (const database of testDatabases()) {
             }
         });
 
+        it('announces what a sync that died before its end wrote with the next sync\'s event, once', async () => {
+
+            const receiver = await startReceiver();
+            const worker = startWebhookWorker(server.app);
+            try {
+                const endpoint = await create(`${receiver.url}/died`, ['--events', 'sincronizacion.completada']);
+                const client = await addClient(server.app.ports, user.accountId, { cuit: '27-45678901-2' });
+                // The first sync wrote its SCT and died before its end: no event yet.
+                const data = sctData();
+                await server.app.ports.sct.replace(client.id, data, Date.now());
+                expect(await databaseOf(server.app)('webhook_events').where({ client_id: client.id, type: 'sincronizacion.completada' })).to.have.length(0);
+
+                // The next one changes a debt and ends: one event with both writes' counts.
+                await syncSct(client.id, data.deuda[0]!.saldo + 1);
+                await waitUntil(() => receiver.calls.length >= 1, 'the event');
+                const records = data.deuda.length + data.vencimientos.length + data.ddjj.length;
+                expect(JSON.parse(receiver.calls[0]!.body).datos).to.deep.equal({ sistemas: [{ sistema: 'sct', nuevos: records, cambiados: 1, eliminados: 0 }] });
+                expect(await databaseOf(server.app)('webhook_events').where({ client_id: client.id, type: 'sincronizacion.completada' })).to.have.length(1);
+                await cli('webhook', 'disable', String(endpoint.id));
+            }
+            finally {
+                await worker.stop();
+                await receiver.close();
+            }
+        });
+
         it('calls a receiver that answered 500 again later, with the same event id, until it answers 2xx', async () => {
 
             const receiver = await startReceiver((_call, index) => ({ status: index < 2 ? 500 : 204 }));
