@@ -68,25 +68,15 @@ export const publicLookup = (hostname: string, options: LookupOptions, callback:
     });
 };
 
-// oidc-provider's fetch: an address given as an IP inside is never asked, and a name is
-// resolved first and refused when any of its addresses is inside. The provider's own
-// dispatcher checks the address the socket really reached (a name that changes its answer
-// between the two lookups).
-export const outboundFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+// oidc-provider's httpOptions: an address given as an IP inside is never asked (no lookup
+// happens for those), names go through publicLookup.
+export const outboundHttpOptions = (url: URL): { signal: AbortSignal; dnsLookup?: typeof lookup } => {
 
-    const url = new URL(input instanceof Request ? input.url : input);
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) !== 0) {
-        if (isInternalAddress(host)) {
-            throw internals.refused(host);
-        }
-    }
-    else {
-        await new Promise<void>((resolve, reject) => {
-
-            publicLookup(host, { all: true }, (err) => (err ? reject(err) : resolve()));
-        });
+    if (isIP(host) !== 0 && isInternalAddress(host)) {
+        return { signal: AbortSignal.abort(internals.refused(host)) };
     }
 
-    return globalThis.fetch(input, init);
+    // dns.lookup's overloads, of which got calls the callback form.
+    return { signal: AbortSignal.timeout(2500), dnsLookup: publicLookup as unknown as typeof lookup };
 };

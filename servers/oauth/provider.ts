@@ -1,9 +1,8 @@
 import { createHmac, generateKeyPairSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
-import type Provider from 'oidc-provider';
-import { errors, Provider as OidcProvider } from './oidc-provider.js';
+import Provider, { errors } from 'oidc-provider';
 import type { OAuthEntry, Ports } from '../../core/ports/index.js';
-import { outboundFetch } from './outbound.js';
+import { outboundHttpOptions } from './outbound.js';
 import { oauthAdapterFor } from './store.js';
 import { errorPage, pageHeaders } from './pages.js';
 import { spanishErrors } from './errors.js';
@@ -140,13 +139,12 @@ const internals = {
             // Public clients only (PKCE): no client authentication that has the server fetch
             // a key set; and whatever it would fetch, never from inside (outbound.ts).
             clientAuthMethods: ['none'],
-            fetch: outboundFetch,
+            httpOptions: outboundHttpOptions,
             findAccount: async (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
             claims: { openid: ['sub'] },
             scopes: ['openid', 'offline_access', mcpScope],
             responseTypes: ['code'],
-            // S256 is the only PKCE method the provider knows.
-            pkce: { required: () => true },
+            pkce: { required: () => true, methods: ['S256'] },
             routes: {
                 authorization: oauthPaths.authorization,
                 token: oauthPaths.token,
@@ -159,13 +157,8 @@ const internals = {
             features: {
                 devInteractions: { enabled: false },
                 registration: { enabled: true, initialAccessToken: false },
-                // A client revokes its own tokens only (RFC 7009 §2.1); another's are left
-                // alone with the same 200.
-                revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+                revocation: { enabled: true },
                 introspection: { enabled: false },
-                // /mcp takes bearer tokens and checks no DPoP proof (verify below): a token
-                // bound to a key would be no better bound there, so none is issued.
-                dPoP: { enabled: false },
                 // Not served (only /oauth/* reaches the provider): not advertised either.
                 pushedAuthorizationRequests: { enabled: false },
                 userinfo: { enabled: false },
@@ -240,7 +233,7 @@ export const createOAuthServer = (
 
             const cookies = await internals.sharedSecret(deps, 'cookies', () => [randomBytes(32).toString('base64url')]);
             const jwk = await internals.sharedSecret(deps, 'jwk', internals.signingKey);
-            const instance = new OidcProvider(urls.issuer(), internals.configuration(deps, urls.resource, { cookies, jwk }));
+            const instance = new Provider(urls.issuer(), internals.configuration(deps, urls.resource, { cookies, jwk }));
             internals.allowPrivateUseRedirects(instance, new Set(redirectSchemes.map((scheme) => scheme.toLowerCase())));
             instance.use(spanishErrors);
             // Koa reads the scheme and host from X-Forwarded-Proto and -Host, which the routes
