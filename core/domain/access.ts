@@ -31,7 +31,8 @@ export interface Principal {
     readonly named?: { readonly cuit: Cuit; readonly client: ClientRecord | null };
 }
 
-// docs/api.md, Errors: two distinct 403 messages, on every endpoint.
+// The subscription's 403s (docs/api.md, Errors), on every endpoint, each with its message: a
+// paused subscription (the last payment failed) and one that ended or was never activated.
 export const assertSubscriptionActive = (principal: Principal): void => {
 
     if (principal.subscription === 'paused') {
