@@ -15,6 +15,7 @@ import { seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
 import { databaseOf } from './support/app.js';
+import { pendingJobRow } from '../adapters/knex/pending-job.js';
 
 // `arcasync serve --worker` (the API and a sync worker in one process) and `arcasync demo`
 // (what `npm start` runs): each in its own process, through their public surface.
@@ -66,14 +67,8 @@ for (const database of testDatabases()) {
                     'clave'
                 ), createdAt: Date.now()
             }))!;
-            await databaseOf(server.app)('sync_jobs').insert({
-                client_id: client.id,
-                reason: 'first',
-                status: 'pending',
-                run_after: Date.now(),
-                attempts: 0,
-                created_at: Date.now()
-            });
+            const at = Date.now();
+            await databaseOf(server.app)('sync_jobs').insert(pendingJobRow({ clientId: client.id, reason: 'first', runAfter: at, createdAt: at }));
 
             const serve = await startCliProcess(['serve', '--worker', '--host', '127.0.0.1', '--port', '0', '--json'], {
                 cwd: internals.root,

@@ -12,6 +12,7 @@ import { seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer, testClock } from './support/server.js';
 import { databaseOf } from './support/app.js';
+import { pendingJobRow } from '../adapters/knex/pending-job.js';
 
 // End to end: the simulated authority and the REST server; clients created through the API;
 // the sync engine driving the real arca adapter over HTTP; every endpoint read back and
@@ -205,14 +206,8 @@ for (const database of testDatabases()) {
 
             const { clientIds } = { clientIds: (await databaseOf(server.app)('clients').pluck('id')).map(Number) };
             for (const id of clientIds) {
-                await databaseOf(server.app)('sync_jobs').insert({
-                    client_id: id,
-                    reason: 'forced',
-                    status: 'pending',
-                    run_after: server.clock.now().getTime(),
-                    attempts: 0,
-                    created_at: server.clock.now().getTime()
-                });
+                const at = server.clock.now().getTime();
+                await databaseOf(server.app)('sync_jobs').insert(pendingJobRow({ clientId: id, reason: 'forced', runAfter: at, createdAt: at }));
             }
 
             expect(await runSync()).to.include({ synced: 5, failed: 0 });

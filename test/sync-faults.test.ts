@@ -14,6 +14,7 @@ import type { TestServer } from './support/server.js';
 import { startTestServer, testClock } from './support/server.js';
 import { failurePolicy } from '../core/use-cases/sync/sync-policy.js';
 import { databaseOf } from './support/app.js';
+import { pendingJobRow } from '../adapters/knex/pending-job.js';
 
 // A flaky authority: a share of its requests fail (5xx, timeouts, malformed payloads). Each
 // CUIT ends with every system either synchronized by this run or with its error recorded and
@@ -132,7 +133,7 @@ for (const database of testDatabases()) {
             const at = server.clock.now().getTime();
             const ids = (await databaseOf(server.app)('clients').pluck('id')).map(Number);
             for (const id of ids) {
-                await databaseOf(server.app)('sync_jobs').insert({ client_id: id, reason: 'daily', status: 'pending', run_after: at, attempts: 0, created_at: at });
+                await databaseOf(server.app)('sync_jobs').insert(pendingJobRow({ clientId: id, reason: 'daily', runAfter: at, createdAt: at }));
             }
 
             const summary = await run(second);

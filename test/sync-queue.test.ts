@@ -9,6 +9,7 @@ import { forceResync } from '../core/use-cases/sync/force-resync.js';
 import { databaseOf, useApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { addClient, seedAccount } from './support/fixtures.js';
+import { pendingJobRow } from '../adapters/knex/pending-job.js';
 
 // The job queue (adapters/knex/job-queue.ts) on each database: leases, one running job per
 // client, expiry and retake, no duplicate pending jobs, the daily schedule.
@@ -107,14 +108,7 @@ for (const database of testDatabases()) {
             const now = Date.now();
             await deps.jobQueue.enqueue(client.id, 'first', now);
             await deps.jobQueue.claim({ owner: 'w1', now, leaseMs: lease });
-            const [id] = await databaseOf(app)('sync_jobs').insert({
-                client_id: client.id,
-                reason: 'daily',
-                status: 'pending',
-                run_after: now,
-                attempts: 0,
-                created_at: now
-            });
+            const [id] = await databaseOf(app)('sync_jobs').insert(pendingJobRow({ clientId: client.id, reason: 'daily', runAfter: now, createdAt: now }));
             let error: unknown = null;
             await databaseOf(app)('sync_jobs').where({ id }).update({ status: 'running', active_client_id: client.id }).catch((err: unknown) => {
 

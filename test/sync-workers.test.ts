@@ -20,6 +20,7 @@ import { seedAccount } from './support/fixtures.js';
 import { databaseOf } from './support/app.js';
 import type { SyncProcess } from './support/sync-processes.js';
 import { spawnSyncProcess, syncEnv, until } from './support/sync-processes.js';
+import { pendingJobRow } from '../adapters/knex/pending-job.js';
 
 // Workers as separate processes (`arcasync sync worker --json`), the way operators run them:
 // a worker killed mid-sync leaves no half-written system and its CUIT is retaken once the
@@ -59,7 +60,7 @@ const internals = {
     async pendingJob(app: App, clientId: number): Promise<void> {
 
         const now = Date.now();
-        await databaseOf(app)('sync_jobs').insert({ client_id: clientId, reason: 'first', status: 'pending', run_after: now, attempts: 0, created_at: now });
+        await databaseOf(app)('sync_jobs').insert(pendingJobRow({ clientId, reason: 'first', runAfter: now, createdAt: now }));
     }
 };
 

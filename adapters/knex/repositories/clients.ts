@@ -14,6 +14,7 @@ import { listQueries } from '../list-queries.js';
 import { countOf, toNullableNumber, toNumber } from '../column-values.js';
 import type { Binding } from '../statements.js';
 import { placeholders, statements } from '../statements.js';
+import { pendingJobRow } from '../pending-job.js';
 
 const internals = {
     columns: clientColumns(),
@@ -133,14 +134,7 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
                 await touchAccount(trx, client.accountId);
                 const [inserted] = await trx('clients').insert(internals.toRow(client));
                 const id = Number(inserted);
-                await trx('sync_jobs').insert({
-                    client_id: id,
-                    reason: 'first',
-                    status: 'pending',
-                    run_after: client.createdAt,
-                    attempts: 0,
-                    created_at: client.createdAt
-                });
+                await trx('sync_jobs').insert(pendingJobRow({ clientId: id, reason: 'first', runAfter: client.createdAt, createdAt: client.createdAt }));
                 if (options.managerUserId !== null) {
                     await trx('user_clients').insert({ user_id: options.managerUserId, client_id: id });
                 }
