@@ -23,7 +23,8 @@ import { spawnSyncProcess, syncEnv, until } from './support/sync-processes.js';
 // representatives log in for several legal entities: every key logs in once, never two
 // sessions of one key at once, a firewall block met by one worker stops every worker's
 // requests to that host, a CAPTCHA met by one ends the key's logins for the day in all, and a
-// worker's free slots take other keys' jobs.
+// worker's free slots take other keys' jobs; `sync status` and the probe show the ledger; a
+// worker killed (kill -9) while it holds a key lets it go when its lease ends.
 
 const internals = {
     secretKey: randomBytes(32).toString('base64'),
@@ -261,6 +262,67 @@ for (const database of testDatabases()) {
                 `Antes de la prueba, ingresos a ARCA hoy (${day}) con la clave de ${captcha}: 1 inicio de sesión, 1 envío de la clave, 0 reingresos. Sin más ingresos hoy: ${
                     messages.authority.captcha} (${logins.notable[0].ended.at})`
             );
+        });
+
+        it('kill -9 of a worker holding a key: the key is released after the lease, another worker ends its jobs, nothing lost or run twice', async () => {
+
+            const knex = databaseOf(app);
+            const { accountId } = await seedAccount(app.ports);
+            const key = '20300000091';
+            const entities = ['30700000081', '30700000091'];
+            authority.represent(key, ...entities);
+            const representativeId = await internals.add(app, accountId, key);
+            const clientIds = [representativeId, ...await Promise.all(entities.map((cuit) => internals.add(app, accountId, cuit, { representativeId })))];
+            await knex('sync_jobs').whereIn('client_id', clientIds).delete();
+
+            const env = internals.env(app.config.databaseUrl, authority.url);
+            const workers = [0, 1].map(() => spawnSyncProcess(['sync', 'worker', '--json', '--concurrency', '2', '--poll-seconds', '0.05', '--lease-seconds', '3'], env));
+            try {
+                await until(() => workers.every((worker) => worker.events.some((event) => event.event === 'ready')), 120_000, 'the workers');
+                const now = Date.now();
+                await knex('sync_jobs').insert(clientIds.map((id) => ({ client_id: id, reason: 'manual', status: 'pending', run_after: now, attempts: 0, created_at: now })));
+                // The worker that took the key, killed once it logged in.
+                await until(() => (authority.stats().loginsByCuit[key] ?? 0) > 0, 60_000, 'the key\'s login');
+                const holder = workers.findIndex((worker) => worker.events.some((event) => event.event === 'start' && clientIds.includes(event.clientId!)));
+                expect(holder).to.not.equal(-1);
+                workers[holder]!.child.kill('SIGKILL');
+                await workers[holder]!.exited;
+                const killedAt = Date.now();
+                const survivor = workers[1 - holder]!;
+                await until(async () => (await knex('sync_jobs').whereIn('client_id', clientIds).where({ reason: 'manual', status: 'done' })).length === clientIds.length, 120_000, 'the key\'s jobs');
+
+                // Nothing lost, nothing run twice: one job per CUIT, done; the one killed was
+                // taken again (its second attempt), by the other worker after the kill.
+                // (The workers' schedulers add the next daily jobs, for their window.)
+                const jobs = await knex('sync_jobs').whereIn('client_id', clientIds).where({ reason: 'manual' }).select('client_id', 'status', 'attempts');
+                expect(jobs).to.have.length(clientIds.length);
+                expect(jobs.every((job) => job.status === 'done')).to.equal(true);
+                expect(jobs.filter((job) => Number(job.attempts) === 2)).to.have.length(1);
+                const retaken = survivor.events.filter((event) => event.event === 'start' && clientIds.includes(event.clientId!));
+                expect(retaken.length).to.be.at.least(1);
+                for (const start of retaken) {
+                    expect(start.at!).to.be.at.least(killedAt - 50);
+                }
+
+                // Two sessions of the key that day, never at once: the dead worker's and the
+                // re-login the ledger allows.
+                const stats = authority.stats();
+                expect(stats.loginsByCuit[key]).to.equal(2);
+                expect(stats.overlapsByCuit[key] ?? 0).to.equal(0);
+                // Both starts counted; the dead worker may have died before it wrote its post.
+                const ledger = await knex('sync_key_logins').where({ key_cuit: key }).first();
+                expect(ledger).to.include({ logins: 2, relogins: 1 });
+                expect(Number(ledger.password_posts)).to.be.within(1, 2);
+            }
+            finally {
+                for (const worker of workers) {
+                    if (worker.child.exitCode === null && worker.child.signalCode === null) {
+                        worker.child.kill('SIGTERM');
+                    }
+
+                    await worker.exited;
+                }
+            }
         });
     });
 }
