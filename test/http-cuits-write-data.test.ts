@@ -99,6 +99,15 @@ for (const database of testDatabases()) {
 
             const ports = server.app.ports;
             const member = await seedUser(ports, owner.accountId, 'member');
+            // An active webhook endpoint: each write then also counts what it changed
+            // (sync_changes), rows of the client until the sync's end turns them into its event.
+            const endpointId = await ports.webhooks.createEndpoint({
+                accountId: owner.accountId,
+                url: 'https://hooks.example.com/arcasync',
+                events: '*',
+                sealedSecret: ports.secretBox.seal('secreto-de-prueba'),
+                createdAt: Date.UTC(2026, 2, 14)
+            });
             const seed = async (cuit: string) => {
 
                 const res = await server.request('/v1/cuits', {
@@ -151,6 +160,7 @@ for (const database of testDatabases()) {
                 'ccma_balances',
                 'ccma_movements',
                 'sync_states',
+                'sync_changes',
                 'sync_jobs',
                 'client_tags',
                 'user_clients',
@@ -161,7 +171,9 @@ for (const database of testDatabases()) {
 
             const res = await server.request('/v1/cuits/20-44444444-5', { token: member.token, method: 'DELETE' });
             expect(res.status).to.equal(204);
-            const after = await internals.rowsOf(knex, doomed);
+            // The outbox keeps the events announced before the delete: they are still delivered.
+            const { webhook_events: announced, ...after } = await internals.rowsOf(knex, doomed);
+            expect(announced, 'events announced before the delete').to.be.greaterThan(0);
             for (const [table, count] of Object.entries(after)) {
                 expect(count, `${table} still holds rows of the deleted client`).to.equal(0);
             }
@@ -171,6 +183,7 @@ for (const database of testDatabases()) {
             expect(list.body.data.map((item: { cuit: string }) => item.cuit)).to.deep.equal(['20555555556']);
             const tags = await server.request('/v1/tags', { token: owner.token });
             expect(tags.body.data.map((tag: { nombre: string }) => tag.nombre)).to.include('Con datos');
+            await ports.webhooks.disableEndpoint(endpointId, Date.UTC(2026, 2, 14));
         });
 
         it('deletes nothing at all when the client represents a legal entity', async () => {
