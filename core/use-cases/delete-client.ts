@@ -6,9 +6,10 @@ import type { Ports } from '../ports/index.js';
 import { parseReadRequest } from '../domain/read-parameters.js';
 import { findVisibleClient } from './find-visible-client.js';
 
-// docs/api.md, Writes: the client and everything synchronized for it go in one transaction,
-// pending synchronizations with them; refused (409, nothing deleted) while it represents a
-// legal entity of the account. Irreversible.
+// docs/api.md, Writes: the client and everything in the delete cascade (deleteCascade,
+// core/domain/client.ts: its data, sync states and jobs, so pending synchronizations are
+// cancelled) go in one transaction; refused (409, nothing deleted) while it represents a legal
+// entity of the account. Irreversible.
 export const deleteClient = async (deps: Pick<Ports, 'clients'>, principal: Principal, cuitInput: string): Promise<{ cuit: string }> => {
 
     assertWritingEnabled(principal);
