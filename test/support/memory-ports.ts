@@ -112,6 +112,14 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
     const world: MemoryWorld = { accounts: [], users: [], tokens: [], clients: [], jobs: [], counts: new Map() };
     const nextId = (rows: readonly { id: number }[]): number => rows.reduce((max, row) => Math.max(max, row.id), 0) + 1;
 
+    // A new job as pendingJobRow (adapters/knex/pending-job.ts) stores it: pending, no attempt.
+    const pendingJob = (clientId: number, reason: SyncReason, at: number): number => {
+
+        const id = nextId(world.jobs);
+        world.jobs.push({ id, clientId, reason, status: 'pending', runAfter: at, attempts: 0, createdAt: at });
+        return id;
+    };
+
     const principalOf = (userId: number): Principal => {
 
         const user = world.users.find((row) => row.id === userId)!;
@@ -278,7 +286,7 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
                 return { status: 'duplicate' };
             }
 
-            world.jobs.push({ id: nextId(world.jobs), clientId: row.id, reason: 'first', status: 'pending', runAfter: client.createdAt, attempts: 0, createdAt: client.createdAt });
+            pendingJob(row.id, 'first', client.createdAt);
             if (createOptions.managerUserId !== null) {
                 world.users.find((user) => user.id === createOptions.managerUserId)?.clients.add(row.id);
             }
@@ -337,9 +345,7 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
                 return pending.id;
             }
 
-            const id = nextId(world.jobs);
-            world.jobs.push({ id, clientId, reason, status: 'pending', runAfter: at, attempts: 0, createdAt: at });
-            return id;
+            return pendingJob(clientId, reason, at);
         }
     });
 
