@@ -37,6 +37,9 @@ export const cliMessages = {
     webhookSecretUnreadable: (count: number, ids: string): string => (count === 1
         ? `1 secreto de firma de webhooks no se pudo descifrar (webhook ${ids}): agregá la clave con que se cifró a ARCASYNC_SECRET_KEYS y volvé a ejecutar el comando.`
         : `${count} secretos de firma de webhooks no se pudieron descifrar (webhooks ${ids}): agregá la clave con que se cifraron a ARCASYNC_SECRET_KEYS y volvé a ejecutar el comando.`),
+    oauthSecretUnreadable: (count: number, ids: string): string => (count === 1
+        ? `1 clave del servidor OAuth no se pudo descifrar (${ids}): agregá la clave con que se cifró a ARCASYNC_SECRET_KEYS y volvé a ejecutar el comando.`
+        : `${count} claves del servidor OAuth no se pudieron descifrar (${ids}): agregá la clave con que se cifraron a ARCASYNC_SECRET_KEYS y volvé a ejecutar el comando.`),
     invalidConcurrency: 'La concurrencia debe ser un entero entre 1 y 200.',
     syncSummary: (run: { synced: number; failed: number; invoices: number }): string => `Sincronizados: ${run.synced} CUIT; con error: ${run.failed} CUIT; comprobantes guardados: ${run.invoices}.`,
     syncByOthers: (count: number): string => `Otro trabajador sincronizó ${count} CUIT de esta corrida al mismo tiempo; su resultado está en 'arcasync sync status'.`,

@@ -3,17 +3,18 @@ import type { CliIo } from '../io.js';
 import { assertDatabaseExists, configOf, failure, outputFor, withApp } from '../run.js';
 import { cliMessages, counted } from '../messages.js';
 
-// The key of the stored credentials (clave_arca) and of the webhooks' signing secrets: rotate
-// it without stopping the service, and see which keys still seal something. Only key ids (8 hex digits of sha256) are ever
-// printed, never a key nor a credential.
+// The key of the stored credentials (clave_arca), of the webhooks' signing secrets and of the
+// OAuth server's own keys (cookies, token signing, CSRF): rotate it without stopping the
+// service, and see which keys still seal something. Only key ids (8 hex digits of sha256) are
+// ever printed, never a key nor a credential.
 //
 // Rotation without downtime, with ARCASYNC_SECRET_KEY:
 //   1. Deploy every process with ARCASYNC_SECRET_KEY=<new> and ARCASYNC_SECRET_KEYS=<old>
 //      (if processes of both configurations will overlap during the rollout, first add
 //      <new> to ARCASYNC_SECRET_KEYS everywhere, so old processes open what new ones seal).
 //   2. Run `arcasync secret rotate` with that same configuration: every value still under
-//      <old> (credentials and signing secrets) is sealed again under <new>; API, sync, edits
-//      and deliveries keep working meanwhile.
+//      <old> (credentials, signing secrets, OAuth server keys) is sealed again under <new>;
+//      API, sync, edits, deliveries and OAuth sessions keep working meanwhile.
 //   3. `arcasync secret status` shows nothing left under <old>: drop it from ARCASYNC_SECRET_KEYS.
 // Alternatively ARCASYNC_NEW_SECRET_KEY=<new> re-seals under <new> before the deploy (every
 // running process must already hold <new> in ARCASYNC_SECRET_KEYS).
@@ -29,11 +30,11 @@ const internals = {
 
 export const registerSecretCommands = (program: Command, io: CliIo): void => {
 
-    const secret = program.command('secret').description('clave de cifrado de las credenciales guardadas (clave_arca) y de los secretos de firma de webhooks');
+    const secret = program.command('secret').description('clave de cifrado de las credenciales guardadas (clave_arca), de los secretos de firma de webhooks y de las claves del servidor OAuth');
 
     secret.command('rotate')
         .description(
-            're-cifra todas las credenciales guardadas y los secretos de firma de webhooks con la clave nueva (ARCASYNC_NEW_SECRET_KEY, una generada en ./data/secret.key, o la actual ARCASYNC_SECRET_KEY)'
+            're-cifra todas las credenciales guardadas, los secretos de firma de webhooks y las claves del servidor OAuth con la clave nueva (ARCASYNC_NEW_SECRET_KEY, una generada en ./data/secret.key, o la actual ARCASYNC_SECRET_KEY)'
         )
         .action(async (_options: object, command: Command) => {
 
@@ -52,13 +53,16 @@ export const registerSecretCommands = (program: Command, io: CliIo): void => {
             const report = await withApp(io, (app) => resealStoredKeys({
                 clients: app.ports.clients,
                 webhooks: app.ports.webhooks,
+                oauthStore: app.ports.oauthStore,
                 secretBox: secretBoxFor({ kind: 'env', keyring: plan.keyring })
             }));
             const secrets = report.webhookSecrets;
+            const oauth = report.oauthSecrets;
             const data = { ...report, previousKeyIds: plan.previousKeyIds, generated: plan.generated, keyFile: plan.path };
             const lines = [
                 `Credenciales cifradas con la clave ${report.keyId}: ${counted(report.resealed, 're-cifrada', 're-cifradas')}, ${internals.already(report.alreadyCurrent)} (de ${counted(report.total, 'guardada', 'guardadas')}).`,
-                `Secretos de firma de webhooks: ${counted(secrets.resealed, 're-cifrado', 're-cifrados')}, ${internals.already(secrets.alreadyCurrent)} (de ${secrets.total}).`
+                `Secretos de firma de webhooks: ${counted(secrets.resealed, 're-cifrado', 're-cifrados')}, ${internals.already(secrets.alreadyCurrent)} (de ${secrets.total}).`,
+                `Claves del servidor OAuth (cookies, firma de tokens, CSRF): ${counted(oauth.resealed, 're-cifrada', 're-cifradas')}, ${internals.already(oauth.alreadyCurrent)} (de ${oauth.total}).`
             ];
             if (plan.generated) {
                 lines.push(`Se generó la clave ${report.keyId} en ${plan.path}; las anteriores (${plan.previousKeyIds.join(', ') || 'ninguna'}) quedan en el archivo para abrir lo que se cifró con ellas.`);
@@ -75,10 +79,14 @@ export const registerSecretCommands = (program: Command, io: CliIo): void => {
             if (secrets.unreadable) {
                 throw failure(cliMessages.webhookSecretUnreadable(secrets.unreadable, secrets.unreadableEndpointIds.slice(0, 20).join(', ')));
             }
+
+            if (oauth.unreadable) {
+                throw failure(cliMessages.oauthSecretUnreadable(oauth.unreadable, oauth.unreadableIds.join(', ')));
+            }
         });
 
     secret.command('status')
-        .description('cuántas credenciales y secretos de firma de webhooks cifró cada clave; una clave anterior sin ninguno se puede quitar de ARCASYNC_SECRET_KEYS')
+        .description('cuántas credenciales, secretos de firma de webhooks y claves del servidor OAuth cifró cada clave; una clave anterior sin ninguno se puede quitar de ARCASYNC_SECRET_KEYS')
         .action(async (_options: object, command: Command) => {
 
             const { countSealedKeys } = await import('../../core/use-cases/count-sealed-keys.js');
@@ -86,7 +94,8 @@ export const registerSecretCommands = (program: Command, io: CliIo): void => {
             const lines = [
                 `Clave actual: ${result.keyId}`,
                 ...result.keys.map((key) => `  ${key.keyId ?? '(sin formato)'}: ${counted(key.count, 'credencial', 'credenciales')}${key.current ? ' (actual)' : ''}`),
-                ...result.webhookSecrets.map((key) => `  ${key.keyId ?? '(sin formato)'}: ${counted(key.count, 'secreto', 'secretos')} de firma de webhooks${key.current ? ' (actual)' : ''}`)
+                ...result.webhookSecrets.map((key) => `  ${key.keyId ?? '(sin formato)'}: ${counted(key.count, 'secreto', 'secretos')} de firma de webhooks${key.current ? ' (actual)' : ''}`),
+                ...result.oauthSecrets.map((key) => `  ${key.keyId ?? '(sin formato)'}: ${counted(key.count, 'clave', 'claves')} del servidor OAuth${key.current ? ' (actual)' : ''}`)
             ];
             outputFor(command, io).print(lines.join('\n'), result);
         });

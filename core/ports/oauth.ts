@@ -1,4 +1,5 @@
 import type { Timestamp } from '../domain/time.js';
+import type { SealedKeyRow } from './repositories.js';
 
 // What the OAuth 2.1 authorization server of the MCP endpoint keeps: registered clients,
 // grants, authorization codes, access and refresh tokens, sessions and interactions, each an
@@ -36,6 +37,18 @@ export interface OAuthStore {
     keep(kind: string, id: string): Promise<void>;
     // Deletes the live entry of a kind that expires soonest; false when every live one is kept.
     dropSoonestExpiring(kind: string, now: Timestamp): Promise<boolean>;
+
+    // The authorization server's own keys (cookie keys, the token signing key set, the consent
+    // form's CSRF key: servers/oauth/provider.ts), shared by every server process and stored
+    // sealed with the secret box, each under a name ('cookies', 'jwk', 'csrf').
+    // The sealed value of one; null when it was never created.
+    sealedServerSecret(id: string): Promise<string | null>;
+    // Stores a new one unless one is stored already (then that one stays: read it back).
+    addSealedServerSecret(id: string, sealed: string): Promise<void>;
+    // In name order after `afterId`, for re-sealing under a new key and counting per key.
+    listSealedServerSecrets(afterId: string, limit: number): Promise<SealedKeyRow<string>[]>;
+    // Compare-and-set: false when the stored value changed (or went) meanwhile.
+    replaceSealedServerSecret(id: string, expected: string, next: string): Promise<boolean>;
 }
 
 // The password people sign in with on the authorization page (never shown, only its hash).

@@ -113,8 +113,10 @@ export type CreateClientOutcome = { status: 'created'; client: ClientRecord } | 
 export type UpdateClientOutcome = { status: 'updated'; client: ClientRecord } | { status: 'absent' } | { status: 'representative_gone' };
 export type DeleteClientOutcome = 'deleted' | 'absent' | 'represents';
 
-export interface SealedKeyRow {
-    id: number;
+// A value sealed with the secret box, by the id of what holds it (a client, a webhook
+// endpoint, one of the OAuth server's keys).
+export interface SealedKeyRow<Id extends number | string = number> {
+    id: Id;
     sealedKey: string;
 }
 

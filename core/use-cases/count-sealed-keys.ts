@@ -1,7 +1,7 @@
 import type { Ports, SealedKeyRow } from '../ports/index.js';
 
-// How many stored credentials and webhook signing secrets each key sealed, so an operator
-// knows when a previous key can leave the keyring (nothing left under it).
+// How many stored credentials, webhook signing secrets and OAuth server keys each key sealed,
+// so an operator knows when a previous key can leave the keyring (nothing left under it).
 export interface SealedKeyCount {
     keyId: string | null;              // null: a stored value that is not a sealed value
     count: number;
@@ -9,10 +9,14 @@ export interface SealedKeyCount {
 }
 
 const internals = {
-    async count(deps: Pick<Ports, 'secretBox'>, list: (afterId: number, limit: number) => Promise<SealedKeyRow[]>): Promise<SealedKeyCount[]> {
+    async count<Id extends number | string>(
+        deps: Pick<Ports, 'secretBox'>,
+        start: Id,
+        list: (afterId: Id, limit: number) => Promise<SealedKeyRow<Id>[]>
+    ): Promise<SealedKeyCount[]> {
 
         const counts = new Map<string | null, number>();
-        let afterId = 0;
+        let afterId = start;
         for (;;) {
             const rows = await list(afterId, 1000);
             if (!rows.length) {
@@ -30,12 +34,14 @@ const internals = {
     }
 };
 
-export const countSealedKeys = async (deps: Pick<Ports, 'clients' | 'secretBox' | 'webhooks'>): Promise<{
+export const countSealedKeys = async (deps: Pick<Ports, 'clients' | 'secretBox' | 'webhooks' | 'oauthStore'>): Promise<{
     keyId: string;
     keys: SealedKeyCount[];
     webhookSecrets: SealedKeyCount[];
+    oauthSecrets: SealedKeyCount[];
 }> => ({
     keyId: deps.secretBox.keyId,
-    keys: await internals.count(deps, (afterId, limit) => deps.clients.listSealedKeys(afterId, limit)),
-    webhookSecrets: await internals.count(deps, (afterId, limit) => deps.webhooks.listSealedSecrets(afterId, limit))
+    keys: await internals.count<number>(deps, 0, (afterId, limit) => deps.clients.listSealedKeys(afterId, limit)),
+    webhookSecrets: await internals.count<number>(deps, 0, (afterId, limit) => deps.webhooks.listSealedSecrets(afterId, limit)),
+    oauthSecrets: await internals.count<string>(deps, '', (afterId, limit) => deps.oauthStore.listSealedServerSecrets(afterId, limit))
 });

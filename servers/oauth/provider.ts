@@ -1,7 +1,7 @@
 import { createHmac, generateKeyPairSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
 import Provider, { errors } from 'oidc-provider';
-import type { OAuthEntry, Ports } from '../../core/ports/index.js';
+import type { Ports } from '../../core/ports/index.js';
 import { outboundHttpOptions } from './outbound.js';
 import { oauthAdapterFor } from './store.js';
 import { errorPage, pageHeaders } from './pages.js';
@@ -49,23 +49,36 @@ export interface OAuthServer {
     verify(token: string): Promise<AccessCheck>;
 }
 
+type OAuthLog = (event: Record<string, unknown>) => void;
+
 const internals = {
 
     // Keys every server process shares (cookie signing, the JSON Web Key Set, the consent
     // form's CSRF key), created once and kept in the OAuth store sealed with the secret box
     // that seals clave_arca: a database dump alone cannot sign a cookie or a token.
-    async sharedSecret<T>(deps: Pick<Ports, 'oauthStore' | 'secretBox'>, id: string, create: () => T): Promise<T> {
+    // `arcasync secret rotate` re-seals them with the credentials. One that cannot be opened
+    // (its key left the keyring) is never replaced: a new one would end every session and
+    // token issued.
+    async sharedSecret<T>(deps: Pick<Ports, 'oauthStore' | 'secretBox'>, id: string, create: () => T, log: OAuthLog): Promise<T> {
 
-        const open = (entry: OAuthEntry | null): T | null => (typeof entry?.payload.sealed === 'string' ? JSON.parse(
-            deps.secretBox.open(entry.payload.sealed)
-        ) as T : null);
-        const existing = open(await deps.oauthStore.find('ServerSecret', id, Date.now()));
+        const open = (sealed: string): T => {
+
+            try {
+                return JSON.parse(deps.secretBox.open(sealed)) as T;
+            }
+            catch (err) {
+                log({ level: 'error', msg: 'oauth server key unreadable', key: id, keyId: deps.secretBox.keyIdOf(sealed), cause: (err as Error).message });
+                throw new Error(texts.serverSecretUnreadable([deps.secretBox.keyIdOf(sealed) ?? '?']));
+            }
+        };
+
+        const existing = await deps.oauthStore.sealedServerSecret(id);
         if (existing !== null) {
-            return existing;
+            return open(existing);
         }
 
-        await deps.oauthStore.upsert('ServerSecret', id, { sealed: deps.secretBox.seal(JSON.stringify(create())) }, null, {});
-        return open(await deps.oauthStore.find('ServerSecret', id, Date.now()))!;
+        await deps.oauthStore.addSealedServerSecret(id, deps.secretBox.seal(JSON.stringify(create())));
+        return open((await deps.oauthStore.sealedServerSecret(id))!);
     },
 
     signingKey(): JWK {
@@ -221,7 +234,7 @@ export const defaultRedirectSchemes: readonly string[] = ['cursor', 'vscode', 'v
 export const createOAuthServer = (
     deps: Ports,
     urls: { issuer: () => string; resource: OAuthResource },
-    log: (event: Record<string, unknown>) => void,
+    log: OAuthLog,
     redirectSchemes: readonly string[] = defaultRedirectSchemes
 ): OAuthServer => {
 
@@ -231,8 +244,8 @@ export const createOAuthServer = (
 
         built ??= (async () => {
 
-            const cookies = await internals.sharedSecret(deps, 'cookies', () => [randomBytes(32).toString('base64url')]);
-            const jwk = await internals.sharedSecret(deps, 'jwk', internals.signingKey);
+            const cookies = await internals.sharedSecret(deps, 'cookies', () => [randomBytes(32).toString('base64url')], log);
+            const jwk = await internals.sharedSecret(deps, 'jwk', internals.signingKey, log);
             const instance = new Provider(urls.issuer(), internals.configuration(deps, urls.resource, { cookies, jwk }));
             internals.allowPrivateUseRedirects(instance, new Set(redirectSchemes.map((scheme) => scheme.toLowerCase())));
             instance.use(spanishErrors);
@@ -253,7 +266,7 @@ export const createOAuthServer = (
 
     const csrfToken = async (uid: string) => {
 
-        const key = await internals.sharedSecret(deps, 'csrf', () => randomBytes(32).toString('base64url'));
+        const key = await internals.sharedSecret(deps, 'csrf', () => randomBytes(32).toString('base64url'), log);
         return createHmac('sha256', key).update(`consent:${uid}`).digest('base64url');
     };
 

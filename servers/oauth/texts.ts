@@ -65,5 +65,7 @@ export const texts = {
     invalidOAuthRequest: 'La solicitud de autorización no es válida.',
     // How provider.ts refuses a redirect scheme; errors.ts keeps descriptions that carry it.
     schemeRefused: 'el esquema no está entre los admitidos',
-    unknownClient: 'aplicación sin nombre'
+    unknownClient: 'aplicación sin nombre',
+    // An OAuth server key the keyring cannot open: the process does not start (provider.ts).
+    serverSecretUnreadable: (keyIds: readonly string[]): string => `Las claves del servidor OAuth (cookies, firma de tokens, CSRF) están cifradas con ${keyIds.length === 1 ? 'la clave' : 'las claves'} ${keyIds.join(', ')} y no se pueden descifrar con ARCASYNC_SECRET_KEY ni ARCASYNC_SECRET_KEYS: sin ellas no sirve ninguna sesión ni ningún token emitido. Volvé a agregar esa clave a ARCASYNC_SECRET_KEYS, ejecutá \`arcasync secret rotate\` y quitala cuando \`arcasync secret status\` no muestre nada cifrado con ella.`
 } as const;

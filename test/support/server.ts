@@ -71,6 +71,9 @@ export interface TestServerOptions {
     // is not reachable): for suites whose behaviour needs no connection. The edge, fuzz and
     // client suites stay on sockets.
     inject?: boolean;
+    // The port to listen on (0, any free one, by default): a server restarted where clients
+    // and tokens know it (its /mcp is the resource its tokens were issued for).
+    port?: number;
 }
 
 // A server that can seal `clave_arca` off the embedded database (the write endpoints).
@@ -153,7 +156,7 @@ const startOn = async (db: { url: string; release(): Promise<void> }, options: T
     const logger = options.logger ?? runLogger();
     const server = await createHttpServer(app.ports, {
         host: '127.0.0.1',
-        port: 0,
+        port: options.port ?? 0,
         ...(config.publicUrlSet ? { publicUrl: config.publicUrl } : {}),
         trustProxy: config.trustProxy,
         maxOAuthClients: config.maxOAuthClients,

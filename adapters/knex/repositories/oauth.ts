@@ -8,7 +8,17 @@ const internals = {
         consumedAt: toNullableNumber(row.consumed_at)
     } : null),
 
-    live: (query: Knex.QueryBuilder, now: number) => query.where((where) => where.whereNull('expires_at').orWhere('expires_at', '>', now))
+    live: (query: Knex.QueryBuilder, now: number) => query.where((where) => where.whereNull('expires_at').orWhere('expires_at', '>', now)),
+
+    // The OAuth server's own keys are entries of this kind, never expiring, their sealed value
+    // in the payload's `sealed` (as servers/oauth/provider.ts has always stored them).
+    serverSecret: 'ServerSecret',
+
+    sealedOf(payload: unknown): string | null {
+
+        const sealed = (JSON.parse(String(payload)) as { sealed?: unknown }).sealed;
+        return typeof sealed === 'string' ? sealed : null;
+    }
 };
 
 export const oauthStore = (knex: Knex): OAuthStore => ({
@@ -82,6 +92,42 @@ export const oauthStore = (knex: Knex): OAuthStore => ({
 
         const soonest = await knex('oauth_entries').select('id').where({ kind }).andWhere('expires_at', '>', now).orderBy('expires_at', 'asc').first();
         return soonest ? await knex('oauth_entries').where({ kind, id: soonest.id }).delete() > 0 : false;
+    },
+
+    async sealedServerSecret(id) {
+
+        const row = await knex('oauth_entries').select('payload').where({ kind: internals.serverSecret, id }).first();
+        return row ? internals.sealedOf(row.payload) : null;
+    },
+
+    async addSealedServerSecret(id, sealed) {
+
+        // Two processes starting together: the first one stored wins, both read it back.
+        await knex('oauth_entries').insert({ kind: internals.serverSecret, id, payload: JSON.stringify({ sealed }), expires_at: null, consumed_at: null })
+            .onConflict(['kind', 'id']).ignore();
+    },
+
+    async listSealedServerSecrets(afterId, limit) {
+
+        const rows = await knex('oauth_entries').select('id', 'payload').where({ kind: internals.serverSecret }).andWhere('id', '>', afterId).orderBy('id').limit(limit);
+        return rows.flatMap((row: Record<string, unknown>) => {
+
+            const sealed = internals.sealedOf(row.payload);
+            return sealed === null ? [] : [{ id: String(row.id), sealedKey: sealed }];
+        });
+    },
+
+    async replaceSealedServerSecret(id, expected, next) {
+
+        // The payload as read is the compare-and-set's expected value, so whatever else it
+        // holds stays as it is.
+        const row = await knex('oauth_entries').select('payload').where({ kind: internals.serverSecret, id }).first();
+        if (!row || internals.sealedOf(row.payload) !== expected) {
+            return false;
+        }
+
+        const payload = { ...JSON.parse(String(row.payload)) as Record<string, unknown>, sealed: next };
+        return await knex('oauth_entries').where({ kind: internals.serverSecret, id, payload: row.payload }).update({ payload: JSON.stringify(payload) }) === 1;
     }
 });
 
