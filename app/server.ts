@@ -8,6 +8,7 @@ import { checkAuthorityFor, startSyncWorker } from './worker.js';
 import { startWebhookWorker } from './webhooks.js';
 import type { JobResult } from '../core/use-cases/sync/run-job.js';
 import { createHttpServer } from '../servers/http/server.js';
+import { checkServerSecrets } from '../servers/oauth/provider.js';
 
 // A serving process: the REST API and /mcp, with a sync worker beside it when asked, and
 // Prometheus metrics on METRICS_PORT when set. stop() is the graceful order: no new jobs
@@ -50,6 +51,14 @@ export interface Serving {
 }
 
 export const startServing = async (app: App, options: ServeOptions = {}): Promise<Serving> => {
+
+    // The OAuth server's keys sealed under a key this process does not hold: refuse to start
+    // rather than break every session and token (docs/operations.md, Key rotation).
+    await checkServerSecrets(app.ports).catch(async (err: unknown) => {
+
+        await app.close();
+        throw err;
+    });
 
     if (options.worker) {
         await checkAuthorityFor(app).catch(async (err: unknown) => {

@@ -1,7 +1,10 @@
+import { Writable } from 'node:stream';
 import { expect } from 'chai';
+import pino from 'pino';
 import { generateKey, keyIdOf } from '../adapters/crypto/secret-box.js';
 import { setPassword } from '../core/use-cases/staff/set-password.js';
-import { runCli } from './support/cli.js';
+import { texts } from '../servers/oauth/texts.js';
+import { runCli, runInProcess } from './support/cli.js';
 import type { CliResult } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
@@ -13,7 +16,8 @@ import { startServerOn, startTestServer } from './support/server.js';
 // key set, the consent form's CSRF key) with the credentials and webhook secrets: once
 // `secret status` shows nothing under the old key and the old key leaves the keyring (as
 // docs/operations.md tells the operator), a server holding only the new key still honours every
-// token and session issued before.
+// token and session issued before. A process that cannot open those keys refuses to start and
+// says which key to put back, instead of replacing them (every token would break).
 
 const internals = {
     b64: (key: Buffer): string => key.toString('base64'),
@@ -88,6 +92,44 @@ for (const database of testDatabases()) {
             finally {
                 await restarted.stop();
             }
+        });
+
+        it('a process without the key that sealed them refuses to start, saying which key to put back; a running one logs why and replaces nothing', async () => {
+
+            const otherKey = { ARCASYNC_SECRET_KEY: internals.b64(generateKey()) };
+            const stored = internals.json(await cli(onlyNew, 'secret', 'status', '--json')).oauthSecrets;
+            expect(stored).to.have.length(1);
+
+            const listening = new AbortController();
+            const served = await runInProcess(['serve', '--host', '127.0.0.1', '--port', '0'], {
+                env: { ...process.env, DATABASE_URL: server.app.config.databaseUrl, ...otherKey },
+                signal: listening.signal,
+                // Started after all (the behaviour this test refuses): stop it.
+                onStdout: (text) => text.includes('escuchando') && listening.abort()
+            });
+            expect(served.code).to.not.equal(0);
+            expect(served.stderr).to.contain(texts.serverSecretUnreadable([keyIdOf(newKey)]));
+
+            // A server that started anyway (an embedding caller that skipped the check): the
+            // request fails, the log says why with key ids only, and nothing was replaced.
+            let log = '';
+            const logger = pino({ level: 'info' }, new Writable({
+                write(chunk: Buffer, _encoding, done) {
+
+                    log += chunk.toString();
+                    done();
+                }
+            }));
+            const other = await startServerOn(server, { env: otherKey, logger });
+            try {
+                expect((await mcpStatus(other, 'un-token-cualquiera')).status).to.equal(500);
+            }
+            finally {
+                await other.stop();
+            }
+
+            expect(log).to.contain('oauth server key unreadable').and.contain(keyIdOf(newKey));
+            expect(internals.json(await cli(onlyNew, 'secret', 'status', '--json')).oauthSecrets).to.deep.equal(stored);
         });
     });
 }

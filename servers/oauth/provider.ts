@@ -58,7 +58,8 @@ const internals = {
     // that seals clave_arca: a database dump alone cannot sign a cookie or a token.
     // `arcasync secret rotate` re-seals them with the credentials. One that cannot be opened
     // (its key left the keyring) is never replaced: a new one would end every session and
-    // token issued.
+    // token issued. The server refuses to start instead (unreadableServerSecrets, checked by
+    // app/server.ts; docs/operations.md, Key rotation).
     async sharedSecret<T>(deps: Pick<Ports, 'oauthStore' | 'secretBox'>, id: string, create: () => T, log: OAuthLog): Promise<T> {
 
         const open = (sealed: string): T => {
@@ -230,6 +231,35 @@ export interface OAuthResource {
 
 // Private-use redirect schemes of the MCP clients people use; OAUTH_REDIRECT_SCHEMES replaces them.
 export const defaultRedirectSchemes: readonly string[] = ['cursor', 'vscode', 'vscode-insiders', 'windsurf', 'claude'];
+
+// Before a server starts: every OAuth server key stored must open with the keyring, or the
+// process refuses to start, naming the keys (ids only) to put back (docs/operations.md, Key
+// rotation). Keys not created yet are fine: the first request creates them.
+export const checkServerSecrets = async (deps: Pick<Ports, 'oauthStore' | 'secretBox'>): Promise<void> => {
+
+    const unreadable = new Set<string>();
+    let afterId = '';
+    for (;;) {
+        const rows = await deps.oauthStore.listSealedServerSecrets(afterId, 100);
+        if (!rows.length) {
+            break;
+        }
+
+        for (const row of rows) {
+            afterId = row.id;
+            try {
+                deps.secretBox.open(row.sealedKey);
+            }
+            catch {
+                unreadable.add(deps.secretBox.keyIdOf(row.sealedKey) ?? '?');
+            }
+        }
+    }
+
+    if (unreadable.size) {
+        throw new Error(texts.serverSecretUnreadable([...unreadable]));
+    }
+};
 
 export const createOAuthServer = (
     deps: Ports,
