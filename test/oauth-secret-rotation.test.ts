@@ -1,7 +1,9 @@
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
-import { generateKey, keyIdOf } from '../adapters/crypto/secret-box.js';
+import { aesGcmSecretBox, generateKey, keyIdOf } from '../adapters/crypto/secret-box.js';
+import type { OAuthStore } from '../core/ports/index.js';
+import { resealStoredKeys } from '../core/use-cases/reseal-stored-keys.js';
 import { setPassword } from '../core/use-cases/staff/set-password.js';
 import { texts } from '../servers/oauth/texts.js';
 import { runCli, runInProcess } from './support/cli.js';
@@ -130,6 +132,34 @@ for (const database of testDatabases()) {
 
             expect(log).to.contain('oauth server key unreadable').and.contain(keyIdOf(newKey));
             expect(internals.json(await cli(onlyNew, 'secret', 'status', '--json')).oauthSecrets).to.deep.equal(stored);
+        });
+
+        it('re-seals each key by compare-and-set: a concurrent re-seal of the same key wins and is not overwritten', async () => {
+
+            const thirdKey = generateKey();
+            const box = aesGcmSecretBox({ current: thirdKey, previous: [newKey] });
+            const store = server.app.ports.oauthStore;
+            let concurrent: { id: string; sealed: string } | null = null;
+            const racing: OAuthStore = {
+                ...store,
+                async replaceSealedServerSecret(id, expected, next) {
+
+                    // Another `secret rotate` re-seals this key between this run's read and write.
+                    if (!concurrent) {
+                        concurrent = { id, sealed: box.seal(box.open(expected)) };
+                        expect(await store.replaceSealedServerSecret(id, expected, concurrent.sealed)).to.equal(true);
+                    }
+
+                    return await store.replaceSealedServerSecret(id, expected, next);
+                }
+            };
+
+            const report = await resealStoredKeys({ clients: server.app.ports.clients, oauthStore: racing, secretBox: box });
+            expect(report.oauthSecrets).to.deep.equal({ total: 3, resealed: 2, alreadyCurrent: 1, unreadable: 0, unreadableIds: [] });
+            const raced = concurrent as { id: string; sealed: string } | null;
+            expect(await store.sealedServerSecret(raced!.id)).to.equal(raced!.sealed);
+            const status = internals.json(await cli({ ARCASYNC_SECRET_KEY: internals.b64(thirdKey) }, 'secret', 'status', '--json'));
+            expect(status.oauthSecrets).to.deep.equal([{ keyId: keyIdOf(thirdKey), count: 3, current: true }]);
         });
     });
 }
