@@ -17,6 +17,7 @@ import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
 import { databaseOf } from './support/app.js';
 import { spawnSyncProcess, syncEnv, until } from './support/sync-processes.js';
+import { pendingJobRow } from '../adapters/knex/pending-job.js';
 
 // The fleet's promises to the authority, held by the database (docs/scaling.md): three
 // `sync worker` processes and a `sync --all` from cron at once, over a portfolio where
@@ -280,7 +281,7 @@ for (const database of testDatabases()) {
             try {
                 await until(() => workers.every((worker) => worker.events.some((event) => event.event === 'ready')), 120_000, 'the workers');
                 const now = Date.now();
-                await knex('sync_jobs').insert(clientIds.map((id) => ({ client_id: id, reason: 'manual', status: 'pending', run_after: now, attempts: 0, created_at: now })));
+                await knex('sync_jobs').insert(clientIds.map((id) => pendingJobRow({ clientId: id, reason: 'manual', runAfter: now, createdAt: now })));
                 // The worker that took the key, killed once it logged in.
                 await until(() => (authority.stats().loginsByCuit[key] ?? 0) > 0, 60_000, 'the key\'s login');
                 const holder = workers.findIndex((worker) => worker.events.some((event) => event.event === 'start' && clientIds.includes(event.clientId!)));

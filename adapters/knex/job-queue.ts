@@ -7,6 +7,7 @@ import type { OnConnection } from './connection.js';
 import { dialectOf, immediateTransaction } from './connection.js';
 import { isLockConflict, isUniqueViolation } from './errors.js';
 import { countOf, toNullableNumber, toNumber } from './column-values.js';
+import { pendingJobRow } from './pending-job.js';
 
 // The job queue on sync_jobs (migrations 001 and 002). Claiming differs per database:
 // - MySQL/MariaDB: in a transaction, a plain read lists candidates with their login key, then
@@ -246,7 +247,7 @@ export const jobQueue = (knex: Knex): JobQueue => {
                 const query = knex('sync_jobs').select('id', 'reason', 'run_after').where({ client_id: clientId, status: 'pending' }).orderBy('id').first();
                 const existing = await on(dialect === 'mysql' ? query.forUpdate() : query);
                 if (!existing) {
-                    const [id] = await on(knex('sync_jobs').insert({ client_id: clientId, reason, status: 'pending', run_after: now, attempts: 0, created_at: now }));
+                    const [id] = await on(knex('sync_jobs').insert(pendingJobRow({ clientId, reason, runAfter: now, createdAt: now })));
                     return Number(id);
                 }
 
@@ -280,13 +281,11 @@ export const jobQueue = (knex: Knex): JobQueue => {
                 }));
                 const planned = plan(due);
                 for (let i = 0; i < planned.length; i += 500) {
-                    await on(knex('sync_jobs').insert(planned.slice(i, i + 500).map((job) => ({
-                        client_id: job.clientId,
+                    await on(knex('sync_jobs').insert(planned.slice(i, i + 500).map((job) => pendingJobRow({
+                        clientId: job.clientId,
                         reason: 'daily',
-                        status: 'pending',
-                        run_after: job.runAfter,
-                        attempts: 0,
-                        created_at: now
+                        runAfter: job.runAfter,
+                        createdAt: now
                     }))));
                 }
 
