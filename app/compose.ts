@@ -5,7 +5,9 @@ import type { Knex } from 'knex';
 import { closeDatabase, connect, dialectOf, knexRepositories, migrateLatest } from '../adapters/knex/index.js';
 import type { PoolOptions } from '../adapters/knex/connection.js';
 import { memoryReadCache } from '../adapters/memory/read-cache.js';
+import type { ArcaClientOptions } from '../adapters/authority/arca/index.js';
 import type { Clock, Ports } from '../core/ports/index.js';
+import type { HostGate } from '../core/ports/fleet.js';
 import { systemClock } from '../core/ports/clock.js';
 import type { ConfiguredAuthority, Relations } from './authority.js';
 import { createAuthorityClient } from './authority.js';
@@ -46,6 +48,8 @@ const internals = {
     migrated: new Map<string, Promise<unknown>>(),
     // Each app's own connection, for testOnlyDatabaseOf.
     databases: new WeakMap<App, Knex>(),
+    // Each app's host gate, for its other authority clients (authorityClientOf).
+    gates: new WeakMap<App, HostGate>(),
     // Once per database and process: apps composed side by side in one process (a command run
     // in-process next to a server) would otherwise race for SQLite's migration lock.
     migrate(databaseUrl: string, knex: Knex): Promise<unknown> {
@@ -114,8 +118,16 @@ export const composeApp = async (config: Config, options: ComposeOptions = {}): 
         }
     };
     internals.databases.set(app, knex);
+    internals.gates.set(app, gate);
     return app;
 };
+
+// Another authority client of the app (the probe's, which prints each exchange): its requests
+// honour the fleet's blocks and per-host caps like the app's own (docs/scaling.md).
+export const authorityClientOf = (app: App, overrides: ArcaClientOptions): ConfiguredAuthority => createAuthorityClient(
+    app.config,
+    { hostGate: internals.gates.get(app)!, blockWaitMs: app.config.fleet.blockWaitMs, ...overrides }
+);
 
 // For tests only (test/support/app.ts): the app's own connection, to set rows up and read what
 // a request stored. Everything the service does goes through `ports`; a test's second

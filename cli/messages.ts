@@ -43,6 +43,18 @@ export const cliMessages = {
     invalidConcurrency: 'La concurrencia debe ser un entero entre 1 y 200.',
     syncSummary: (run: { synced: number; failed: number; invoices: number }): string => `Sincronizados: ${run.synced} CUIT; con error: ${run.failed} CUIT; comprobantes guardados: ${run.invoices}.`,
     syncByOthers: (count: number): string => `Otro trabajador sincronizó ${count} CUIT de esta corrida al mismo tiempo; su resultado está en 'arcasync sync status'.`,
+    // `authority probe` when no login of the key may start (docs/scaling.md): why (`what`, the
+    // failure's Spanish text), and from when it may be tried (null: once a new key is stored).
+    probeNotTried: (input: { keyCuit: string; day: string; reason: string; what: string | null; retryDay: string | null; relogins: number }): string => {
+
+        const why = {
+            logins_used: `la clave de ${input.keyCuit} ya inició sesión en ARCA hoy (${input.day}) todas las veces permitidas (1 más ${counted(input.relogins, 'reingreso', 'reingresos')}).`,
+            day_ended: `la clave de ${input.keyCuit} no vuelve a ingresar a ARCA hoy (${input.day}): ${input.what ?? ''}`,
+            key_refused: `la clave de ${input.keyCuit} quedó rechazada: ${input.what ?? ''}`
+        }[input.reason] ?? '';
+        const when = input.retryDay ? `Se puede probar de nuevo desde el ${input.retryDay} a las 00:00 (hora de Buenos Aires).` : 'Se puede probar de nuevo cuando se guarde una clave nueva.';
+        return `No se probó el ingreso: ${why} ${when}`;
+    },
     syncFailed: (count: number): string => `${count} CUIT ${count === 1 ? 'terminó' : 'terminaron'} con error (detalle en la salida y en 'arcasync sync status').`,
     addressInUse: (address: string, port: string): string => `El puerto ${port} de ${address} ya está en uso: elegí otro con --port (o PORT; METRICS_PORT para las métricas) o detené el proceso que lo ocupa.`,
     databaseFailure: (database: string, cause: string): string => `No se puede usar la base de datos ${database}: ${cause}.`,

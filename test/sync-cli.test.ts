@@ -5,6 +5,7 @@ import type { SimulatedAuthority } from '../adapters/authority/simulated/index.j
 import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
 import { displayName, sortKey } from '../core/domain/client.js';
 import type { Cuit } from '../core/domain/cuit.js';
+import { arcaDay, nextArcaDayStart } from '../core/domain/arca-day.js';
 import { messages } from '../core/domain/messages.js';
 import type { CliResult } from './support/cli.js';
 import { runCli } from './support/cli.js';
@@ -84,40 +85,6 @@ for (const database of testDatabases()) {
 
             await server.stop();
             await authority.stop();
-        });
-
-        it('authority probe --cuit walks the stored key through every step, prints each with its timing and verdict, and stores nothing', async () => {
-
-            const before = await databaseOf(server.app)('sync_states').count({ n: '*' }).first();
-            const result = await cli('authority', 'probe', '--cuit', people[0]!, '--json');
-            expect(result.code, result.stderr).to.equal(0);
-            const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as {
-                type: string;
-                step?: string;
-                ok?: boolean;
-                host?: string;
-                status?: number;
-            });
-            expect(lines.filter((line) => line.type === 'step').map((line) => [line.step, line.ok])).to.deep.equal(
-                [['login', true], ['registry', true], ['issued_invoices', true], ['received_invoices', true], ['sct', true], ['ccma', true], ['dfe', true]]
-            );
-            expect(lines.filter((line) => line.type === 'request').map((line) => line.host)).to.include.members(
-                [
-                    'auth.afip.gob.ar',
-                    'portalcf.cloud.afip.gob.ar',
-                    'fes.afip.gob.ar',
-                    'ctacte.cloud.afip.gob.ar',
-                    'servicios2.afip.gob.ar',
-                    've.cloud.afip.gob.ar'
-                ]
-            );
-            expect(result.stdout).to.not.include('clave-1');
-            expect(await databaseOf(server.app)('sync_states').count({ n: '*' }).first()).to.deep.equal(before);
-
-            const refusedRun = await cli('authority', 'probe', '--cuit', refused);
-            expect(refusedRun.code).to.equal(1);
-            expect(refusedRun.stdout).to.match(/FALLA login .*rejected_key/);
-            expect(refusedRun.stdout + refusedRun.stderr).to.not.include('mala-clave');
         });
 
         it('sync --cuit runs the named CUITs now and reports them; the API then serves their data', async () => {
@@ -259,6 +226,97 @@ for (const database of testDatabases()) {
             const text = await cli('sync', '--cuit', mine);
             expect(text.code).to.equal(0);
             expect(text.stdout).to.not.include(cliMessages.syncByOthers(1));
+        });
+
+        it('authority probe --cuit walks the stored key through every step, prints each with its timing and verdict, and stores nothing', async () => {
+
+            // Keys of their own: a probe's login counts in the key's day like a sync's.
+            const [person, wrong] = ['20601234563', '20601234564'];
+            await addClient(person, 'clave-1');
+            await addClient(wrong, 'mala-clave');
+            const before = await databaseOf(server.app)('sync_states').count({ n: '*' }).first();
+            const result = await cli('authority', 'probe', '--cuit', person, '--json');
+            expect(result.code, result.stderr).to.equal(0);
+            const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as {
+                type: string;
+                step?: string;
+                ok?: boolean;
+                host?: string;
+                status?: number;
+            });
+            expect(lines.filter((line) => line.type === 'step').map((line) => [line.step, line.ok])).to.deep.equal(
+                [['login', true], ['registry', true], ['issued_invoices', true], ['received_invoices', true], ['sct', true], ['ccma', true], ['dfe', true]]
+            );
+            expect(lines.filter((line) => line.type === 'request').map((line) => line.host)).to.include.members(
+                [
+                    'auth.afip.gob.ar',
+                    'portalcf.cloud.afip.gob.ar',
+                    'fes.afip.gob.ar',
+                    'ctacte.cloud.afip.gob.ar',
+                    'servicios2.afip.gob.ar',
+                    've.cloud.afip.gob.ar'
+                ]
+            );
+            expect(result.stdout).to.not.include('clave-1');
+            expect(await databaseOf(server.app)('sync_states').count({ n: '*' }).first()).to.deep.equal(before);
+
+            const refusedRun = await cli('authority', 'probe', '--cuit', wrong);
+            expect(refusedRun.code).to.equal(1);
+            expect(refusedRun.stdout).to.match(/FALLA login .*rejected_key/);
+            expect(refusedRun.stdout + refusedRun.stderr).to.not.include('mala-clave');
+
+            // The refused key is remembered as a sync's is: not posted again until a new one.
+            const logins = authority.stats().loginsByCuit[wrong];
+            const again = await cli('authority', 'probe', '--cuit', wrong, '--json');
+            expect(again.code).to.equal(1);
+            expect(JSON.parse(again.stdout.trimEnd().split('\n').at(-1)!)).to.include({ type: 'not_tried', reason: 'key_refused', kind: 'rejected_key', retryAt: null });
+            expect(JSON.parse(again.stderr.trimEnd()).error).to.include('Se puede probar de nuevo cuando se guarde una clave nueva.');
+            expect(authority.stats().loginsByCuit[wrong]).to.equal(logins);
+        });
+
+        it('authority probe goes through the fleet\'s ledger gate: counted in sync status, the third probe of a day with one re-login is refused without logging in', async () => {
+
+            const key = '20601234561';
+            await addClient(key, 'clave-sonda');
+            const day = arcaDay(Date.now());
+            for (const [probe, logins] of [[1, 1], [2, 2]] as const) {
+                const run = await cli('authority', 'probe', '--cuit', key, '--json');
+                expect(run.code, `probe ${probe}: ${run.stderr}`).to.equal(0);
+                expect(authority.stats().loginsByCuit[key]).to.equal(logins);
+            }
+
+            const status = internals.json(await cli('sync', 'status', '--cuit', key, '--json'));
+            expect(status.clients[0].logins).to.deep.include({ keyCuit: key, day, logins: 2, passwordPosts: 2, relogins: 1, ended: null });
+
+            const third = await cli('authority', 'probe', '--cuit', key);
+            expect(third.code).to.equal(1);
+            const tomorrow = arcaDay(nextArcaDayStart(Date.now()));
+            expect(third.stderr.trimEnd().split('\n')).to.deep.equal([
+                `Error: No se probó el ingreso: la clave de ${key} ya inició sesión en ARCA hoy (${day}) todas las veces permitidas (1 más 1 reingreso). Se puede probar de nuevo desde el ${tomorrow} a las 00:00 (hora de Buenos Aires).`
+            ]);
+            expect(authority.stats().loginsByCuit[key]).to.equal(2);
+            expect((await cli('sync', 'status', '--cuit', key)).stdout).to.include(
+                `  ingresos a ARCA hoy (${day}) con la clave de ${key}: 2 inicios de sesión, 2 envíos de la clave, 1 reingreso.`
+            );
+        });
+
+        it('authority probe honours the fleet\'s firewall block of a host: no request to it before the block ends', async () => {
+
+            const key = '20601234562';
+            await addClient(key, 'clave-bloqueo');
+            const host = 'auth.afip.gob.ar';
+            const until = Date.now() + 2_500;
+            await databaseOf(server.app)('authority_host_blocks').insert({ host, blocked_until: until, blocked_at: Date.now(), blocks: 1 });
+            try {
+                const run = await cli('authority', 'probe', '--cuit', key);
+                expect(run.code, run.stderr).to.equal(0);
+                const arrivals = authority.arrivals().filter((arrival) => arrival.host === host && arrival.at >= until - 2_500);
+                expect(arrivals.length).to.be.greaterThan(0);
+                expect(arrivals.filter((arrival) => arrival.at < until)).to.deep.equal([]);
+            }
+            finally {
+                await databaseOf(server.app)('authority_host_blocks').where({ host }).delete();
+            }
         });
     });
 }

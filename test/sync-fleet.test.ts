@@ -10,8 +10,9 @@ import { connect } from '../adapters/knex/connection.js';
 import { loginLedger } from '../adapters/knex/fleet-state.js';
 import { displayName, sortKey } from '../core/domain/client.js';
 import type { Cuit } from '../core/domain/cuit.js';
-import { arcaDay } from '../core/domain/arca-day.js';
+import { arcaDay, nextArcaDayStart } from '../core/domain/arca-day.js';
 import { messages } from '../core/domain/messages.js';
+import { cliMessages } from '../cli/messages.js';
 import { runCli } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
@@ -263,6 +264,49 @@ for (const database of testDatabases()) {
                 `Antes de la prueba, ingresos a ARCA hoy (${day}) con la clave de ${captcha}: 1 inicio de sesión, 1 envío de la clave, 0 reingresos. Sin más ingresos hoy: ${
                     messages.authority.captcha} (${logins.notable[0].ended.at})`
             );
+        });
+
+        it('the probe goes through the same ledger gate: refused once a CAPTCHA ended the key\'s day, it uses the re-login left and counts it', async () => {
+
+            const env = { ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authority.url, LOG_LEVEL: 'silent' };
+            const cli = (...args: string[]) => runCli(app.config.databaseUrl, args, env);
+            const now = Date.now();
+            const day = arcaDay(now);
+            const tomorrow = arcaDay(nextArcaDayStart(now));
+            const captcha = Object.keys(portfolio.captcha)[0]!;
+            const loginsBefore = authority.stats().loginsByCuit[captcha];
+
+            // The CAPTCHA the fleet met ended the key's day: the probe does not post its
+            // password, says why and from when, in one line, and exits non-zero.
+            const refused = await cli('authority', 'probe', '--cuit', captcha);
+            expect(refused.code, refused.stdout).to.equal(1);
+            expect(refused.stderr.trimEnd().split('\n')).to.deep.equal([`Error: ${cliMessages.probeNotTried({
+                keyCuit: captcha, day, reason: 'day_ended', what: messages.authority.captcha, retryDay: tomorrow, relogins: 1
+            })}`]);
+            expect(refused.stderr).to.include(`desde el ${tomorrow} a las 00:00 (hora de Buenos Aires)`);
+            expect(refused.stdout).to.not.match(/^(OK|FALLA)/m);
+            const refusedJson = await cli('authority', 'probe', '--cuit', portfolio.captcha['20300000041'][0]!, '--json');
+            expect(refusedJson.code).to.equal(1);
+            expect(JSON.parse(refusedJson.stdout.trimEnd().split('\n').at(-1)!)).to.deep.equal({
+                type: 'not_tried', reason: 'day_ended', kind: 'captcha', keyCuit: captcha, day, retryAt: new Date(nextArcaDayStart(now)).toISOString()
+            });
+            expect(authority.stats().loginsByCuit[captcha]).to.equal(loginsBefore);
+
+            // A key that logged in once today: the probe uses the re-login left, and the
+            // ledger (what sync status shows) counts it; the next probe finds none left.
+            const person = portfolio.persons[1]!;
+            const probe = await cli('authority', 'probe', '--cuit', person, '--json');
+            expect(probe.code, probe.stderr).to.equal(0);
+            expect(authority.stats().loginsByCuit[person]).to.equal(2);
+            const status = await cli('sync', 'status', '--cuit', person);
+            expect(status.stdout).to.include(`  ingresos a ARCA hoy (${day}) con la clave de ${person}: 2 inicios de sesión, 2 envíos de la clave, 1 reingreso.`);
+            const again = await cli('authority', 'probe', '--cuit', person, '--json');
+            expect(again.code).to.equal(1);
+            expect(JSON.parse(again.stdout.trimEnd().split('\n').at(-1)!)).to.include({ type: 'not_tried', reason: 'logins_used', kind: null, keyCuit: person });
+            expect(JSON.parse(again.stderr.trimEnd())).to.deep.equal({ error: cliMessages.probeNotTried({
+                keyCuit: person, day, reason: 'logins_used', what: null, retryDay: tomorrow, relogins: 1
+            }) });
+            expect(authority.stats().loginsByCuit[person]).to.equal(2);
         });
 
         it('kill -9 of a worker holding a key: the key is released after the lease, another worker ends its jobs, nothing lost or run twice', async () => {

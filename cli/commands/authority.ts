@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
 import type { SimulatedFailures } from '../../app/authority.js';
+import type { KeyLease } from '../../core/use-cases/sync/key-sessions.js';
+import type { ProbeNotTried } from '../../core/use-cases/sync/log-in.js';
 import type { CliIo } from '../io.js';
 import { stopRequested } from '../io.js';
+import { cliMessages } from '../messages.js';
 import { exitCodes, failure, outputFor, withApp } from '../run.js';
 
 // arcasync authority simulate: the simulated authority alone, for AUTHORITY_URL of servers and
@@ -63,13 +66,20 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
             const output = outputFor(command, io);
             const [
                 { parseCuit },
-                { queueDeps },
-                { createAuthorityClient, probeKey },
+                { loginPacerOf, syncDeps },
+                { probeKey },
+                { authorityClientOf },
                 { keyLoginsToday },
-                { describeKeyLogins }
+                { describeKeyLogins },
+                { createKeySessions },
+                { logInForProbe },
+                { messages },
+                { arcaDay }
             ] = await Promise.all([
-                import('../../core/domain/cuit.js'), import('../../app/sync.js'), import('../../app/authority.js'),
-                import('../../core/use-cases/sync/sync-status.js'), import('./sync.js')
+                import('../../core/domain/cuit.js'), import('../../app/sync.js'), import('../../app/authority.js'), import('../../app/compose.js'),
+                import('../../core/use-cases/sync/sync-status.js'), import('./sync.js'), import('../../core/use-cases/sync/key-sessions.js'),
+                import('../../core/use-cases/sync/log-in.js'), import('../../core/domain/messages.js'),
+                import('../../core/domain/arca-day.js')
             ]);
             const cuit = parseCuit(options.cuit);
             if (!cuit) {
@@ -80,7 +90,7 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
             const ok = await withApp(io, async (app) => {
 
                 await checkAuthorityFor(app);
-                const targets = queueDeps(app).syncTargets;
+                const targets = app.ports.syncTargets;
                 const [found] = await targets.findByCuit(cuit);
                 const target = found ? await targets.find(found.id) : null;
                 if (!target || !target.loginCuit || !target.sealedKey) {
@@ -90,18 +100,58 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
                 // The key's logins today across the fleet, before the probe adds its own.
                 const logins = await keyLoginsToday(app.ports.loginLedger, target.loginCuit, app.ports.clock.now().getTime());
                 output.print(`Antes de la prueba, ${describeKeyLogins(logins)}`, { type: 'logins', ...logins });
-                const authority = createAuthorityClient(app.config, {
+                // The probe's client honours the fleet's host blocks and caps; its login goes
+                // through the ledger's gate like a sync's (docs/scaling.md).
+                const authority = authorityClientOf(app, {
                     onExchange: (exchange) => output.print(`  ${exchange.method} ${exchange.host}${exchange.path} -> HTTP ${exchange.status} (${exchange.ms} ms)`, { type: 'request', ...exchange })
                 });
+                const deps = { ...syncDeps(app, authority), loginPacer: loginPacerOf(app) };
+                const sessions = createKeySessions(authority, deps.clock, { ledger: deps.loginLedger, pacer: deps.loginPacer, maxRelogins: deps.maxRelogins });
+                const gate: { notTried?: ProbeNotTried; lease?: KeyLease } = {};
                 try {
-                    return await probeKey(authority, {
-                        key: { loginCuit: target.loginCuit, password: app.ports.secretBox.open(target.sealedKey) },
+                    const probed = await probeKey({
+                        logIn: async () => {
+
+                            const login = await logInForProbe(deps, target, sessions);
+                            if ('notTried' in login) {
+                                gate.notTried = login.notTried;
+                                return null;
+                            }
+
+                            if ('lease' in login) {
+                                gate.lease = login.lease;
+                            }
+
+                            return login;
+                        },
                         cuit,
                         today: app.ports.clock.now().toISOString().slice(0, 10),
                         person: target.tipo === 'persona-fisica'
                     }, (step) => output.print(`${step.ok ? 'OK   ' : 'FALLA'} ${step.step} (${step.ms} ms): ${step.verdict}`, { type: 'step', ...step }));
+                    if (probed === null && gate.notTried) {
+                        const refused = gate.notTried;
+                        const line = cliMessages.probeNotTried({
+                            keyCuit: refused.keyCuit ?? target.loginCuit,
+                            day: refused.day,
+                            reason: refused.reason,
+                            what: refused.kind === null ? null : messages.authority[refused.kind as keyof typeof messages.authority] ?? refused.kind,
+                            retryDay: refused.retryAt === null ? null : arcaDay(refused.retryAt),
+                            relogins: deps.maxRelogins
+                        });
+                        if (output.json) {
+                            output.print(line, {
+                                type: 'not_tried', ...refused, retryAt: refused.retryAt === null ? null : new Date(refused.retryAt).toISOString()
+                            });
+                        }
+
+                        throw failure(line, exitCodes.error);
+                    }
+
+                    return probed;
                 }
                 finally {
+                    gate.lease?.release();
+                    await sessions.close();
                     await authority.close();
                 }
             });

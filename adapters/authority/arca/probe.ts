@@ -1,10 +1,12 @@
 import type { Cuit } from '../../../core/domain/cuit.js';
-import type { AuthorityClient, AuthorityKey } from '../../../core/ports/authority-client.js';
+import type { AuthorityClient } from '../../../core/ports/authority-client.js';
 import { AuthorityFailure } from '../../../core/ports/authority-client.js';
 
 // `arcasync authority probe`: one key walked through every step against the authority, each
 // system read for one CUIT and thrown away (nothing is stored), each step reported with its
-// timing and verdict. An operator's first look when the real authority changes.
+// timing and verdict. An operator's first look when the real authority changes. The login is
+// the caller's (core/use-cases/sync/log-in.ts, logInForProbe: the fleet's ledger gate), and so
+// is closing its session.
 
 export interface ProbeStep {
     step: string;
@@ -13,7 +15,11 @@ export interface ProbeStep {
     verdict: string;                   // "ok (12 comprobantes)" or the failure's kind and message
 }
 
+type Session = Awaited<ReturnType<AuthorityClient['login']>>;
+
 const internals = {
+    verdict: (err: unknown): string => (err instanceof AuthorityFailure ? `${err.kind}: ${err.message}` : `error interno: ${err instanceof Error ? err.name : 'desconocido'}`),
+
     async step(name: string, now: () => number, work: () => Promise<string>, report: (step: ProbeStep) => void): Promise<boolean> {
 
         const started = now();
@@ -23,34 +29,36 @@ const internals = {
             return true;
         }
         catch (err) {
-            const verdict = err instanceof AuthorityFailure ? `${err.kind}: ${err.message}` : `error interno: ${err instanceof Error ? err.name : 'desconocido'}`;
-            report({ step: name, ms: now() - started, ok: false, verdict });
+            report({ step: name, ms: now() - started, ok: false, verdict: internals.verdict(err) });
             return false;
         }
     }
 };
 
-export const probeKey = async (authority: AuthorityClient, input: {
-    key: AuthorityKey;
+// logIn: the session, the failed login's verdict, or null when no login was tried (then
+// nothing is reported and the probe answers null).
+export const probeKey = async (input: {
+    logIn: () => Promise<{ session: Session } | { failed: string } | null>;
     cuit: Cuit;
     today: string;
     person: boolean;
     now?: () => number;
-}, report: (step: ProbeStep) => void): Promise<boolean> => {
+}, report: (step: ProbeStep) => void): Promise<boolean | null> => {
 
     const now = input.now ?? Date.now;
-    let session: Awaited<ReturnType<AuthorityClient['login']>> | null = null;
-    const loggedIn = await internals.step('login', now, async () => {
+    const started = now();
+    const login = await input.logIn().catch((err: unknown) => ({ failed: internals.verdict(err) }));
+    if (!login) {
+        return null;
+    }
 
-        session = await authority.login(input.key);
-        return 'sesión del portal abierta';
-    }, report);
-    if (!loggedIn || !session) {
+    if ('failed' in login) {
+        report({ step: 'login', ms: now() - started, ok: false, verdict: login.failed });
         return false;
     }
 
-    const opened = session as Awaited<ReturnType<AuthorityClient['login']>>;
-    const taxpayer = opened.taxpayer(input.cuit);
+    report({ step: 'login', ms: now() - started, ok: true, verdict: 'ok (sesión del portal abierta)' });
+    const taxpayer = login.session.taxpayer(input.cuit);
     const month = { fromDate: `${input.today.slice(0, 8)}01`, toDate: input.today };
     const steps: [string, () => Promise<string>][] = [
         ...(input.person ? [['registry', async () => JSON.stringify(await taxpayer.registry())] as [string, () => Promise<string>]] : []),
@@ -77,6 +85,5 @@ export const probeKey = async (authority: AuthorityClient, input: {
         ok = await internals.step(name, now, work, report) && ok;
     }
 
-    await opened.close();
     return ok;
 };
