@@ -95,17 +95,20 @@ for (const database of testDatabases()) {
 
         it('greps the database, the CLI output and the captures for every secret the authority saw or handed out', async () => {
 
-            const sync = await cli('sync', '--all', '--json');
-            expect(sync.code, sync.stderr).to.equal(3);
-            expect(JSON.parse(sync.stdout)).to.include({ jobs: internals.keys.length, synced: 0, failed: internals.keys.length });
-
-            const outputs = [sync, await cli('sync', 'status', '--json'), await cli('sync', 'status')];
+            // The probes first: each posts its key and meets its failure page, which ends the
+            // key's day in the ledger, so the sync after them posts nothing more.
+            const outputs: CliResult[] = [];
             for (const [cuit] of internals.keys) {
                 outputs.push(await cli('authority', 'probe', '--cuit', cuit, '--json'));
             }
 
+            const sync = await cli('sync', '--all', '--json');
+            expect(sync.code, sync.stderr).to.equal(3);
+            expect(JSON.parse(sync.stdout)).to.include({ jobs: internals.keys.length, synced: 0, failed: internals.keys.length });
+            outputs.push(sync, await cli('sync', 'status', '--json'), await cli('sync', 'status'));
+
             const captures = readdirSync(join(cwd, 'data', 'diagnostics')).map((file) => readFileSync(join(cwd, 'data', 'diagnostics', file), 'utf8'));
-            expect(captures.length).to.be.at.least(2);                    // the unknown page, sync and probe
+            expect(captures.length).to.be.at.least(1);                    // the unknown page the probe met
             const issued = authority.issued();
             expect(issued.length).to.be.greaterThan(internals.keys.length);
             const places = {
