@@ -10,8 +10,9 @@ const base = require('./.mocharc.json');
 
 const internals = {
     longest: [
-        'sync-workers', 'sync-faults', 'sync-cli', 'fuzz', 'sync-e2e', 'cli-demo', 'mcp-inspector', 'authority-simulated',
-        'oauth-security', 'sync-demo', 'http-rate-limits', 'oauth-browser'
+        'sync-workers', 'sync-pacing', 'cli-database-failures', 'authority-secrets', 'sync-fleet', 'cli-demo', 'mcp-inspector',
+        'oauth-security', 'sync-cli', 'fuzz', 'sync-e2e', 'authority-simulated', 'migrations-down-up', 'sync-faults', 'sync-demo',
+        'sqlite-lock', 'http-rate-limits', 'oauth-browser'
     ].map((name) => `test/${name}.test.ts`),
     all: readdirSync(`${__dirname}/test`, { recursive: true }).filter((name) => name.endsWith('.test.ts')).map((name) => `test/${name}`).sort()
 };
