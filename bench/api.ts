@@ -5,8 +5,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import knexFactory from 'knex';
 import type { Knex } from 'knex';
+import { mysqlServerAdmin } from '../test/support/mysql-server.js';
 import { composeApp } from '../app/compose.js';
 import { loadConfig } from '../app/config.js';
 import { seedBench, seedIntegrators } from './seed.js';
@@ -137,16 +137,7 @@ const internals = {
 
     async mysqlAdmin<T>(fn: (knex: Knex) => Promise<T>): Promise<T> {
 
-        const url = new URL(internals.mysqlBase);
-        const knex = knexFactory({
-            client: 'mysql2',
-            connection: {
-                host: url.hostname,
-                port: Number(url.port || 3306),
-                user: decodeURIComponent(url.username),
-                password: decodeURIComponent(url.password)
-            }
-        });
+        const knex = mysqlServerAdmin(internals.mysqlBase);
         try {
             return await fn(knex);
         }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import knexFactory from 'knex';
+import { mysqlServerAdmin } from '../test/support/mysql-server.js';
 
 // A fresh database for one bench run: a new schema beside DATABASE_URL's on MySQL/MariaDB
 // (dropped by drop()), DATABASE_URL itself when it names a SQLite file, a temporary SQLite file
@@ -13,16 +13,7 @@ export const benchDatabase = async (label: string): Promise<{ url: string; name:
     if (given && /^(mysql|mariadb):/.test(given)) {
         const base = new URL(given);
         const name = `arcasync_bench_${label}_${randomBytes(4).toString('hex')}`;
-        const admin = knexFactory({
-            client: 'mysql2',
-            connection: {
-                host: base.hostname,
-                port: Number(base.port || 3306),
-                user: decodeURIComponent(base.username),
-                password: decodeURIComponent(base.password)
-            },
-            pool: { min: 0, max: 1 }
-        });
+        const admin = mysqlServerAdmin(given);
         await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
         base.pathname = `/${name}`;
         return {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import knexFactory from 'knex';
+import { mysqlServerAdmin } from './mysql-server.js';
 import type { Knex } from 'knex';
 
 // The databases every suite runs on: SQLite always, MySQL/MariaDB when TEST_MYSQL_URL is
@@ -38,17 +38,7 @@ const mysql = (baseUrl: string): TestDatabase => ({
     async create() {
 
         const name = `arcasync_test_${randomBytes(5).toString('hex')}`;
-        const base = new URL(baseUrl);
-        const admin = knexFactory({
-            client: 'mysql2',
-            connection: {
-                host: base.hostname,
-                port: Number(base.port || 3306),
-                user: decodeURIComponent(base.username),
-                password: decodeURIComponent(base.password)
-            },
-            pool: { min: 0, max: 1 }
-        });
+        const admin = mysqlServerAdmin(baseUrl);
 
         await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
         const url = new URL(baseUrl);
