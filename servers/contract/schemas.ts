@@ -24,7 +24,18 @@ const internals = {
     dateTime: { type: 'string', format: 'date-time' } as Schema,
     date: { type: 'string', format: 'date' } as Schema,
     // A realistic instance, shown by /docs and generated clients.
-    example: (schema: Schema, instance: Record<string, unknown>): Schema => ({ ...schema, examples: [instance] })
+    example: (schema: Schema, instance: Record<string, unknown>): Schema => ({ ...schema, examples: [instance] }),
+
+    // A CUIT as the examples show it: the list item adds its tags and registry fields to it.
+    cuitExample: {
+        id: '3f0c2d4e-8a51-4a8e-9d0b-6c1f2a7b9e10',
+        cuit: '20123456786',
+        displayCuit: '20-12345678-6',
+        tipo: 'persona-fisica',
+        nombre: 'González, María',
+        email: 'maria@example.com',
+        telefono: null
+    }
 };
 
 const { nullable, object, ref, string, number, dateTime, date } = internals;
@@ -85,15 +96,7 @@ export const componentSchemas: Record<string, Schema> = {
         offset: { type: 'integer' },
         total: { type: 'integer', description: 'cantidad total de registros que cumplen la consulta' }
     }),
-    Cuit: internals.example(object(cuitFields), {
-        id: '3f0c2d4e-8a51-4a8e-9d0b-6c1f2a7b9e10',
-        cuit: '20123456786',
-        displayCuit: '20-12345678-6',
-        tipo: 'persona-fisica',
-        nombre: 'González, María',
-        email: 'maria@example.com',
-        telefono: null
-    }),
+    Cuit: internals.example(object(cuitFields), internals.cuitExample),
     CuitListItem: internals.example(object({
         ...cuitFields,
         etiquetas: { type: 'array', items: string },
@@ -102,13 +105,7 @@ export const componentSchemas: Record<string, Schema> = {
         categoria: nullable(string),
         sistemaRegistralSyncedAt: nullable(dateTime)
     }), {
-        id: '3f0c2d4e-8a51-4a8e-9d0b-6c1f2a7b9e10',
-        cuit: '20123456786',
-        displayCuit: '20-12345678-6',
-        tipo: 'persona-fisica',
-        nombre: 'González, María',
-        email: 'maria@example.com',
-        telefono: null,
+        ...internals.cuitExample,
         etiquetas: ['Monotributo'],
         monotributista: true,
         autonomo: false,
