@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { chromium } from 'playwright-core';
+import { debianChromium } from './support/chromium.js';
 import { testDatabases } from './support/databases.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
@@ -13,16 +14,6 @@ import { startTestServer } from './support/server.js';
 
 const internals = {
     artifacts: fileURLToPath(new URL('../test-artifacts/', import.meta.url)),
-    args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync'
-    ],
     groups: ['Salud', 'CUIT', 'Comprobantes', 'Cuentas', 'Notificaciones', 'Etiquetas', 'Estado']
 };
 
@@ -38,7 +29,7 @@ describe('GET /docs in a browser', function () {
 
         server = await startTestServer(database!);
         // Playwright gives the browser a new empty profile of its own.
-        browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: internals.args });
+        browser = await chromium.launch({ executablePath: debianChromium.path, args: debianChromium.args });
     });
 
     after(async () => {

@@ -15,6 +15,7 @@ import { chromium } from 'playwright-core';
 import { setPassword } from '../core/use-cases/staff/set-password.js';
 import { texts } from '../servers/oauth/texts.js';
 import { invoice, movement, notification, sctData } from './support/data.js';
+import { debianChromium } from './support/chromium.js';
 import { testDatabases } from './support/databases.js';
 import type { SeededUser } from './support/fixtures.js';
 import { addClient, seedAccount } from './support/fixtures.js';
@@ -28,19 +29,8 @@ import { startTestServer, writeServerEnv } from './support/server.js';
 // redirect URI, exchanges it with PKCE, calls every tool, and refreshes its tokens.
 
 const internals = {
-    chromium: '/usr/bin/chromium',
     artifacts: fileURLToPath(new URL('../test-artifacts/', import.meta.url)),
-    password: 'una-clave-larga-de-prueba',
-    args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync'
-    ]
+    password: 'una-clave-larga-de-prueba'
 };
 
 // The client's loopback redirect URI: records what the authorization server sends back.
@@ -93,9 +83,9 @@ for (const database of testDatabases()) {
 
         before(async function () {
 
-            if (!existsSync(internals.chromium)) {
+            if (!existsSync(debianChromium.path)) {
                 // .ci/run installs Debian's chromium; without it this suite cannot run.
-                process.stdout.write(`  ${internals.chromium} no está instalado: se omite la prueba en el navegador.\n`);
+                process.stdout.write(`  ${debianChromium.path} no está instalado: se omite la prueba en el navegador.\n`);
                 this.skip();
             }
 
@@ -113,7 +103,7 @@ for (const database of testDatabases()) {
 
             callback = await startCallback();
             profile = mkdtempSync(join(tmpdir(), 'arcasync-chromium-'));
-            browser = await chromium.launchPersistentContext(profile, { executablePath: internals.chromium, headless: true, args: internals.args });
+            browser = await chromium.launchPersistentContext(profile, { executablePath: debianChromium.path, headless: true, args: debianChromium.args });
         });
 
         after(async () => {
