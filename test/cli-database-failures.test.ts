@@ -94,13 +94,12 @@ const internals = {
     },
 
     // Under --json too for the first two commands (the same path for every command).
-    async expectOneLine(url: string, cause: RegExp, shown: string, commands: string[][] = [['migrate'], ['account', 'show', '1']]): Promise<void> {
+    async expectOneLine(url: string, cause: RegExp, shown: string, commands: string[][] = [['migrate'], ['account', 'show', '1']], inParallel = 1): Promise<void> {
 
-        // A long list four commands at a time: each is a process that mostly waits on a database
-        // it cannot open. Two commands that reach a database (and would both migrate it) run one
-        // after the other.
+        // `inParallel` commands at a time, only where none reaches a database: two that do would
+        // both migrate it.
         const pending = [...commands.entries()];
-        await Promise.all(Array.from({ length: commands.length > 2 ? 4 : 1 }, async () => {
+        await Promise.all(Array.from({ length: inParallel }, async () => {
 
             for (let next = pending.shift(); next; next = pending.shift()) {
                 await internals.expectOneCommand(url, cause, shown, next[1], next[0] <= 1);
@@ -150,7 +149,7 @@ describe('CLI commands on a database that cannot be used', function () {
         const dir = mkdtempSync(join(tmpdir(), 'arcasync-cantopen-'));
         try {
             mkdirSync(join(dir, 'base.sqlite'));
-            await internals.expectOneLine(`sqlite:${join(dir, 'base.sqlite')}`, /no se puede abrir el archivo/, join(dir, 'base.sqlite'), internals.commands);
+            await internals.expectOneLine(`sqlite:${join(dir, 'base.sqlite')}`, /no se puede abrir el archivo/, join(dir, 'base.sqlite'), internals.commands, 4);
         }
         finally {
             rmSync(dir, { recursive: true, force: true });
