@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import knexFactory from 'knex';
 import mysql from 'mysql2';
-import { runBuiltCli } from './support/cli.js';
+import type { CliResult } from './support/cli.js';
+import { runBuiltCli, runCliBatch } from './support/cli.js';
 import { closedPort } from './support/databases.js';
 
 // A database that cannot be used reaches the operator as one Spanish line naming the database
@@ -93,23 +94,28 @@ const internals = {
         return env;
     },
 
-    // Under --json too for the first two commands (the same path for every command).
-    async expectOneLine(url: string, cause: RegExp, shown: string, commands: string[][] = [['migrate'], ['account', 'show', '1']], inParallel = 1): Promise<void> {
+    // Each command, and the first two under --json too (the same path for every command), in
+    // one process of their own (runCliBatch): one line per command, and nothing on the
+    // process's own stderr beside the commands' lines. `viaBinary`: through the built binary
+    // instead, a process per command line, as an operator runs it.
+    async expectOneLine(url: string, cause: RegExp, shown: string, commands: string[][] = [['migrate'], ['account', 'show', '1']], viaBinary = false): Promise<void> {
 
-        // `inParallel` commands at a time, only where none reaches a database: two that do would
-        // both migrate it.
-        const pending = [...commands.entries()];
-        await Promise.all(Array.from({ length: inParallel }, async () => {
+        const env = { ...internals.env(url), ARCASYNC_TOKEN: 'asy_cualquiera' };
+        const lines = [...commands, ...commands.slice(0, 2).map((argv) => [...argv, '--json'])];
+        const results = viaBinary
+            ? await Promise.all(lines.map((argv) => runBuiltCli(argv, { env })))
+            : await (async () => {
 
-            for (let next = pending.shift(); next; next = pending.shift()) {
-                await internals.expectOneCommand(url, cause, shown, next[1], next[0] <= 1);
-            }
-        }));
+                const batch = await runCliBatch(lines, { env });
+                expect(batch.stderr, 'stderr del proceso, aparte de cada comando').to.equal('');
+                return batch.results;
+            })();
+
+        commands.forEach((argv, index) => internals.expectOneCommand(argv, results[index]!, cause, shown, results[commands.length + index]));
     },
 
-    async expectOneCommand(url: string, cause: RegExp, shown: string, argv: string[], alsoJson: boolean): Promise<void> {
+    expectOneCommand(argv: string[], human: CliResult, cause: RegExp, shown: string, json?: CliResult): void {
 
-        const human = await runBuiltCli(argv, { env: { ...internals.env(url), ARCASYNC_TOKEN: 'asy_cualquiera' } });
         expect(human.code, `${argv.join(' ')}: ${human.stderr}`).to.equal(1);
         expect(human.stdout, argv.join(' ')).to.equal('');
         const lines = human.stderr.trimEnd().split('\n');
@@ -117,11 +123,10 @@ const internals = {
         expect(lines[0]).to.match(/^Error: No se puede usar la base de datos /).and.include(shown).and.match(cause);
         expect(lines[0]!.slice('Error: '.length)).to.not.match(/secreta-de-prueba|Error:|    at /);
 
-        if (!alsoJson) {
+        if (!json) {
             return;
         }
 
-        const json = await runBuiltCli([...argv, '--json'], { env: { ...internals.env(url), ARCASYNC_TOKEN: 'asy_cualquiera' } });
         expect(json.code, argv.join(' ')).to.equal(1);
         expect(json.stderr.trimEnd().split('\n'), `${argv.join(' ')}: ${json.stderr}`).to.have.length(1);
         expect(JSON.parse(json.stderr).error).to.equal(lines[0]!.slice('Error: '.length));
@@ -137,7 +142,7 @@ describe('CLI commands on a database that cannot be used', function () {
         const dir = mkdtempSync(join(tmpdir(), 'arcasync-cantopen-'));
         try {
             mkdirSync(join(dir, 'base.sqlite'));
-            await internals.expectOneLine(`sqlite:${join(dir, 'base.sqlite')}`, /no se puede abrir el archivo/, join(dir, 'base.sqlite'));
+            await internals.expectOneLine(`sqlite:${join(dir, 'base.sqlite')}`, /no se puede abrir el archivo/, join(dir, 'base.sqlite'), undefined, true);
         }
         finally {
             rmSync(dir, { recursive: true, force: true });
@@ -149,7 +154,7 @@ describe('CLI commands on a database that cannot be used', function () {
         const dir = mkdtempSync(join(tmpdir(), 'arcasync-cantopen-'));
         try {
             mkdirSync(join(dir, 'base.sqlite'));
-            await internals.expectOneLine(`sqlite:${join(dir, 'base.sqlite')}`, /no se puede abrir el archivo/, join(dir, 'base.sqlite'), internals.commands, 4);
+            await internals.expectOneLine(`sqlite:${join(dir, 'base.sqlite')}`, /no se puede abrir el archivo/, join(dir, 'base.sqlite'), internals.commands);
         }
         finally {
             rmSync(dir, { recursive: true, force: true });

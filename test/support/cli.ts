@@ -123,6 +123,23 @@ export const runBuiltCli = (args: string[], options: { cwd?: string; env: NodeJS
     });
 };
 
+// Several command lines in one process of their own, one after the other, through runCli
+// (test/support/cli-batch.ts): each one's result, and what the process itself wrote on stderr
+// beside the commands' streams (a driver's console line, a log line), which should be nothing.
+export const runCliBatch = async (commands: string[][], options: { env: NodeJS.ProcessEnv }): Promise<{ results: CliResult[]; stderr: string }> => {
+
+    const batch = await runProcess(['--import', 'tsx', fileURLToPath(new URL('cli-batch.ts', import.meta.url))], {
+        cwd: internals.root,
+        env: options.env,
+        input: JSON.stringify(commands)
+    });
+    if (batch.code !== 0) {
+        throw new Error(`cli-batch terminó con ${batch.code}: ${batch.stderr}`);
+    }
+
+    return { results: JSON.parse(batch.stdout) as CliResult[], stderr: batch.stderr };
+};
+
 export const cliEnv = (databaseUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv => internals.env(databaseUrl, extra);
 
 export interface ServeProcess {
