@@ -96,7 +96,7 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
         const latency = Array.isArray(
             options.latencyMs
         ) ? options.latencyMs[0] + Math.random() * (options.latencyMs[1] - options.latencyMs[0]) : options.latencyMs;
-        if (latency) {
+        if (latency && (!options.latencyHosts || options.latencyHosts.includes(host))) {
             await new Promise((resolve) => setTimeout(resolve, latency));
         }
 

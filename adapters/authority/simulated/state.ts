@@ -34,6 +34,7 @@ export interface SimulatedAuthorityOptions {
     port?: number;                      // 0 (default): an ephemeral port
     host?: string;                      // 127.0.0.1
     latencyMs?: number | [number, number];   // added to every answer (a range: uniform)
+    latencyHosts?: readonly string[];   // only these hosts' answers wait latencyMs (default: every host)
     failures?: SimulatedFailures;
     failureSeed?: number;
     today?: string;                     // YYYY-MM-DD, the last day with data (default: today UTC)
