@@ -69,7 +69,7 @@ const internals = {
     // The simulated authority answers at once and does not mind bursts: short waits, a high
     // per-host cap. The real one gets the polite defaults.
     simulatedTuning: {
-        pacingMs: { default: 0, 'fes.afip.gob.ar': 120 },
+        pacingMs: { default: 0, 'fes.afip.gob.ar': 25 },
         blockWaitMs: 2_000,
         pollIntervalMs: 20,
         backoffMs: 100,

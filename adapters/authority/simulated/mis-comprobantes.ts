@@ -160,7 +160,7 @@ export const misComprobantesRoutes = (state: SimulatedState, faults: Faults): Ro
     const options = state.options;
     const irregular = options.irregular ?? (() => false);
     const pendingPolls = options.pendingPolls ?? 1;
-    const fesMinGapMs = options.fesMinGapMs ?? 100;
+    const fesMinGapMs = options.fesMinGapMs ?? 20;
     const fesSessionMs = options.fesSessionMs ?? 15 * 60_000;
     const sessions = state.sessions<FesState>('mcmp');
     const consultas = new Map<number, Consulta>();
