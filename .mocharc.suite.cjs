@@ -10,9 +10,9 @@ const base = require('./.mocharc.json');
 
 const internals = {
     longest: [
-        'sync-workers', 'sync-pacing', 'cli-database-failures', 'authority-secrets', 'sync-fleet', 'cli-demo', 'mcp-inspector',
-        'oauth-security', 'sync-cli', 'fuzz', 'sync-e2e', 'authority-simulated', 'migrations-down-up', 'sync-faults', 'sync-demo',
-        'sqlite-lock', 'http-rate-limits', 'oauth-browser'
+        'sync-fleet', 'sync-workers', 'fuzz', 'sync-pacing', 'oauth-security', 'sync-cli', 'http-rate-limits', 'mcp-inspector', 'sync-demo',
+        'oauth-accounts', 'migrations-down-up', 'portfolio-health', 'authority-secrets', 'sqlite-lock', 'cli-database-failures', 'oauth-browser',
+        'cuit-health', 'sync-faults', 'authority-simulated', 'demo-safety', 'sync-e2e', 'oauth-flow'
     ].map((name) => `test/${name}.test.ts`),
     all: readdirSync(`${__dirname}/test`, { recursive: true }).filter((name) => name.endsWith('.test.ts')).map((name) => `test/${name}`).sort()
 };
