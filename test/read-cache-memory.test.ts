@@ -36,6 +36,27 @@ describe('memoryReadCache', () => {
         expect(cache.get('v', 2)).to.equal(second);
     });
 
+    it('forgets the oldest of the keys asked for once, past 50,000, and keeps a key asked again among the newest', () => {
+
+        const cache = memoryReadCache({ maxBytes: 1_000_000 });
+        cache.get('oldest', 1);
+        cache.get('again', 1);
+        for (let i = 0; i < 49_999; i++) {
+            cache.get(`k${i}`, 1);
+            if (i === 25_000) {
+                cache.get('again', 1);
+            }
+        }
+
+        // 'oldest' was pushed out: asked for a second time, it counts as the first.
+        cache.get('oldest', 1);
+        cache.set('oldest', 1, { n: 1 });
+        expect(cache.get('oldest', 1)).to.equal(undefined);
+        // 'again' moved up when asked the second time, so it is still known as asked twice.
+        const kept = cache.set('again', 1, { n: 2 });
+        expect(cache.get('again', 1)).to.equal(kept);
+    });
+
     it('answers only a request that reads the same data version', () => {
 
         const cache = memoryReadCache({ maxBytes: 1_000_000 });

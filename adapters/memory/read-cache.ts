@@ -75,7 +75,19 @@ export const memoryReadCache = (options: { maxBytes: number }): ReadCache => {
         sizeCalculation: (entry) => Math.max(1, entry.size * internals.bytesPerJsonChar)
     });
 
-    const asked = new LRUCache<string, number>({ max: internals.maxAskedKeys });
+    // A Map keeps insertion order, so re-inserting a key asked again makes it the newest and
+    // the first key is the oldest. (An LRUCache with a max allocates all its slots when it is
+    // made, some milliseconds for each app composed, each CLI command included.)
+    const asked = new Map<string, number>();
+    const ask = (key: string): void => {
+
+        const times = (asked.get(key) ?? 0) + 1;
+        asked.delete(key);
+        asked.set(key, times);
+        if (asked.size > internals.maxAskedKeys) {
+            asked.delete(asked.keys().next().value!);
+        }
+    };
 
     return {
         get<T>(key: string, version: number): T | undefined {
@@ -85,7 +97,7 @@ export const memoryReadCache = (options: { maxBytes: number }): ReadCache => {
                 return entry.value as T;
             }
 
-            asked.set(key, (asked.get(key) ?? 0) + 1);
+            ask(key);
             return undefined;
         },
 
