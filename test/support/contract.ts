@@ -42,6 +42,21 @@ const internals = {
     addFormats: addFormatsModule as unknown as (ajv: Ajv2020) => void,
     run: processState.arcasyncContract,
     contracts: new WeakMap<object, Contract>(),
+    // Servers of one process serve the same document but for their address: one contract, and
+    // its compiled validators, for every server whose paths and components are alike.
+    byDocument: new Map<string, Contract>(),
+
+    contractOf(document: Schema): Contract {
+
+        const key = JSON.stringify({ paths: document.paths, components: document.components });
+        let contract = internals.byDocument.get(key);
+        if (!contract) {
+            contract = contractFromDocument(document);
+            internals.byDocument.set(key, contract);
+        }
+
+        return contract;
+    },
 
     // Response schemas point at '#/components/...' of the document; inside ajv they live
     // under the schema registered as 'openapi'.
@@ -137,7 +152,7 @@ export const watchContract = (server: Server): void => {
 
         let contract = internals.contracts.get(server);
         if (!contract) {
-            contract = contractFromDocument(openApiDocumentFor(server, server.info.uri));
+            contract = internals.contractOf(openApiDocumentFor(server, server.info.uri));
             internals.contracts.set(server, contract);
         }
 
