@@ -37,6 +37,8 @@ const internals = {
         'webhook create --account 1 --url https://erp.example.com/x', 'webhook list', 'webhook disable 1', 'webhook rotate-secret 1',
         'webhook test 1', 'webhook deliveries', 'secret rotate', 'secret status', 'authority probe --cuit 20123456786'
     ].map((line) => line.split(' ')),
+    // The first two, for the other cases (the path is the same for every command).
+    someCommands: [['migrate'], ['account', 'show', '1']],
 
     // A server that speaks MySQL's protocol as MariaDB 10.5 does (older than arcasync supports):
     // any login is accepted, SELECT VERSION() answered, anything else an empty OK.
@@ -88,29 +90,20 @@ const internals = {
 
     env(url: string): NodeJS.ProcessEnv {
 
-        const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url, ARCASYNC_SECRET_KEY: internals.key };
+        const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url, ARCASYNC_SECRET_KEY: internals.key, ARCASYNC_TOKEN: 'asy_cualquiera' };
         delete env.TEST_MYSQL_URL;
         delete env.LOG_LEVEL;
         return env;
     },
 
-    // Each command, and the first two under --json too (the same path for every command), in
-    // one process of their own (runCliBatch): one line per command, and nothing on the
-    // process's own stderr beside the commands' lines. `viaBinary`: through the built binary
-    // instead, a process per command line, as an operator runs it.
-    async expectOneLine(url: string, cause: RegExp, shown: string, commands: string[][] = [['migrate'], ['account', 'show', '1']], viaBinary = false): Promise<void> {
+    // A case's command lines: each command, and the first two under --json too (the same path
+    // for every command).
+    lines: (commands: string[][]): string[][] => [...commands, ...commands.slice(0, 2).map((argv) => [...argv, '--json'])],
 
-        const env = { ...internals.env(url), ARCASYNC_TOKEN: 'asy_cualquiera' };
-        const lines = [...commands, ...commands.slice(0, 2).map((argv) => [...argv, '--json'])];
-        const results = viaBinary
-            ? await Promise.all(lines.map((argv) => runBuiltCli(argv, { env })))
-            : await (async () => {
+    // One line per command, and its --json twin the same error.
+    expectOneLine(scenario: Pick<Scenario, 'commands' | 'cause' | 'shown'>, results: CliResult[]): void {
 
-                const batch = await runCliBatch(lines, { env });
-                expect(batch.stderr, 'stderr del proceso, aparte de cada comando').to.equal('');
-                return batch.results;
-            })();
-
+        const { commands, cause, shown } = scenario;
         commands.forEach((argv, index) => internals.expectOneCommand(argv, results[index]!, cause, shown, results[commands.length + index]));
     },
 
@@ -133,121 +126,167 @@ const internals = {
     }
 };
 
+// One database that cannot be used, the commands run on it and the line they must say.
+interface Scenario {
+    title: string;
+    url: string;
+    cause: RegExp;
+    shown: string;
+    commands: string[][];
+}
+
 describe('CLI commands on a database that cannot be used', function () {
 
     this.timeout(120_000);
+    const dir = mkdtempSync(join(tmpdir(), 'arcasync-cantopen-'));
+    const closed: { close(): Promise<void> }[] = [];
+    const scenarios: Scenario[] = [];
+    const results = new Map<Scenario, CliResult[]>();
+    const mysqlUrl = process.env.TEST_MYSQL_URL;
+    const foreignDatabase = `arcasync_otra_${process.pid}`;
+    const at = (change: (url: URL) => void): string => {
 
-    it('SQLite: a file that cannot be opened', async () => {
+        const url = new URL(mysqlUrl!);
+        change(url);
+        return url.toString();
+    };
 
-        const dir = mkdtempSync(join(tmpdir(), 'arcasync-cantopen-'));
-        try {
-            mkdirSync(join(dir, 'base.sqlite'));
-            await internals.expectOneLine(`sqlite:${join(dir, 'base.sqlite')}`, /no se puede abrir el archivo/, join(dir, 'base.sqlite'), undefined, true);
-        }
-        finally {
-            rmSync(dir, { recursive: true, force: true });
-        }
-    });
+    // Every case's commands in one process of its own (runCliBatch), one after the other: the
+    // process's own stderr must stay empty beside the commands' lines.
+    before(async () => {
 
-    it('SQLite: every command that opens the database says so in the same line', async () => {
+        const unopenable = join(dir, 'base.sqlite');
+        mkdirSync(unopenable);
+        const foreign = join(dir, 'otra.sqlite');
+        const other = knexFactory({ client: 'better-sqlite3', connection: { filename: foreign }, useNullAsDefault: true });
+        await other.raw('create table accounts (numero integer)');
+        await other.destroy();
+        const old = await internals.oldServer('10.5.23-MariaDB-1:10.5.23+maria~deb11');
+        closed.push(old);
 
-        const dir = mkdtempSync(join(tmpdir(), 'arcasync-cantopen-'));
-        try {
-            mkdirSync(join(dir, 'base.sqlite'));
-            await internals.expectOneLine(`sqlite:${join(dir, 'base.sqlite')}`, /no se puede abrir el archivo/, join(dir, 'base.sqlite'), internals.commands);
-        }
-        finally {
-            rmSync(dir, { recursive: true, force: true });
-        }
-    });
+        scenarios.push(
+            { title: 'SQLite: every command that opens the database says so in the same line', url: `sqlite:${unopenable}`, cause: /no se puede abrir el archivo/, shown: unopenable, commands: internals.commands },
+            {
+                title: 'SQLite: a file holding another application\'s tables',
+                url: `sqlite:${foreign}`,
+                cause: /ya tiene una tabla 'accounts' que no creó arcasync \(usá una base de datos vacía, o la de arcasync\)\.$/,
+                shown: foreign,
+                commands: internals.someCommands
+            },
+            {
+                title: 'a MySQL server older than supported (MariaDB 10.5): which server it is and what arcasync requires',
+                url: `mysql://arcasync:secreta-de-prueba@127.0.0.1:${old.port}/arcasync`,
+                cause: /el servidor de base de datos es MariaDB 10\.5\.23.*: arcasync requiere MySQL 8\.0\.4 o posterior, o MariaDB 10\.6 o posterior\.$/,
+                shown: `mysql://arcasync@127.0.0.1:${old.port}/arcasync`,
+                commands: [...internals.someCommands, ['sync', 'status']]
+            }
+        );
 
-    it('SQLite: a file holding another application\'s tables', async () => {
-
-        const dir = mkdtempSync(join(tmpdir(), 'arcasync-foreign-'));
-        try {
-            const file = join(dir, 'otra.sqlite');
-            const other = knexFactory({ client: 'better-sqlite3', connection: { filename: file }, useNullAsDefault: true });
-            await other.raw('create table accounts (numero integer)');
-            await other.destroy();
-            await internals.expectOneLine(`sqlite:${file}`, /ya tiene una tabla 'accounts' que no creó arcasync \(usá una base de datos vacía, o la de arcasync\)\.$/, file);
-        }
-        finally {
-            rmSync(dir, { recursive: true, force: true });
-        }
-    });
-
-    it('a MySQL server older than supported (MariaDB 10.5): which server it is and what arcasync requires', async () => {
-
-        const server = await internals.oldServer('10.5.23-MariaDB-1:10.5.23+maria~deb11');
-        try {
-            await internals.expectOneLine(
-                `mysql://arcasync:secreta-de-prueba@127.0.0.1:${server.port}/arcasync`,
-                /el servidor de base de datos es MariaDB 10\.5\.23.*: arcasync requiere MySQL 8\.0\.4 o posterior, o MariaDB 10\.6 o posterior\.$/,
-                `mysql://arcasync@127.0.0.1:${server.port}/arcasync`,
-                [['migrate'], ['account', 'show', '1'], ['sync', 'status']]
-            );
-        }
-        finally {
-            await server.close();
-        }
-    });
-
-    if (process.env.TEST_MYSQL_URL) {
-
-        const server = new URL(process.env.TEST_MYSQL_URL);
-        const at = (change: (url: URL) => void): string => {
-
-            const url = new URL(server);
-            change(url);
-            return url.toString();
-        };
-
-        it('MySQL: connection refused (a closed port)', async () => {
-
+        if (mysqlUrl) {
             const port = await closedPort();
-            await internals.expectOneLine(at((url) => (url.port = String(port))), new RegExp(`rechazó la conexión en 127\\.0\\.0\\.1:${port}`), `:${port}`);
-        });
-
-        it('MySQL: unknown database', async () => {
-
-            await internals.expectOneLine(
-                at((url) => (url.pathname = '/arcasync_no_existe')),
-                /no existe la base de datos 'arcasync_no_existe'/,
-                'arcasync_no_existe'
-            );
-        });
-
-        it('MySQL: access denied, without showing the password', async () => {
-
-            await internals.expectOneLine(at((url) => {
-
-                url.username = 'nadie';
-                url.password = 'secreta-de-prueba';
-            }), /rechazó el usuario 'nadie'/, 'nadie@');
-        });
-
-        it('MySQL: a database holding another application\'s tables', async () => {
-
-            const name = `arcasync_otra_${process.pid}`;
-            const admin = knexFactory({ client: 'mysql2', connection: process.env.TEST_MYSQL_URL });
+            const admin = knexFactory({ client: 'mysql2', connection: mysqlUrl });
             try {
-                await admin.raw(`create database if not exists ${name}`);
-                await admin.raw(`create table ${name}.accounts (numero int)`);
-                await internals.expectOneLine(at((url) => (url.pathname = `/${name}`)), /ya tiene una tabla 'accounts' que no creó arcasync/, name);
+                await admin.raw(`create database if not exists ${foreignDatabase}`);
+                await admin.raw(`create table ${foreignDatabase}.accounts (numero int)`);
             }
             finally {
-                await admin.raw(`drop database if exists ${name}`);
                 await admin.destroy();
             }
-        });
 
-        it('MySQL: unknown host', async () => {
+            scenarios.push(
+                {
+                    title: 'MySQL: connection refused (a closed port)',
+                    url: at((url) => (url.port = String(port))),
+                    cause: new RegExp(`rechazó la conexión en 127\\.0\\.0\\.1:${port}`),
+                    shown: `:${port}`,
+                    commands: internals.someCommands
+                },
+                {
+                    title: 'MySQL: unknown database',
+                    url: at((url) => (url.pathname = '/arcasync_no_existe')),
+                    cause: /no existe la base de datos 'arcasync_no_existe'/,
+                    shown: 'arcasync_no_existe',
+                    commands: internals.someCommands
+                },
+                {
+                    title: 'MySQL: access denied, without showing the password',
+                    url: at((url) => {
 
-            await internals.expectOneLine(
-                at((url) => (url.hostname = 'no-existe.invalid')),
-                /no se encontró el servidor no-existe\.invalid/,
-                'no-existe.invalid'
+                        url.username = 'nadie';
+                        url.password = 'secreta-de-prueba';
+                    }),
+                    cause: /rechazó el usuario 'nadie'/,
+                    shown: 'nadie@',
+                    commands: internals.someCommands
+                },
+                {
+                    title: 'MySQL: a database holding another application\'s tables',
+                    url: at((url) => (url.pathname = `/${foreignDatabase}`)),
+                    cause: /ya tiene una tabla 'accounts' que no creó arcasync/,
+                    shown: foreignDatabase,
+                    commands: internals.someCommands
+                },
+                {
+                    title: 'MySQL: unknown host',
+                    url: at((url) => (url.hostname = 'no-existe.invalid')),
+                    cause: /no se encontró el servidor no-existe\.invalid/,
+                    shown: 'no-existe.invalid',
+                    commands: internals.someCommands
+                }
             );
+        }
+
+        const commands = scenarios.flatMap((scenario) => internals.lines(scenario.commands).map((argv) => ({ argv, env: internals.env(scenario.url) })));
+        const batch = await runCliBatch(commands, { env: internals.env('sqlite::memory:') });
+        expect(batch.stderr, 'stderr del proceso, aparte de cada comando').to.equal('');
+        let next = 0;
+        for (const scenario of scenarios) {
+            const count = internals.lines(scenario.commands).length;
+            results.set(scenario, batch.results.slice(next, next + count));
+            next += count;
+        }
+    });
+
+    after(async () => {
+
+        rmSync(dir, { recursive: true, force: true });
+        for (const server of closed) {
+            await server.close();
+        }
+
+        if (mysqlUrl) {
+            const admin = knexFactory({ client: 'mysql2', connection: mysqlUrl });
+            await admin.raw(`drop database if exists ${foreignDatabase}`);
+            await admin.destroy();
+        }
+    });
+
+    it('SQLite: a file that cannot be opened, through the built binary, a process per command line', async () => {
+
+        const unopenable = join(dir, 'base.sqlite');
+        const commands = internals.someCommands;
+        const lines = internals.lines(commands);
+        const ran = await Promise.all(lines.map((argv) => runBuiltCli(argv, { env: internals.env(`sqlite:${unopenable}`) })));
+        internals.expectOneLine({ cause: /no se puede abrir el archivo/, shown: unopenable, commands }, ran);
+    });
+
+    // Each case's own test, on what the batch answered for it.
+    for (const title of [
+        'SQLite: every command that opens the database says so in the same line',
+        'SQLite: a file holding another application\'s tables',
+        'a MySQL server older than supported (MariaDB 10.5): which server it is and what arcasync requires',
+        ...(process.env.TEST_MYSQL_URL ? [
+            'MySQL: connection refused (a closed port)',
+            'MySQL: unknown database',
+            'MySQL: access denied, without showing the password',
+            'MySQL: a database holding another application\'s tables',
+            'MySQL: unknown host'
+        ] : [])
+    ]) {
+        it(title, () => {
+
+            const scenario = scenarios.find((candidate) => candidate.title === title)!;
+            internals.expectOneLine(scenario, results.get(scenario)!);
         });
     }
 });
