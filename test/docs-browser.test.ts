@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { chromium } from 'playwright-core';
-import { debianChromium } from './support/chromium.js';
+import { debianChromium, skipWithoutChromium } from './support/chromium.js';
 import { testDatabases } from './support/databases.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
@@ -25,8 +25,9 @@ describe('GET /docs in a browser', function () {
     let server: TestServer;
     let browser: Browser;
 
-    before(async () => {
+    before(async function () {
 
+        skipWithoutChromium(this);
         server = await startTestServer(database!);
         // Playwright gives the browser a new empty profile of its own.
         browser = await chromium.launch({ executablePath: debianChromium.path, args: debianChromium.args });
@@ -35,7 +36,7 @@ describe('GET /docs in a browser', function () {
     after(async () => {
 
         await browser?.close();
-        await server.stop();
+        await server?.stop();
     });
 
     it('renders every endpoint group and operation from /openapi.json, without a CDN', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +15,7 @@ import { chromium } from 'playwright-core';
 import { setPassword } from '../core/use-cases/staff/set-password.js';
 import { texts } from '../servers/oauth/texts.js';
 import { invoice, movement, notification, sctData } from './support/data.js';
-import { debianChromium } from './support/chromium.js';
+import { debianChromium, skipWithoutChromium } from './support/chromium.js';
 import { testDatabases } from './support/databases.js';
 import type { SeededUser } from './support/fixtures.js';
 import { addClient, seedAccount } from './support/fixtures.js';
@@ -83,11 +83,7 @@ for (const database of testDatabases()) {
 
         before(async function () {
 
-            if (!existsSync(debianChromium.path)) {
-                // .ci/run installs Debian's chromium; without it this suite cannot run.
-                process.stdout.write(`  ${debianChromium.path} no está instalado: se omite la prueba en el navegador.\n`);
-                this.skip();
-            }
+            skipWithoutChromium(this);
 
             server = await startTestServer(database, { env: writeServerEnv });
             const ports = server.app.ports;
