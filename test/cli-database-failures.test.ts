@@ -101,10 +101,9 @@ const internals = {
     lines: (commands: string[][]): string[][] => [...commands, ...commands.slice(0, 2).map((argv) => [...argv, '--json'])],
 
     // One line per command, and its --json twin the same error.
-    expectOneLine(scenario: Pick<Scenario, 'commands' | 'cause' | 'shown'>, results: CliResult[]): void {
+    expectOneLine(commands: string[][], target: Target, results: CliResult[]): void {
 
-        const { commands, cause, shown } = scenario;
-        commands.forEach((argv, index) => internals.expectOneCommand(argv, results[index]!, cause, shown, results[commands.length + index]));
+        commands.forEach((argv, index) => internals.expectOneCommand(argv, results[index]!, target.cause, target.shown, results[commands.length + index]));
     },
 
     expectOneCommand(argv: string[], human: CliResult, cause: RegExp, shown: string, json?: CliResult): void {
@@ -126,167 +125,166 @@ const internals = {
     }
 };
 
-// One database that cannot be used, the commands run on it and the line they must say.
-interface Scenario {
-    title: string;
+// Where the cases' databases are, once the set-up has made them.
+interface Places {
+    dir: string;
+    unopenable: string;                 // a folder where the SQLite file should be
+    foreign: string;                    // a SQLite file with another application's table
+    oldPort: number;                    // the fake MariaDB 10.5
+    closedPort: number;
+    foreignDatabase: string;            // a MySQL database with another application's table
+}
+
+// A database that cannot be used and the line every command must say about it.
+interface Target {
     url: string;
     cause: RegExp;
     shown: string;
-    commands: string[][];
 }
+
+interface Case {
+    title: string;
+    commands: string[][];
+    target(places: Places): Target;
+}
+
+const mysqlUrl = process.env.TEST_MYSQL_URL;
+const mysqlAt = (change: (url: URL) => void): string => {
+
+    const url = new URL(mysqlUrl!);
+    change(url);
+    return url.toString();
+};
+
+const unopenable = (places: Places): Target => ({ url: `sqlite:${places.unopenable}`, cause: /no se puede abrir el archivo/, shown: places.unopenable });
+
+const cases: Case[] = [
+    { title: 'SQLite: every command that opens the database says so in the same line', commands: internals.commands, target: unopenable },
+    {
+        title: 'SQLite: a file holding another application\'s tables',
+        commands: internals.someCommands,
+        target: (places) => ({
+            url: `sqlite:${places.foreign}`,
+            cause: /ya tiene una tabla 'accounts' que no creó arcasync \(usá una base de datos vacía, o la de arcasync\)\.$/,
+            shown: places.foreign
+        })
+    },
+    {
+        title: 'a MySQL server older than supported (MariaDB 10.5): which server it is and what arcasync requires',
+        commands: [...internals.someCommands, ['sync', 'status']],
+        target: (places) => ({
+            url: `mysql://arcasync:secreta-de-prueba@127.0.0.1:${places.oldPort}/arcasync`,
+            cause: /el servidor de base de datos es MariaDB 10\.5\.23.*: arcasync requiere MySQL 8\.0\.4 o posterior, o MariaDB 10\.6 o posterior\.$/,
+            shown: `mysql://arcasync@127.0.0.1:${places.oldPort}/arcasync`
+        })
+    },
+    ...(mysqlUrl ? [
+        {
+            title: 'MySQL: connection refused (a closed port)',
+            target: (places: Places) => ({
+                url: mysqlAt((url) => (url.port = String(places.closedPort))),
+                cause: new RegExp(`rechazó la conexión en 127\\.0\\.0\\.1:${places.closedPort}`),
+                shown: `:${places.closedPort}`
+            })
+        },
+        {
+            title: 'MySQL: unknown database',
+            target: () => ({ url: mysqlAt((url) => (url.pathname = '/arcasync_no_existe')), cause: /no existe la base de datos 'arcasync_no_existe'/, shown: 'arcasync_no_existe' })
+        },
+        {
+            title: 'MySQL: access denied, without showing the password',
+            target: () => ({
+                url: mysqlAt((url) => {
+
+                    url.username = 'nadie';
+                    url.password = 'secreta-de-prueba';
+                }),
+                cause: /rechazó el usuario 'nadie'/,
+                shown: 'nadie@'
+            })
+        },
+        {
+            title: 'MySQL: a database holding another application\'s tables',
+            target: (places: Places) => ({
+                url: mysqlAt((url) => (url.pathname = `/${places.foreignDatabase}`)),
+                cause: /ya tiene una tabla 'accounts' que no creó arcasync/,
+                shown: places.foreignDatabase
+            })
+        },
+        {
+            title: 'MySQL: unknown host',
+            target: () => ({ url: mysqlAt((url) => (url.hostname = 'no-existe.invalid')), cause: /no se encontró el servidor no-existe\.invalid/, shown: 'no-existe.invalid' })
+        }
+    ].map((mysqlCase) => ({ ...mysqlCase, commands: internals.someCommands })) : [])
+];
 
 describe('CLI commands on a database that cannot be used', function () {
 
     this.timeout(120_000);
-    const dir = mkdtempSync(join(tmpdir(), 'arcasync-cantopen-'));
-    const closed: { close(): Promise<void> }[] = [];
-    const scenarios: Scenario[] = [];
-    const results = new Map<Scenario, CliResult[]>();
-    const mysqlUrl = process.env.TEST_MYSQL_URL;
-    const foreignDatabase = `arcasync_otra_${process.pid}`;
-    const at = (change: (url: URL) => void): string => {
-
-        const url = new URL(mysqlUrl!);
-        change(url);
-        return url.toString();
-    };
+    let places: Places;
+    let old: { port: number; close(): Promise<void> };
+    const results = new Map<Case, CliResult[]>();
 
     // Every case's commands in one process of its own (runCliBatch), one after the other: the
     // process's own stderr must stay empty beside the commands' lines.
     before(async () => {
 
-        const unopenable = join(dir, 'base.sqlite');
-        mkdirSync(unopenable);
-        const foreign = join(dir, 'otra.sqlite');
-        const other = knexFactory({ client: 'better-sqlite3', connection: { filename: foreign }, useNullAsDefault: true });
+        const dir = mkdtempSync(join(tmpdir(), 'arcasync-cantopen-'));
+        old = await internals.oldServer('10.5.23-MariaDB-1:10.5.23+maria~deb11');
+        places = {
+            dir,
+            unopenable: join(dir, 'base.sqlite'),
+            foreign: join(dir, 'otra.sqlite'),
+            oldPort: old.port,
+            closedPort: await closedPort(),
+            foreignDatabase: `arcasync_otra_${process.pid}`
+        };
+        mkdirSync(places.unopenable);
+        const other = knexFactory({ client: 'better-sqlite3', connection: { filename: places.foreign }, useNullAsDefault: true });
         await other.raw('create table accounts (numero integer)');
         await other.destroy();
-        const old = await internals.oldServer('10.5.23-MariaDB-1:10.5.23+maria~deb11');
-        closed.push(old);
-
-        scenarios.push(
-            { title: 'SQLite: every command that opens the database says so in the same line', url: `sqlite:${unopenable}`, cause: /no se puede abrir el archivo/, shown: unopenable, commands: internals.commands },
-            {
-                title: 'SQLite: a file holding another application\'s tables',
-                url: `sqlite:${foreign}`,
-                cause: /ya tiene una tabla 'accounts' que no creó arcasync \(usá una base de datos vacía, o la de arcasync\)\.$/,
-                shown: foreign,
-                commands: internals.someCommands
-            },
-            {
-                title: 'a MySQL server older than supported (MariaDB 10.5): which server it is and what arcasync requires',
-                url: `mysql://arcasync:secreta-de-prueba@127.0.0.1:${old.port}/arcasync`,
-                cause: /el servidor de base de datos es MariaDB 10\.5\.23.*: arcasync requiere MySQL 8\.0\.4 o posterior, o MariaDB 10\.6 o posterior\.$/,
-                shown: `mysql://arcasync@127.0.0.1:${old.port}/arcasync`,
-                commands: [...internals.someCommands, ['sync', 'status']]
-            }
-        );
-
         if (mysqlUrl) {
-            const port = await closedPort();
             const admin = knexFactory({ client: 'mysql2', connection: mysqlUrl });
             try {
-                await admin.raw(`create database if not exists ${foreignDatabase}`);
-                await admin.raw(`create table ${foreignDatabase}.accounts (numero int)`);
+                await admin.raw(`create database if not exists ${places.foreignDatabase}`);
+                await admin.raw(`create table ${places.foreignDatabase}.accounts (numero int)`);
             }
             finally {
                 await admin.destroy();
             }
-
-            scenarios.push(
-                {
-                    title: 'MySQL: connection refused (a closed port)',
-                    url: at((url) => (url.port = String(port))),
-                    cause: new RegExp(`rechazó la conexión en 127\\.0\\.0\\.1:${port}`),
-                    shown: `:${port}`,
-                    commands: internals.someCommands
-                },
-                {
-                    title: 'MySQL: unknown database',
-                    url: at((url) => (url.pathname = '/arcasync_no_existe')),
-                    cause: /no existe la base de datos 'arcasync_no_existe'/,
-                    shown: 'arcasync_no_existe',
-                    commands: internals.someCommands
-                },
-                {
-                    title: 'MySQL: access denied, without showing the password',
-                    url: at((url) => {
-
-                        url.username = 'nadie';
-                        url.password = 'secreta-de-prueba';
-                    }),
-                    cause: /rechazó el usuario 'nadie'/,
-                    shown: 'nadie@',
-                    commands: internals.someCommands
-                },
-                {
-                    title: 'MySQL: a database holding another application\'s tables',
-                    url: at((url) => (url.pathname = `/${foreignDatabase}`)),
-                    cause: /ya tiene una tabla 'accounts' que no creó arcasync/,
-                    shown: foreignDatabase,
-                    commands: internals.someCommands
-                },
-                {
-                    title: 'MySQL: unknown host',
-                    url: at((url) => (url.hostname = 'no-existe.invalid')),
-                    cause: /no se encontró el servidor no-existe\.invalid/,
-                    shown: 'no-existe.invalid',
-                    commands: internals.someCommands
-                }
-            );
         }
 
-        const commands = scenarios.flatMap((scenario) => internals.lines(scenario.commands).map((argv) => ({ argv, env: internals.env(scenario.url) })));
-        const batch = await runCliBatch(commands, { env: internals.env('sqlite::memory:') });
+        const lines = cases.flatMap((each) => internals.lines(each.commands).map((argv) => ({ argv, env: internals.env(each.target(places).url) })));
+        const batch = await runCliBatch(lines, { env: internals.env('sqlite::memory:') });
         expect(batch.stderr, 'stderr del proceso, aparte de cada comando').to.equal('');
         let next = 0;
-        for (const scenario of scenarios) {
-            const count = internals.lines(scenario.commands).length;
-            results.set(scenario, batch.results.slice(next, next + count));
+        for (const each of cases) {
+            const count = internals.lines(each.commands).length;
+            results.set(each, batch.results.slice(next, next + count));
             next += count;
         }
     });
 
     after(async () => {
 
-        rmSync(dir, { recursive: true, force: true });
-        for (const server of closed) {
-            await server.close();
-        }
-
+        rmSync(places.dir, { recursive: true, force: true });
+        await old.close();
         if (mysqlUrl) {
             const admin = knexFactory({ client: 'mysql2', connection: mysqlUrl });
-            await admin.raw(`drop database if exists ${foreignDatabase}`);
+            await admin.raw(`drop database if exists ${places.foreignDatabase}`);
             await admin.destroy();
         }
     });
 
     it('SQLite: a file that cannot be opened, through the built binary, a process per command line', async () => {
 
-        const unopenable = join(dir, 'base.sqlite');
-        const commands = internals.someCommands;
-        const lines = internals.lines(commands);
-        const ran = await Promise.all(lines.map((argv) => runBuiltCli(argv, { env: internals.env(`sqlite:${unopenable}`) })));
-        internals.expectOneLine({ cause: /no se puede abrir el archivo/, shown: unopenable, commands }, ran);
+        const target = unopenable(places);
+        const ran = await Promise.all(internals.lines(internals.someCommands).map((argv) => runBuiltCli(argv, { env: internals.env(target.url) })));
+        internals.expectOneLine(internals.someCommands, target, ran);
     });
 
     // Each case's own test, on what the batch answered for it.
-    for (const title of [
-        'SQLite: every command that opens the database says so in the same line',
-        'SQLite: a file holding another application\'s tables',
-        'a MySQL server older than supported (MariaDB 10.5): which server it is and what arcasync requires',
-        ...(process.env.TEST_MYSQL_URL ? [
-            'MySQL: connection refused (a closed port)',
-            'MySQL: unknown database',
-            'MySQL: access denied, without showing the password',
-            'MySQL: a database holding another application\'s tables',
-            'MySQL: unknown host'
-        ] : [])
-    ]) {
-        it(title, () => {
-
-            const scenario = scenarios.find((candidate) => candidate.title === title)!;
-            internals.expectOneLine(scenario, results.get(scenario)!);
-        });
+    for (const each of cases) {
+        it(each.title, () => internals.expectOneLine(each.commands, each.target(places), results.get(each)!));
     }
 });

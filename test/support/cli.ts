@@ -123,14 +123,14 @@ export const runBuiltCli = (args: string[], options: { cwd?: string; env: NodeJS
     });
 };
 
-// Several command lines in one process of their own, one after the other, through runCli
-// (test/support/cli-batch.ts): each one's result, and what the process itself wrote on stderr
-// beside the commands' streams (a driver's console line, a log line), which should be nothing.
 export interface BatchCommand {
     argv: string[];
     env?: NodeJS.ProcessEnv;           // the command's own environment (default: the process's)
 }
 
+// Several command lines in one process of their own, one after the other, through runCli
+// (test/support/cli-batch.ts): each one's result, and what the process itself wrote on stderr
+// beside the commands' streams (a driver's console line, a log line), which should be nothing.
 export const runCliBatch = async (commands: BatchCommand[], options: { env: NodeJS.ProcessEnv }): Promise<{ results: CliResult[]; stderr: string }> => {
 
     const batch = await runProcess(['--import', 'tsx', fileURLToPath(new URL('cli-batch.ts', import.meta.url))], {
