@@ -1,7 +1,7 @@
 import type { ArcaClient, ArcaClientOptions } from '../adapters/authority/arca/index.js';
 import { createArcaClient } from '../adapters/authority/arca/index.js';
 import type { SimulatedAuthority } from '../adapters/authority/simulated/index.js';
-import { representationsPath, startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
+import { defaultFesMinGapMs, representationsPath, startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
 import type { KeySession } from '../core/ports/authority-client.js';
 import type { CapturedPage } from '../adapters/authority/arca/diagnostics.js';
 import { createDiagnostics, diagnosticsDirOf } from '../adapters/authority/arca/diagnostics.js';
@@ -67,9 +67,10 @@ const internals = {
     },
 
     // The simulated authority answers at once and does not mind bursts: short waits, a high
-    // per-host cap. The real one gets the polite defaults.
+    // per-host cap. The real one gets the polite defaults. Its fes floor is met by pacing at it:
+    // the adapter counts the gap from the previous answer, which came after the request arrived.
     simulatedTuning: {
-        pacingMs: { default: 0, 'fes.afip.gob.ar': 25 },
+        pacingMs: { default: 0, 'fes.afip.gob.ar': defaultFesMinGapMs },
         blockWaitMs: 2_000,
         pollIntervalMs: 20,
         backoffMs: 100,

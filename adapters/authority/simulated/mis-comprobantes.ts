@@ -18,6 +18,10 @@ import type { CsvGeneration, SimulatedState } from './state.js';
 // CUIT last); one that reaches only itself goes straight to the menu. ajax.do (XHR only):
 // generarConsulta (at most 365 days) -> estimarResultados -> listaResultados, pending (PE)
 // `pendingPolls` times; descargarComprobantes.do zips the CSV of the generation of the day.
+// ARCA wants about 1.2 s between a fes session's requests; the simulator asks for this much
+// by default (scaled down for local runs). The adapter paces the simulator at it (app/authority.ts).
+export const defaultFesMinGapMs = 20;
+
 // Strictly sequential: a request sooner than `fesMinGapMs` after the previous one of its
 // session is answered "BL<digits> <timestamp>" and ends that session.
 
@@ -160,7 +164,7 @@ export const misComprobantesRoutes = (state: SimulatedState, faults: Faults): Ro
     const options = state.options;
     const irregular = options.irregular ?? (() => false);
     const pendingPolls = options.pendingPolls ?? 1;
-    const fesMinGapMs = options.fesMinGapMs ?? 20;
+    const fesMinGapMs = options.fesMinGapMs ?? defaultFesMinGapMs;
     const fesSessionMs = options.fesSessionMs ?? 15 * 60_000;
     const sessions = state.sessions<FesState>('mcmp');
     const consultas = new Map<number, Consulta>();
