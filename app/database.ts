@@ -1,4 +1,4 @@
-import { connect, migrateLatest } from '../adapters/knex/index.js';
+import { connect, migrateLatest, unlockMigrations } from '../adapters/knex/index.js';
 import type { Config } from './config.js';
 import { databaseLog } from './logger.js';
 
@@ -14,6 +14,18 @@ export const migrateDatabase = async (config: Pick<Config, 'databaseUrl' | 'logL
     const knex = connect(config.databaseUrl, {}, databaseLog(config.logLevel));
     try {
         return await migrateLatest(knex);
+    }
+    finally {
+        await knex.destroy();
+    }
+};
+
+// Frees the migration lock a migration cut short left held (`arcasync migrate --unlock`).
+export const unlockDatabaseMigrations = async (config: Pick<Config, 'databaseUrl' | 'logLevel'>): Promise<void> => {
+
+    const knex = connect(config.databaseUrl, {}, databaseLog(config.logLevel));
+    try {
+        await unlockMigrations(knex);
     }
     finally {
         await knex.destroy();

@@ -122,8 +122,9 @@ export const databaseLog = (level: string) => {
     const notice = (message: unknown) => {
 
         const line = text(message);
-        // What the command reports itself (its one line, or the server's log) is only debug here.
-        const reported = /^Acquire connection error|Unable to detect MySQL\/MariaDB version|^migration (file "[^"]*" )?failed/.test(line);
+        // What the command reports itself (its one line, or the server's log) is only debug here;
+        // so is knex's advice on a held migration lock, which migrateLatest waits for.
+        const reported = /^Acquire connection error|Unable to detect MySQL\/MariaDB version|^migration (file "[^"]*" )?failed|^Can't take lock to run migrations|^If you are sure migrations are not running/.test(line);
         logger()[reported ? 'debug' : 'warn']({ source: 'knex' }, reported ? line.split('\n')[0]! : line);
     };
     return {

@@ -60,6 +60,7 @@ export const cliMessages = {
     databaseFailure: (database: string, cause: string): string => `No se puede usar la base de datos ${database}: ${cause}.`,
     foreignTable: (table: string): string => `ya tiene una tabla '${table}' que no creó arcasync (usá una base de datos vacía, o la de arcasync)`,
     databaseRefused: (code: string): string => `rechazó una operación (${code})`,
+    migrationsUnlocked: 'Bloqueo de migraciones liberado: la próxima migración puede empezar (arcasync migrate).',
     passwordPrompt: (userId: number, min: number): string => `Contraseña para el usuario ${userId} (al menos ${min} caracteres; no se muestra): `,
     passwordAgain: 'Repetila para confirmar: ',
     passwordMismatch: 'Las dos contraseñas no coinciden: la contraseña no cambió. Volvé a ejecutar el comando.',

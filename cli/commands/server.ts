@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { stopRequested } from '../io.js';
 import { syncSpinner } from '../progress.js';
-import { configOf, defaultWorkerConcurrency, openApp, outputFor, workerConcurrency } from '../run.js';
-import { counted } from '../messages.js';
+import { assertDatabaseExists, configOf, defaultWorkerConcurrency, openApp, outputFor, workerConcurrency } from '../run.js';
+import { cliMessages, counted } from '../messages.js';
 
 // `migrate`, `serve` and `demo` (npm start). The serving process is app/server.ts; these
 // commands print where it listens and stop it when asked (SIGTERM, SIGINT).
@@ -15,10 +15,19 @@ const internals = {
 export const registerServerCommands = (program: Command, io: CliIo): void => {
 
     program.command('migrate')
-        .description('crea o actualiza las tablas de la base de datos')
-        .action(async (_options: object, command: Command) => {
+        .description('crea o actualiza las tablas de la base de datos; espera a otra migración en curso')
+        .option('--unlock', 'libera el bloqueo que dejó una migración cortada a la mitad (no migra)')
+        .action(async (options: { unlock?: boolean }, command: Command) => {
 
             const output = outputFor(command, io);
+            if (options.unlock) {
+                const [{ unlockDatabaseMigrations }, config] = await Promise.all([import('../../app/database.js'), configOf(io)]);
+                await assertDatabaseExists(config);
+                await unlockDatabaseMigrations(config);
+                output.print(cliMessages.migrationsUnlocked, { unlocked: true });
+                return;
+            }
+
             const [{ default: ora }, { migrateDatabase }] = await Promise.all([import('ora'), import('../../app/database.js')]);
             // Off a terminal ora would still print its text once: quiet instead.
             const enabled = Boolean(io.stderr.isTTY) && !output.json;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { assertSupportedServer } from '../connection.js';
 import * as initial from './001_initial.js';
@@ -31,7 +32,24 @@ const internals = {
         '011_health_webhooks': healthWebhooks,
         '012_sync_changes': syncChanges,
         '013_key_events': keyEvents
-    } as Record<string, Knex.Migration>
+    } as Record<string, Knex.Migration>,
+    // How long a process waits for another one's migration (an upgrade started on every
+    // worker at once), and how often it looks whether that one has ended.
+    lockWaitMs: 5 * 60_000,
+    lockPollMs: 200,
+
+    // knex's refusal to migrate while its lock row says another migration runs (or one cut
+    // short left it so); knex names the way out in English, for its own CLI.
+    locked: (err: unknown): boolean => (err as { name?: unknown } | null)?.name === 'MigrationLocked',
+
+    // Two first migrations at once: both found knex's own tables missing and one created them.
+    tableRace: (err: unknown): boolean => /knex_migrations(_lock)?\b.*already exists|already exists.*knex_migrations/i.test(String((err as { message?: unknown } | null)?.message)),
+
+    async lockHeld(knex: Knex): Promise<boolean> {
+
+        const row = await knex('knex_migrations_lock').first('is_locked') as { is_locked: number | string } | undefined;
+        return Number(row?.is_locked) === 1;
+    }
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
@@ -40,9 +58,47 @@ export const migrationSource: Knex.MigrationSource<string> = {
     getMigration: async (name) => internals.migrations[name]!
 };
 
-export const migrateLatest = async (knex: Knex): Promise<string[]> => {
+// Applies the migrations not yet applied; answers their names. Another process migrating the
+// same database is waited for (its migrations are then found applied); a lock still held after
+// lockWaitMs is an error naming the way out (ARCASYNC_MIGRATION_LOCKED, errors.ts).
+export const migrateLatest = async (knex: Knex, options: { lockWaitMs?: number } = {}): Promise<string[]> => {
 
     await assertSupportedServer(knex);
-    const [, applied] = await knex.migrate.latest({ migrationSource }) as [number, string[]];
-    return applied;
+    const deadline = Date.now() + (options.lockWaitMs ?? internals.lockWaitMs);
+    let told = false;
+    for (;;) {
+        try {
+            const [, applied] = await knex.migrate.latest({ migrationSource }) as [number, string[]];
+            return applied;
+        }
+        catch (err) {
+            if (!internals.locked(err) && !internals.tableRace(err)) {
+                throw err;
+            }
+
+            if (!told) {
+                knex.client.logger.warn?.('otra migración de esta base está en curso: se espera a que termine');
+                told = true;
+            }
+
+            while (await internals.lockHeld(knex)) {
+                if (Date.now() >= deadline) {
+                    throw Object.assign(new Error('migrations locked'), { code: 'ARCASYNC_MIGRATION_LOCKED' });
+                }
+
+                await sleep(internals.lockPollMs);
+            }
+
+            // knex reports any failure to take the lock as a lock error: past the wait, that one.
+            if (Date.now() >= deadline) {
+                throw err;
+            }
+        }
+    }
+};
+
+// `arcasync migrate --unlock`: frees the lock a migration that was cut short left held.
+export const unlockMigrations = async (knex: Knex): Promise<void> => {
+
+    await knex.migrate.forceFreeMigrationsLock({ migrationSource });
 };
