@@ -52,12 +52,15 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
         .action(async (options: { host?: string; port?: string; worker?: boolean; concurrency?: string }, command: Command) => {
 
             const worker = options.worker ? { concurrency: await workerConcurrency(options.concurrency) } : null;
-            const [{ assertSecretKeyConfigured }, { startServing }] = await Promise.all([import('../../app/secret-keys.js'), import('../../app/server.js')]);
+            const { assertSecretKeyConfigured } = await import('../../app/secret-keys.js');
             const config = await configOf(io);
             assertSecretKeyConfigured(config);
             const stopping = stopRequested(io);
             const { servingBusyTimeoutMs } = await import('../../app/database.js');
+            // The database before the server's modules (hapi, OAuth, MCP): one that cannot be
+            // used is said at once.
             const app = await openApp(io, { config, pool: { busyTimeoutMs: servingBusyTimeoutMs } });
+            const { startServing } = await import('../../app/server.js');
             const serving = await startServing(app, {
                 ...(options.host ? { host: options.host } : {}),
                 ...(options.port === undefined ? {} : { port: internals.port(options.port)! }),
