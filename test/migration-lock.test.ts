@@ -93,7 +93,9 @@ for (const database of testDatabases()) {
 
                 refused = err;
             });
-            expect(databaseFailureCause(refused)).to.contain('arcasync migrate --unlock');
+            expect(databaseFailureCause(refused)).to.equal(
+                'otra migración la tiene bloqueada y no terminó en 1 s; si ninguna está en curso (una se cortó a la mitad), liberala con \'arcasync migrate --unlock\' y volvé a intentar'
+            );
             expect(warnings).to.include('otra migración de esta base está en curso: se espera a que termine');
             expect(await internals.isLocked(knex)).to.equal(true);
 

@@ -110,8 +110,8 @@ export const databaseFailureCause = (err: unknown): string | null => {
         case 'SQLITE_IOERR': return 'error de lectura o escritura en el archivo de la base de datos';
         case 'SQLITE_BUSY':
         case 'SQLITE_LOCKED': return 'otro proceso tiene la base de datos bloqueada';
-        case 'ARCASYNC_UNSUPPORTED_SERVER': return String(message);
-        case 'ARCASYNC_MIGRATION_LOCKED': return 'otra migración la tiene bloqueada desde hace demasiado; si ninguna está en curso (una se cortó a la mitad), liberala con \'arcasync migrate --unlock\' y volvé a intentar';
+        case 'ARCASYNC_UNSUPPORTED_SERVER':
+        case 'ARCASYNC_MIGRATION_LOCKED': return String(message);
         default: return null;
     }
 };

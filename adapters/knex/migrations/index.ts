@@ -45,6 +45,12 @@ const internals = {
     // Two first migrations at once: both found knex's own tables missing and one created them.
     tableRace: (err: unknown): boolean => /knex_migrations(_lock)?\b.*already exists|already exists.*knex_migrations/i.test(String((err as { message?: unknown } | null)?.message)),
 
+    lockedTooLong(waitMs: number): string {
+
+        const waited = waitMs % 60_000 === 0 ? `${waitMs / 60_000} min` : `${Math.ceil(waitMs / 1000)} s`;
+        return `otra migración la tiene bloqueada y no terminó en ${waited}; si ninguna está en curso (una se cortó a la mitad), liberala con 'arcasync migrate --unlock' y volvé a intentar`;
+    },
+
     async lockHeld(knex: Knex): Promise<boolean> {
 
         const row = await knex('knex_migrations_lock').first('is_locked') as { is_locked: number | string } | undefined;
@@ -64,7 +70,8 @@ export const migrationSource: Knex.MigrationSource<string> = {
 export const migrateLatest = async (knex: Knex, options: { lockWaitMs?: number } = {}): Promise<string[]> => {
 
     await assertSupportedServer(knex);
-    const deadline = Date.now() + (options.lockWaitMs ?? internals.lockWaitMs);
+    const waitMs = options.lockWaitMs ?? internals.lockWaitMs;
+    const deadline = Date.now() + waitMs;
     let told = false;
     for (;;) {
         try {
@@ -83,7 +90,7 @@ export const migrateLatest = async (knex: Knex, options: { lockWaitMs?: number }
 
             while (await internals.lockHeld(knex)) {
                 if (Date.now() >= deadline) {
-                    throw Object.assign(new Error('migrations locked'), { code: 'ARCASYNC_MIGRATION_LOCKED' });
+                    throw Object.assign(new Error(internals.lockedTooLong(waitMs)), { code: 'ARCASYNC_MIGRATION_LOCKED' });
                 }
 
                 await sleep(internals.lockPollMs);
