@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
@@ -6,7 +7,9 @@ import { databaseFailureCause } from '../adapters/knex/errors.js';
 import { migrateLatest, migrationSource } from '../adapters/knex/migrations/index.js';
 import { cliMessages } from '../cli/messages.js';
 import { operatorMessages } from '../app/messages.js';
-import { cliEnv, runBuiltCli, runCli } from './support/cli.js';
+import { builtCli } from './support/build.js';
+import type { CliResult } from './support/cli.js';
+import { cliEnv, runCli } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
 
 // An upgrade starts every process at once (serve, the workers, a cron run), and each one
@@ -14,6 +17,28 @@ import { testDatabases } from './support/databases.js';
 // applied; a lock left behind by a migration cut short is named, with the way to free it.
 
 const internals = {
+    waiting: 'otra migración de esta base está en curso: se espera a que termine',
+
+    // `arcasync migrate` in a process of its own: once it says it waits, and once it ends.
+    migrateProcess(url: string): { waits: Promise<void>; ended: Promise<CliResult> } {
+
+        const child = spawn(process.execPath, [builtCli(), 'migrate'], { env: cliEnv(url), stdio: ['ignore', 'pipe', 'pipe'] });
+        const result: CliResult = { code: null, stdout: '', stderr: '' };
+        child.stdout.on('data', (chunk: Buffer) => {
+
+            result.stdout += chunk.toString();
+        });
+        const waits = new Promise<void>((resolve) => child.stderr.on('data', (chunk: Buffer) => {
+
+            result.stderr += chunk.toString();
+            if (result.stderr.includes(internals.waiting)) {
+                resolve();
+            }
+        }));
+        const ended = new Promise<CliResult>((resolve) => child.on('close', (code) => resolve({ ...result, code })));
+        return { waits, ended };
+    },
+
     setLock: (knex: Knex, held: boolean) => knex('knex_migrations_lock').update({ is_locked: held ? 1 : 0 }),
 
     async isLocked(knex: Knex): Promise<boolean> {
@@ -62,12 +87,12 @@ for (const database of testDatabases()) {
         it('three `arcasync migrate` waiting on a migration in progress all succeed once it ends: one applies, two find it done', async () => {
 
             await internals.holdLock(knex);
-            const runs = [1, 2, 3].map(() => runBuiltCli(['migrate'], { env: cliEnv(url) }));
-            // They start and find the lock held; then the other migration ends.
-            await new Promise((resolve) => setTimeout(resolve, 1500));
+            const runs = [1, 2, 3].map(() => internals.migrateProcess(url));
+            // All three find the lock held and say they wait; then the other migration ends.
+            await Promise.race([Promise.all(runs.map((run) => run.waits)), Promise.all(runs.map((run) => run.ended))]);
             await internals.setLock(knex, false);
 
-            const results = await Promise.all(runs);
+            const results = await Promise.all(runs.map((run) => run.ended));
             const names = await migrationSource.getMigrations([]);
             expect(results.map((result) => result.code)).to.deep.equal([0, 0, 0]);
             expect(results.map((result) => result.stdout).sort()).to.deep.equal([
@@ -78,7 +103,7 @@ for (const database of testDatabases()) {
             for (const { stderr } of results) {
                 // One log line each, in Spanish, saying why it waited; none of knex's English advice.
                 const lines = stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as { msg: string });
-                expect(lines.map((line) => line.msg)).to.deep.equal(['otra migración de esta base está en curso: se espera a que termine']);
+                expect(lines.map((line) => line.msg)).to.deep.equal([internals.waiting]);
             }
 
             expect(Number((await knex('knex_migrations').count({ count: '*' }).first())!.count)).to.equal(names.length);
@@ -96,7 +121,7 @@ for (const database of testDatabases()) {
             expect(databaseFailureCause(refused)).to.equal(
                 'otra migración la tiene bloqueada y no terminó en 1 s; si ninguna está en curso (una se cortó a la mitad), liberala con \'arcasync migrate --unlock\' y volvé a intentar'
             );
-            expect(warnings).to.include('otra migración de esta base está en curso: se espera a que termine');
+            expect(warnings).to.include(internals.waiting);
             expect(await internals.isLocked(knex)).to.equal(true);
 
             const unlocked = await runCli(url, ['migrate', '--unlock']);
