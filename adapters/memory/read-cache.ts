@@ -75,19 +75,9 @@ export const memoryReadCache = (options: { maxBytes: number }): ReadCache => {
         sizeCalculation: (entry) => Math.max(1, entry.size * internals.bytesPerJsonChar)
     });
 
-    // A Map keeps insertion order, so re-inserting a key asked again makes it the newest and
-    // the first key is the oldest. (An LRUCache with a max allocates all its slots when it is
-    // made, some milliseconds for each app composed, each CLI command included.)
-    const asked = new Map<string, number>();
-    const ask = (key: string): void => {
-
-        const times = (asked.get(key) ?? 0) + 1;
-        asked.delete(key);
-        asked.set(key, times);
-        if (asked.size > internals.maxAskedKeys) {
-            asked.delete(asked.keys().next().value!);
-        }
-    };
+    // Bounded by a size of one per key, not by `max`: with a max, LRUCache allocates all its
+    // slots when it is made, some milliseconds for each app composed, each CLI command included.
+    const asked = new LRUCache<string, number>({ maxSize: internals.maxAskedKeys, sizeCalculation: () => 1 });
 
     return {
         get<T>(key: string, version: number): T | undefined {
@@ -97,7 +87,7 @@ export const memoryReadCache = (options: { maxBytes: number }): ReadCache => {
                 return entry.value as T;
             }
 
-            ask(key);
+            asked.set(key, (asked.get(key) ?? 0) + 1);
             return undefined;
         },
 
