@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
@@ -7,9 +6,8 @@ import { databaseFailureCause } from '../adapters/knex/errors.js';
 import { migrateLatest, migrationSource } from '../adapters/knex/migrations/index.js';
 import { cliMessages } from '../cli/messages.js';
 import { operatorMessages } from '../app/messages.js';
-import { builtCli } from './support/build.js';
 import type { CliResult } from './support/cli.js';
-import { cliEnv, runCli } from './support/cli.js';
+import { cliEnv, runBuiltCli, runCli } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
 
 // An upgrade starts every process at once (serve, the workers, a cron run), and each one
@@ -22,20 +20,20 @@ const internals = {
     // `arcasync migrate` in a process of its own: once it says it waits, and once it ends.
     migrateProcess(url: string): { waits: Promise<void>; ended: Promise<CliResult> } {
 
-        const child = spawn(process.execPath, [builtCli(), 'migrate'], { env: cliEnv(url), stdio: ['ignore', 'pipe', 'pipe'] });
-        const result: CliResult = { code: null, stdout: '', stderr: '' };
-        child.stdout.on('data', (chunk: Buffer) => {
+        let said: () => void = () => undefined;
+        const waits = new Promise<void>((resolve) => {
 
-            result.stdout += chunk.toString();
+            said = resolve;
         });
-        const waits = new Promise<void>((resolve) => child.stderr.on('data', (chunk: Buffer) => {
+        const ended = runBuiltCli(['migrate'], {
+            env: cliEnv(url),
+            onStderr: (text) => {
 
-            result.stderr += chunk.toString();
-            if (result.stderr.includes(internals.waiting)) {
-                resolve();
+                if (text.includes(internals.waiting)) {
+                    said();
+                }
             }
-        }));
-        const ended = new Promise<CliResult>((resolve) => child.on('close', (code) => resolve({ ...result, code })));
+        });
         return { waits, ended };
     },
 

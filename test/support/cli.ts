@@ -85,8 +85,15 @@ export const runCli = (databaseUrl: string, args: string[], env: Record<string, 
     return run;
 };
 
-// A Node process run to its end: its exit code and what it printed; `input` goes to its stdin.
-export const runProcess = (args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; input?: string }): Promise<CliResult> => {
+export interface ProcessRun {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    input?: string;                    // its stdin
+    onStderr?: (text: string) => void; // its stderr so far, each time more arrives
+}
+
+// A Node process run to its end: its exit code and what it printed.
+export const runProcess = (args: string[], options: ProcessRun): Promise<CliResult> => {
 
     return new Promise((resolve, reject) => {
 
@@ -104,6 +111,7 @@ export const runProcess = (args: string[], options: { cwd: string; env: NodeJS.P
         child.stderr!.on('data', (chunk: Buffer) => {
 
             stderr += chunk.toString();
+            options.onStderr?.(stderr);
         });
         child.on('error', reject);
         child.on('close', (code) => resolve({ code, stdout, stderr }));
@@ -114,12 +122,11 @@ export const runProcess = (args: string[], options: { cwd: string; env: NodeJS.P
 };
 
 // The built binary in a process of its own (smoke tests).
-export const runBuiltCli = (args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv; input?: string }): Promise<CliResult> => {
+export const runBuiltCli = (args: string[], options: Omit<ProcessRun, 'cwd'> & { cwd?: string }): Promise<CliResult> => {
 
     return runProcess([builtCli(), ...args], {
-        cwd: options.cwd ?? internals.root,
-        env: options.env,
-        ...(options.input === undefined ? {} : { input: options.input })
+        ...options,
+        cwd: options.cwd ?? internals.root
     });
 };
 
