@@ -108,6 +108,16 @@ for (const database of testDatabases()) {
             expect(await internals.isLocked(knex)).to.equal(false);
         });
 
+        it('two free lock rows, left by two first migrations at once, are made one and the migration runs', async () => {
+
+            await knex.migrate.list({ migrationSource });
+            await knex('knex_migrations_lock').insert({ is_locked: 0 });
+
+            const applied = await migrateLatest(knex, { lockWaitMs: 5_000 });
+            expect(applied).to.deep.equal(await migrationSource.getMigrations([]));
+            expect((await knex('knex_migrations_lock').select('is_locked')).map((row: { is_locked: number | string }) => Number(row.is_locked))).to.deep.equal([0]);
+        });
+
         it('a lock still held after the wait is refused with the way to free it; `migrate --unlock` frees it', async () => {
 
             await internals.holdLock(knex);

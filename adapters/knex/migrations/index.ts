@@ -51,10 +51,21 @@ const internals = {
         return `otra migración la tiene bloqueada y no terminó en ${waited}; si ninguna está en curso (una se cortó a la mitad), liberala con 'arcasync migrate --unlock' y volvé a intentar`;
     },
 
+    // Whether a migration holds knex's lock row. Two first migrations at once can each insert
+    // one (knex looks, then inserts): knex never locks two rows again (it wants exactly one
+    // updated), so the free ones past the first are dropped here.
     async lockHeld(knex: Knex): Promise<boolean> {
 
-        const row = await knex('knex_migrations_lock').first('is_locked') as { is_locked: number | string } | undefined;
-        return Number(row?.is_locked) === 1;
+        const rows = await knex('knex_migrations_lock').select('index', 'is_locked').orderBy('index') as { index: number; is_locked: number | string }[];
+        if (rows.some((row) => Number(row.is_locked) === 1)) {
+            return true;
+        }
+
+        if (rows.length > 1) {
+            await knex('knex_migrations_lock').where('index', '>', rows[0]!.index).andWhere('is_locked', 0).delete();
+        }
+
+        return false;
     }
 };
 
@@ -88,7 +99,8 @@ export const migrateLatest = async (knex: Knex, options: { lockWaitMs?: number }
                 told = true;
             }
 
-            while (await internals.lockHeld(knex)) {
+            // After a table race the lock table may not be there yet: a moment, then again.
+            while (internals.locked(err) && await internals.lockHeld(knex)) {
                 if (Date.now() >= deadline) {
                     throw Object.assign(new Error(internals.lockedTooLong(waitMs)), { code: 'ARCASYNC_MIGRATION_LOCKED' });
                 }
@@ -100,6 +112,8 @@ export const migrateLatest = async (knex: Knex, options: { lockWaitMs?: number }
             if (Date.now() >= deadline) {
                 throw err;
             }
+
+            await sleep(internals.lockPollMs);
         }
     }
 };
