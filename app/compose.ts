@@ -17,6 +17,7 @@ import { sqliteFileOf } from './config.js';
 import { databaseLog } from './logger.js';
 import { loadKeyring, secretBoxFor } from './secret-keys.js';
 import { operatorMessages } from './messages.js';
+import { createKeyIdentity, digestStoredKeys } from '../core/use-cases/key-identity.js';
 
 // The composition root: adapters built from configuration, handed to whichever front end
 // runs (REST server, MCP server, CLI).
@@ -96,13 +97,20 @@ export const composeApp = async (config: Config, options: ComposeOptions = {}): 
         }
     }
 
+    const repositories = knexRepositories(knex, processOwner());
     const ports: Ports = {
-        ...knexRepositories(knex, processOwner()),
+        ...repositories,
         rateLimits: config.rateLimits,
         readCache: memoryReadCache({ maxBytes: config.readCacheBytes }),
         clock: options.clock ?? systemClock,
-        secretBox
+        secretBox,
+        keyIdentity: createKeyIdentity({ oauthStore: repositories.oauthStore, secretBox })
     };
+    if (options.migrate !== false) {
+        // Keys stored before identities were kept; without the secret key they wait for a
+        // process that has it (the sync refuses a key it cannot open anyway).
+        await digestStoredKeys(ports).catch(() => 0);
+    }
 
     // Every request the authority client sends honours the fleet's blocks and per-host caps.
     const gate = hostGate(knex, { perHost: config.fleet.hostInFlight, slotLeaseMs: 2 * 60_000, owner: processOwner() });

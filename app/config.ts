@@ -48,6 +48,8 @@ export interface FleetConfig {
     hostInFlight: number;              // SYNC_HOST_IN_FLIGHT: requests in flight per host, whole fleet
     blockWaitMs: number;               // SYNC_BLOCK_WAIT_MS: no request to a blocked host this long
     keyIdleMs: number;                 // SYNC_KEY_IDLE_MS: an idle key session is kept this long
+    wrongKeysPerWeek: number;          // SYNC_WRONG_KEYS_PER_WEEK: unproven posts per CUIT in 7 days, every account
+    checkDigits: boolean;              // SYNC_CHECK_DIGITS (1/0): never log in with a CUIT whose check digit is wrong
     window: { startMs: number; endMs: number };   // SYNC_WINDOW "HH:MM-HH:MM", Buenos Aires
 }
 
@@ -59,6 +61,8 @@ export const defaultFleetConfig: FleetConfig = {
     hostInFlight: 4,
     blockWaitMs: 15 * 60_000,
     keyIdleMs: 2 * 60_000,
+    wrongKeysPerWeek: 3,
+    checkDigits: true,
     // A night window: the authority's portals are least busy, accountants asleep.
     window: { startMs: 60 * 60_000, endMs: 7 * 60 * 60_000 }
 };
@@ -72,7 +76,9 @@ export const simulatedFleetConfig: FleetConfig = {
     loginsPerMinute: 600,
     hostInFlight: 16,
     blockWaitMs: 2_000,
-    keyIdleMs: 5_000
+    keyIdleMs: 5_000,
+    // Its portfolios (the demo's, the tests') use made-up CUITs.
+    checkDigits: false
 };
 
 const internals = {
@@ -138,6 +144,8 @@ const internals = {
             hostInFlight: internals.integer(env, 'SYNC_HOST_IN_FLIGHT', fallback.hostInFlight),
             blockWaitMs: internals.integer(env, 'SYNC_BLOCK_WAIT_MS', fallback.blockWaitMs),
             keyIdleMs: internals.integer(env, 'SYNC_KEY_IDLE_MS', fallback.keyIdleMs, 0),
+            wrongKeysPerWeek: internals.integer(env, 'SYNC_WRONG_KEYS_PER_WEEK', fallback.wrongKeysPerWeek, 0),
+            checkDigits: internals.integer(env, 'SYNC_CHECK_DIGITS', fallback.checkDigits ? 1 : 0, 0) !== 0,
             window: internals.window(env)
         };
     },

@@ -42,5 +42,7 @@ export const syncDeps = (app: App, authority: AuthorityClient): SyncDeps => ({
     authority,
     // Workers and runs pace their logins (app/worker.ts); a single sync called directly does not.
     loginPacer: null,
-    maxRelogins: app.config.fleet.reloginsPerDay
+    maxRelogins: app.config.fleet.reloginsPerDay,
+    weeklyWrongCap: app.config.fleet.wrongKeysPerWeek,
+    checkDigits: app.config.fleet.checkDigits
 });

@@ -87,7 +87,7 @@ const internals = {
                 const name = displayName({ tipo, ...names });
                 const client: { id: number } = (await app.ports.clients.insert({
                     publicId: randomUUID(), accountId, cuit: cuit as Cuit, tipo, ...names, representativeId: entity ? representativeId : null,
-                    displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: entity ? null : sealed, createdAt: Date.now()
+                    displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: entity ? null : sealed, keyDigest: entity ? null : await app.ports.keyIdentity.of(cuit as Cuit, 'clave'), createdAt: Date.now()
                 }))!;
                 representativeId ??= client.id;
                 ids.push(client.id);

@@ -76,6 +76,7 @@ const internals = {
             email: n % 2 ? `cliente${n}@example.com` : null,
             telefono: null,
             sealedKey: null,
+            keyDigest: null,
             createdAt
         });
         return client!;

@@ -295,7 +295,7 @@ const internals = {
             const name = displayName({ tipo: 'persona-fisica', ...names });
             const client = (await app.ports.clients.insert({
                 publicId: randomUUID(), accountId, cuit, tipo: 'persona-fisica', ...names, representativeId: null,
-                displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: null, createdAt: Date.now()
+                displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: null, keyDigest: null, createdAt: Date.now()
             }))!;
             const taxpayer = generateTaxpayer(cuit, defaultDataOptions(today));
             batches.push(
@@ -363,7 +363,7 @@ const main = async (): Promise<void> => {
             const client = (await app.ports.clients.insert({
                 publicId: randomUUID(), accountId, cuit, tipo: entity ? 'persona-juridica' : 'persona-fisica', ...names,
                 representativeId: entity ? people[i % people.length]!.id : null,
-                displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: entity ? null : sealed, createdAt: Date.now()
+                displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: entity ? null : sealed, keyDigest: entity ? null : await app.ports.keyIdentity.of(cuit, 'clave'), createdAt: Date.now()
             }))!;
             synced.push(client.id);
             if (!entity) {

@@ -114,7 +114,7 @@ describe('arca adapter against the simulated authority', () => {
             const client = internals.client(five);
             const sessions = createKeySessions(client, { now: () => new Date(`${internals.today}T12:00:00Z`) });
             for (const cuit of [internals.person, ...internals.entities]) {
-                const lease = await sessions.acquire({ fingerprint: 'maria', loginCuit: internals.person, password: 'clave-buena' });
+                const lease = await sessions.acquire({ keyId: 'maria', accountId: 1, loginCuit: internals.person, password: 'clave-buena' });
                 try {
                     expect(await internals.everything(lease.session, cuit), cuit).to.deep.equal(internals.expectedOf(five, cuit));
                 }

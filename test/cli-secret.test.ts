@@ -7,7 +7,6 @@ import { loadConfig } from '../app/config.js';
 import { ensureKeyFile, planRotation, readKeyFile, writeKeyFile } from '../app/secret-keys.js';
 import type { ClientRepository } from '../core/ports/index.js';
 import { resealStoredKeys } from '../core/use-cases/reseal-stored-keys.js';
-import { keyFingerprint } from '../core/domain/sealed-key.js';
 import type { CliResult } from './support/cli.js';
 import { runCli, runInProcess, startCliProcess } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
@@ -72,7 +71,7 @@ for (const database of testDatabases()) {
             const refused = await databaseOf(server.app)('clients').where({ cuit: '20100000000', account_id: owner.accountId }).first();
             await databaseOf(server.app)('sync_key_failures').insert({
                 client_id: refused.id,
-                key_fingerprint: keyFingerprint(refused.clave_arca),
+                key_fingerprint: refused.key_digest,
                 kind: 'rejected_key',
                 failed_at: 1
             });
@@ -91,7 +90,8 @@ for (const database of testDatabases()) {
             expect(values.map((sealed) => box.keyIdOf(sealed))).to.deep.equal([keyIdOf(newKey), keyIdOf(newKey), keyIdOf(newKey)]);
             expect(values.map((sealed) => box.open(sealed))).to.deep.equal(credentials);
             const failure = await databaseOf(server.app)('sync_key_failures').where({ client_id: refused.id }).first();
-            expect(failure.key_fingerprint).to.equal(keyFingerprint(values[0]!));
+            // A key's identity is its plaintext's: re-sealing it changes nothing of it.
+            expect(failure.key_fingerprint).to.equal(refused.key_digest).and.to.match(/^[0-9a-f]{64}$/);
 
             const text = await runCli(server.app.config.databaseUrl, ['secret', 'rotate'], {
                 ARCASYNC_SECRET_KEY: b64(newKey),

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { messages } from '../core/domain/messages.js';
-import { keyFingerprint } from '../core/domain/sealed-key.js';
+import type { Cuit } from '../core/domain/cuit.js';
 import { syncSystems } from '../core/domain/sync-system.js';
 import { databaseOf } from './support/app.js';
 import { testDatabases } from './support/databases.js';
@@ -45,8 +45,9 @@ for (const database of testDatabases()) {
             // A representative whose key ARCA refused: it and its 200 entities are clave_rechazada.
             const representative = await addClient(server.app.ports, user.accountId, { cuit: internals.cuit('20', 0), apellido: 'Zeta' });
             const sealed = server.app.ports.secretBox.seal('rechazada');
-            await db('clients').where({ id: representative.id }).update({ clave_arca: sealed });
-            await db('sync_key_failures').insert({ client_id: representative.id, key_fingerprint: keyFingerprint(sealed), kind: 'rejected_key', failed_at: now });
+            const digest = await server.app.ports.keyIdentity.of(representative.cuit as Cuit, 'rechazada');
+            await db('clients').where({ id: representative.id }).update({ clave_arca: sealed, key_digest: digest });
+            await db('sync_key_failures').insert({ client_id: representative.id, key_fingerprint: digest, kind: 'rejected_key', failed_at: now });
             mark('clave_rechazada', representative.cuit);
             for (let i = 1; i <= internals.entities; i++) {
                 const entity = await addClient(server.app.ports, user.accountId, {
@@ -60,8 +61,11 @@ for (const database of testDatabases()) {
 
             // People with working keys: every third one's SCT is not adhered, the rest are ok.
             for (let i = 1; i <= internals.persons; i++) {
-                const person = await addClient(server.app.ports, user.accountId, { cuit: internals.cuit('27', i), apellido: `Persona ${String(i).padStart(4, '0')}` });
-                await db('clients').where({ id: person.id }).update({ clave_arca: server.app.ports.secretBox.seal(`clave-${i}`) });
+                const person = await addClient(server.app.ports, user.accountId, {
+                    cuit: internals.cuit('27', i),
+                    apellido: `Persona ${String(i).padStart(4, '0')}`,
+                    claveArca: `clave-${i}`
+                });
                 const notAdhered = i % 3 === 0;
                 for (const system of syncSystems) {
                     const failing = notAdhered && system === 'sct';

@@ -13,7 +13,7 @@ import { cliEnv, runBuiltCli } from './support/cli.js';
 import { seedAccount } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
-import { databaseOf } from './support/app.js';
+import { databaseOf, testEnv } from './support/app.js';
 
 // Another process holding SQLite's write lock (a backup, the sqlite3 shell: BEGIN IMMEDIATE)
 // must not freeze the server (issue 29, item 3). Writes of the request path (rate-limit
@@ -110,7 +110,7 @@ describe('cron scheduling the day while other processes write (SQLite)', functio
 
         const db = await testDatabases()[0]!.create();
         const secretKey = randomBytes(32).toString('base64');
-        const app = await composeApp(loadConfig({ DATABASE_URL: db.url, ARCASYNC_SECRET_KEY: secretKey }));
+        const app = await composeApp(loadConfig({ ...testEnv, DATABASE_URL: db.url, ARCASYNC_SECRET_KEY: secretKey }));
         let writer: ChildProcess | null = null;
         try {
             const { accountId } = await seedAccount(app.ports);
@@ -120,7 +120,7 @@ describe('cron scheduling the day while other processes write (SQLite)', functio
                 const name = displayName({ tipo: 'persona-fisica', ...names });
                 await app.ports.clients.insert({
                     publicId: randomUUID(), accountId, cuit, tipo: 'persona-fisica', ...names, representativeId: null,
-                    displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: null, createdAt: Date.now()
+                    displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: null, keyDigest: null, createdAt: Date.now()
                 });
             }
 

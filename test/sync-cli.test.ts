@@ -51,7 +51,7 @@ for (const database of testDatabases()) {
                 publicId: randomUUID(), accountId, cuit: cuit as Cuit, tipo: 'persona-fisica', ...names, representativeId: null,
                 displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: server.app.ports.secretBox.seal(
                     password
-                ), createdAt: Date.now()
+                ), keyDigest: await server.app.ports.keyIdentity.of(cuit as Cuit, password), createdAt: Date.now()
             });
             return client!.id;
         };

@@ -18,9 +18,10 @@ import { testDatabases } from './support/databases.js';
 import type { FakeAuthority } from './support/fake-authority.js';
 import { fakeAuthority, fakeTaxpayer } from './support/fake-authority.js';
 import { seedAccount } from './support/fixtures.js';
+import { messages } from '../core/domain/messages.js';
 import type { TestClock } from './support/server.js';
 import { testClock } from './support/server.js';
-import { databaseOf } from './support/app.js';
+import { databaseOf, testEnv } from './support/app.js';
 
 // The sync of one CUIT (core/use-cases/sync/sync-client.ts) against an in-test authority, on
 // each database: what is stored, what a failure keeps, keys, legal entities, deletions.
@@ -54,6 +55,7 @@ for (const database of testDatabases()) {
                 representativeId: input.representativeId ?? null,
                 displayName: name, sortName: sortKey(name), email: null, telefono: null,
                 sealedKey: tipo === 'persona-fisica' && password !== null ? app.ports.secretBox.seal(password) : null,
+                keyDigest: tipo === 'persona-fisica' && password !== null ? await app.ports.keyIdentity.of(cuit, password) : null,
                 createdAt: clock.now().getTime()
             });
             authority.taxpayers.set(cuit, fakeTaxpayer());
@@ -74,14 +76,16 @@ for (const database of testDatabases()) {
             const db = await database.create();
             release = db.release;
             clock = testClock('2026-03-15T12:00:00Z');
-            app = await composeApp(loadConfig({ DATABASE_URL: db.url, ARCASYNC_SECRET_KEY: randomBytes(32).toString('base64') }), { clock });
+            app = await composeApp(loadConfig({ ...testEnv, DATABASE_URL: db.url, ARCASYNC_SECRET_KEY: randomBytes(32).toString('base64') }), { clock });
             accountId = (await seedAccount(app.ports)).accountId;
         });
 
         beforeEach(() => {
 
             authority = fakeAuthority();
-            deps = syncDeps(app, authority);
+            // These cases log one key in many times a day (each sync on its own): the ledger's
+            // allowance is not what they check (test/tenants.test.ts and sync-fleet.test.ts do).
+            deps = { ...syncDeps(app, authority), maxRelogins: 100 };
         });
 
         after(async () => {
@@ -227,7 +231,20 @@ for (const database of testDatabases()) {
             expect(again.outcome).to.equal('key_refused');
             expect(authority.calls.login).to.have.length(1);
 
-            await databaseOf(app)('clients').where({ id: client.id }).update({ clave_arca: app.ports.secretBox.seal('clave-correcta') });
+            await app.ports.clients.update(client.id, {
+                sealedKey: app.ports.secretBox.seal('clave-correcta'),
+                keyDigest: await app.ports.keyIdentity.of(client.cuit, 'clave-correcta')
+            }, clock.now().getTime());
+            // Storing the new key queued the sync that tries it.
+            expect(await databaseOf(app)('sync_jobs').where({ client_id: client.id, status: 'pending' }).count({ count: '*' }).first()).to.deep.equal({ count: 1 });
+            await databaseOf(app)('sync_jobs').where({ client_id: client.id }).delete();
+            // The account's new key already had its try today (the refused one): it waits for
+            // the next ARCA day, never labelled with the old key's refusal.
+            const waiting = await syncClient(deps, { clientId: client.id });
+            expect(waiting).to.include({ outcome: 'failed', retry: true });
+            expect(waiting.error).to.equal(messages.sync.unprovenToday);
+            expect(authority.calls.login).to.have.length(1);
+            clock.advance(24 * 60 * 60_000);
             const fixed = await syncClient(deps, { clientId: client.id });
             expect(fixed.outcome).to.equal('synced');
             expect(authority.calls.login).to.have.length(2);
@@ -390,7 +407,7 @@ for (const database of testDatabases()) {
             const representative = await insertClient({ password: 'clave-rep' });
             authority.taxpayers.get(representative.cuit)!.password = 'clave-rep';
             const entity = await insertClient({ tipo: 'persona-juridica', representativeId: representative.id });
-            const sessions = createKeySessions(authority, clock);
+            const sessions = createKeySessions(authority, clock, { ledger: deps.loginLedger });
             authority.failures.set('login', ['captcha']);
             const first = await syncClient(deps, { clientId: representative.id, sessions });
             expect(first).to.include({ outcome: 'failed', retry: false });

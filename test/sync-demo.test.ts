@@ -65,7 +65,7 @@ for (const database of testDatabases()) {
                 publicId: randomUUID(), accountId: user.accountId, cuit: '20301239991' as Cuit, tipo: 'persona-fisica', ...names, representativeId: null,
                 displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: server.app.ports.secretBox.seal(
                     'clave'
-                ), createdAt: Date.now()
+                ), keyDigest: await server.app.ports.keyIdentity.of('20301239991' as Cuit, 'clave'), createdAt: Date.now()
             }))!;
             const at = Date.now();
             await databaseOf(server.app)('sync_jobs').insert(pendingJobRow({ clientId: client.id, reason: 'first', runAfter: at, createdAt: at }));

@@ -7,7 +7,7 @@ import type { SimulatedAuthority } from '../adapters/authority/simulated/index.j
 import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
 import { arcaHosts } from '../adapters/authority/hosts.js';
 import { connect } from '../adapters/knex/connection.js';
-import { loginLedger } from '../adapters/knex/fleet-state.js';
+import { loginLedger } from '../adapters/knex/login-ledger.js';
 import { displayName, sortKey } from '../core/domain/client.js';
 import type { Cuit } from '../core/domain/cuit.js';
 import { arcaDay, nextArcaDayStart } from '../core/domain/arca-day.js';
@@ -16,7 +16,7 @@ import { cliMessages } from '../cli/messages.js';
 import { runCli } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
-import { databaseOf } from './support/app.js';
+import { databaseOf, testEnv } from './support/app.js';
 import { spawnSyncProcess, syncEnv, until } from './support/sync-processes.js';
 import { pendingJobRow } from '../adapters/knex/pending-job.js';
 
@@ -52,7 +52,7 @@ const internals = {
             publicId: randomUUID(), accountId, cuit: cuit as Cuit, tipo, ...names, representativeId: input.representativeId ?? null,
             displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: entity ? null : app.ports.secretBox.seal(
                 input.password ?? 'clave'
-            ), createdAt: Date.now()
+            ), keyDigest: entity ? null : await app.ports.keyIdentity.of(cuit as Cuit, input.password ?? 'clave'), createdAt: Date.now()
         });
         return client!.id;
     }
@@ -84,7 +84,7 @@ for (const database of testDatabases()) {
             authority = await startSimulatedAuthority({ port: 0, latencyMs: 4, relations: { ...portfolio.representatives, ...portfolio.captcha } });
             const db = await database.create();
             release = db.release;
-            app = await composeApp(loadConfig({ DATABASE_URL: db.url, ARCASYNC_SECRET_KEY: internals.secretKey }));
+            app = await composeApp(loadConfig({ ...testEnv, DATABASE_URL: db.url, ARCASYNC_SECRET_KEY: internals.secretKey }));
             const { accountId } = await seedAccount(app.ports);
             for (const [representative, entities] of Object.entries({ ...portfolio.representatives, ...portfolio.captcha })) {
                 const id = await internals.add(app, accountId, representative, { password: representative in portfolio.captcha ? 'captcha-hoy' : 'clave' });
@@ -113,13 +113,15 @@ for (const database of testDatabases()) {
             const other = connect(app.config.databaseUrl);
             try {
                 const ledgers = [loginLedger(databaseOf(app)), loginLedger(other)];
-                const begin = { keyCuit: '20399999991' as Cuit, day: '2020-01-02', fingerprint: 'f', allowance: 1, at: Date.now() };
+                const begin = { keyCuit: '20399999991' as Cuit, keyId: 'f'.repeat(64), accountId: 1, day: '2020-01-02', at: Date.now(), rules: { allowance: 1, weeklyWrongCap: 3 } };
                 const permits = await Promise.all(ledgers.map((ledger) => ledger.begin(begin)));
                 expect(permits.filter((permit) => permit.allowed)).to.have.length(1);
                 // A start that never reached the password is given back: the next may start.
-                await ledgers[0]!.unposted({ keyCuit: begin.keyCuit, day: begin.day, relogin: false });
-                expect(await ledgers[1]!.begin(begin)).to.include({ allowed: true });
-                await ledgers[1]!.passwordPosted(begin.keyCuit, begin.day, Date.now());
+                const first = permits.find((permit) => permit.allowed)!;
+                await ledgers[0]!.unposted(first.allowed ? first.attempt : 0);
+                const second = await ledgers[1]!.begin(begin);
+                expect(second).to.include({ allowed: true });
+                await ledgers[1]!.passwordPosted(second.allowed ? second.attempt : 0, Date.now());
                 expect(await ledgers[0]!.begin(begin)).to.include({ allowed: false });
                 expect(await ledgers[0]!.list(begin.day, [begin.keyCuit])).to.deep.include.members([{
                     keyCuit: begin.keyCuit, day: begin.day, logins: 1, passwordPosts: 1, relogins: 0, ended: null, lastLoginAt: begin.at

@@ -1,3 +1,4 @@
+import { testEnv } from './support/app.js';
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -82,7 +83,7 @@ for (const database of testDatabases()) {
 
             const db = await database.create();
             release = db.release;
-            app = await composeApp(loadConfig({ DATABASE_URL: db.url, ARCASYNC_SECRET_KEY: internals.secretKey }));
+            app = await composeApp(loadConfig({ ...testEnv, DATABASE_URL: db.url, ARCASYNC_SECRET_KEY: internals.secretKey }));
             ({ accountId } = await seedAccount(app.ports));
         });
 
@@ -103,7 +104,8 @@ for (const database of testDatabases()) {
                         const name = displayName({ tipo: 'persona-fisica', ...names });
                         await app.ports.clients.insert({
                             publicId: randomUUID(), accountId, cuit: cuit as Cuit, tipo: 'persona-fisica', ...names, representativeId: null,
-                            displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: app.ports.secretBox.seal('clave'), createdAt: Date.now()
+                            displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: app.ports.secretBox.seal('clave'),
+                            keyDigest: await app.ports.keyIdentity.of(cuit as Cuit, 'clave'), createdAt: Date.now()
                         });
                     }
 

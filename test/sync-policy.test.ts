@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { normalizeInvoice } from '../core/domain/invoice.js';
-import { invoiceWindow, isKeyFailure, retryPolicy, systemsFor } from '../core/use-cases/sync/sync-policy.js';
-import { keyFingerprint } from '../core/domain/sealed-key.js';
+import { invoiceWindow, retryPolicy, systemsFor } from '../core/use-cases/sync/sync-policy.js';
+import { isKeyFailureKind as isKeyFailure } from '../core/domain/login-ledger.js';
+import { keyIdentity } from '../core/domain/key-identity.js';
 import { enteringNotification } from '../core/domain/notification.js';
 import { invoice } from './support/data.js';
 
@@ -108,11 +109,15 @@ describe('sync rules', () => {
         expect(enteringNotification({ ...listed, readAtAuthority: false }, true).leidaAt).to.equal(null);
     });
 
-    it('tells refused keys apart, remembers them by a digest of the sealed key, and backs off with jitter', () => {
+    it('tells refused keys apart, knows a key by a keyed hash of its CUIT and plaintext, and backs off with jitter', () => {
 
         expect(['rejected_key', 'blocked_key', 'expired_key'].every((kind) => isKeyFailure(kind as never))).to.equal(true);
         expect(['unavailable', 'captcha', 'second_factor', 'not_adhered'].some((kind) => isKeyFailure(kind as never))).to.equal(false);
-        expect(keyFingerprint('v1:abc')).to.match(/^[0-9a-f]{64}$/).and.not.equal(keyFingerprint('v1:abd'));
+        const secret = Buffer.alloc(32, 1);
+        expect(keyIdentity(secret, '20123456786', 'abc')).to.match(/^[0-9a-f]{64}$/).and.equal(keyIdentity(secret, '20123456786', 'abc'));
+        expect(keyIdentity(secret, '20123456786', 'abc')).to.not.equal(keyIdentity(secret, '20123456786', 'abd'));
+        expect(keyIdentity(secret, '20123456786', 'abc')).to.not.equal(keyIdentity(secret, '27123456780', 'abc'));
+        expect(keyIdentity(secret, '20123456786', 'abc')).to.not.equal(keyIdentity(Buffer.alloc(32, 2), '20123456786', 'abc'));
         expect(retryPolicy.delayMs(1, () => 0)).to.equal(30_000);
         expect(retryPolicy.delayMs(1, () => 1)).to.equal(60_000);
         expect(retryPolicy.delayMs(3, () => 1)).to.equal(240_000);

@@ -28,7 +28,10 @@ for (const database of testDatabases()) {
 
             sequence++;
             const cuit = `20${String(10_000_000 + sequence).padStart(8, '0')}1`;
-            return await addClient(app.ports, accountId, { cuit });
+            const client = await addClient(app.ports, accountId, { cuit });
+            // A key of its own (its identity is what holds and running jobs are scoped by).
+            await databaseOf(app)('clients').where({ id: client.id }).update({ clave_arca: 'sellada', key_digest: `clave-${cuit}` });
+            return client;
         };
         useApp(database, (opened) => (app = opened));
 
@@ -61,7 +64,7 @@ for (const database of testDatabases()) {
             expect(await deps.jobQueue.complete(job!, 'w1', now)).to.equal(true);
             // w1 holds the client's key until its session ends.
             expect(await deps.jobQueue.claim({ owner: 'w2', now, leaseMs: lease })).to.equal(null);
-            await deps.jobQueue.releaseKeyHold(job!.keyCuit!, 'w1');
+            await deps.jobQueue.releaseKeyHold(job!.keyId!, 'w1');
             const next = await deps.jobQueue.claim({ owner: 'w2', now, leaseMs: lease });
             expect(next).to.include({ id: second, reason: 'forced' });
         });
@@ -153,14 +156,14 @@ for (const database of testDatabases()) {
             await deps.jobQueue.enqueue(client.id, 'first', now);
             const job = (await deps.jobQueue.claim({ owner: 'w1', now, leaseMs: lease }))!;
             expect(await deps.jobQueue.release(job, 'w1', now)).to.equal(true);
-            await deps.jobQueue.releaseKeyHold(job.keyCuit!, 'w1');
+            await deps.jobQueue.releaseKeyHold(job.keyId!, 'w1');
             const again = (await deps.jobQueue.claim({ owner: 'w2', now, leaseMs: lease }))!;
             expect(again).to.include({ id: job.id, attempts: 1 });
 
             expect(await deps.jobQueue.retry(again, 'w2', 'ARCA no está disponible', now + 60_000)).to.equal(true);
             expect(await deps.jobQueue.claim({ owner: 'w3', now: now + 59_000, leaseMs: lease })).to.equal(null);
             expect(await deps.jobQueue.counts([client.id], now)).to.deep.equal({ pending: 1, due: 0, running: 0 });
-            await deps.jobQueue.releaseKeyHold(job.keyCuit!, 'w2');
+            await deps.jobQueue.releaseKeyHold(job.keyId!, 'w2');
             expect(await deps.jobQueue.claim({ owner: 'w3', now: now + 60_000, leaseMs: lease })).to.include({ id: job.id, attempts: 2 });
         });
 

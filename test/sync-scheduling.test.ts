@@ -92,7 +92,7 @@ describe('sync scheduling', () => {
             }
         };
         const sessions = createKeySessions(authority, { now: () => new Date('2026-03-02T12:00:00Z') });
-        const key = { fingerprint: 'k', loginCuit: '20123456786' as Cuit, password: 'clave' };
+        const key = { keyId: 'k', accountId: 1, loginCuit: '20123456786' as Cuit, password: 'clave' };
         const person = await sessions.acquire(key);
         expect(workLeft!()).to.equal(1);
         const waiting = sessions.acquire(key);

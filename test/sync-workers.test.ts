@@ -17,7 +17,7 @@ import { invoiceWindow } from '../core/use-cases/sync/sync-policy.js';
 import type { TestDatabase } from './support/databases.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
-import { databaseOf } from './support/app.js';
+import { databaseOf, testEnv } from './support/app.js';
 import type { SyncProcess } from './support/sync-processes.js';
 import { spawnSyncProcess, syncEnv, until } from './support/sync-processes.js';
 import { pendingJobRow } from '../adapters/knex/pending-job.js';
@@ -38,7 +38,7 @@ const internals = {
     async setup(database: TestDatabase) {
 
         const db = await database.create();
-        const app = await composeApp(loadConfig({ DATABASE_URL: db.url, ARCASYNC_SECRET_KEY: internals.secretKey }));
+        const app = await composeApp(loadConfig({ ...testEnv, DATABASE_URL: db.url, ARCASYNC_SECRET_KEY: internals.secretKey }));
         const { accountId } = await seedAccount(app.ports);
         return { db, app, accountId };
     },
@@ -49,7 +49,8 @@ const internals = {
         const name = displayName({ tipo: 'persona-fisica', ...names });
         const client = await app.ports.clients.insert({
             publicId: randomUUID(), accountId, cuit: cuit as Cuit, tipo: 'persona-fisica', ...names, representativeId: null,
-            displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: app.ports.secretBox.seal('clave'), createdAt: Date.now()
+            displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: app.ports.secretBox.seal('clave'),
+            keyDigest: await app.ports.keyIdentity.of(cuit as Cuit, 'clave'), createdAt: Date.now()
         });
         return client!.id;
     },
@@ -127,7 +128,7 @@ for (const database of testDatabases()) {
             expect(await deps.jobQueue.claim({ owner: 'second', now: Date.now(), leaseMs: 60_000 })).to.equal(null);
             // The worker renews its job's lease and its key's hold one after the other, so the
             // hold may outlive the job's lease by a few milliseconds: both must have run out.
-            const hold = await databaseOf(app)('sync_key_holds').where({ key_cuit: '20301112223' }).first();
+            const hold = await databaseOf(app)('sync_key_holds').where({ key_id: await app.ports.keyIdentity.of('20301112223' as Cuit, 'clave') }).first();
             const expiry = Math.max(Number(job.lease_expires_at), Number(hold?.expires_at ?? 0));
             await until(async () => expiry < Date.now(), 10_000, 'lease expiry');
             const retaken = (await deps.jobQueue.claim({ owner: 'second', now: Date.now(), leaseMs: 60_000 }))!;

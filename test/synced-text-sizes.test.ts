@@ -11,7 +11,7 @@ import { testDatabases } from './support/databases.js';
 import { fakeAuthority, fakeTaxpayer } from './support/fake-authority.js';
 import { seedAccount } from './support/fixtures.js';
 import { testClock } from './support/server.js';
-import { databaseOf } from './support/app.js';
+import { databaseOf, testEnv } from './support/app.js';
 
 // Authority texts longer than their columns (issue 29, items 4 and 5): a 300-character
 // "Denominación" made MariaDB refuse the save (ER_DATA_TOO_LONG), the CUIT's invoices failed
@@ -29,7 +29,7 @@ for (const database of testDatabases()) {
 
             const db = await database.create();
             release = db.release;
-            app = await composeApp(loadConfig({
+            app = await composeApp(loadConfig({ ...testEnv,
                 DATABASE_URL: db.url,
                 ARCASYNC_SECRET_KEY: randomBytes(32).toString('base64')
             }), { clock: testClock('2026-03-15T12:00:00Z') });
@@ -49,7 +49,8 @@ for (const database of testDatabases()) {
             const client = (await app.ports.clients.insert({
                 publicId: randomUUID(), accountId, cuit, tipo: 'persona-fisica', ...names, representativeId: null,
                 displayName: displayName({ tipo: 'persona-fisica', ...names }), sortName: sortKey(displayName({ tipo: 'persona-fisica', ...names })),
-                email: null, telefono: null, sealedKey: app.ports.secretBox.seal('clave-correcta'), createdAt: Date.parse('2026-03-15T12:00:00Z')
+                email: null, telefono: null, sealedKey: app.ports.secretBox.seal('clave-correcta'),
+                keyDigest: await app.ports.keyIdentity.of(cuit, 'clave-correcta'), createdAt: Date.parse('2026-03-15T12:00:00Z')
             }))!;
 
             const authority = fakeAuthority();

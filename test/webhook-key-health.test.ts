@@ -5,7 +5,6 @@ import { syncDeps } from '../app/sync.js';
 import type { ClientRecord } from '../core/domain/client.js';
 import { createKeySessions } from '../core/use-cases/sync/key-sessions.js';
 import { syncClient } from '../core/use-cases/sync/sync-client.js';
-import { databaseOf } from './support/app.js';
 import { runCli } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
 import { fakeAuthority, fakeTaxpayer } from './support/fake-authority.js';
@@ -72,8 +71,7 @@ for (const database of testDatabases()) {
             accounts = [];
             for (const [path, entityCuit] of [['/a', '30-44444444-4'], ['/b', '33-88888888-8']] as const) {
                 const user = await seedAccount(server.app.ports);
-                const person = await addClient(server.app.ports, user.accountId, { cuit: internals.key });
-                await databaseOf(server.app)('clients').where({ id: person.id }).update({ clave_arca: server.app.ports.secretBox.seal(internals.password) });
+                const person = await addClient(server.app.ports, user.accountId, { cuit: internals.key, claveArca: internals.password });
                 const entity = await addClient(server.app.ports, user.accountId, { cuit: entityCuit, tipo: 'persona-juridica', representativeId: person.id });
                 const created = await runCli(
                     server.app.config.databaseUrl,

@@ -110,8 +110,8 @@ for (const database of testDatabases()) {
                 }
 
                 const expired = `${messages.authority.expired_key} ${messages.sync.keyNotRetried}`;
-                await server.app.ports.syncStates.recordFailure(client.id, 'sct', expired, Date.now());
-                await server.app.ports.syncStates.recordFailure(client.id, 'sct', expired, Date.now());
+                await server.app.ports.syncStates.recordFailure(client.id, 'sct', expired, Date.now(), 'clave_vencida');
+                await server.app.ports.syncStates.recordFailure(client.id, 'sct', expired, Date.now(), 'clave_vencida');
                 await syncSct(client.id, 1000);
                 await waitUntil(() => receiver.calls.length >= 8, 'eight events');
 
@@ -196,8 +196,7 @@ for (const database of testDatabases()) {
             const sessions = createKeySessions(authority, server.app.ports.clock);
             try {
                 const endpoint = await create(`${receiver.url}/syncs`, ['--events', 'sincronizacion.completada']);
-                const client = await addClient(server.app.ports, user.accountId, { cuit: '20-34567890-4' });
-                await databaseOf(server.app)('clients').where({ id: client.id }).update({ clave_arca: server.app.ports.secretBox.seal('clave-correcta') });
+                const client = await addClient(server.app.ports, user.accountId, { cuit: '20-34567890-4', claveArca: 'clave-correcta' });
                 const taxpayer = fakeTaxpayer();
                 const today = invoice({ fecha: new Date().toISOString().slice(0, 10), numeroDesde: '00000077', numeroHasta: '00000077', importeOriginal: 5000 });
                 taxpayer.invoices.issued.push(today);

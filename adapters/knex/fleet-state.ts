@@ -1,15 +1,12 @@
 import type { Knex } from 'knex';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Cuit } from '../../core/domain/cuit.js';
-import type { FleetLimits, HostGate, LoginLedger, LoginLedgerEntry } from '../../core/ports/fleet.js';
+import type { FleetLimits, HostGate } from '../../core/ports/fleet.js';
 import { dialectOf } from './connection.js';
-import { toNullableNumber, toNumber } from './column-values.js';
+import { toNumber } from './column-values.js';
 import { isLockConflict } from './errors.js';
 
-// The fleet's shared state towards the authority (migration 009, docs/scaling.md).
-// - The login ledger: one row per key and ARCA day; a login start is counted by one
-//   conditional UPDATE on the starts (not on the posts, which come later), so two processes
-//   cannot both find the day's allowance free.
+// The fleet's shared state towards the authority (migration 009, docs/scaling.md); the login
+// ledger is login-ledger.ts.
 // - Counted slots (fleet_slots): N rows per name; taking one is one UPDATE of a row whose
 //   `until` has passed, atomic on both databases; a slot taken by a process that died frees
 //   itself when its `until` passes.
@@ -25,22 +22,7 @@ export interface HostGateOptions {
 
 const internals = {
     loginStarts: 'login-starts',
-    // Failures that end the day for one key only (the same fingerprint), not for its CUIT.
-    keyKinds: ['rejected_key', 'blocked_key', 'expired_key'],
-    minuteMs: 60_000,
-
-    entry(row: Record<string, unknown>): LoginLedgerEntry {
-
-        return {
-            keyCuit: String(row.key_cuit) as Cuit,
-            day: String(row.day),
-            logins: toNumber(row.logins),
-            passwordPosts: toNumber(row.password_posts),
-            relogins: toNumber(row.relogins),
-            ended: row.ended_kind === null || row.ended_kind === undefined ? null : { kind: String(row.ended_kind), at: toNumber(row.ended_at) },
-            lastLoginAt: toNullableNumber(row.last_login_at)
-        };
-    }
+    minuteMs: 60_000
 };
 
 // The slots of one name exist once asked for (as many as the largest count asked).
@@ -116,63 +98,6 @@ const slots = (knex: Knex) => {
         }
     };
 };
-
-export const loginLedger = (knex: Knex): LoginLedger => ({
-
-    async begin({ keyCuit, day, fingerprint, allowance, at }) {
-
-        await knex('sync_key_logins').insert({ key_cuit: keyCuit, day }).onConflict(['key_cuit', 'day']).ignore();
-        const counted = Number(await knex('sync_key_logins')
-            .where({ key_cuit: keyCuit, day })
-            .where(
-                (ended) => ended.whereNull('ended_kind').orWhere(
-                    (keyOnly) => keyOnly.whereIn('ended_kind', internals.keyKinds).andWhere('ended_fingerprint', '<>', fingerprint)
-                )
-            )
-            .andWhere('logins', '<', allowance)
-            // relogins before logins: MySQL's SET sees the columns it already assigned.
-            .update({
-                relogins: knex.raw('relogins + CASE WHEN logins > 0 THEN 1 ELSE 0 END'),
-                logins: knex.raw('logins + 1'),
-                last_login_at: at
-            }));
-
-        const row = await knex('sync_key_logins').where({ key_cuit: keyCuit, day }).first() as Record<string, unknown>;
-        const entry = internals.entry(row);
-        return counted === 1 ? { allowed: true, relogin: entry.logins > 1 } : { allowed: false, ended: entry.ended };
-    },
-
-    async passwordPosted(keyCuit, day) {
-
-        await knex('sync_key_logins').where({ key_cuit: keyCuit, day }).update({ password_posts: knex.raw('password_posts + 1') });
-    },
-
-    async unposted({ keyCuit, day, relogin }) {
-
-        await knex('sync_key_logins').where({ key_cuit: keyCuit, day }).andWhere('logins', '>', 0).update({
-            logins: knex.raw('logins - 1'),
-            relogins: knex.raw(relogin ? 'CASE WHEN relogins > 0 THEN relogins - 1 ELSE 0 END' : 'relogins')
-        });
-    },
-
-    async end({ keyCuit, day, kind, fingerprint, at }) {
-
-        await knex('sync_key_logins')
-            .insert({ key_cuit: keyCuit, day, ended_kind: kind, ended_fingerprint: fingerprint, ended_at: at })
-            .onConflict(['key_cuit', 'day'])
-            .merge(['ended_kind', 'ended_fingerprint', 'ended_at']);
-    },
-
-    async list(day, keyCuits) {
-
-        const query = knex('sync_key_logins').where({ day }).orderBy('key_cuit');
-        if (keyCuits) {
-            query.whereIn('key_cuit', keyCuits.length ? [...keyCuits] : ['']);
-        }
-
-        return (await query as Record<string, unknown>[]).map(internals.entry);
-    }
-});
 
 export const fleetLimits = (knex: Knex, owner: string): FleetLimits => {
 

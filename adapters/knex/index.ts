@@ -18,7 +18,8 @@ import { userRepository } from './repositories/users.js';
 import { rateLimitCounter } from './rate-limit-counter.js';
 import { throttleCounter } from './throttle-counter.js';
 import { databaseStatus } from './database-status.js';
-import { fleetLimits, loginLedger } from './fleet-state.js';
+import { fleetLimits } from './fleet-state.js';
+import { loginLedger } from './login-ledger.js';
 
 export { closeDatabase, connect, dialectOf } from './connection.js';
 export { migrateLatest, unlockMigrations } from './migrations/index.js';

@@ -36,12 +36,14 @@ const internals = {
         reason: row.reason as SyncReason,
         attempts: toNumber(row.attempts),
         createdAt: toNumber(row.created_at),
-        keyCuit: row.key_cuit === null || row.key_cuit === undefined ? null : String(row.key_cuit) as Cuit
+        keyId: row.key_id === null || row.key_id === undefined ? null : String(row.key_id)
     }),
 
-    // The login key of a job's client: its own CUIT for a person, its representative's for a
-    // legal entity (NULL without one), over `clients c LEFT JOIN clients r`.
-    keySql: "CASE WHEN c.tipo = 'persona-fisica' THEN c.cuit ELSE r.cuit END",
+    // The identity of the key that logs in for a job's client (migration 014): its own for a
+    // person, its representative's for a legal entity (NULL without one), over `clients c LEFT
+    // JOIN clients r`. Two accounts' keys for one CUIT are two keys here, unless they are the
+    // same plaintext.
+    keySql: "CASE WHEN c.tipo = 'persona-fisica' THEN c.key_digest ELSE r.key_digest END",
 
     // A job that may be claimed: due and pending, or running with its lease run out.
     claimable: (now: number, alias = '') => (where: Knex.QueryBuilder): void => {
@@ -60,7 +62,7 @@ const internals = {
             .where(internals.claimable(query.now, 'j.'))
             .whereNotExists(knex('sync_jobs as o').select(knex.raw('1')).whereRaw('o.active_client_id = j.client_id').andWhereRaw('o.id <> j.id'))
             .whereNotExists(knex('sync_jobs as k').select(knex.raw('1')).whereRaw(`k.active_key = ${internals.keySql}`).andWhereRaw('k.id <> j.id'))
-            .whereNotExists(knex('sync_key_holds as h').select(knex.raw('1')).whereRaw(`h.key_cuit = ${internals.keySql}`).andWhere('h.owner', '<>', query.owner).andWhere('h.expires_at', '>=', query.now));
+            .whereNotExists(knex('sync_key_holds as h').select(knex.raw('1')).whereRaw(`h.key_id = ${internals.keySql}`).andWhere('h.owner', '<>', query.owner).andWhere('h.expires_at', '>=', query.now));
 
         if (query.clientIds) {
             builder.whereIn('j.client_id', query.clientIds.length ? [...query.clientIds] : [0]);
@@ -74,30 +76,30 @@ const internals = {
     claimOrder(knex: Knex, builder: Knex.QueryBuilder, owner: string): Knex.QueryBuilder {
 
         return builder
-            .leftJoin('sync_key_holds as mine', (join) => join.on(knex.raw(`mine.key_cuit = ${internals.keySql}`)).andOn('mine.owner', '=', knex.raw('?', [owner])))
-            .orderByRaw('CASE WHEN mine.key_cuit IS NULL THEN 1 ELSE 0 END')
+            .leftJoin('sync_key_holds as mine', (join) => join.on(knex.raw(`mine.key_id = ${internals.keySql}`)).andOn('mine.owner', '=', knex.raw('?', [owner])))
+            .orderByRaw('CASE WHEN mine.key_id IS NULL THEN 1 ELSE 0 END')
             .orderBy([{ column: 'j.run_after' }, { column: 'j.id' }]);
     },
 
     // The worker takes (or keeps) the hold of a key: free, expired or already its own. false
     // when another worker holds it.
-    async takeHold(knex: Knex, keyCuit: string, owner: string, now: number, leaseMs: number): Promise<boolean> {
+    async takeHold(knex: Knex, keyId: string, owner: string, now: number, leaseMs: number): Promise<boolean> {
 
         const expires = now + leaseMs;
         if (dialectOf(knex) === 'mysql') {
-            await knex.raw(`INSERT INTO sync_key_holds (key_cuit, owner, expires_at) VALUES (?, ?, ?)
+            await knex.raw(`INSERT INTO sync_key_holds (key_id, owner, expires_at) VALUES (?, ?, ?)
                 ON DUPLICATE KEY UPDATE owner = IF(owner = VALUES(owner) OR expires_at < ?, VALUES(owner), owner),
-                expires_at = IF(owner = VALUES(owner), VALUES(expires_at), expires_at)`, [keyCuit, owner, expires, now]);
+                expires_at = IF(owner = VALUES(owner), VALUES(expires_at), expires_at)`, [keyId, owner, expires, now]);
         }
         else {
-            await knex.raw(`INSERT INTO sync_key_holds (key_cuit, owner, expires_at) VALUES (?, ?, ?)
-                ON CONFLICT (key_cuit) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-                WHERE sync_key_holds.owner = excluded.owner OR sync_key_holds.expires_at < ?`, [keyCuit, owner, expires, now]);
+            await knex.raw(`INSERT INTO sync_key_holds (key_id, owner, expires_at) VALUES (?, ?, ?)
+                ON CONFLICT (key_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+                WHERE sync_key_holds.owner = excluded.owner OR sync_key_holds.expires_at < ?`, [keyId, owner, expires, now]);
         }
 
         // Locking on MySQL: inside the claim's transaction a plain read sees its REPEATABLE
         // READ snapshot, which may still show this worker's expired hold that another took.
-        const read = knex('sync_key_holds').select('owner').where({ key_cuit: keyCuit }).first();
+        const read = knex('sync_key_holds').select('owner').where({ key_id: keyId }).first();
         const row = await (dialectOf(knex) === 'mysql' ? read.forUpdate() : read);
         return row?.owner === owner;
     },
@@ -145,7 +147,7 @@ export const jobQueue = (knex: Knex): JobQueue => {
                 now: options.now,
                 owner: options.owner
             }), options.owner)
-                .select('j.id', 'j.client_id', 'j.reason', 'j.attempts', 'j.created_at', trx.raw(`${internals.keySql} AS key_cuit`))
+                .select('j.id', 'j.client_id', 'j.reason', 'j.attempts', 'j.created_at', trx.raw(`${internals.keySql} AS key_id`))
                 .limit(internals.candidateLimit);
 
             for (const row of rows) {
@@ -165,14 +167,14 @@ export const jobQueue = (knex: Knex): JobQueue => {
                         return false;
                     }
 
-                    if (row.key_cuit !== null && !await internals.takeHold(candidate, String(row.key_cuit), options.owner, options.now, options.leaseMs)) {
+                    if (row.key_id !== null && !await internals.takeHold(candidate, String(row.key_id), options.owner, options.now, options.leaseMs)) {
                         return false;
                     }
 
                     await candidate('sync_jobs').where({ id: row.id }).update({
                         status: 'running',
                         active_client_id: row.client_id,
-                        active_key: row.key_cuit,
+                        active_key: row.key_id,
                         lease_owner: options.owner,
                         lease_expires_at: options.now + options.leaseMs,
                         started_at: options.now,
@@ -219,7 +221,7 @@ export const jobQueue = (knex: Knex): JobQueue => {
                 lease_expires_at: options.now + options.leaseMs,
                 started_at: options.now,
                 attempts: knex.raw('attempts + 1')
-            }, ['id', 'client_id', 'reason', 'attempts', 'created_at', 'active_key as key_cuit']);
+            }, ['id', 'client_id', 'reason', 'attempts', 'created_at', 'active_key as key_id']);
 
         if (!rows.length) {
             return null;
@@ -228,7 +230,7 @@ export const jobQueue = (knex: Knex): JobQueue => {
         const job = internals.toJob(rows[0] as Record<string, unknown>);
         // The claim saw the key held by nobody else, and no other job of it can run now (the
         // unique active_key): the hold is this worker's unless a hold appeared in between.
-        if (job.keyCuit !== null && !await internals.takeHold(knex, job.keyCuit, options.owner, options.now, options.leaseMs)) {
+        if (job.keyId !== null && !await internals.takeHold(knex, job.keyId, options.owner, options.now, options.leaseMs)) {
             await internals.transition(knex, job, options.owner, { ...internals.released, status: 'pending', attempts: knex.raw('attempts - 1') });
             return null;
         }
@@ -268,7 +270,7 @@ export const jobQueue = (knex: Knex): JobQueue => {
         async enqueueDaily({ dayStart, now, plan }) {
 
             // Clients with nothing pending or running and no job of the day, with their key.
-            const dueSql = `SELECT c.id AS client_id, c.account_id, ${internals.keySql} AS key_cuit FROM clients c
+            const dueSql = `SELECT c.id AS client_id, c.account_id, ${internals.keySql} AS key_id FROM clients c
                 LEFT JOIN clients r ON r.id = c.representative_id
                 WHERE NOT EXISTS (SELECT 1 FROM sync_jobs j WHERE j.client_id = c.id AND (j.status IN ('pending', 'running') OR j.created_at >= ? OR j.run_after >= ?))`;
             const insert = async (on: OnConnection): Promise<number> => {
@@ -277,7 +279,7 @@ export const jobQueue = (knex: Knex): JobQueue => {
                 const due = (dialect === 'mysql' ? (rows as [Record<string, unknown>[]])[0] : rows as Record<string, unknown>[]).map((row) => ({
                     clientId: toNumber(row.client_id),
                     accountId: toNumber(row.account_id),
-                    keyCuit: row.key_cuit === null ? null : String(row.key_cuit) as Cuit
+                    keyId: row.key_id === null ? null : String(row.key_id)
                 }));
                 const planned = plan(due);
                 for (let i = 0; i < planned.length; i += 500) {
@@ -356,13 +358,13 @@ export const jobQueue = (knex: Knex): JobQueue => {
             return internals.transition(knex, job, owner, { ...internals.released, status: 'pending', run_after: now, attempts: knex.raw('attempts - 1') });
         },
 
-        async keyHasDue(keyCuit, now) {
+        async keyHasDue(keyId, now) {
 
             const row = await knex('sync_jobs as j')
                 .join('clients as c', 'c.id', 'j.client_id')
                 .leftJoin('clients as r', 'r.id', 'c.representative_id')
                 .where('j.status', 'pending').andWhere('j.run_after', '<=', now)
-                .andWhereRaw(`${internals.keySql} = ?`, [keyCuit])
+                .andWhereRaw(`${internals.keySql} = ?`, [keyId])
                 .first(knex.raw('1 AS due'));
             return Boolean(row);
         },
@@ -372,9 +374,9 @@ export const jobQueue = (knex: Knex): JobQueue => {
             return Number(await knex('sync_key_holds').where({ owner }).andWhere('expires_at', '>=', now).update({ expires_at: now + leaseMs }));
         },
 
-        async releaseKeyHold(keyCuit, owner) {
+        async releaseKeyHold(keyId, owner) {
 
-            await knex('sync_key_holds').where({ key_cuit: keyCuit, owner }).del();
+            await knex('sync_key_holds').where({ key_id: keyId, owner }).del();
         },
 
         async prune(finishedBefore) {

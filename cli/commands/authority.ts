@@ -106,7 +106,7 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
                     onExchange: (exchange) => output.print(`  ${exchange.method} ${exchange.host}${exchange.path} -> HTTP ${exchange.status} (${exchange.ms} ms)`, { type: 'request', ...exchange })
                 });
                 const deps = { ...syncDeps(app, authority), loginPacer: loginPacerOf(app) };
-                const sessions = createKeySessions(authority, deps.clock, { ledger: deps.loginLedger, pacer: deps.loginPacer, maxRelogins: deps.maxRelogins });
+                const sessions = createKeySessions(authority, deps.clock, { ledger: deps.loginLedger, pacer: deps.loginPacer, maxRelogins: deps.maxRelogins, weeklyWrongCap: deps.weeklyWrongCap });
                 const gate: { notTried?: ProbeNotTried; lease?: KeyLease } = {};
                 try {
                     const probed = await probeKey({

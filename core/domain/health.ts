@@ -28,13 +28,15 @@ export const healthStates = [
     'arca_bloqueo',
     'arca_no_disponible',
     'formato_desconocido',
+    'espera_arca',
+    'cuit_invalido',
     'error'
 ] as const;
 
 export type HealthState = typeof healthStates[number];
 
 // A key's own state today, shared by every CUIT it reaches.
-export const keyStates = ['funciona', 'pendiente', 'sin_clave', 'clave_rechazada', 'clave_bloqueada', 'clave_vencida', 'captcha', 'segundo_factor'] as const;
+export const keyStates = ['funciona', 'pendiente', 'sin_clave', 'clave_rechazada', 'clave_bloqueada', 'clave_vencida', 'captcha', 'segundo_factor', 'espera_arca'] as const;
 export type KeyState = typeof keyStates[number];
 
 // The wire names of the systems (Spanish, like every wire name).
@@ -97,6 +99,14 @@ const internals = {
             mensaje: 'ARCA devolvió una página con un formato que el servicio no reconoce.',
             accion: 'Nada que hacer: el equipo de arcasync recibió el detalle y se reintenta más tarde.'
         },
+        espera_arca: {
+            mensaje: 'La clave fiscal espera su turno para ingresar a ARCA.',
+            accion: 'Nada que hacer: para no bloquear la clave, ARCA recibe pocos ingresos por día; se sincroniza solo en el próximo turno.'
+        },
+        cuit_invalido: {
+            mensaje: 'El CUIT no es válido: su dígito verificador no corresponde.',
+            accion: 'Revisá el CUIT del cliente (o de su representante): eliminalo y cargalo de nuevo con el CUIT correcto. No se envía a ARCA.'
+        },
         error: { mensaje: 'Un error impidió sincronizar.', accion: 'Nada que hacer: se reintenta solo; si sigue así, escribinos.' }
     } satisfies Record<HealthState, HealthText>,
 
@@ -122,6 +132,9 @@ const internals = {
         [messages.sync.noKey, 'sin_clave'],
         [messages.sync.noRepresentative, 'sin_clave'],
         [messages.sync.unreadableKey, 'error'],
+        [messages.sync.loginsUsedToday, 'espera_arca'],
+        [messages.sync.unprovenToday, 'espera_arca'],
+        [messages.sync.unprovenWeek, 'espera_arca'],
         [messages.sync.internal, 'error']
     ] as readonly (readonly [string, HealthState])[],
 
@@ -130,11 +143,12 @@ const internals = {
 
     // What needs a person; the rest passes by itself.
     attention: new Set<HealthState>(
-        ['sin_clave', 'clave_rechazada', 'clave_bloqueada', 'clave_vencida', 'segundo_factor', 'no_adherido', 'sin_representacion', 'irregularidades']
+        ['sin_clave', 'clave_rechazada', 'clave_bloqueada', 'clave_vencida', 'segundo_factor', 'no_adherido', 'sin_representacion', 'irregularidades', 'cuit_invalido']
     ),
 
     // The state a CUIT shows when its systems differ: what needs a person first.
     rank: [
+        'cuit_invalido',
         'clave_rechazada',
         'clave_bloqueada',
         'clave_vencida',
@@ -148,19 +162,40 @@ const internals = {
         'formato_desconocido',
         'arca_no_disponible',
         'error',
+        'espera_arca',
         'pendiente',
         'ok'
     ] as readonly HealthState[],
 
-    // The authority's failure kinds of a refused key (sync_key_failures.kind, and the ledger's
-    // ended_kind for the key of that fingerprint).
+    // The state each failure kind of the authority names (AuthorityFailureKind), recorded with
+    // the failure (sync_states.last_state); a kind missing here is an 'error'.
+    kinds: {
+        rejected_key: 'clave_rechazada',
+        blocked_key: 'clave_bloqueada',
+        expired_key: 'clave_vencida',
+        captcha: 'captcha',
+        second_factor: 'segundo_factor',
+        not_adhered: 'no_adherido',
+        represented_unavailable: 'sin_representacion',
+        irregularities: 'irregularidades',
+        firewall_block: 'arca_bloqueo',
+        session_expired: 'arca_no_disponible',
+        unavailable: 'arca_no_disponible',
+        unexpected_page: 'formato_desconocido'
+    } as Record<string, HealthState>,
+
+    // The authority's failure kinds of a refused key (sync_key_failures.kind).
     keyKinds: { rejected_key: 'clave_rechazada', blocked_key: 'clave_bloqueada', expired_key: 'clave_vencida' } as Record<string, KeyState>,
 
-    // Failures that end the ARCA day for the login CUIT, whatever its key (sync_key_logins).
+    // Failures that end a key's ARCA day (its own logins in the ledger, never another key's).
     dayKinds: { captcha: 'captcha', second_factor: 'segundo_factor' } as Record<string, KeyState>
 };
 
-// The state a recorded error names (null: no error).
+// The state a failure kind of the authority names.
+export const stateOfFailure = (kind: string): HealthState => internals.kinds[kind] ?? 'error';
+
+// The state a recorded error names (null: no error), read from its words: for rows recorded
+// before the state was stored beside the error (sync_states.last_state, migration 014).
 export const stateOfError = (error: string | null): HealthState => {
 
     if (error === null) {
@@ -186,9 +221,16 @@ export interface SystemRecord {
     syncedAt: Timestamp | null;
     lastAttemptAt: Timestamp | null;
     lastError: string | null;
+    // The state the error names, stored with it (null: read from its words, or no error).
+    lastState?: HealthState | null;
     // When the current run of failures began (null while it succeeds).
     failingSince: Timestamp | null;
 }
+
+// The state of a recorded error: the stored one, or (older rows) the one its words name.
+export const stateOfRecord = (record: Pick<SystemRecord, 'lastError' | 'lastState'>): HealthState => (
+    record.lastError === null ? 'ok' : record.lastState ?? stateOfError(record.lastError)
+);
 
 export interface SystemHealth {
     system: SyncSystem;
@@ -206,7 +248,7 @@ export const systemHealth = (system: SyncSystem, record: SystemRecord | undefine
         return { system, state: 'pendiente', since: null, syncedAt: null, lastAttemptAt: record?.lastAttemptAt ?? null };
     }
 
-    const state = stateOfError(record.lastError);
+    const state = stateOfRecord(record);
     return {
         system,
         state,
@@ -216,21 +258,24 @@ export const systemHealth = (system: SyncSystem, record: SystemRecord | undefine
     };
 };
 
-// The key's row of today's login ledger (the ARCA day's).
+// The key's own logins of the ARCA day (the ledger's rows of its identity, never another key's).
 export interface KeyDay {
     passwordPosts: number;
-    ended: { kind: string; at: Timestamp; fingerprint: string | null } | null;
+    loggedIn: boolean;
+    ended: { kind: string; at: Timestamp } | null;
 }
 
 export interface KeyRecord {
     // The CUIT whose clave fiscal logs in (the client's own, or its representative's).
     loginCuit: string | null;
     hasKey: boolean;
-    // The digest of the key stored now (sealed-key.ts).
+    // The stored key's identity (clients.key_digest).
     fingerprint: string | null;
+    // When the key now stored was stored: attempts before it were another key's.
+    storedAt: Timestamp | null;
     // The authority refused this very key (it has not changed since).
     refused: { kind: string; at: Timestamp } | null;
-    // Today's row of the fleet's login ledger for the login CUIT, if any.
+    // Today's logins of this key, if any.
     today: KeyDay | null;
     // Every system of every CUIT the key reaches.
     reach: readonly SystemRecord[];
@@ -242,11 +287,11 @@ export interface KeyHealth {
     since: Timestamp | null;
 }
 
-// A key's state today: refused for good until it changes (sync_key_failures); then what the
-// ledger says of the ARCA day: a failure that ended the key's logins (a CAPTCHA or a second
-// factor, whatever key the CUIT logs in with; a refusal, of this very key), or a login that
-// went through; otherwise working when the last attempt of its CUITs got past the login, and
-// pending until it is used (a failure of an earlier day says nothing of today's).
+// A key's state today, from what this key did and nothing another key (another account's, or
+// the one it replaced) did: refused for good until it changes (sync_key_failures); then its own
+// logins of the ARCA day: a failure that ended its day, or a login that went through;
+// otherwise its CUITs' last attempts since it was stored: waiting its turn, working when one got
+// past the login, and pending until it is used.
 export const keyHealth = (key: KeyRecord): KeyHealth => {
 
     const of = (state: KeyState, since: Timestamp | null): KeyHealth => ({ loginCuit: key.loginCuit, state, since });
@@ -261,23 +306,33 @@ export const keyHealth = (key: KeyRecord): KeyHealth => {
 
     const ended = key.today?.ended ?? null;
     if (ended) {
-        const state = internals.dayKinds[ended.kind] ?? (ended.fingerprint === key.fingerprint ? internals.keyKinds[ended.kind] : undefined);
+        const state = internals.dayKinds[ended.kind] ?? internals.keyKinds[ended.kind];
         if (state) {
             return of(state, ended.at);
         }
     }
-    else if (key.today && key.today.passwordPosts > 0) {
+    else if (key.today?.loggedIn) {
         return of('funciona', null);
     }
 
     let latest: SystemRecord | null = null;
     for (const record of key.reach) {
-        if (record.lastAttemptAt !== null && (!latest || record.lastAttemptAt > latest.lastAttemptAt!)) {
+        const mine = record.lastAttemptAt !== null && (key.storedAt === null || record.lastAttemptAt >= key.storedAt);
+        if (mine && (!latest || record.lastAttemptAt! > latest.lastAttemptAt!)) {
             latest = record;
         }
     }
 
-    return !latest || isKeyFailureState(stateOfError(latest.lastError)) ? of('pendiente', null) : of('funciona', null);
+    if (!latest) {
+        return of('pendiente', null);
+    }
+
+    const state = stateOfRecord(latest);
+    if (state === 'espera_arca') {
+        return of('espera_arca', latest.failingSince ?? latest.lastAttemptAt);
+    }
+
+    return isKeyFailureState(state) || state === 'cuit_invalido' ? of('pendiente', null) : of('funciona', null);
 };
 
 export interface CuitHealth {
@@ -292,7 +347,12 @@ export interface CuitHealth {
 export const cuitHealth = (systems: readonly SyncSystem[], records: readonly SystemRecord[], key: KeyHealth | null): CuitHealth => {
 
     const bySystem = new Map(records.map((record) => [record.system, record]));
-    const healths = systems.map((system) => systemHealth(system, bySystem.get(system)));
+    // A refusal recorded for a key that is not refused now (a new key was stored) was the old
+    // key's: the system waits for the new key's first attempt.
+    const refusals = Object.values(internals.keyKinds) as string[];
+    const healths = systems.map((system) => systemHealth(system, bySystem.get(system))).map((health) => (
+        key && !refusals.includes(key.state) && refusals.includes(health.state) ? { ...health, state: 'pendiente' as const, since: null } : health
+    ));
     if (key && isKeyFailureState(key.state)) {
         return { state: key.state as HealthState, since: key.since, key, systems: healths };
     }

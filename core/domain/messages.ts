@@ -29,7 +29,7 @@ export const messages = {
         to_date: "El parámetro 'to_date' debe ser una fecha válida con formato AAAA-MM-DD.",
         cuitPath: 'El CUIT de la ruta debe tener 11 dígitos, con o sin guiones (NN-NNNNNNNN-N).',
         cuit: "El parámetro 'cuit' es obligatorio y debe ser un CUIT de 11 dígitos, con o sin guiones (NN-NNNNNNNN-N).",
-        estado: "El parámetro 'estado' debe ser uno o más de: ok, pendiente, sin_clave, clave_rechazada, clave_bloqueada, clave_vencida, captcha, segundo_factor, no_adherido, sin_representacion, irregularidades, arca_bloqueo, arca_no_disponible, formato_desconocido, error.",
+        estado: "El parámetro 'estado' debe ser uno o más de: ok, pendiente, sin_clave, clave_rechazada, clave_bloqueada, clave_vencida, captcha, segundo_factor, no_adherido, sin_representacion, irregularidades, arca_bloqueo, arca_no_disponible, formato_desconocido, espera_arca, cuit_invalido, error.",
         requiere_atencion: "El parámetro 'requiere_atencion' debe ser true o false."
     },
     dateRangeIncomplete: "Los parámetros 'from_date' y 'to_date' deben enviarse juntos.",
@@ -103,6 +103,9 @@ export const messages = {
         keyNotRetried: 'No se reintenta hasta que se cambie la clave.',
         loginsUsedToday: 'La clave fiscal ya inició sesión en ARCA hoy todas las veces permitidas; se reintenta mañana.',
         loginsEndedToday: (what: string): string => `${what} Hoy no se vuelve a iniciar sesión con esta clave; se reintenta mañana.`,
+        unprovenToday: 'La clave fiscal todavía no ingresó nunca a ARCA y ya tuvo hoy su intento; se vuelve a probar mañana, para no bloquearla.',
+        unprovenWeek: 'La clave fiscal espera: esta semana ya se probaron en ARCA las claves nuevas permitidas para este CUIT, para no bloquearlo; se prueba cuando una clave que ya funcionó ingrese, o cuando el equipo de arcasync lo habilite.',
+        invalidCuit: (cuit: string): string => `El CUIT ${cuit.slice(0, 2)}-${cuit.slice(2, 10)}-${cuit.slice(10)} no es válido (su dígito verificador no corresponde) y no se envía a ARCA.`,
         internal: 'Error interno al sincronizar; se reintentará.',
         nothingToRun: 'Indicá qué sincronizar: --cuit CUIT, --due o --all.',
         simulatedDatabase: "Esta base de datos la creó la demostración (npm start): sus CUIT y claves son de prueba y no se envían a ARCA. Usala con AUTHORITY=simulated, o sincronizá una base propia creada con 'arcasync migrate'."

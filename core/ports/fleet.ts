@@ -1,4 +1,5 @@
 import type { Cuit } from '../domain/cuit.js';
+import type { LoginRules, LoginWait } from '../domain/login-ledger.js';
 import type { Timestamp } from '../domain/time.js';
 
 // What every worker, machine and cron run shares about the authority, held by the database
@@ -15,24 +16,49 @@ export interface LoginLedgerEntry {
     lastLoginAt: Timestamp | null;
 }
 
-export type LoginPermit =
-    | { allowed: true; relogin: boolean }
-    // ended: a failure ended the key's logins for the day; null: the day's logins are used up.
-    | { allowed: false; ended: { kind: string; at: Timestamp } | null };
+// One key's day, as its own account sees it (health): only that key's logins.
+export interface KeyDayEntry {
+    keyId: string;
+    passwordPosts: number;
+    loggedIn: boolean;
+    ended: { kind: string; at: Timestamp } | null;
+}
 
+export interface LoginRequest {
+    keyCuit: Cuit;
+    keyId: string;
+    accountId: number;
+    day: string;
+    at: Timestamp;
+    rules: LoginRules;
+}
+
+export type LoginPermit =
+    | { allowed: true; attempt: number; proven: boolean; relogin: boolean }
+    | { allowed: false; reason: LoginWait; ended: { kind: string; at: Timestamp } | null };
+
+// The fleet's login ledger (core/domain/login-ledger.ts has its rule): every login started at
+// ARCA, by which key and on whose behalf, and how it ended.
 export interface LoginLedger {
-    // A login of the key may start today when no failure ended its day (a refused or expired
-    // key ends it for that key only: a new one, another fingerprint, may try) and fewer than
-    // `allowance` logins started: then it is counted (atomically). Started, not posted: two
-    // processes beginning at once must not both find the allowance free before either posts.
-    begin(input: { keyCuit: Cuit; day: string; fingerprint: string; allowance: number; at: Timestamp }): Promise<LoginPermit>;
-    passwordPosted(keyCuit: Cuit, day: string, at: Timestamp): Promise<void>;
+    // Decides by decideLogin and, when allowed, counts the login (atomically across the fleet:
+    // two processes beginning at once must not both find the allowance free).
+    begin(request: LoginRequest): Promise<LoginPermit>;
+    passwordPosted(attempt: number, at: Timestamp): Promise<void>;
     // A login that ended before its password was posted gives its start back.
-    unposted(input: { keyCuit: Cuit; day: string; relogin: boolean }): Promise<void>;
-    // A failure that ends the key's logins for the day (CAPTCHA, second factor, an unexpected
-    // page or a 5xx after the password, a refused or expired key).
-    end(input: { keyCuit: Cuit; day: string; kind: string; fingerprint: string; at: Timestamp }): Promise<void>;
+    unposted(attempt: number): Promise<void>;
+    // How the login ended: 'ok' proves the key; a key failure refuses it for good (until a new
+    // one is stored); endsDay ends that key's logins for the ARCA day.
+    finish(attempt: number, outcome: { kind: string; endsDay: boolean; at: Timestamp }): Promise<void>;
+    // Per login CUIT, over every key (staff's view).
     list(day: string, keyCuits?: readonly Cuit[]): Promise<LoginLedgerEntry[]>;
+    // Per key identity (an account's own view).
+    keyDays(day: string, keyIds: readonly string[]): Promise<KeyDayEntry[]>;
+    // Unproven posts of the CUIT that count against the weekly cap now.
+    wrongPosts(keyCuit: Cuit, now: Timestamp): Promise<number>;
+    // Staff: unproven keys of the CUIT may try again (the weekly count starts over).
+    clearWrongPosts(keyCuit: Cuit, at: Timestamp): Promise<void>;
+    // Deletes the logins of ARCA days before `day`; proven and refused keys stay known.
+    prune(beforeDay: string): Promise<number>;
 }
 
 export interface FleetLimits {

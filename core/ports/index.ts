@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import type { DatabaseStatus } from './database.js';
 import type { FleetLimits, LoginLedger } from './fleet.js';
 import type { JobQueue, SyncTargetRepository } from './job-queue.js';
+import type { KeyIdentity } from './key-identity.js';
 import type { OAuthStore, UserCredentialRepository } from './oauth.js';
 import type { RateLimitCounter } from './rate-limit-counter.js';
 import type { ReadCache } from './read-cache.js';
@@ -32,6 +33,7 @@ export type { OAuthEntry, OAuthStore, UserCredentialRepository } from './oauth.j
 export type { RateLimitCounter, RateLimitOutcome, RateLimitUsage } from './rate-limit-counter.js';
 export type { ReadCache } from './read-cache.js';
 export type { SecretBox } from './secret-box.js';
+export type { KeyIdentity } from './key-identity.js';
 export type { ThrottleCounter } from './throttle-counter.js';
 
 // Everything the use cases may need; each use case names the part it uses.
@@ -65,6 +67,8 @@ export interface Ports {
     rateLimits: RateLimits;
     clock: Clock;
     secretBox: SecretBox;
+    // Who a stored clave fiscal is (its keyed hash): what sessions and the ledger are scoped by.
+    keyIdentity: KeyIdentity;
     database: DatabaseStatus;
 }
 export type { WebhookSender } from './webhook-sender.js';

@@ -19,8 +19,8 @@ export interface SyncJob {
     reason: SyncReason;
     attempts: number;                  // including the current one
     createdAt: Timestamp;
-    // The login CUIT of the client's key (its own, or its representative's), null without one.
-    keyCuit: Cuit | null;
+    // The identity of the client's key (its own, or its representative's), null without one.
+    keyId: string | null;
 }
 
 export interface ClaimOptions {
@@ -35,7 +35,7 @@ export interface ClaimOptions {
 export interface DueClient {
     clientId: number;
     accountId: number;
-    keyCuit: Cuit | null;
+    keyId: string | null;
 }
 
 export interface JobCounts {
@@ -65,11 +65,11 @@ export interface JobQueue {
     release(job: SyncJob, owner: string, now: Timestamp): Promise<boolean>;
     counts(clientIds: readonly number[] | undefined, now: Timestamp): Promise<JobCounts>;
     // A job of the key is due and waiting (its session should stay open for it).
-    keyHasDue(keyCuit: Cuit, now: Timestamp): Promise<boolean>;
+    keyHasDue(keyId: string, now: Timestamp): Promise<boolean>;
     // Extends every key hold of this worker that has not expired (while its key sessions live).
     renewKeyHolds(owner: string, now: Timestamp, leaseMs: number): Promise<number>;
     // The worker closed the key's session: any worker may take its jobs.
-    releaseKeyHold(keyCuit: Cuit, owner: string): Promise<void>;
+    releaseKeyHold(keyId: string, owner: string): Promise<void>;
     // Deletes the jobs that finished (done or failed) before `finishedBefore`. Returns how many.
     prune(finishedBefore: Timestamp): Promise<number>;
 }

@@ -1,8 +1,8 @@
-import type { KeyDay } from '../domain/health.js';
 import type { Principal, Role, SubscriptionState } from '../domain/access.js';
 import type { CcmaBalances, CcmaMovement } from '../domain/ccma.js';
 import type { ClientFilters, ClientListRow, ClientRecord, ClientType } from '../domain/client.js';
 import type { Cuit } from '../domain/cuit.js';
+import type { HealthState, KeyDay } from '../domain/health.js';
 import type { InvoiceKind, InvoiceRecord, InvoiceTotals } from '../domain/invoice.js';
 import type { Notification } from '../domain/notification.js';
 import type { Page, PageRequest } from '../domain/pagination.js';
@@ -91,6 +91,8 @@ export interface NewClient {
     email: string | null;
     telefono: string | null;
     sealedKey: string | null;
+    // The key's identity (core/domain/key-identity.ts), stored with it; null without a key.
+    keyDigest: string | null;
     createdAt: Timestamp;
 }
 
@@ -104,7 +106,9 @@ export interface ClientChanges {
     sortName?: string;
     email?: string | null;
     telefono?: string | null;
+    // A new key comes with its identity; storing it queues a sync that tries it.
     sealedKey?: string;
+    keyDigest?: string;
 }
 
 // 'representative_gone': the representative was deleted between the check and the write
@@ -137,6 +141,10 @@ export interface ClientRepository {
     listSealedKeys(afterId: number, limit: number): Promise<SealedKeyRow[]>;
     // Compare-and-set: false when the stored key changed (or the client went) meanwhile.
     replaceSealedKey(id: number, expected: string, next: string): Promise<boolean>;
+    // Keys stored before their identity was kept (migration 014), and the identity set once
+    // computed, while the key is still the one read.
+    listUndigestedKeys(afterId: number, limit: number): Promise<(SealedKeyRow & { cuit: Cuit })[]>;
+    setKeyDigest(id: number, sealedKey: string, keyDigest: string): Promise<boolean>;
     // Member visibility (docs/api.md, Access): an owner manages every client of its account, a
     // member only those assigned to it (the ones it created, or staff assigned). findVisible
     // answers null for an absent, a foreign and an unassigned CUIT alike, so the API answers
@@ -204,6 +212,8 @@ export interface SyncState {
     syncedAt: Timestamp | null;
     lastAttemptAt: Timestamp | null;
     lastError: string | null;
+    // The state the error names, stored with it (null for rows recorded before it was).
+    lastState?: HealthState | null;
     // When the current run of failures began, its cause unchanged (null while it succeeds).
     failingSince: Timestamp | null;
 }
@@ -215,7 +225,7 @@ export interface SyncStateRepository {
     // Every system's state of the client that was ever attempted.
     list(clientId: number): Promise<SyncState[]>;
     // A failed attempt: the data and syncedAt stay; false when the client no longer exists.
-    recordFailure(clientId: number, system: SyncSystem, error: string, at: Timestamp): Promise<boolean>;
+    recordFailure(clientId: number, system: SyncSystem, error: string, at: Timestamp, state: HealthState): Promise<boolean>;
     // A CUIT's sync ended: what its systems' writes changed becomes one `sincronizacion.completada`
     // event (README: States and webhooks); false when there was nothing to announce.
     announceSyncCompleted(clientId: number, at: Timestamp): Promise<boolean>;
@@ -239,8 +249,9 @@ export interface HealthClientRow {
     tipo: ClientType;
     displayName: string;
     representativeId: number | null;
-    // A digest of the stored key (keyFingerprint), null without one.
+    // The stored key's identity (clients.key_digest), null without one, and when it was stored.
     keyFingerprint: string | null;
+    keyStoredAt: Timestamp | null;
     // The key the authority refused, while it was the one with this fingerprint.
     keyFailure: { fingerprint: string; kind: string; at: Timestamp } | null;
     systems: SyncState[];
@@ -257,6 +268,7 @@ export interface HealthRepository {
     // those keys, by CUIT. Clients of another account are left out.
     rows(accountId: number, wanted: { ids?: readonly number[]; cuits?: readonly string[] }, day: string): Promise<{
         clients: HealthClientRow[];
+        // Today's logins of the clients' keys, by key identity.
         days: ReadonlyMap<string, KeyDay>;
     }>;
 }

@@ -9,7 +9,7 @@ import { messages } from '../domain/messages.js';
 import type { Ports } from '../ports/index.js';
 import { findRepresentative } from './find-representative.js';
 
-type Deps = Pick<Ports, 'clients' | 'secretBox' | 'clock'>;
+type Deps = Pick<Ports, 'clients' | 'secretBox' | 'keyIdentity' | 'clock'>;
 
 // docs/api.md, Writes: a new client of the principal's account, its key sealed, its first
 // synchronization requested in the same transaction; a member who creates it manages it.
@@ -42,6 +42,7 @@ export const createClient = async (deps: Deps, principal: Principal, body: unkno
         email: input.email,
         telefono: input.telefono,
         sealedKey: input.tipo === 'persona-fisica' ? deps.secretBox.seal(input.claveArca) : null,
+        keyDigest: input.tipo === 'persona-fisica' ? await deps.keyIdentity.of(input.cuit, input.claveArca) : null,
         createdAt: deps.clock.now().getTime()
     }, { managerUserId: principal.role === 'owner' ? null : principal.userId });
 

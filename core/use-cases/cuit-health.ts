@@ -9,6 +9,7 @@ import type { Pagination } from '../domain/pagination.js';
 import type { ReadRequest } from '../domain/read-parameters.js';
 import { parseReadRequest } from '../domain/read-parameters.js';
 import { toIso } from '../domain/time.js';
+import { sameKey } from '../domain/key-identity.js';
 import type { HealthClientRow, Ports } from '../ports/index.js';
 import { findVisibleClient } from './find-visible-client.js';
 import { systemsFor } from './sync/sync-policy.js';
@@ -64,18 +65,19 @@ const internals = {
 
             const login = loginId === null ? undefined : byId.get(loginId);
             if (!login) {
-                return keyHealth({ loginCuit: null, hasKey: false, fingerprint: null, refused: null, today: null, reach: [] });
+                return keyHealth({ loginCuit: null, hasKey: false, fingerprint: null, storedAt: null, refused: null, today: null, reach: [] });
             }
 
             let key = keys.get(login.id);
             if (!key) {
-                const refused = login.keyFailure && login.keyFailure.fingerprint === login.keyFingerprint ? login.keyFailure : null;
+                const refused = login.keyFailure && sameKey(login.keyFailure.fingerprint, login.keyFingerprint) ? login.keyFailure : null;
                 key = keyHealth({
                     loginCuit: login.cuit,
                     hasKey: login.keyFingerprint !== null,
                     fingerprint: login.keyFingerprint,
+                    storedAt: login.keyStoredAt,
                     refused,
-                    today: days.get(login.cuit) ?? null,
+                    today: login.keyFingerprint === null ? null : days.get(login.keyFingerprint) ?? null,
                     reach: (reached.get(login.id) ?? []).flatMap(internals.records)
                 });
                 keys.set(login.id, key);

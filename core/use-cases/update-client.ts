@@ -9,7 +9,7 @@ import { messages } from '../domain/messages.js';
 import type { ClientChanges, Ports } from '../ports/index.js';
 import { findRepresentative } from './find-representative.js';
 
-type Deps = Pick<Ports, 'clients' | 'secretBox' | 'clock'>;
+type Deps = Pick<Ports, 'clients' | 'secretBox' | 'keyIdentity' | 'clock'>;
 
 // docs/api.md, Writes: merge patch (RFC 7396) of a client the principal manages. Unsent fields and
 // tags stay; a new name recomputes the shown name and its sort key; a new key is sealed.
@@ -62,6 +62,7 @@ export const updateClient = async (deps: Deps, principal: Principal, cuitInput: 
 
     if (patch.claveArca !== undefined) {
         changes.sealedKey = deps.secretBox.seal(patch.claveArca);
+        changes.keyDigest = await deps.keyIdentity.of(client.cuit, patch.claveArca);
     }
 
     const outcome = await deps.clients.update(client.id, changes, deps.clock.now().getTime());

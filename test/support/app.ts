@@ -3,12 +3,16 @@ import type { App, ComposeOptions } from '../../app/compose.js';
 import { loadConfig } from '../../app/config.js';
 import type { TestDatabase } from './databases.js';
 
+// The suites' portfolios are made-up CUITs, most with a wrong check digit: the check that keeps
+// them from ARCA is off unless a suite turns it on (test/tenants.test.ts does).
+export const testEnv: NodeJS.ProcessEnv = { SYNC_CHECK_DIGITS: '0' };
+
 // The service composed on a fresh database of its own, for suites that drive the ports
 // directly; close() closes the app and drops the database.
-export const openApp = async (database: TestDatabase, options?: ComposeOptions): Promise<{ app: App; close(): Promise<void> }> => {
+export const openApp = async (database: TestDatabase, options?: ComposeOptions, env: NodeJS.ProcessEnv = {}): Promise<{ app: App; close(): Promise<void> }> => {
 
     const db = await database.create();
-    const app = await composeApp(loadConfig({ DATABASE_URL: db.url }), options);
+    const app = await composeApp(loadConfig({ ...testEnv, ...env, DATABASE_URL: db.url }), options);
     return {
         app,
         async close() {

@@ -38,6 +38,9 @@ const internals = {
     leakError: (leaks: string[]): Error => new Error(`Secretos en los logs de la corrida:\n  ${leaks.slice(0, 20).join('\n  ')}`)
 };
 
+// The commands and workers the suites start inherit the suites' made-up CUITs (test/support/app.ts).
+process.env.SYNC_CHECK_DIGITS ??= '0';
+
 export const mochaGlobalSetup = (): void => {
 
     clearRunLogs();

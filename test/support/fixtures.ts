@@ -45,6 +45,8 @@ export interface ClientInput {
     email?: string | null;
     telefono?: string | null;
     representativeId?: number | null;
+    // A clave fiscal stored with it (sealed, with its identity); none when absent.
+    claveArca?: string;
 }
 
 export const addClient = async (ports: Ports, accountId: number, input: ClientInput): Promise<ClientRecord> => {
@@ -54,10 +56,14 @@ export const addClient = async (ports: Ports, accountId: number, input: ClientIn
         ? { nombre: input.nombre ?? 'Ana', apellido: input.apellido ?? 'García', razonSocial: null }
         : { nombre: null, apellido: null, razonSocial: input.razonSocial ?? 'Empresa SA' };
     const name = displayName({ tipo, ...names });
+    const cuit = parseCuit(input.cuit) as Cuit;
+    const key = input.claveArca === undefined
+        ? { sealedKey: null, keyDigest: null }
+        : { sealedKey: ports.secretBox.seal(input.claveArca), keyDigest: await ports.keyIdentity.of(cuit, input.claveArca) };
     const client = await ports.clients.insert({
         publicId: randomUUID(),
         accountId,
-        cuit: parseCuit(input.cuit) as Cuit,
+        cuit,
         tipo,
         ...names,
         representativeId: input.representativeId ?? null,
@@ -65,7 +71,7 @@ export const addClient = async (ports: Ports, accountId: number, input: ClientIn
         sortName: sortKey(name),
         email: input.email ?? null,
         telefono: input.telefono ?? null,
-        sealedKey: null,
+        ...key,
         createdAt: Date.now()
     });
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Principal, Role, SubscriptionState } from '../../core/domain/access.js';
 import type { ClientRecord } from '../../core/domain/client.js';
+import { keyIdentity } from '../../core/domain/key-identity.js';
 import { DomainError } from '../../core/domain/errors.js';
 import { defaultRateLimits } from '../../core/domain/rate-limit.js';
 import type { RateLimits } from '../../core/domain/rate-limit.js';
@@ -384,7 +385,9 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         database: { ping: async () => undefined, failureOf: () => null },
         readCache: { get: () => undefined, set: (_key, _version, value) => value },
         clock,
-        secretBox: internals.secretBox
+        secretBox: internals.secretBox,
+        // The real rule (core/domain/key-identity.ts) under a fixed secret.
+        keyIdentity: { of: async (loginCuit, plaintext) => keyIdentity(Buffer.alloc(32, 7), loginCuit, plaintext) }
     });
 
     const addUser = (accountId: number, role: Role): Principal => {

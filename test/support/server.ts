@@ -5,6 +5,7 @@ import { servingBusyTimeoutMs } from '../../adapters/knex/connection.js';
 import { composeApp } from '../../app/compose.js';
 import type { App } from '../../app/compose.js';
 import { loadConfig } from '../../app/config.js';
+import { testEnv } from './app.js';
 import type { RateLimits } from '../../core/domain/rate-limit.js';
 import type { Clock, Ports } from '../../core/ports/index.js';
 import { createHttpServer } from '../../servers/http/server.js';
@@ -148,7 +149,7 @@ const injected = (server: Server): SendRequest => async (path, requestOptions = 
 
 const startOn = async (db: { url: string; release(): Promise<void> }, options: TestServerOptions): Promise<TestServer> => {
 
-    const base = loadConfig({ ...options.env, DATABASE_URL: db.url });
+    const base = loadConfig({ ...testEnv, ...options.env, DATABASE_URL: db.url });
     const config = { ...base, rateLimits: { ...base.rateLimits, ...options.rateLimits } };
     const clock = options.clock ?? testClock();
     // As `serve` composes it (cli/commands/server.ts).

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { arcaHosts, arcaPaths } from '../hosts.js';
 import { isEntityCuit } from './data.js';
 import type { Faults } from './faults.js';
@@ -150,7 +151,10 @@ export const loginRoutes = (state: SimulatedState, faults: Faults): Route => {
             state.stats.loginsByCuit[cuit] = (state.stats.loginsByCuit[cuit] ?? 0) + 1;
             const previous = recent(cuit);
             passwordPosts.set(cuit, [...(passwordPosts.get(cuit) ?? []).slice(-50), Date.now()]);
-            let outcome = loginRule(cuit, form.get('F1:password') ?? '');
+            const password = form.get('F1:password') ?? '';
+            // Which key it was, as a digest (never the password): what tenant checks count.
+            state.stats.passwordsByCuit[cuit] = [...state.stats.passwordsByCuit[cuit] ?? [], createHash('sha256').update(password).digest('hex').slice(0, 16)];
+            let outcome = loginRule(cuit, password);
             if (outcome === 'ok' && faults.chance(faults.failures.rejectedKey)) {
                 outcome = 'rejected';
             }

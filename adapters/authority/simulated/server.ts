@@ -162,6 +162,7 @@ export const startSimulatedAuthority = async (options: SimulatedAuthorityOptions
         stats: () => ({
             ...state.stats,
             loginsByCuit: { ...state.stats.loginsByCuit },
+            passwordsByCuit: Object.fromEntries(Object.entries(state.stats.passwordsByCuit).map(([cuit, posts]) => [cuit, [...posts]])),
             overlapsByCuit: { ...state.stats.overlapsByCuit },
             byHost: { ...state.stats.byHost },
             peakInFlightByHost: { ...state.stats.peakInFlightByHost },

@@ -62,6 +62,8 @@ export interface SimulatedStats {
     requests: number;
     logins: number;                     // password POSTs
     loginsByCuit: Record<string, number>;
+    // Per CUIT, each password POSTed, as a short digest in order.
+    passwordsByCuit: Record<string, string[]>;
     portalSessions: number;             // jwt exchanged for AFIPSID
     // A key's earlier portal session used again after a newer one of the same key: two
     // sessions of one key at once (what repeated logins at the real one bring CAPTCHAs for).
@@ -211,6 +213,7 @@ export const createState = (options: SimulatedAuthorityOptions): SimulatedState 
             requests: 0,
             logins: 0,
             loginsByCuit: {},
+            passwordsByCuit: {},
             portalSessions: 0,
             overlappingSessions: 0,
             overlapsByCuit: {},

@@ -4,7 +4,7 @@ import type { ClientListRow, ClientRecord, DeletedWithClient } from '../../../co
 import { deleteCascade, sortKey } from '../../../core/domain/client.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
 import type { ClientChanges, ClientRepository, CreateClientOutcome, NewClient } from '../../../core/ports/index.js';
-import { keyFingerprint } from '../../../core/domain/sealed-key.js';
+import { createHash } from 'node:crypto';
 import { batched } from '../batching.js';
 import { dialectOf } from '../connection.js';
 import { touchAccount, touchAccountOfClient } from '../data-versions.js';
@@ -33,6 +33,8 @@ const internals = {
         email: client.email,
         telefono: client.telefono,
         clave_arca: client.sealedKey,
+        key_digest: client.keyDigest,
+        key_stored_at: client.sealedKey === null ? null : client.createdAt,
         created_at: client.createdAt,
         updated_at: client.createdAt
     }),
@@ -46,7 +48,8 @@ const internals = {
         sortName: 'sort_name',
         email: 'email',
         telefono: 'telefono',
-        sealedKey: 'clave_arca'
+        sealedKey: 'clave_arca',
+        keyDigest: 'key_digest'
     } satisfies Record<keyof ClientChanges, string>,
 
     // The delete cascade (core/domain/client.ts) in this store's tables, deleted explicitly
@@ -77,7 +80,27 @@ const internals = {
         };
     },
 
-    flag: (value: boolean): number => (value ? 1 : 0)
+    flag: (value: boolean): number => (value ? 1 : 0),
+
+    // A new key is tried by the service, as a new client's first sync is (the refused one it
+    // replaces kept every CUIT it reaches from syncing): a job due now for the client and the
+    // legal entities it represents, unless one is pending already (then it is made due now).
+    async tryNewKey(trx: Knex.Transaction, id: number, at: number): Promise<void> {
+
+        const reached = await trx('clients').select('id').where({ id }).orWhere({ representative_id: id }) as Record<string, unknown>[];
+        for (const clientId of reached.map((client) => toNumber(client.id))) {
+            const pending = await trx('sync_jobs').select('id').where({ client_id: clientId, status: 'pending' }).first() as Record<string, unknown> | undefined;
+            if (pending) {
+                await trx('sync_jobs').where({ id: pending.id }).andWhere('run_after', '>', at).update({ run_after: at });
+            }
+            else {
+                await trx('sync_jobs').insert(pendingJobRow({ clientId, reason: 'manual', runAfter: at, createdAt: at }));
+            }
+        }
+    },
+
+    // How refusals named a key before migration 014.
+    sealedDigest: (sealed: string): string => createHash('sha256').update(sealed).digest('hex')
 };
 
 export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepository => {
@@ -168,6 +191,10 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
         async update(id, changes, at) {
 
             const row: Record<string, unknown> = { updated_at: at, data_version: knex.raw('data_version + 1') };
+            if (changes.sealedKey !== undefined) {
+                row.key_stored_at = at;
+            }
+
             for (const [key, column] of Object.entries(internals.changedColumns)) {
                 const value = changes[key as keyof ClientChanges];
                 if (value !== undefined) {
@@ -179,8 +206,13 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
                 return await knex.transaction(async (trx) => {
 
                     await touchAccountOfClient(trx, id);
+                    const before = changes.keyDigest === undefined ? null : await trx('clients').select('key_digest').where({ id }).first() as Record<string, unknown> | undefined;
                     const count = await trx('clients').where({ id }).update(row);
                     const updated = Number(count) ? await trx('clients as c').select(internals.columns).where('c.id', id).first() : null;
+                    if (updated && before && before.key_digest !== changes.keyDigest) {
+                        await internals.tryNewKey(trx, id, at);
+                    }
+
                     return updated ? { status: 'updated', client: toClientRecord(updated) } : { status: 'absent' };
                 });
             }
@@ -239,20 +271,28 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
 
         async replaceSealedKey(id, expected, next) {
 
+            // The key's identity is its plaintext's, unchanged by sealing it anew.
+            return Number(await knex('clients').where({ id, clave_arca: expected }).update({ clave_arca: next })) === 1;
+        },
+
+        async listUndigestedKeys(afterId, limit) {
+
+            const rows = await knex('clients').select('id', 'cuit', 'clave_arca').where('id', '>', afterId).whereNotNull('clave_arca').whereNull('key_digest')
+                .orderBy('id').limit(limit);
+            return rows.map((row: Record<string, unknown>) => ({ id: toNumber(row.id), cuit: String(row.cuit) as Cuit, sealedKey: String(row.clave_arca) }));
+        },
+
+        async setKeyDigest(id, sealedKey, keyDigest) {
+
             return await knex.transaction(async (trx) => {
 
-                const count = await trx('clients').where({ id, clave_arca: expected }).update({ clave_arca: next });
-                if (Number(count) !== 1) {
+                if (Number(await trx('clients').where({ id, clave_arca: sealedKey }).whereNull('key_digest').update({ key_digest: keyDigest })) !== 1) {
                     return false;
                 }
 
-                // A key the authority refused is remembered by a fingerprint of its sealed value;
-                // the same key sealed anew must stay remembered, or the sync would try it again.
-                await trx('sync_key_failures').where({
-                    client_id: id,
-                    key_fingerprint: keyFingerprint(expected)
-                }).update({ key_fingerprint: keyFingerprint(next) });
-
+                // A refusal recorded before identities (by a digest of the sealed value) stays
+                // the refusal of this key.
+                await trx('sync_key_failures').where({ client_id: id, key_fingerprint: internals.sealedDigest(sealedKey) }).update({ key_fingerprint: keyDigest });
                 return true;
             });
         },

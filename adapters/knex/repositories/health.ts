@@ -1,25 +1,32 @@
 import type { Knex } from 'knex';
 import type { ClientType } from '../../../core/domain/client.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
-import type { KeyDay, KeyRecord } from '../../../core/domain/health.js';
-import { keyFingerprint } from '../../../core/domain/sealed-key.js';
+import type { HealthState, KeyDay, KeyRecord, SystemRecord } from '../../../core/domain/health.js';
+import { sameKey } from '../../../core/domain/key-identity.js';
+import type { KeyDayEntry } from '../../../core/ports/fleet.js';
 import type { SyncSystem } from '../../../core/domain/sync-system.js';
 import type { Principal } from '../../../core/domain/access.js';
 import type { HealthClientRow, HealthRepository, SyncState } from '../../../core/ports/index.js';
 import { assignedToMember } from '../client-rows.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
+import { loginLedger } from '../login-ledger.js';
 
-// A row of the login ledger (sync_key_logins) as the key's health reads it.
-export const keyDayOf = (row: Record<string, unknown>): KeyDay => ({
-    passwordPosts: toNumber(row.password_posts),
-    ended: row.ended_kind === null || row.ended_kind === undefined
-        ? null
-        : { kind: String(row.ended_kind), at: toNumber(row.ended_at), fingerprint: (row.ended_fingerprint ?? null) as string | null }
+// A key's logins of the day (login-ledger.ts) as its health reads them.
+const keyDayOf = (entry: KeyDayEntry): KeyDay => ({ passwordPosts: entry.passwordPosts, loggedIn: entry.loggedIn, ended: entry.ended });
+
+// A system's row as its health reads it.
+const systemRecordOf = (row: Record<string, unknown>): SystemRecord => ({
+    system: row.system as SyncSystem,
+    syncedAt: toNullableNumber(row.synced_at),
+    lastAttemptAt: toNullableNumber(row.last_attempt_at),
+    lastError: row.last_error as string | null,
+    lastState: (row.last_state ?? null) as HealthState | null,
+    failingSince: toNullableNumber(row.failing_since)
 });
 
 const internals = {
     chunk: 500,
-    columns: ['c.id', 'c.cuit', 'c.tipo', 'c.display_name', 'c.representative_id', 'c.clave_arca'],
+    columns: ['c.id', 'c.cuit', 'c.tipo', 'c.display_name', 'c.representative_id', 'c.key_digest', 'c.key_stored_at'],
 
     // `values` in IN lists of `chunk` at most.
     async inChunks<T>(values: readonly T[], read: (part: T[]) => Promise<Record<string, unknown>[]>): Promise<Record<string, unknown>[]> {
@@ -71,28 +78,20 @@ export const healthRepository = (knex: Knex): HealthRepository => ({
         const clients = new Map([...targets, ...reach].map((row) => [toNumber(row.id), row]));
         const ids = [...clients.keys()];
         const [states, failures] = await Promise.all([
-            internals.inChunks(ids, (part) => knex('sync_states').select('client_id', 'system', 'synced_at', 'last_attempt_at', 'last_error', 'failing_since')
+            internals.inChunks(ids, (part) => knex('sync_states').select('client_id', 'system', 'synced_at', 'last_attempt_at', 'last_error', 'last_state', 'failing_since')
                 .whereIn('client_id', part)),
             internals.inChunks(logins, (part) => knex('sync_key_failures').select('client_id', 'key_fingerprint', 'kind', 'failed_at').whereIn('client_id', part))
         ]);
 
-        // Today's ledger rows of the keys that log in, by value: the ledger's CUITs are compared
-        // byte for byte (another collation than clients').
-        const keyCuits = [...new Set(logins.map((id) => clients.get(id)).filter((row) => row && row.clave_arca !== null).map((row) => String(row!.cuit)))];
-        const ledger = await internals.inChunks(keyCuits, (part) => knex('sync_key_logins')
-            .select('key_cuit', 'password_posts', 'ended_kind', 'ended_fingerprint', 'ended_at').where('day', day).whereIn('key_cuit', part));
+        // Today's logins of the keys that log in, by identity: this account's keys only.
+        const keyIds = [...new Set(logins.map((id) => clients.get(id)?.key_digest).filter((digest): digest is string => typeof digest === 'string'))];
+        const ledger = await loginLedger(knex).keyDays(day, keyIds);
 
         const systems = new Map<number, SyncState[]>();
         for (const row of states) {
             const id = toNumber(row.client_id);
             const list = systems.get(id) ?? [];
-            list.push({
-                system: row.system as SyncSystem,
-                syncedAt: toNullableNumber(row.synced_at),
-                lastAttemptAt: toNullableNumber(row.last_attempt_at),
-                lastError: row.last_error as string | null,
-                failingSince: toNullableNumber(row.failing_since)
-            });
+            list.push(systemRecordOf(row));
             systems.set(id, list);
         }
 
@@ -105,26 +104,26 @@ export const healthRepository = (knex: Knex): HealthRepository => ({
             clients: [...clients.values()].map((row): HealthClientRow => {
 
                 const id = toNumber(row.id);
-                const sealed = row.clave_arca as string | null;
                 return {
                     id,
                     cuit: String(row.cuit) as Cuit,
                     tipo: row.tipo as ClientType,
                     displayName: String(row.display_name),
                     representativeId: toNullableNumber(row.representative_id),
-                    keyFingerprint: sealed ? keyFingerprint(sealed) : null,
+                    keyFingerprint: (row.key_digest ?? null) as string | null,
+                    keyStoredAt: toNullableNumber(row.key_stored_at ?? null),
                     keyFailure: refused.get(id) ?? null,
                     systems: systems.get(id) ?? []
                 };
             }),
-            days: new Map(ledger.map((row) => [String(row.key_cuit), keyDayOf(row)]))
+            days: new Map(ledger.map((entry) => [entry.keyId, keyDayOf(entry)]))
         };
     }
 });
 
 // The key that logs in for a client (its own, or its representative's) as its health is
 // derived (keyHealth), read in the caller's transaction: the login client, the CUITs of the
-// account it reaches, their systems' states, its refusal and the ledger's row of `day`.
+// account it reaches, their systems' states, its refusal and its own logins of `day`.
 // null: no key can log in for it (a legal entity without a representative).
 export const keyOfClient = async (trx: Knex | Knex.Transaction, clientId: number, day: string): Promise<{
     loginClientId: number;
@@ -135,38 +134,46 @@ export const keyOfClient = async (trx: Knex | Knex.Transaction, clientId: number
 
     const client = await trx('clients').select('id', 'tipo', 'representative_id').where({ id: clientId }).first() as Record<string, unknown> | undefined;
     const loginId = !client ? null : client.tipo === 'persona-fisica' ? toNumber(client.id) : toNullableNumber(client.representative_id);
-    const login = loginId === null ? undefined : await trx('clients').select('id', 'account_id', 'cuit', 'clave_arca').where({ id: loginId }).first() as Record<string, unknown> | undefined;
+    const login = loginId === null
+        ? undefined
+        : await trx('clients').select('id', 'account_id', 'cuit', 'key_digest', 'key_stored_at').where({ id: loginId }).first() as Record<string, unknown> | undefined;
     if (!login) {
         return null;
     }
 
-    const [reach, failure, ledger] = await Promise.all([
+    const digest = (login.key_digest ?? null) as string | null;
+    const [reach, failure, attempts] = await Promise.all([
         trx('clients').select('id', 'cuit').where({ account_id: login.account_id }).andWhere(
             (query) => query.where({ id: login.id }).orWhere({ representative_id: login.id })
         ).orderBy('cuit') as Promise<Record<string, unknown>[]>,
         trx('sync_key_failures').where({ client_id: login.id }).first() as Promise<Record<string, unknown> | undefined>,
-        trx('sync_key_logins').where({ key_cuit: String(login.cuit), day }).first() as Promise<Record<string, unknown> | undefined>
+        digest === null
+            ? Promise.resolve([])
+            : trx('sync_login_attempts').select('posted_at', 'started_at', 'outcome', 'ends_day').where({ day, key_id: digest }).orderBy('id') as Promise<Record<string, unknown>[]>
     ]);
     const states = await trx('sync_states').whereIn('client_id', reach.map((row) => toNumber(row.id))) as Record<string, unknown>[];
-    const sealed = login.clave_arca as string | null;
-    const fingerprint = sealed ? keyFingerprint(sealed) : null;
+    let today: KeyDay | null = null;
+    for (const row of attempts) {
+        today ??= { passwordPosts: 0, loggedIn: false, ended: null };
+        today.passwordPosts += row.posted_at === null ? 0 : 1;
+        today.loggedIn ||= row.outcome === 'ok';
+        if (Number(row.ends_day) && row.outcome !== null) {
+            today.ended = { kind: String(row.outcome), at: toNumber(row.posted_at ?? row.started_at) };
+        }
+    }
+
     return {
         loginClientId: toNumber(login.id),
         accountId: toNumber(login.account_id),
         cuits: reach.map((row) => String(row.cuit)),
         key: {
             loginCuit: String(login.cuit),
-            hasKey: fingerprint !== null,
-            fingerprint,
-            refused: failure && String(failure.key_fingerprint) === fingerprint ? { kind: String(failure.kind), at: toNumber(failure.failed_at) } : null,
-            today: ledger ? keyDayOf(ledger) : null,
-            reach: states.map((row) => ({
-                system: row.system as SyncSystem,
-                syncedAt: toNullableNumber(row.synced_at),
-                lastAttemptAt: toNullableNumber(row.last_attempt_at),
-                lastError: row.last_error as string | null,
-                failingSince: toNullableNumber(row.failing_since)
-            }))
+            hasKey: digest !== null,
+            fingerprint: digest,
+            storedAt: toNullableNumber(login.key_stored_at ?? null),
+            refused: failure && sameKey(String(failure.key_fingerprint), digest) ? { kind: String(failure.kind), at: toNumber(failure.failed_at) } : null,
+            today,
+            reach: states.map(systemRecordOf)
         }
     };
 };

@@ -8,7 +8,7 @@ import type { Statements, Step } from '../statements.js';
 import { sqlByShape, statements, statementsOf } from '../statements.js';
 import { upsertSql } from '../upsert.js';
 import type { HealthState } from '../../../core/domain/health.js';
-import { stateOfError } from '../../../core/domain/health.js';
+import { stateOfRecord } from '../../../core/domain/health.js';
 import { announce, announceKeyChange, announceSyncCompleted, recoveryStep } from '../outbox.js';
 
 const internals = {
@@ -17,17 +17,19 @@ const internals = {
         (dialect: Dialect, systems: number): string => upsertSql(
             dialect,
             'sync_states',
-            ['client_id', 'system', 'synced_at', 'last_attempt_at', 'last_error', 'failing_since'],
+            ['client_id', 'system', 'synced_at', 'last_attempt_at', 'last_error', 'last_state', 'failing_since'],
             ['client_id', 'system'],
-            ['synced_at', 'last_attempt_at', 'last_error', 'failing_since'],
+            ['synced_at', 'last_attempt_at', 'last_error', 'last_state', 'failing_since'],
             systems
         )
     ),
 
     // A system never attempted is pending; one that failed is in the state its error names.
-    stateOf: (
-        row: Record<string, unknown> | undefined
-    ): HealthState => (!row || (row.synced_at === null && row.last_error === null) ? 'pendiente' : stateOfError(row.last_error as string | null))
+    stateOf: (row: Record<string, unknown> | undefined): HealthState => (
+        !row || (row.synced_at === null && row.last_error === null)
+            ? 'pendiente'
+            : stateOfRecord({ lastError: row.last_error as string | null, lastState: (row.last_state ?? null) as HealthState | null })
+    )
 };
 
 // Called inside the transaction that writes a system's data (which raised the client's data
@@ -58,7 +60,7 @@ export const markSyncedSteps = (dialect: Dialect, clientId: number, systems: rea
     ...systems.map((entry) => recoveryStep(clientId, entry, at)),
     {
         sql: internals.synced(dialect, systems.length),
-        bindings: systems.flatMap((entry) => [clientId, entry, at, at, null, null])
+        bindings: systems.flatMap((entry) => [clientId, entry, at, at, null, null, null])
     }
 ];
 
@@ -87,6 +89,7 @@ export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncSta
             syncedAt: toNullableNumber(row.synced_at),
             lastAttemptAt: toNullableNumber(row.last_attempt_at),
             lastError: row.last_error as string | null,
+            lastState: (row.last_state ?? null) as HealthState | null,
             failingSince: toNullableNumber(row.failing_since)
         }));
     },
@@ -96,7 +99,7 @@ export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncSta
     // The run of failures goes on while its cause stays the same (failing_since kept); a new
     // cause starts a new one, and is a change of health the account's webhooks hear of, as is
     // a change of its key's state (announceKeyChange).
-    async recordFailure(clientId, system, error, at) {
+    async recordFailure(clientId, system, error, at, state) {
 
         return await knex.transaction(async (trx) => {
 
@@ -105,17 +108,19 @@ export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncSta
                 return false;
             }
 
-            const previous = await trx('sync_states').select('synced_at', 'last_error', 'failing_since').where({
+            const previous = await trx('sync_states').select('synced_at', 'last_error', 'last_state', 'failing_since').where({
                 client_id: clientId,
                 system
             }).first() as Record<string, unknown> | undefined;
             const before = internals.stateOf(previous);
-            const after = stateOfError(error);
+            const after = state;
             const failingSince = previous && previous.last_error !== null && before === after ? toNullableNumber(previous.failing_since) ?? at : at;
             await trx('sync_states')
-                .insert({ client_id: clientId, system, synced_at: null, last_attempt_at: at, last_error: error, failing_since: failingSince })
+                .insert({
+                    client_id: clientId, system, synced_at: null, last_attempt_at: at, last_error: error, last_state: state, failing_since: failingSince
+                })
                 .onConflict(['client_id', 'system'])
-                .merge(['last_attempt_at', 'last_error', 'failing_since']);
+                .merge(['last_attempt_at', 'last_error', 'last_state', 'failing_since']);
             if (before !== after) {
                 await announce(trx, clientId, {
                     type: 'salud.cambio',

@@ -41,7 +41,7 @@ export const spreadFairly = (due: readonly DueClient[], from: Timestamp, to: Tim
 
     const groups = new Map<string, { accountId: number; clients: number[] }>();
     for (const client of due) {
-        const id = client.keyCuit ?? `client:${client.clientId}`;
+        const id = client.keyId ?? `client:${client.clientId}`;
         const group = groups.get(id) ?? { accountId: client.accountId, clients: [] };
         group.clients.push(client.clientId);
         groups.set(id, group);

@@ -1,27 +1,31 @@
 import { arcaDay, nextArcaDayStart } from '../../domain/arca-day.js';
 import type { Cuit } from '../../domain/cuit.js';
+import type { LoginRules, LoginWait } from '../../domain/login-ledger.js';
+import { defaultWeeklyWrongCap, isKeyFailureKind } from '../../domain/login-ledger.js';
 import { messages } from '../../domain/messages.js';
 import type { Clock } from '../../ports/clock.js';
 import type { AuthorityClient, KeySession } from '../../ports/authority-client.js';
-import type { AuthorityFailureKind } from '../../ports/authority-client.js';
 import { AuthorityFailure } from '../../ports/authority-client.js';
-import type { LoginLedger, LoginLedgerEntry } from '../../ports/fleet.js';
+import type { LoginLedger } from '../../ports/fleet.js';
 import type { LoginPacer } from './login-pacing.js';
-import { failurePolicy, isKeyFailure } from './sync-policy.js';
+import { failurePolicy } from './sync-policy.js';
 
 // One login per key per ARCA day (repeated logins bring CAPTCHAs): a key's session is kept and
 // reused for every taxpayer it reaches (the person and every legal entity it represents), one
-// taxpayer at a time; different keys run in parallel. Before any password is posted, the login
-// ledger (shared by the fleet through the database) must allow it: no failure ended the key's
-// day, and fewer than 1 + `maxRelogins` passwords were posted today; every start, post and
-// ending failure is written there. Logins wait their turn in the pacer. A session left idle
+// taxpayer at a time; different keys run in parallel. A key is its identity (the keyed hash of
+// its login CUIT and plaintext), never its CUIT alone: a session serves only the key that opened
+// it, so another account's key for the same CUIT logs in (and fails) for itself. Before any
+// password is posted, the login ledger (shared by the fleet through the database) must allow
+// it by its rule (core/domain/login-ledger.ts); every start, post and outcome is written there. Logins wait their turn in the pacer. A session left idle
 // `idleMs` is closed and the key let go (`onKeyClosed`), so that another worker may take it.
 // Each session tells the authority client how much work it has left (LoginOptions.workLeft).
 
 export interface SyncKey {
     loginCuit: Cuit;
     password: string;
-    fingerprint: string;
+    // The key's identity (core/domain/key-identity.ts), and the account whose sync logs in.
+    keyId: string;
+    accountId: number;
 }
 
 export interface KeyLease {
@@ -35,8 +39,8 @@ export interface KeyLease {
 export interface KeySessions {
     acquire(key: SyncKey): Promise<KeyLease>;
     close(): Promise<void>;
-    // A session of the key is open or being opened, or a taxpayer is waiting for it.
-    has(loginCuit: Cuit): boolean;
+    // A session of the key (by identity) is open or being opened, or a taxpayer is waiting for it.
+    has(keyId: string): boolean;
     readonly logins: number;
 }
 
@@ -44,28 +48,48 @@ export interface KeySessionsOptions {
     ledger?: LoginLedger;              // memory only (this process) when absent
     pacer?: LoginPacer | null;
     maxRelogins?: number;
+    // Unproven posts of one CUIT in any 7 days, over every account.
+    weeklyWrongCap?: number;
     idleMs?: number | null;            // null: kept until close()
-    onKeyClosed?: (loginCuit: Cuit) => Promise<void>;
+    onKeyClosed?: (keyId: string) => Promise<void>;
     // Asked when an idle session's time is up: true keeps it another idleMs (a job of the key
     // is due and waits for a free slot of this worker).
-    stillWanted?: (loginCuit: Cuit) => Promise<boolean>;
+    stillWanted?: (keyId: string) => Promise<boolean>;
 }
 
-// The key's logins today are over: a failure ended them (kind), or they are used up (null).
-// The job comes back when the ARCA day ends.
+// The key may not log in now (the ledger's rule, core/domain/login-ledger.ts): a failure ended
+// its day or ARCA refused it before (kind), or it waits (its logins are used up, or it is an
+// unproven key whose tries are spent). The job comes back when the ARCA day ends.
 export class KeyDayOver extends Error {
 
+    readonly reason: LoginWait;
     readonly kind: string | null;
     readonly retryAfterMs: number;
 
-    constructor(kind: string | null, retryAfterMs: number) {
+    constructor(reason: LoginWait, kind: string | null, retryAfterMs: number) {
 
-        super(
-            kind === null ? messages.sync.loginsUsedToday : messages.sync.loginsEndedToday(messages.authority[kind as keyof typeof messages.authority] ?? kind)
-        );
+        super(KeyDayOver.messageOf(reason, kind));
         this.name = 'KeyDayOver';
+        this.reason = reason;
         this.kind = kind;
         this.retryAfterMs = retryAfterMs;
+    }
+
+    static messageOf(reason: LoginWait, kind: string | null): string {
+
+        const what = kind === null ? null : messages.authority[kind as keyof typeof messages.authority] ?? kind;
+        switch (reason) {
+            case 'day_ended':
+                return messages.sync.loginsEndedToday(what ?? messages.sync.internal);
+            case 'key_refused':
+                return `${what ?? messages.authority.rejected_key} ${messages.sync.keyNotRetried}`;
+            case 'unproven_today':
+                return messages.sync.unprovenToday;
+            case 'unproven_week':
+                return messages.sync.unprovenWeek;
+            default:
+                return messages.sync.loginsUsedToday;
+        }
     }
 }
 
@@ -82,78 +106,26 @@ interface Entry {
 
 export const defaultMaxRelogins = 1;
 
-// The ledger of one process, for a sync run without a database ledger.
-export const memoryLedger = (): LoginLedger => {
-
-    const rows = new Map<string, LoginLedgerEntry & { ended: (LoginLedgerEntry['ended'] & { fingerprint: string }) | null }>();
-    const row = (keyCuit: Cuit, day: string) => {
-
-        const id = `${keyCuit}:${day}`;
-        let found = rows.get(id);
-        if (!found) {
-            found = { keyCuit, day, logins: 0, passwordPosts: 0, relogins: 0, ended: null, lastLoginAt: null };
-            rows.set(id, found);
-        }
-
-        return found;
-    };
-
-    return {
-        async begin({ keyCuit, day, fingerprint, allowance, at }) {
-
-            const found = row(keyCuit, day);
-            const ended = found.ended && !(isKeyFailure(found.ended.kind as AuthorityFailureKind) && found.ended.fingerprint !== fingerprint);
-            if (ended || found.logins >= allowance) {
-                return { allowed: false, ended: found.ended };
-            }
-
-            const relogin = found.logins > 0;
-            found.logins++;
-            found.relogins += relogin ? 1 : 0;
-            found.lastLoginAt = at;
-            return { allowed: true, relogin };
-        },
-        async passwordPosted(keyCuit, day) {
-
-            row(keyCuit, day).passwordPosts++;
-        },
-        async unposted({ keyCuit, day, relogin }) {
-
-            const found = row(keyCuit, day);
-            found.logins = Math.max(0, found.logins - 1);
-            found.relogins = Math.max(0, found.relogins - (relogin ? 1 : 0));
-        },
-        async end({ keyCuit, day, kind, fingerprint, at }) {
-
-            row(keyCuit, day).ended = { kind, at, fingerprint };
-        },
-        async list(day, keyCuits) {
-
-            return [...rows.values()].filter((entry) => entry.day === day && (!keyCuits || keyCuits.includes(entry.keyCuit)));
-        }
-    };
-};
-
 export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock, 'now'>, options: KeySessionsOptions = {}): KeySessions => {
 
-    const ledger = options.ledger ?? memoryLedger();
-    const allowance = 1 + (options.maxRelogins ?? defaultMaxRelogins);
-    const entries = new Map<Cuit, Entry>();
+    const ledger = options.ledger;
+    const rules: LoginRules = { allowance: 1 + (options.maxRelogins ?? defaultMaxRelogins), weeklyWrongCap: options.weeklyWrongCap ?? defaultWeeklyWrongCap };
+    const entries = new Map<string, Entry>();
     let logins = 0;
 
-    const entry = (cuit: Cuit): Entry => {
+    const entry = (keyId: string): Entry => {
 
-        let found = entries.get(cuit);
+        let found = entries.get(keyId);
         if (!found) {
             found = { tail: Promise.resolve(), session: null, day: '', taxpayers: 0, done: 0, idle: null };
-            entries.set(cuit, found);
+            entries.set(keyId, found);
         }
 
         return found;
     };
 
     // No taxpayer wants the key: its session ends now (none open) or after idleMs.
-    const letGo = (cuit: Cuit, current: Entry): void => {
+    const letGo = (keyId: string, current: Entry): void => {
 
         if (current.taxpayers > 0 || current.idle) {
             return;
@@ -162,12 +134,12 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
         const close = async () => {
 
             current.idle = null;
-            if (current.taxpayers > 0 || entries.get(cuit) !== current) {
+            if (current.taxpayers > 0 || entries.get(keyId) !== current) {
                 return;
             }
 
-            if (current.session && await options.stillWanted?.(cuit).catch(() => false)) {
-                if (current.taxpayers === 0 && !current.idle && entries.get(cuit) === current) {
+            if (current.session && await options.stillWanted?.(keyId).catch(() => false)) {
+                if (current.taxpayers === 0 && !current.idle && entries.get(keyId) === current) {
                     current.idle = setTimeout(() => void close(), options.idleMs ?? 0);
                     current.idle.unref();
                 }
@@ -175,13 +147,13 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
                 return;
             }
 
-            if (current.taxpayers > 0 || current.idle || entries.get(cuit) !== current) {
+            if (current.taxpayers > 0 || current.idle || entries.get(keyId) !== current) {
                 return;
             }
 
-            entries.delete(cuit);
+            entries.delete(keyId);
             await current.session?.close().catch(() => undefined);
-            await options.onKeyClosed?.(cuit).catch(() => undefined);
+            await options.onKeyClosed?.(keyId).catch(() => undefined);
         };
 
         const idleMs = options.idleMs ?? null;
@@ -199,18 +171,22 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
     };
 
     // The key's login, if the ledger allows it: counted there before the password is posted,
-    // and what came of it written there after.
+    // and what came of it written there after. Without a ledger (a probe of one process's own),
+    // the rule is not applied.
     const logIn = async (key: SyncKey, current: Entry, day: string): Promise<KeySession> => {
 
-        const permit = await ledger.begin({ keyCuit: key.loginCuit, day, fingerprint: key.fingerprint, allowance, at: clock.now().getTime() });
+        const now = clock.now().getTime();
+        const permit = ledger
+            ? await ledger.begin({ keyCuit: key.loginCuit, keyId: key.keyId, accountId: key.accountId, day, at: now, rules })
+            : { allowed: true as const, attempt: 0, proven: false, relogin: false };
         if (!permit.allowed) {
-            const now = clock.now().getTime();
-            throw new KeyDayOver(permit.ended?.kind ?? null, nextArcaDayStart(now) - now);
+            throw new KeyDayOver(permit.reason, permit.ended?.kind ?? null, nextArcaDayStart(now) - now);
         }
 
+        const attempt = permit.attempt;
         const turn = await options.pacer?.start().catch(async (err: unknown) => {
 
-            await ledger.unposted({ keyCuit: key.loginCuit, day, relogin: permit.relogin });
+            await ledger?.unposted(attempt);
             throw err;
         });
         logins++;
@@ -219,22 +195,27 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
                 workLeft: () => Math.max(0, current.taxpayers - current.done),
                 ...(turn ? { started: turn.started } : {})
             });
-            await ledger.passwordPosted(key.loginCuit, day, clock.now().getTime());
+            await ledger?.passwordPosted(attempt, clock.now().getTime());
+            await ledger?.finish(attempt, { kind: 'ok', endsDay: false, at: clock.now().getTime() });
             return session;
         }
         catch (err) {
             if (err instanceof AuthorityFailure) {
-                if (err.touchedPassword || isKeyFailure(err.kind)) {
-                    await ledger.passwordPosted(key.loginCuit, day, clock.now().getTime());
+                const posted = err.touchedPassword || isKeyFailureKind(err.kind);
+                if (posted) {
+                    await ledger?.passwordPosted(attempt, clock.now().getTime());
+                    const endsDay = failurePolicy.endsLoginsForDay(err.kind, err.touchedPassword);
+                    await ledger?.finish(attempt, { kind: err.kind, endsDay, at: clock.now().getTime() });
+                }
+                else if (failurePolicy.endsLoginsForDay(err.kind, false)) {
+                    // A CAPTCHA or a second factor met before the password: nothing posted,
+                    // but the key's day is over.
+                    await ledger?.finish(attempt, { kind: err.kind, endsDay: true, at: clock.now().getTime() });
                 }
                 else {
                     // Never reached the password (the login page, a block, a timeout before
                     // it): the start is given back. Anything else may have posted it and stays.
-                    await ledger.unposted({ keyCuit: key.loginCuit, day, relogin: permit.relogin });
-                }
-
-                if (failurePolicy.endsLoginsForDay(err.kind, err.touchedPassword)) {
-                    await ledger.end({ keyCuit: key.loginCuit, day, kind: err.kind, fingerprint: key.fingerprint, at: clock.now().getTime() });
+                    await ledger?.unposted(attempt);
                 }
             }
 
@@ -251,11 +232,11 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
             return logins;
         },
 
-        has: (cuit) => entries.has(cuit),
+        has: (keyId) => entries.has(keyId),
 
         async acquire(key) {
 
-            const current = entry(key.loginCuit);
+            const current = entry(key.keyId);
             current.taxpayers++;
             if (current.idle) {
                 clearTimeout(current.idle);
@@ -285,7 +266,7 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
             catch (err) {
                 current.taxpayers--;
                 unlock();
-                letGo(key.loginCuit, current);
+                letGo(key.keyId, current);
                 throw err;
             }
 
@@ -315,7 +296,7 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
                     }
 
                     unlock();
-                    letGo(key.loginCuit, current);
+                    letGo(key.keyId, current);
                 }
             };
         },
@@ -324,14 +305,14 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
 
             const open = [...entries.entries()];
             entries.clear();
-            for (const [cuit, current] of open) {
+            for (const [keyId, current] of open) {
                 if (current.idle) {
                     clearTimeout(current.idle);
                 }
 
                 await current.tail.catch(() => undefined);
                 await current.session?.close().catch(() => undefined);
-                await options.onKeyClosed?.(cuit).catch(() => undefined);
+                await options.onKeyClosed?.(keyId).catch(() => undefined);
             }
         }
     };

@@ -1,7 +1,12 @@
 import { arcaDay, nextArcaDayStart } from '../../domain/arca-day.js';
 import type { Cuit } from '../../domain/cuit.js';
+import { hasValidCheckDigit } from '../../domain/cuit.js';
+import type { HealthState } from '../../domain/health.js';
+import { stateOfFailure } from '../../domain/health.js';
+import { sameKey } from '../../domain/key-identity.js';
+import type { LoginWait } from '../../domain/login-ledger.js';
+import { isKeyFailureKind } from '../../domain/login-ledger.js';
 import { messages } from '../../domain/messages.js';
-import { keyFingerprint } from '../../domain/sealed-key.js';
 import type { AuthorityFailureKind, KeySession } from '../../ports/authority-client.js';
 import type { SyncTarget } from '../../ports/job-queue.js';
 import type { SyncDeps } from './deps.js';
@@ -9,17 +14,18 @@ import type { KeyLease, KeySessions } from './key-sessions.js';
 import { KeyDayOver } from './key-sessions.js';
 import type { SyncFailure } from './sync-failure.js';
 import { describeFailure } from './sync-failure.js';
-import { isKeyFailure } from './sync-policy.js';
 
-// The one place a sync logs in: whose key (the client's own, or its representative's), the
-// key refused before and unchanged since, the sealed key opened, the key's session of the day
-// taken from the sessions, and a refused key remembered so that no taxpayer it reaches tries it
-// again until it changes.
+// The one place a sync logs in: whose key (the client's own, or its representative's), a CUIT
+// ARCA could not have issued never sent, the sealed key opened and known by its identity (the
+// keyed hash of its plaintext: core/domain/key-identity.ts), the key refused before and
+// unchanged since, the key's session of the day taken from the sessions (by identity: another
+// account's key for the same CUIT never serves this one), and a refused key remembered so that
+// no taxpayer it reaches tries it again until it changes.
 
 export interface LoginKey {
     loginClientId: number;
     loginCuit: Cuit;
-    fingerprint: string;
+    keyId: string;
 }
 
 export interface SyncLogin {
@@ -29,10 +35,10 @@ export interface SyncLogin {
 }
 
 // Why a login was not even tried, no password posted: the key refused before and unchanged
-// since (until staff store a new one), or the ledger's gate closed for the ARCA day: a failure
-// ended the key's day (kind), or its logins are used up (docs/scaling.md).
+// since (until a new one is stored), or the ledger's rule (core/domain/login-ledger.ts): a
+// failure ended the key's day (kind), its logins are used up, or an unproven key waits.
 export interface LoginGate {
-    reason: 'key_refused' | 'day_ended' | 'logins_used';
+    reason: LoginWait;
     kind: string | null;
 }
 
@@ -40,6 +46,7 @@ export interface LoginGate {
 export interface LoginRefusal {
     outcome: 'failed' | 'key_refused';
     message: string;
+    state: HealthState;
     retry: boolean;
     retryAfterMs: number;
     kind?: AuthorityFailureKind | null;
@@ -47,41 +54,39 @@ export interface LoginRefusal {
 }
 
 const internals = {
-    refusal: (message: string): LoginRefusal => ({ outcome: 'failed', message, retry: false, retryAfterMs: 0 })
+    refusal: (message: string, state: HealthState): LoginRefusal => ({ outcome: 'failed', message, state, retry: false, retryAfterMs: 0 })
 };
 
 // A key failure (refused, blocked, expired) met at login or in the middle of a sync: the key
-// is not tried again until staff store a new one.
+// is not tried again until a new one is stored.
 export const refuseKey = async (
     deps: Pick<SyncDeps, 'syncTargets' | 'clock'>,
     key: LoginKey,
-    failure: SyncFailure & { kind: AuthorityFailureKind }
+    failure: Pick<SyncFailure, 'message'> & { kind: AuthorityFailureKind }
 ): Promise<LoginRefusal> => {
 
-    await deps.syncTargets.recordKeyFailure(key.loginClientId, key.fingerprint, failure.kind, deps.clock.now().getTime());
-    return { outcome: 'key_refused', message: `${failure.message} ${messages.sync.keyNotRetried}`, retry: false, retryAfterMs: 0 };
+    await deps.syncTargets.recordKeyFailure(key.loginClientId, key.keyId, failure.kind, deps.clock.now().getTime());
+    return {
+        outcome: 'key_refused',
+        message: `${failure.message} ${messages.sync.keyNotRetried}`,
+        state: stateOfFailure(failure.kind),
+        retry: false,
+        retryAfterMs: 0
+    };
 };
 
 export const logInForSync = async (deps: SyncDeps, target: SyncTarget, sessions: KeySessions): Promise<SyncLogin | { refused: LoginRefusal }> => {
 
     if (target.loginCuit === null) {
-        return { refused: internals.refusal(messages.sync.noRepresentative) };
+        return { refused: internals.refusal(messages.sync.noRepresentative, 'sin_clave') };
     }
 
     if (target.sealedKey === null || target.loginClientId === null) {
-        return { refused: internals.refusal(messages.sync.noKey) };
+        return { refused: internals.refusal(messages.sync.noKey, 'sin_clave') };
     }
 
-    const key: LoginKey = { loginClientId: target.loginClientId, loginCuit: target.loginCuit, fingerprint: keyFingerprint(target.sealedKey) };
-    if (target.keyFailure && target.keyFailure.fingerprint === key.fingerprint) {
-        const kind = target.keyFailure.kind as AuthorityFailureKind;
-        return { refused: {
-            outcome: 'key_refused',
-            message: `${messages.authority[kind] ?? messages.sync.internal} ${messages.sync.keyNotRetried}`,
-            retry: false,
-            retryAfterMs: 0,
-            gate: { reason: 'key_refused', kind }
-        } };
+    if (deps.checkDigits && (!hasValidCheckDigit(target.cuit) || !hasValidCheckDigit(target.loginCuit))) {
+        return { refused: internals.refusal(messages.sync.invalidCuit(hasValidCheckDigit(target.cuit) ? target.loginCuit : target.cuit), 'cuit_invalido') };
     }
 
     let password: string;
@@ -89,22 +94,48 @@ export const logInForSync = async (deps: SyncDeps, target: SyncTarget, sessions:
         password = deps.secretBox.open(target.sealedKey);
     }
     catch {
-        return { refused: internals.refusal(messages.sync.unreadableKey) };
+        return { refused: internals.refusal(messages.sync.unreadableKey, 'error') };
+    }
+
+    const key: LoginKey = { loginClientId: target.loginClientId, loginCuit: target.loginCuit, keyId: await deps.keyIdentity.of(target.loginCuit, password) };
+    if (target.keyFailure && sameKey(target.keyFailure.fingerprint, key.keyId)) {
+        const kind = target.keyFailure.kind as AuthorityFailureKind;
+        return { refused: {
+            outcome: 'key_refused',
+            message: `${messages.authority[kind] ?? messages.sync.internal} ${messages.sync.keyNotRetried}`,
+            state: stateOfFailure(kind),
+            retry: false,
+            retryAfterMs: 0,
+            gate: { reason: 'key_refused', kind }
+        } };
     }
 
     try {
-        const lease = await sessions.acquire({ loginCuit: key.loginCuit, fingerprint: key.fingerprint, password });
+        const lease = await sessions.acquire({ loginCuit: key.loginCuit, keyId: key.keyId, accountId: target.accountId, password });
         return { key, password, lease };
     }
     catch (err) {
+        // ARCA refused this very key before (another account stored the same plaintext): it is
+        // this account's refusal too, and never posted again.
+        if (err instanceof KeyDayOver && err.reason === 'key_refused' && isKeyFailureKind(err.kind)) {
+            const refusal = await refuseKey(deps, key, { kind: err.kind, message: messages.authority[err.kind] });
+            return { refused: { ...refusal, kind: err.kind, gate: { reason: 'key_refused', kind: err.kind } } };
+        }
+
         const failure = describeFailure(err, password);
-        if (failure.kind && isKeyFailure(failure.kind)) {
+        if (failure.kind && isKeyFailureKind(failure.kind)) {
             return { refused: { ...await refuseKey(deps, key, { ...failure, kind: failure.kind }), kind: failure.kind } };
         }
 
-        const gate: LoginGate | null = err instanceof KeyDayOver ? { reason: err.kind === null ? 'logins_used' : 'day_ended', kind: err.kind } : null;
+        const gate: LoginGate | null = err instanceof KeyDayOver ? { reason: err.reason, kind: err.kind } : null;
         return { refused: {
-            outcome: 'failed', message: failure.message, retry: failure.retry, retryAfterMs: failure.retryAfterMs, kind: failure.kind, ...(gate ? { gate } : {})
+            outcome: 'failed',
+            message: failure.message,
+            state: failure.state,
+            retry: failure.retry,
+            retryAfterMs: failure.retryAfterMs,
+            kind: failure.kind,
+            ...(gate ? { gate } : {})
         } };
     }
 };
@@ -131,5 +162,5 @@ export const logInForProbe = async (deps: SyncDeps, target: SyncTarget, sessions
     }
 
     const now = deps.clock.now().getTime();
-    return { notTried: { ...gate, keyCuit: target.loginCuit, day: arcaDay(now), retryAt: gate.reason === 'key_refused' ? null : nextArcaDayStart(now) } };
+    return { notTried: { ...gate, keyCuit: target.loginCuit, day: arcaDay(now), retryAt: gate.reason === 'key_refused' || gate.reason === 'unproven_week' ? null : nextArcaDayStart(now) } };
 };

@@ -56,9 +56,10 @@ export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {
         ledger: deps.loginLedger,
         pacer: deps.loginPacer,
         maxRelogins: deps.maxRelogins,
+        weeklyWrongCap: deps.weeklyWrongCap,
         idleMs: options.keyIdleMs ?? null,
-        onKeyClosed: (cuit) => deps.jobQueue.releaseKeyHold(cuit, options.owner),
-        stillWanted: (cuit) => deps.jobQueue.keyHasDue(cuit, deps.clock.now().getTime())
+        onKeyClosed: (keyId) => deps.jobQueue.releaseKeyHold(keyId, options.owner),
+        stillWanted: (keyId) => deps.jobQueue.keyHasDue(keyId, deps.clock.now().getTime())
     });
     // The holds of keys whose sessions live are renewed like job leases.
     const holds = setInterval(
@@ -91,8 +92,8 @@ export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {
         finally {
             // A job that never reached its key's session (a deleted client, no key, a key
             // refused before) lets the key go at once.
-            if (job.keyCuit !== null && !sessions.has(job.keyCuit)) {
-                await deps.jobQueue.releaseKeyHold(job.keyCuit, options.owner).catch(() => undefined);
+            if (job.keyId !== null && !sessions.has(job.keyId)) {
+                await deps.jobQueue.releaseKeyHold(job.keyId, options.owner).catch(() => undefined);
             }
         }
 

@@ -12,7 +12,8 @@ import type { SyncLogin } from './log-in.js';
 import { logInForSync, refuseKey } from './log-in.js';
 import { describeFailure } from './sync-failure.js';
 import type { InvoiceWindowPolicy } from './sync-policy.js';
-import { isKeyFailure, systemsFor } from './sync-policy.js';
+import { systemsFor } from './sync-policy.js';
+import { isKeyFailureKind } from '../../domain/login-ledger.js';
 import type { SyncClientResult, SyncReport } from './sync-report.js';
 import { createSyncReport, goneResult } from './sync-report.js';
 
@@ -73,7 +74,7 @@ const internals = {
         }
 
         const failure = describeFailure(err, login.password);
-        if (failure.kind && isKeyFailure(failure.kind)) {
+        if (failure.kind && isKeyFailureKind(failure.kind)) {
             const refusal = await refuseKey(deps, login.key, { ...failure, kind: failure.kind });
             return await report.failRest(reading.systems.slice(reading.systems.indexOf(system)), refusal);
         }
@@ -191,7 +192,8 @@ export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promis
     const sessions = input.sessions ?? createKeySessions(deps.authority, deps.clock, {
         ledger: deps.loginLedger,
         pacer: deps.loginPacer,
-        maxRelogins: deps.maxRelogins
+        maxRelogins: deps.maxRelogins,
+        weeklyWrongCap: deps.weeklyWrongCap
     });
     try {
         const login = await logInForSync(deps, target, sessions);

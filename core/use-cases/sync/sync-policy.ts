@@ -3,6 +3,7 @@ import type { DateRange } from '../../domain/period.js';
 import type { SyncSystem } from '../../domain/sync-system.js';
 import { formatDate } from '../../domain/time.js';
 import type { Timestamp } from '../../domain/time.js';
+import { isKeyFailureKind } from '../../domain/login-ledger.js';
 import type { AuthorityFailureKind } from '../../ports/authority-client.js';
 
 // The synchronization's policy, the rules that do not touch a port (docs/architecture.md,
@@ -25,7 +26,6 @@ export const defaultInvoicePolicy: InvoiceWindowPolicy = { backfillMonths: 12, r
 
 const internals = {
     dayMs: 24 * 60 * 60 * 1000,
-    keyKinds: ['rejected_key', 'blocked_key', 'expired_key'] as readonly AuthorityFailureKind[],
 
     utcDay: (ms: Timestamp): Date => {
 
@@ -72,8 +72,6 @@ export const invoiceWindow = (input: { now: Timestamp; lastSyncedAt: Timestamp |
     return { fromDate: formatDate(from), toDate: formatDate(today) };
 };
 
-export const isKeyFailure = (kind: AuthorityFailureKind): boolean => internals.keyKinds.includes(kind);
-
 // What a failure of the authority means for the job (docs/authority.md: Behaviour and risks):
 // nothing that touched a password comes back soon (an unknown page after it, a timeout of the
 // jwt exchange: hours, not minutes); a firewall block waits long; what needs a person (CAPTCHA,
@@ -100,7 +98,7 @@ export const failurePolicy = {
     // it reaches: the password was posted, the key was refused, or a person is needed.
     endsLoginsForDay(kind: AuthorityFailureKind, touchedPassword: boolean): boolean {
 
-        return touchedPassword || isKeyFailure(kind) || kind === 'captcha' || kind === 'second_factor';
+        return touchedPassword || isKeyFailureKind(kind) || kind === 'captcha' || kind === 'second_factor';
     }
 };
 

@@ -1,4 +1,5 @@
 import type { Cuit } from '../../domain/cuit.js';
+import type { HealthState } from '../../domain/health.js';
 import type { SyncSystem } from '../../domain/sync-system.js';
 import type { AuthorityFailureKind } from '../../ports/authority-client.js';
 import type { SyncTarget } from '../../ports/job-queue.js';
@@ -33,6 +34,7 @@ export interface SyncClientResult {
 export interface SyncEnd {
     outcome: SyncOutcome;
     message: string;
+    state: HealthState;
     retry: boolean;
     retryAfterMs: number;
 }
@@ -74,7 +76,9 @@ export const createSyncReport = (deps: Pick<SyncDeps, 'syncStates' | 'clock'>, t
         invoices: 0
     };
     let expired = false;
-    const record = (system: SyncSystem, message: string) => deps.syncStates.recordFailure(target.id, system, message, deps.clock.now().getTime());
+    const record = (system: SyncSystem, message: string, state: HealthState) => deps.syncStates.recordFailure(
+        target.id, system, message, deps.clock.now().getTime(), state
+    );
 
     const report: SyncReport = {
         stored(system, records, invoices) {
@@ -85,7 +89,7 @@ export const createSyncReport = (deps: Pick<SyncDeps, 'syncStates' | 'clock'>, t
 
         async failed(system, failure) {
 
-            if (!await record(system, failure.message)) {
+            if (!await record(system, failure.message, failure.state)) {
                 return false;
             }
 
@@ -102,7 +106,7 @@ export const createSyncReport = (deps: Pick<SyncDeps, 'syncStates' | 'clock'>, t
         async failRest(systems, end) {
 
             for (const system of systems) {
-                if (!await record(system, end.message)) {
+                if (!await record(system, end.message, end.state)) {
                     return report.finish('gone');
                 }
 

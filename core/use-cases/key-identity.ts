@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import type { Cuit } from '../domain/cuit.js';
+import { keyIdentity } from '../domain/key-identity.js';
+import type { KeyIdentity } from '../ports/key-identity.js';
+import type { Ports } from '../ports/index.js';
+
+// The secret behind every key's identity lives with the installation's other shared secrets,
+// sealed by the secret box (`secret rotate` re-seals it; it never changes, or every stored
+// key would look new). Created on first use; two processes creating it at once agree on the
+// first one stored.
+
+type Deps = Pick<Ports, 'oauthStore' | 'secretBox'>;
+
+const internals = {
+    id: 'arca-key-identity',
+
+    async secret(deps: Deps): Promise<Buffer> {
+
+        const existing = await deps.oauthStore.sealedServerSecret(internals.id);
+        if (existing === null) {
+            await deps.oauthStore.addSealedServerSecret(internals.id, deps.secretBox.seal(JSON.stringify(randomBytes(32).toString('base64'))));
+        }
+
+        const sealed = existing ?? await deps.oauthStore.sealedServerSecret(internals.id);
+        return Buffer.from(JSON.parse(deps.secretBox.open(sealed!)) as string, 'base64');
+    }
+};
+
+export const createKeyIdentity = (deps: Deps): KeyIdentity => {
+
+    let secret: Promise<Buffer> | null = null;
+    return {
+        async of(loginCuit: Cuit, plaintext: string) {
+
+            secret ??= internals.secret(deps).catch((err: unknown) => {
+
+                secret = null;
+                throw err;
+            });
+            return keyIdentity(await secret, loginCuit, plaintext);
+        }
+    };
+};
+
+// Keys stored before identities were kept (migration 014) get theirs, when a process that can
+// open them starts; a key that cannot be opened keeps none (the sync refuses it anyway).
+export const digestStoredKeys = async (deps: Pick<Ports, 'clients' | 'secretBox' | 'keyIdentity'>): Promise<number> => {
+
+    let afterId = 0;
+    let digested = 0;
+    for (;;) {
+        const rows = await deps.clients.listUndigestedKeys(afterId, 500);
+        if (!rows.length) {
+            return digested;
+        }
+
+        for (const row of rows) {
+            afterId = row.id;
+            let plaintext: string;
+            try {
+                plaintext = deps.secretBox.open(row.sealedKey);
+            }
+            catch {
+                continue;
+            }
+
+            digested += await deps.clients.setKeyDigest(row.id, row.sealedKey, await deps.keyIdentity.of(row.cuit, plaintext)) ? 1 : 0;
+        }
+    }
+};
