@@ -45,17 +45,19 @@ const internals = {
 
 export const newEventId = (): string => `evt_${randomUUID().replace(/-/g, '')}`;
 
-// The same as fixed SQL (binding: the client's id): a row when it listens.
-export const listenedSql = `select 1 as listened from clients c where c.id = ? and ${internals.listened}`;
+// The same as fixed SQL (binding: the client's id): a row, with the client's CUIT, when it listens.
+export const listenedSql = `select c.cuit from clients c where c.id = ? and ${internals.listened}`;
 
-// Whether the client's account listens to events at all (read inside the write's
-// transaction, before work that only an event needs).
-export const isListened = async (trx: Knex.Transaction, clientId: number): Promise<boolean> => {
+// The client's CUIT when its account listens to events at all, else null (read inside the
+// write's transaction, before work that only an event needs; an event's `listado` names it).
+export const listeningCuit = async (trx: Knex.Transaction, clientId: number): Promise<string | null> => {
 
     const row = await trx.raw(listenedSql, [clientId]);
-    const rows = Array.isArray(row) ? (Array.isArray(row[0]) ? row[0] : row) : [];
-    return rows.length > 0;
+    const rows = (Array.isArray(row) ? (Array.isArray(row[0]) ? row[0] : row) : []) as { cuit: unknown }[];
+    return rows.length ? String(rows[0]!.cuit) : null;
 };
+
+export const isListened = async (trx: Knex.Transaction, clientId: number): Promise<boolean> => await listeningCuit(trx, clientId) !== null;
 
 // An event about a client, written in the caller's transaction.
 export const announce = async (trx: Knex.Transaction, clientId: number, event: OutboxEvent, at: Timestamp): Promise<void> => {
