@@ -9,6 +9,7 @@ import type { SyncSystem } from '../../core/domain/sync-system.js';
 import type { Timestamp } from '../../core/domain/time.js';
 import { toNumber } from './column-values.js';
 import type { Dialect } from './connection.js';
+import { retriedOnLockConflict } from './lock-retries.js';
 import type { Binding, Step } from './statements.js';
 import { keyOfClient } from './repositories/health.js';
 
@@ -150,8 +151,12 @@ export const announceKeyChange = async (trx: Knex.Transaction, clientId: number,
 // A CUIT's sync ended: what its writes changed (and what an earlier sync that died before its
 // end left) becomes one `sincronizacion.completada` event, in one transaction; the systems in
 // their usual order. False when there was nothing to announce. A key that works again after a
-// failure is announced first.
-export const announceSyncCompleted = async (knex: Knex, clientId: number, at: Timestamp): Promise<boolean> => await knex.transaction(async (trx) => {
+// failure is announced first. Run again when it loses to another transaction over locks.
+export const announceSyncCompleted = (
+    knex: Knex,
+    clientId: number,
+    at: Timestamp
+): Promise<boolean> => retriedOnLockConflict(() => knex.transaction(async (trx) => {
 
     await announceKeyChange(trx, clientId, at);
     const rows = await trx('sync_changes').where({ client_id: clientId }) as Record<string, unknown>[];
@@ -173,7 +178,7 @@ export const announceSyncCompleted = async (knex: Knex, clientId: number, at: Ti
     await announce(trx, clientId, { type: 'sincronizacion.completada', data: { sistemas } }, at);
     await trx('sync_changes').where({ client_id: clientId }).delete();
     return true;
-});
+}));
 
 // A stored row and a row about to be written compared as the database keeps them: numbers
 // (a DECIMAL comes back from MySQL as a string, a boolean as 0 or 1) and texts alike, on both
