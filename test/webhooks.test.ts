@@ -141,7 +141,8 @@ for (const database of testDatabases()) {
                         organismo: notification({ fechaRecepcion: '2026-03-01T10:00:00.000Z' }).organismo,
                         fechaRecepcion: '2026-03-01T10:00:00.000Z',
                         fechaNotificacion: notification({ fechaRecepcion: '2026-03-01T10:00:00.000Z' }).fechaNotificacion
-                    }]
+                    }],
+                    listado: '/v1/cuits/20123456786/dfe'
                 });
                 expect(bodies[0]).to.deep.include({ cuenta: user.accountId, cuit: '20123456786' });
                 expect(bodies[0].datos).to.deep.include({ totalAnterior: 0, canceladas: [] });

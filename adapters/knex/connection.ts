@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
+import { retriedOnLockConflict } from './lock-retries.js';
 import { closeMysqlWriter } from './mysql-writer.js';
 import { closeSqliteReader } from './sqlite-reader.js';
 
@@ -160,13 +161,13 @@ export const closeDatabase = async (knex: Knex): Promise<void> => {
 // it runs at READ COMMITTED: no gap locks, so writers of neighbouring clients never deadlock
 // on the boundary between their rows (REPEATABLE READ's DELETE and INSERT ... SELECT lock
 // those gaps). SQLite has one writer at a time anyway. Writes of fixed SQL take the same
-// level through statementsTransaction (statements.ts).
+// level through statementsTransaction (statements.ts). A transaction that loses to another
+// over locks (a deletion of the client, another writer) runs again (lock-retries.ts).
 export const clientDataIsolation = 'read committed';
 
-export const clientDataTransaction = <T>(knex: Knex, write: (trx: Knex.Transaction) => Promise<T>): Promise<T> => {
-
-    return dialectOf(knex) === 'mysql' ? knex.transaction(write, { isolationLevel: clientDataIsolation }) : knex.transaction(write);
-};
+export const clientDataTransaction = <T>(knex: Knex, write: (trx: Knex.Transaction) => Promise<T>): Promise<T> => retriedOnLockConflict(
+    () => (dialectOf(knex) === 'mysql' ? knex.transaction(write, { isolationLevel: clientDataIsolation }) : knex.transaction(write))
+);
 
 // A query put on one connection (a transaction's, or one held for a named lock).
 export type OnConnection = <Q extends Knex.QueryBuilder | Knex.Raw>(query: Q) => Q;

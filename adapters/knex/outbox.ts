@@ -9,6 +9,7 @@ import type { SyncSystem } from '../../core/domain/sync-system.js';
 import type { Timestamp } from '../../core/domain/time.js';
 import { toNumber } from './column-values.js';
 import type { Dialect } from './connection.js';
+import { retriedOnLockConflict } from './lock-retries.js';
 import type { Binding, Step } from './statements.js';
 import { keyOfClient } from './repositories/health.js';
 
@@ -45,17 +46,19 @@ const internals = {
 
 export const newEventId = (): string => `evt_${randomUUID().replace(/-/g, '')}`;
 
-// The same as fixed SQL (binding: the client's id): a row when it listens.
-export const listenedSql = `select 1 as listened from clients c where c.id = ? and ${internals.listened}`;
+// The same as fixed SQL (binding: the client's id): a row, with the client's CUIT, when it listens.
+export const listenedSql = `select c.cuit from clients c where c.id = ? and ${internals.listened}`;
 
-// Whether the client's account listens to events at all (read inside the write's
-// transaction, before work that only an event needs).
-export const isListened = async (trx: Knex.Transaction, clientId: number): Promise<boolean> => {
+// The client's CUIT when its account listens to events at all, else null (read inside the
+// write's transaction, before work that only an event needs; an event's `listado` names it).
+export const listeningCuit = async (trx: Knex.Transaction, clientId: number): Promise<string | null> => {
 
     const row = await trx.raw(listenedSql, [clientId]);
-    const rows = Array.isArray(row) ? (Array.isArray(row[0]) ? row[0] : row) : [];
-    return rows.length > 0;
+    const rows = (Array.isArray(row) ? (Array.isArray(row[0]) ? row[0] : row) : []) as { cuit: unknown }[];
+    return rows.length ? String(rows[0]!.cuit) : null;
 };
+
+export const isListened = async (trx: Knex.Transaction, clientId: number): Promise<boolean> => await listeningCuit(trx, clientId) !== null;
 
 // An event about a client, written in the caller's transaction.
 export const announce = async (trx: Knex.Transaction, clientId: number, event: OutboxEvent, at: Timestamp): Promise<void> => {
@@ -148,8 +151,12 @@ export const announceKeyChange = async (trx: Knex.Transaction, clientId: number,
 // A CUIT's sync ended: what its writes changed (and what an earlier sync that died before its
 // end left) becomes one `sincronizacion.completada` event, in one transaction; the systems in
 // their usual order. False when there was nothing to announce. A key that works again after a
-// failure is announced first.
-export const announceSyncCompleted = async (knex: Knex, clientId: number, at: Timestamp): Promise<boolean> => await knex.transaction(async (trx) => {
+// failure is announced first. Run again when it loses to another transaction over locks.
+export const announceSyncCompleted = (
+    knex: Knex,
+    clientId: number,
+    at: Timestamp
+): Promise<boolean> => retriedOnLockConflict(() => knex.transaction(async (trx) => {
 
     await announceKeyChange(trx, clientId, at);
     const rows = await trx('sync_changes').where({ client_id: clientId }) as Record<string, unknown>[];
@@ -171,7 +178,7 @@ export const announceSyncCompleted = async (knex: Knex, clientId: number, at: Ti
     await announce(trx, clientId, { type: 'sincronizacion.completada', data: { sistemas } }, at);
     await trx('sync_changes').where({ client_id: clientId }).delete();
     return true;
-});
+}));
 
 // A stored row and a row about to be written compared as the database keeps them: numbers
 // (a DECIMAL comes back from MySQL as a string, a boolean as 0 or 1) and texts alike, on both

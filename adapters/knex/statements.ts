@@ -3,6 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Knex } from 'knex';
 import type { Dialect } from './connection.js';
 import { dialectOf } from './connection.js';
+import { retriedOnLockConflict } from './lock-retries.js';
 import { preparedStatement } from './sqlite-prepared.js';
 import type { ValueRow } from './value-rows.js';
 import { mysqlWriterConnection } from './mysql-writer.js';
@@ -300,7 +301,8 @@ export const statementsOf = (target: Knex | Statements): Statements => (typeof t
 // the loop to read its reply. `isolation` is MySQL's level for this transaction only (SET
 // TRANSACTION without SESSION), so the connection goes back as it was. SQLite:
 // knex.transaction (one writer anyway), commitWith being the last writes before its COMMIT.
-export const statementsTransaction = async <T>(knex: Knex, isolation: 'read committed', write: (sql: TransactionStatements) => Promise<T>): Promise<T> => {
+// One that loses to another over locks runs again, `write` and all (lock-retries.ts).
+export const statementsTransaction = <T>(knex: Knex, isolation: 'read committed', write: (sql: TransactionStatements) => Promise<T>): Promise<T> => retriedOnLockConflict(async () => {
 
     if (dialectOf(knex) === 'sqlite') {
         return await knex.transaction((trx) => {
@@ -317,4 +319,4 @@ export const statementsTransaction = async <T>(knex: Knex, isolation: 'read comm
     finally {
         connection.release();
     }
-};
+});

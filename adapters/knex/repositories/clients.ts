@@ -9,6 +9,7 @@ import { batched } from '../batching.js';
 import { dialectOf } from '../connection.js';
 import { touchAccount, touchAccountOfClient } from '../data-versions.js';
 import { isForeignKeyViolation, isLockConflict, isUniqueViolation } from '../errors.js';
+import { retriedOnLockConflict } from '../lock-retries.js';
 import { assignedToMember, clientColumns, toClientRecord } from '../client-rows.js';
 import { listQueries } from '../list-queries.js';
 import { countOf, toNullableNumber, toNumber } from '../column-values.js';
@@ -133,13 +134,13 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
         async insert(client) {
 
             try {
-                return await knex.transaction(async (trx) => {
+                return await retriedOnLockConflict(() => knex.transaction(async (trx) => {
 
                     await touchAccount(trx, client.accountId);
                     const [id] = await trx('clients').insert(internals.toRow(client));
                     const row = await trx('clients as c').select(internals.columns).where('c.id', Number(id)).first();
                     return toClientRecord(row);
-                });
+                }));
             }
             catch (err) {
                 if (isUniqueViolation(err)) {
@@ -167,24 +168,21 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
             });
 
             // InnoDB may pick a waiting insert of the same CUIT as a deadlock victim; trying again
-            // then meets the committed row and answers 'duplicate'.
-            for (let tries = 1; ; tries++) {
-                try {
-                    return await attempt();
+            // then meets the committed row and answers 'duplicate'. SQLite's busy database is
+            // tried again too.
+            try {
+                return await retriedOnLockConflict(attempt, isLockConflict);
+            }
+            catch (err) {
+                if (isUniqueViolation(err)) {
+                    return { status: 'duplicate' };
                 }
-                catch (err) {
-                    if (isUniqueViolation(err)) {
-                        return { status: 'duplicate' };
-                    }
 
-                    if (isForeignKeyViolation(err)) {
-                        return { status: 'representative_gone' };
-                    }
-
-                    if (!isLockConflict(err) || tries >= 5) {
-                        throw err;
-                    }
+                if (isForeignKeyViolation(err)) {
+                    return { status: 'representative_gone' };
                 }
+
+                throw err;
             }
         },
 
@@ -203,7 +201,7 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
             }
 
             try {
-                return await knex.transaction(async (trx) => {
+                return await retriedOnLockConflict(() => knex.transaction(async (trx) => {
 
                     await touchAccountOfClient(trx, id);
                     const before = changes.keyDigest === undefined ? null : await trx('clients').select('key_digest').where({ id }).first() as Record<string, unknown> | undefined;
@@ -213,8 +211,8 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
                         await internals.tryNewKey(trx, id, at);
                     }
 
-                    return updated ? { status: 'updated', client: toClientRecord(updated) } : { status: 'absent' };
-                });
+                    return updated ? { status: 'updated' as const, client: toClientRecord(updated) } : { status: 'absent' as const };
+                }));
             }
             catch (err) {
                 if (isForeignKeyViolation(err)) {
@@ -225,10 +223,13 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
             }
         },
 
+        // Its lock on the client's row meets a sync's writes of the client (each raises the
+        // client's data version first): the loser of a deadlock runs again, and then finds the
+        // client gone or deletes it after the write.
         async delete(id) {
 
             try {
-                return await knex.transaction(async (trx) => {
+                return await retriedOnLockConflict(() => knex.transaction(async (trx) => {
 
                     await touchAccountOfClient(trx, id);
                     const lookup = trx('clients').select('id').where({ id });
@@ -250,8 +251,8 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
                     }
 
                     await trx('clients').where({ id }).del();
-                    return 'deleted';
-                });
+                    return 'deleted' as const;
+                }));
             }
             catch (err) {
                 // A legal entity naming it as representative was created meanwhile.

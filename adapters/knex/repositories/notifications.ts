@@ -7,8 +7,8 @@ import { listQueries } from '../list-queries.js';
 import { countOf, storableRow, textSizes, toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
-import { announce, changesStep, isListened, storedValue } from '../outbox.js';
-import { notificationMetadata } from '../../../core/domain/events.js';
+import { announce, changesStep, listeningCuit, storedValue } from '../outbox.js';
+import { newNotifications } from '../../../core/domain/events.js';
 
 const internals = {
     batchSize: 200,
@@ -42,7 +42,9 @@ export const notificationRepository = (knex: Knex, sql = statements(knex), queri
 
     async save(clientId, notifications, syncedAt) {
 
-        const rows = notifications.map((notification) => storableRow({
+        // As stored (texts cut at their columns), for the rows and the event alike.
+        const stored = notifications.map((notification) => storableRow({ ...notification }, textSizes.dfe));
+        const rows = stored.map((notification) => storableRow({
             client_id: clientId,
             arca_id: notification.arcaId,
             tipo: notification.tipo,
@@ -51,31 +53,28 @@ export const notificationRepository = (knex: Knex, sql = statements(knex), queri
             fecha_recepcion: internals.ms(notification.fechaRecepcion),
             fecha_notificacion: internals.ms(notification.fechaNotificacion),
             leida_at: internals.ms(notification.leidaAt)
-        }, textSizes.dfe));
+        }));
 
         await clientDataTransaction(knex, async (trx) => {
 
             await touchClient(trx, clientId);
             // The notifications not stored before, and those the authority now lists otherwise,
             // for the account's webhooks (only when they listen).
-            if (await isListened(trx, clientId)) {
+            const cuit = await listeningCuit(trx, clientId);
+            if (cuit !== null) {
                 const known = new Map<string, string>();
                 const ids = notifications.map((notification) => notification.arcaId).filter((id): id is string => id !== null);
                 for (let i = 0; i < ids.length; i += internals.batchSize) {
-                    const stored = await trx('dfe_notifications').select(['arca_id', ...internals.updated]).where({ client_id: clientId }).whereIn(
+                    const found = await trx('dfe_notifications').select(['arca_id', ...internals.updated]).where({ client_id: clientId }).whereIn(
                         'arca_id',
                         ids.slice(i, i + internals.batchSize)
                     );
-                    stored.forEach((row: Record<string, unknown>) => known.set(String(row.arca_id), storedValue(row, internals.updated)));
+                    found.forEach((row: Record<string, unknown>) => known.set(String(row.arca_id), storedValue(row, internals.updated)));
                 }
 
-                const fresh = notifications.filter((notification) => notification.arcaId === null || !known.has(notification.arcaId));
+                const fresh = stored.filter((notification) => notification.arcaId === null || !known.has(notification.arcaId));
                 if (fresh.length) {
-                    await announce(trx, clientId, {
-                        type: 'dfe.nuevas',
-                        system: 'dfe',
-                        data: { cantidad: fresh.length, notificaciones: fresh.map(notificationMetadata) }
-                    }, syncedAt);
+                    await announce(trx, clientId, { type: 'dfe.nuevas', system: 'dfe', data: newNotifications(cuit, fresh) }, syncedAt);
                 }
 
                 const changed = rows.filter(

@@ -8,7 +8,7 @@ import { touchClient } from '../data-versions.js';
 import { storableRow, textSizes, toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
 import { markSynced } from './sync-states.js';
-import { announce, changesStep, isListened, storedValue } from '../outbox.js';
+import { announce, changesStep, listeningCuit, storedValue } from '../outbox.js';
 
 const internals = {
     tables: ['sct_debts', 'sct_due_dates', 'sct_returns'] as const,
@@ -114,12 +114,13 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository
             await touchClient(trx, clientId);
             // The blocks as they were, for the account's webhooks (only when they listen): the
             // debt's change, and what the sync changed in each block.
-            if (await isListened(trx, clientId)) {
+            const cuit = await listeningCuit(trx, clientId);
+            if (cuit !== null) {
                 const before = Object.fromEntries(await Promise.all(internals.tables.map(async (table) => [
                     table,
                     await trx(table).where({ client_id: clientId }).orderBy('position') as Record<string, unknown>[]
                 ]))) as Record<typeof internals.tables[number], Record<string, unknown>[]>;
-                const change = sctDebtChange(internals.debts(before.sct_debts), data.deuda);
+                const change = sctDebtChange(cuit, internals.debts(before.sct_debts), internals.debts(rows.sct_debts));
                 if (change) {
                     await announce(trx, clientId, { type: 'sct.deuda_cambio', system: 'sct', data: change }, syncedAt);
                 }

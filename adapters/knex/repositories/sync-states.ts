@@ -10,6 +10,7 @@ import { upsertSql } from '../upsert.js';
 import type { HealthState } from '../../../core/domain/health.js';
 import { stateOfRecord } from '../../../core/domain/health.js';
 import { announce, announceKeyChange, announceSyncCompleted, recoveryStep } from '../outbox.js';
+import { retriedOnLockConflict } from '../lock-retries.js';
 
 const internals = {
     // Fixed SQL: markSynced closes every write of synchronized data; one row per system.
@@ -101,7 +102,7 @@ export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncSta
     // a change of its key's state (announceKeyChange).
     async recordFailure(clientId, system, error, at, state) {
 
-        return await knex.transaction(async (trx) => {
+        return await retriedOnLockConflict(() => knex.transaction(async (trx) => {
 
             const client = await trx('clients').select('id').where({ id: clientId }).first();
             if (!client) {
@@ -134,6 +135,6 @@ export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncSta
             // The key that logs in for it may have changed state with this failure.
             await announceKeyChange(trx, clientId, at);
             return true;
-        });
+        }));
     }
 });
