@@ -3,6 +3,7 @@ import type { App, ComposeOptions } from '../app/compose.js';
 import type { Config } from '../app/config.js';
 import type { CliIo } from './io.js';
 import { cliMessages } from './messages.js';
+import { jsonLine, terminalText } from './terminal-text.js';
 
 // What every command shares: the app built from the command's environment, output as human
 // text or one JSON object (--json), and failures thrown to runCli, which prints them as one
@@ -27,13 +28,17 @@ export const outputFor = (command: Command, io: CliIo): Output => {
         json,
         print(human, data) {
 
-            io.stdout.write(json ? `${JSON.stringify(data)}\n` : `${human}\n`);
+            io.stdout.write(json ? `${jsonLine(data)}\n` : `${terminalText(human)}\n`);
         }
     };
 };
 
-// A failure with its exit code, for runCli to report.
-export const failure = (message: string, exitCode: number = exitCodes.error): Error & { exitCode: number } => Object.assign(new Error(message), { exitCode });
+// A failure with its exit code, for runCli to report; `details` join its --json error object.
+export const failure = (message: string, exitCode: number = exitCodes.error, details?: object): Error & { exitCode: number; details?: object } => Object.assign(
+    new Error(message),
+    { exitCode },
+    details ? { details } : {}
+);
 
 // How many CUITs a worker syncs at once (`sync`, `sync worker`, `serve --worker`): 1 to 200.
 export const defaultWorkerConcurrency = 8;
