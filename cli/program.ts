@@ -142,14 +142,9 @@ const internals = {
         return [...names, '--help'];
     },
 
-    // What a --json error object carries beside its line: a failure's details, or the accounts
-    // to choose from when a CUIT needs --account.
+    // What a --json error object carries beside its line: the accounts to choose from when a
+    // CUIT needs --account.
     async details(err: unknown): Promise<object> {
-
-        const { details } = (err ?? {}) as { details?: unknown };
-        if (details && typeof details === 'object') {
-            return details;
-        }
 
         const { CuitInSeveralAccounts } = await import('../core/use-cases/sync/find-sync-targets.js');
         return err instanceof CuitInSeveralAccounts ? { cuit: err.cuit, accounts: err.accounts } : {};

@@ -33,12 +33,8 @@ export const outputFor = (command: Command, io: CliIo): Output => {
     };
 };
 
-// A failure with its exit code, for runCli to report; `details` join its --json error object.
-export const failure = (message: string, exitCode: number = exitCodes.error, details?: object): Error & { exitCode: number; details?: object } => Object.assign(
-    new Error(message),
-    { exitCode },
-    details ? { details } : {}
-);
+// A failure with its exit code, for runCli to report.
+export const failure = (message: string, exitCode: number = exitCodes.error): Error & { exitCode: number } => Object.assign(new Error(message), { exitCode });
 
 // How many CUITs a worker syncs at once (`sync`, `sync worker`, `serve --worker`): 1 to 200.
 export const defaultWorkerConcurrency = 8;
