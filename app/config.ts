@@ -81,8 +81,36 @@ export const simulatedFleetConfig: FleetConfig = {
     checkDigits: false
 };
 
+// LOG_LEVEL: pino's levels, from the quietest.
+const logLevels = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+
 const internals = {
     flag: (raw: string | undefined): boolean => raw === '1' || raw === 'true',
+
+    // A level pino knows; any other would fail later, in English, or be taken silently.
+    logLevel(raw: string | undefined): string {
+
+        if (raw === undefined || raw === '') {
+            return 'info';
+        }
+
+        if (!(logLevels as readonly string[]).includes(raw)) {
+            throw new Error(`LOG_LEVEL debe ser uno de: ${logLevels.join(', ')}`);
+        }
+
+        return raw;
+    },
+
+    // A port to listen on: a whole number from 1 to 65535.
+    port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+
+        const port = internals.integer(env, name, fallback);
+        if (port > 65_535) {
+            throw new Error(`${name} debe ser un número de puerto entre 1 y 65535`);
+        }
+
+        return port;
+    },
 
 
     // A whole number of at least `min` (1: positive, 0: may turn a feature off).
@@ -195,7 +223,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, cwd: string = p
     const givenUrl = env.DATABASE_URL || defaultDatabaseUrl;
     const databaseUrl = internals.absolute(givenUrl, cwd);
     const host = env.HOST || '127.0.0.1';
-    const port = env.PORT === undefined || env.PORT === '' ? 8080 : internals.integer(env, 'PORT', 8080);
+    const port = internals.port(env, 'PORT', 8080);
     const authority = env.AUTHORITY === 'simulated' ? 'simulated' : 'arca';
     if (env.AUTHORITY && env.AUTHORITY !== 'arca' && env.AUTHORITY !== 'simulated') {
         throw new Error("AUTHORITY debe ser 'arca' o 'simulated'");
@@ -217,8 +245,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, cwd: string = p
         },
         authority,
         authorityUrl: env.AUTHORITY_URL || null,
-        logLevel: env.LOG_LEVEL || 'info',
-        metricsPort: env.METRICS_PORT ? internals.integer(env, 'METRICS_PORT', 9464) : null,
+        logLevel: internals.logLevel(env.LOG_LEVEL),
+        metricsPort: env.METRICS_PORT ? internals.port(env, 'METRICS_PORT', 9464) : null,
         // Operators may raise the limits; the defaults are the spec's.
         rateLimits: {
             perMinute: internals.integer(env, 'RATE_LIMIT_PER_MINUTE', defaultRateLimits.perMinute),

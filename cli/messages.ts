@@ -64,5 +64,11 @@ export const cliMessages = {
     passwordPrompt: (userId: number, min: number): string => `Contraseña para el usuario ${userId} (al menos ${min} caracteres; no se muestra): `,
     passwordAgain: 'Repetila para confirmar: ',
     passwordMismatch: 'Las dos contraseñas no coinciden: la contraseña no cambió. Volvé a ejecutar el comando.',
-    noToken: 'Falta ARCASYNC_TOKEN: definí un token de acceso a la API para usar el servidor MCP por stdio.'
+    noToken: 'Falta ARCASYNC_TOKEN: definí un token de acceso a la API para usar el servidor MCP por stdio.',
+    invalidPort: '--port debe ser un número de puerto entre 0 y 65535 (0: uno libre).',
+    // `webhook test` when the receiver did not answer 2xx: what happened, and what follows.
+    webhookTest: (input: { eventId: string; id: number; status: string; httpStatus: number | null; error: string | null }): string => (input.status === 'delivered'
+        ? `Evento de prueba ${input.eventId} al webhook ${input.id}: entregado (respondió ${input.httpStatus}).`
+        : `Evento de prueba ${input.eventId} al webhook ${input.id}: no entregado. ${input.error ?? 'Todavía sin intento.'}${
+            input.status === 'pending' ? ' Los trabajadores lo reintentan.' : ''}`)
 } as const;

@@ -14,6 +14,7 @@ import type { CliIo } from './io.js';
 import { exitCodes } from './run.js';
 import { speakSpanish, usageMessage } from './spanish.js';
 import { cliMessages } from './messages.js';
+import { jsonLine, visible } from './terminal-text.js';
 
 // arcasync: the staff and operators' command line (README.md, The command line), as a function:
 // runCli(argv, io) runs one command line against the given environment and streams and
@@ -95,6 +96,13 @@ const internals = {
             return cliMessages.addressInUse(String(address), String(port));
         }
 
+        // A rule's message is whole, whatever it quotes (report shows a quoted line break as \n);
+        // any other error is said by its first line (not a stack, not a driver's dump).
+        const { isDomainError } = await import('../core/domain/errors.js');
+        if (isDomainError(err)) {
+            return err.message;
+        }
+
         return (err instanceof Error ? err.message : String(err)).replace(/^error: /i, '').split('\n')[0]!;
     },
 
@@ -134,13 +142,23 @@ const internals = {
         return [...names, '--help'];
     },
 
+    // What a --json error object carries beside its line: the accounts to choose from when a
+    // CUIT needs --account.
+    async details(err: unknown): Promise<object> {
+
+        const { CuitInSeveralAccounts } = await import('../core/use-cases/sync/find-sync-targets.js');
+        return err instanceof CuitInSeveralAccounts ? { cuit: err.cuit, accounts: err.accounts } : {};
+    },
+
     // The one line on stderr of a failed command, always with the same prefix; with --json, a
     // JSON object.
     async report(io: CliIo, argv: readonly string[], err: unknown): Promise<number> {
 
         const message = await internals.message(err, io);
         const json = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
-        io.stderr.write(json ? `${JSON.stringify({ error: message })}\n` : `${internals.errorPrefix}${message}\n`);
+        const details = await internals.details(err);
+        // The line may echo what was typed or stored (a name, an event type, ARCA's text).
+        io.stderr.write(json ? `${jsonLine({ error: message, ...details })}\n` : `${internals.errorPrefix}${visible(message)}\n`);
         const code = (err as { exitCode?: unknown }).exitCode;
         return typeof code === 'number' && code !== 0 ? code : exitCodes.error;
     }

@@ -3,6 +3,7 @@ import type { App, ComposeOptions } from '../app/compose.js';
 import type { Config } from '../app/config.js';
 import type { CliIo } from './io.js';
 import { cliMessages } from './messages.js';
+import { jsonLine, terminalText } from './terminal-text.js';
 
 // What every command shares: the app built from the command's environment, output as human
 // text or one JSON object (--json), and failures thrown to runCli, which prints them as one
@@ -27,7 +28,7 @@ export const outputFor = (command: Command, io: CliIo): Output => {
         json,
         print(human, data) {
 
-            io.stdout.write(json ? `${JSON.stringify(data)}\n` : `${human}\n`);
+            io.stdout.write(json ? `${jsonLine(data)}\n` : `${terminalText(human)}\n`);
         }
     };
 };

@@ -237,7 +237,7 @@ for (const database of testDatabases()) {
             const client = await newClient();
             const now = Date.now();
             const id = await deps.jobQueue.enqueue(client.id, 'daily', now + 3_600_000);
-            const result = await forceResync({ ...deps, clock: { now: () => new Date(now) } }, { cuit: client.cuit });
+            const result = await forceResync({ ...deps, accounts: app.ports.accounts, clock: { now: () => new Date(now) } }, { cuit: client.cuit });
             expect(result.jobs).to.deep.equal([id]);
             const row = await databaseOf(app)('sync_jobs').where({ id }).first();
             expect(row.reason).to.equal('forced');

@@ -5,7 +5,8 @@ import type { ProbeNotTried } from '../../core/use-cases/sync/log-in.js';
 import type { CliIo } from '../io.js';
 import { stopRequested } from '../io.js';
 import { cliMessages } from '../messages.js';
-import { exitCodes, failure, outputFor, withApp } from '../run.js';
+import { visible } from '../terminal-text.js';
+import { exitCodes, failure, outputFor, parseId, withApp } from '../run.js';
 
 // arcasync authority simulate: the simulated authority alone, for AUTHORITY_URL of servers and
 // workers run apart (README.md, The command line). Runs until interrupted.
@@ -61,7 +62,8 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
     authority.command('probe')
         .description('recorre con la clave guardada de un CUIT cada paso de ARCA, sin guardar nada, e informa tiempo y resultado de cada uno')
         .requiredOption('--cuit <cuit>', 'CUIT a probar (una persona jurídica usa la clave de su representante)')
-        .action(async (options: { cuit: string }, command: Command) => {
+        .option('--account <id>', 'la cuenta cuya clave se prueba (obligatoria si varias cuentas gestionan el CUIT)')
+        .action(async (options: { cuit: string; account?: string }, command: Command) => {
 
             const output = outputFor(command, io);
             const [
@@ -74,25 +76,28 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
                 { createKeySessions },
                 { logInForProbe },
                 { messages },
-                { arcaDay }
+                { arcaDay },
+                { findAccountTarget }
             ] = await Promise.all([
                 import('../../core/domain/cuit.js'), import('../../app/sync.js'), import('../../app/authority.js'), import('../../app/compose.js'),
                 import('../../core/use-cases/sync/sync-status.js'), import('./sync.js'), import('../../core/use-cases/sync/key-sessions.js'),
                 import('../../core/use-cases/sync/log-in.js'), import('../../core/domain/messages.js'),
-                import('../../core/domain/arca-day.js')
+                import('../../core/domain/arca-day.js'), import('../../core/use-cases/sync/find-sync-targets.js')
             ]);
             const cuit = parseCuit(options.cuit);
             if (!cuit) {
                 throw failure('--cuit debe ser una CUIT válida');
             }
 
+            const accountId = options.account === undefined ? undefined : parseId(options.account);
+
             const { checkAuthorityFor } = await import('../../app/worker.js');
             const ok = await withApp(io, async (app) => {
 
                 await checkAuthorityFor(app);
-                const targets = app.ports.syncTargets;
-                const [found] = await targets.findByCuit(cuit);
-                const target = found ? await targets.find(found.id) : null;
+                // One account's client: its key is that account's (several accounts need --account).
+                const { client } = await findAccountTarget({ syncTargets: app.ports.syncTargets, accounts: app.ports.accounts }, cuit, accountId);
+                const target = await app.ports.syncTargets.find(client.id);
                 if (!target || !target.loginCuit || !target.sealedKey) {
                     throw failure(target ? 'El CUIT no tiene una clave fiscal con la que ingresar.' : 'No existe un cliente con ese CUIT.');
                 }
@@ -103,7 +108,7 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
                 // The probe's client honours the fleet's host blocks and caps; its login goes
                 // through the ledger's gate like a sync's (docs/scaling.md).
                 const authority = authorityClientOf(app, {
-                    onExchange: (exchange) => output.print(`  ${exchange.method} ${exchange.host}${exchange.path} -> HTTP ${exchange.status} (${exchange.ms} ms)`, { type: 'request', ...exchange })
+                    onExchange: (exchange) => output.print(`  ${visible(exchange.method)} ${visible(exchange.host)}${visible(exchange.path)} -> HTTP ${exchange.status} (${exchange.ms} ms)`, { type: 'request', ...exchange })
                 });
                 const deps = { ...syncDeps(app, authority), loginPacer: loginPacerOf(app) };
                 const sessions = createKeySessions(authority, deps.clock, { ledger: deps.loginLedger, pacer: deps.loginPacer, maxRelogins: deps.maxRelogins, weeklyWrongCap: deps.weeklyWrongCap });
@@ -127,14 +132,14 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
                         cuit,
                         today: app.ports.clock.now().toISOString().slice(0, 10),
                         person: target.tipo === 'persona-fisica'
-                    }, (step) => output.print(`${step.ok ? 'OK   ' : 'FALLA'} ${step.step} (${step.ms} ms): ${step.verdict}`, { type: 'step', ...step }));
+                    }, (step) => output.print(`${step.ok ? 'OK   ' : 'FALLA'} ${step.step} (${step.ms} ms): ${visible(step.verdict)}`, { type: 'step', ...step }));
                     if (probed === null && gate.notTried) {
                         const refused = gate.notTried;
                         const line = cliMessages.probeNotTried({
                             keyCuit: refused.keyCuit ?? target.loginCuit,
                             day: refused.day,
                             reason: refused.reason,
-                            what: refused.kind === null ? null : messages.authority[refused.kind as keyof typeof messages.authority] ?? refused.kind,
+                            what: refused.kind === null ? null : messages.authority[refused.kind as keyof typeof messages.authority] ?? visible(refused.kind),
                             retryDay: refused.retryAt === null ? null : arcaDay(refused.retryAt),
                             relogins: deps.maxRelogins
                         });

@@ -2,14 +2,28 @@ import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { stopRequested } from '../io.js';
 import { syncSpinner } from '../progress.js';
-import { assertDatabaseExists, configOf, defaultWorkerConcurrency, openApp, outputFor, workerConcurrency } from '../run.js';
+import { assertDatabaseExists, configOf, defaultWorkerConcurrency, failure, openApp, outputFor, workerConcurrency } from '../run.js';
 import { cliMessages, counted } from '../messages.js';
 
 // `migrate`, `serve` and `demo` (npm start). The serving process is app/server.ts; these
 // commands print where it listens and stop it when asked (SIGTERM, SIGINT).
 
 const internals = {
-    port: (raw: string | undefined): number | undefined => (raw === undefined ? undefined : Number(raw))
+    // --port as typed: a whole number a socket can listen on (0: any free one), said in Spanish
+    // before the server's own English refusal.
+    port(raw: string | undefined): number | undefined {
+
+        if (raw === undefined) {
+            return undefined;
+        }
+
+        const port = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
+        if (!(port <= 65_535)) {
+            throw failure(cliMessages.invalidPort);
+        }
+
+        return port;
+    }
 };
 
 export const registerServerCommands = (program: Command, io: CliIo): void => {
@@ -51,6 +65,7 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
         .option('--concurrency <n>', `con --worker: CUIT a la vez (${defaultWorkerConcurrency})`)
         .action(async (options: { host?: string; port?: string; worker?: boolean; concurrency?: string }, command: Command) => {
 
+            const port = internals.port(options.port);
             const worker = options.worker ? { concurrency: await workerConcurrency(options.concurrency) } : null;
             const { assertSecretKeyConfigured } = await import('../../app/secret-keys.js');
             const config = await configOf(io);
@@ -63,7 +78,7 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
             const { startServing } = await import('../../app/server.js');
             const serving = await startServing(app, {
                 ...(options.host ? { host: options.host } : {}),
-                ...(options.port === undefined ? {} : { port: internals.port(options.port)! }),
+                ...(port === undefined ? {} : { port }),
                 worker
             });
             outputFor(command, io).print(`arcasync escuchando en ${serving.url}`, { url: serving.url });
@@ -79,12 +94,13 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
         .option('--port <port>', 'puerto')
         .action(async (options: { host?: string; port?: string }, command: Command) => {
 
+            const port = internals.port(options.port);
             const { checkDemo, demoRelations, startDemo } = await import('../../app/demo.js');
             const output = outputFor(command, io);
             const stopping = stopRequested(io);
             // The authority is the simulated one, in this process unless AUTHORITY_URL names one.
             const config = await configOf(io, { ...io.env, AUTHORITY: 'simulated' });
-            await checkDemo(config, { host: options.host ?? config.host, port: options.port === undefined ? config.port : internals.port(options.port)! });
+            await checkDemo(config, { host: options.host ?? config.host, port: port ?? config.port });
             const { servingBusyTimeoutMs } = await import('../../app/database.js');
             const app = await openApp(io, { config, create: true, pool: { busyTimeoutMs: servingBusyTimeoutMs }, authorityRelations: demoRelations() });
             const spinner = await syncSpinner(io, output);
@@ -92,7 +108,7 @@ export const registerServerCommands = (program: Command, io: CliIo): void => {
             try {
                 run = await startDemo(app, {
                     ...(options.host ? { host: options.host } : {}),
-                    ...(options.port === undefined ? {} : { port: internals.port(options.port)! }),
+                    ...(port === undefined ? {} : { port }),
                     onProgress: spinner.update
                 });
             }

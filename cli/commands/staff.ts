@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { outputFor, parseId, withApp } from '../run.js';
 import { cliLabels, counted, labelOf } from '../messages.js';
+import { visible } from '../terminal-text.js';
 
 // Staff commands of the command line (README.md): accounts, users, tokens and tags. Each use
 // case is loaded when its command runs.
@@ -60,9 +61,9 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
         .action(async (id: string, _options: object, command: Command) => {
 
             const result = await withApp(io, async (app) => (await staff.showAccount()).showAccount(app.ports, { id: parseId(id) }));
-            const users = result.users.map((user) => `  ${user.id}  ${user.email}  ${labelOf(cliLabels.role, user.role)}`).join('\n') || '  (sin usuarios)';
+            const users = result.users.map((user) => `  ${user.id}  ${visible(user.email)}  ${labelOf(cliLabels.role, user.role)}`).join('\n') || '  (sin usuarios)';
             outputFor(command, io).print([
-                `Cuenta ${result.id}: ${result.name}`,
+                `Cuenta ${result.id}: ${visible(result.name)}`,
                 `Suscripción: ${labelOf(cliLabels.subscription, result.subscription)}`,
                 `Escritura por API: ${result.writingEnabled ? 'habilitada' : 'deshabilitada'}`,
                 `CUIT gestionados: ${result.cuitCount}`,
@@ -76,7 +77,7 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
         .action(async (_options: object, command: Command) => {
 
             const result = await withApp(io, async (app) => (await staff.listAccounts()).listAccounts(app.ports));
-            const lines = result.accounts.map((item) => `  ${item.id}  ${item.name} · suscripción ${labelOf(cliLabels.subscription, item.subscription)} · escritura ${item.writingEnabled ? 'habilitada' : 'deshabilitada'} · ${item.cuitCount} CUIT · ${counted(item.userCount, 'usuario', 'usuarios')}`);
+            const lines = result.accounts.map((item) => `  ${item.id}  ${visible(item.name)} · suscripción ${labelOf(cliLabels.subscription, item.subscription)} · escritura ${item.writingEnabled ? 'habilitada' : 'deshabilitada'} · ${item.cuitCount} CUIT · ${counted(item.userCount, 'usuario', 'usuarios')}`);
             outputFor(command, io).print(lines.join('\n') || '  (sin cuentas)', result);
         });
 
@@ -90,7 +91,7 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
             const result = await withApp(io, async (app) => (await staff.listUsers()).listUsers(app.ports, {
                 accountId: options.account === undefined ? undefined : parseId(options.account)
             }));
-            const lines = result.users.map((item) => `  ${item.id}  ${item.email}  ${labelOf(cliLabels.role, item.role)}  cuenta ${item.accountId}`);
+            const lines = result.users.map((item) => `  ${item.id}  ${visible(item.email)}  ${labelOf(cliLabels.role, item.role)}  cuenta ${item.accountId}`);
             outputFor(command, io).print(lines.join('\n') || '  (sin usuarios)', result);
         });
 
@@ -149,7 +150,7 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
                 userId: options.user === undefined ? undefined : parseId(options.user),
                 accountId: options.account === undefined ? undefined : parseId(options.account)
             }));
-            const lines = result.tokens.map((item) => `  ${item.id}  ${item.prefix}…  ${item.name ?? '(sin nombre)'}  usuario ${item.userId}  creado ${item.createdAt}${item.revokedAt ? ` · revocado ${item.revokedAt}` : ''}`);
+            const lines = result.tokens.map((item) => `  ${item.id}  ${visible(item.prefix)}…  ${item.name === null ? '(sin nombre)' : visible(item.name)}  usuario ${item.userId}  creado ${item.createdAt}${item.revokedAt ? ` · revocado ${item.revokedAt}` : ''}`);
             outputFor(command, io).print(lines.join('\n') || '  (sin tokens)', result);
         });
 
@@ -175,7 +176,7 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
                 name: options.name,
                 color: options.color
             }));
-            outputFor(command, io).print(`Etiqueta creada: ${result.nombre}`, result);
+            outputFor(command, io).print(`Etiqueta creada: ${visible(result.nombre)}`, result);
         });
 
     tag.command('assign')
@@ -190,6 +191,6 @@ export const registerStaffCommands = (program: Command, io: CliIo): void => {
                 cuit: options.cuit,
                 name: options.name
             }));
-            outputFor(command, io).print(`Etiqueta '${result.etiqueta}' asignada a ${result.cuit}`, result);
+            outputFor(command, io).print(`Etiqueta '${visible(result.etiqueta)}' asignada a ${result.cuit}`, result);
         });
 };

@@ -5,8 +5,9 @@ import type { CuitHealthView } from '../../core/use-cases/cuit-health.js';
 import { systemNames } from '../../core/domain/health.js';
 import type { CliIo } from '../io.js';
 import { syncSpinner } from '../progress.js';
-import { defaultWorkerConcurrency, exitCodes, failure, openApp, outputFor, withApp, workerConcurrency } from '../run.js';
+import { defaultWorkerConcurrency, exitCodes, failure, openApp, outputFor, parseId, withApp, workerConcurrency } from '../run.js';
 import { cliLabels, cliMessages, counted, labelOf } from '../messages.js';
+import { jsonLine, visible } from '../terminal-text.js';
 
 // The synchronization commands of the command line (README.md): `sync` (cron), `sync worker`
 // (long-running), `sync status`, `resync`. The work happens in app/worker.ts; this module
@@ -40,7 +41,7 @@ const texts = {
     },
 
     ended: (ended: KeyLogins['ended']): string => (ended
-        ? ` Sin más ingresos hoy: ${messages.authority[ended.kind as keyof typeof messages.authority] ?? ended.kind} (${ended.at})`
+        ? ` Sin más ingresos hoy: ${messages.authority[ended.kind as keyof typeof messages.authority] ?? visible(ended.kind)} (${ended.at})`
         : ''),
 
     fleet: (logins: FleetLogins): string[] => [
@@ -74,7 +75,7 @@ export const describeStatus = (result: StatusWithHealth): string => {
         lines.push(`CUIT ${client.cuit} (cuenta ${client.accountId}); trabajos pendientes ${client.jobs.pending}, en curso ${client.jobs.running}`);
         const health = (client as { estado?: CuitHealthView | null }).estado;
         if (health) {
-            lines.push(`  estado: ${health.estado}${health.desde ? ` desde ${health.desde}` : ''}. ${health.mensaje} ${health.accion}`);
+            lines.push(`  estado: ${health.estado}${health.desde ? ` desde ${health.desde}` : ''}. ${visible(health.mensaje)} ${visible(health.accion)}`);
             lines.push(`  clave fiscal${health.clave.cuit ? ` de ${health.clave.cuit}` : ''}: ${health.clave.estado}${health.clave.desde ? ` desde ${health.clave.desde}` : ''}`);
         }
 
@@ -85,7 +86,7 @@ export const describeStatus = (result: StatusWithHealth): string => {
         const states = new Map(health?.sistemas.map((entry) => [entry.sistema, entry.estado]));
         for (const system of client.systems) {
             const state = states.get(systemNames[system.system]);
-            lines.push(`  ${labelOf(cliLabels.system, system.system).padEnd(internals.systemWidth)} ${state ? `${state} · ` : ''}último éxito ${system.syncedAt ?? 'nunca'}${system.lastError ? ` · error (${system.lastAttemptAt}): ${system.lastError}` : ''}`);
+            lines.push(`  ${labelOf(cliLabels.system, system.system).padEnd(internals.systemWidth)} ${state ? `${state} · ` : ''}último éxito ${system.syncedAt ?? 'nunca'}${system.lastError ? ` · error (${system.lastAttemptAt}): ${visible(system.lastError)}` : ''}`);
         }
     }
 
@@ -99,8 +100,9 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
         .option('--cuit <cuit>', 'un CUIT a sincronizar (repetible)', internals.collect)
         .option('--due', 'los CUIT cuya última sincronización tiene más de un día')
         .option('--all', 'todos los CUIT')
+        .option('--account <id>', 'con --cuit: la cuenta cuyo cliente se sincroniza (obligatoria si varias cuentas gestionan el CUIT)')
         .option('--concurrency <n>', `CUIT a la vez (${defaultWorkerConcurrency})`)
-        .action(async (options: { cuit?: string[]; due?: boolean; all?: boolean; concurrency?: string }, command: Command) => {
+        .action(async (options: { cuit?: string[]; due?: boolean; all?: boolean; account?: string; concurrency?: string }, command: Command) => {
 
             const output = outputFor(command, io);
             const [{ enqueueSync }, { queueDeps }, { syncNow }] = await Promise.all([
@@ -109,11 +111,13 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
                 import('../../app/worker.js')
             ]);
 
+            const accountId = options.account === undefined ? undefined : parseId(options.account);
             const summary = await withApp(io, async (app) => {
 
                 const concurrency = await workerConcurrency(options.concurrency);
-                const { clientIds } = await enqueueSync(queueDeps(app), {
+                const { clientIds } = await enqueueSync({ ...queueDeps(app), accounts: app.ports.accounts }, {
                     cuits: options.cuit ?? [],
+                    accountId,
                     all: options.all ?? false,
                     due: options.due ?? false,
                     window: app.config.fleet.window
@@ -133,7 +137,7 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
 
             const lines = [cliMessages.syncSummary(summary)];
             for (const failed of summary.failures) {
-                lines.push(`  ${failed.cuit ?? '?'}: ${failed.error ?? ''}`);
+                lines.push(`  ${failed.cuit ?? '?'}: ${visible(failed.error ?? '')}`);
             }
 
             if (summary.otherWorkers) {
@@ -168,7 +172,7 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
                 const event = (data: object) => {
 
                     if (output.json) {
-                        io.stdout.write(`${JSON.stringify(data)}\n`);
+                        io.stdout.write(`${jsonLine(data)}\n`);
                     }
                 };
 
@@ -246,16 +250,18 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
                 } : status;
                 return { ...withHealth, unknownPages: diagnosticsSummary(diagnosticsDirOf(app.config.dataDir)) };
             });
-            const pages = result.unknownPages.captured ? `\nPáginas de ARCA con forma desconocida guardadas: ${result.unknownPages.captured} en ${result.unknownPages.dir} (última: ${result.unknownPages.latest})` : '';
+            const pages = result.unknownPages.captured ? `\nPáginas de ARCA con forma desconocida guardadas: ${result.unknownPages.captured} en ${visible(result.unknownPages.dir)} (última: ${visible(result.unknownPages.latest ?? '')})` : '';
             outputFor(command, io).print(`${describeStatus(result)}${pages}`, result);
         });
 
     program.command('resync <cuit>')
         .description('staff: fuerza una resincronización completa del CUIT')
-        .action(async (cuit: string, _options: object, command: Command) => {
+        .option('--account <id>', 'la cuenta cuyo cliente se resincroniza (obligatoria si varias cuentas gestionan el CUIT)')
+        .action(async (cuit: string, options: { account?: string }, command: Command) => {
 
             const [{ forceResync }, { queueDeps }] = await Promise.all([import('../../core/use-cases/sync/force-resync.js'), import('../../app/sync.js')]);
-            const result = await withApp(io, (app) => forceResync(queueDeps(app), { cuit }));
-            outputFor(command, io).print(`Resincronización completa del CUIT ${result.cuit} encolada (${result.jobs.length === 1 ? 'trabajo' : 'trabajos'} ${result.jobs.join(', ')}).`, result);
+            const accountId = options.account === undefined ? undefined : parseId(options.account);
+            const result = await withApp(io, (app) => forceResync({ ...queueDeps(app), accounts: app.ports.accounts }, { cuit, accountId }));
+            outputFor(command, io).print(`Resincronización completa del CUIT ${result.cuit} de la cuenta ${result.accountId} encolada (trabajo ${result.jobs.join(', ')}).`, result);
         });
 };

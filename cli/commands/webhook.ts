@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
-import { outputFor, parseId, withApp } from '../run.js';
-import { cliLabels, labelOf } from '../messages.js';
+import { failure, outputFor, parseId, withApp } from '../run.js';
+import { cliLabels, cliMessages, labelOf } from '../messages.js';
+import { visible } from '../terminal-text.js';
 
 // Staff's signed webhooks per account (README: States and webhooks): the API stays read-only.
 // The signing secret is printed once, by create and rotate-secret.
@@ -35,7 +36,7 @@ export const registerWebhookCommands = (program: Command, io: CliIo): void => {
                 events: options.events
             }, targetPolicyOf(app)));
             outputFor(command, io).print([
-                `Webhook ${result.id} creado: ${result.url} (eventos: ${result.events}).`,
+                `Webhook ${result.id} creado: ${visible(result.url)} (eventos: ${visible(result.events)}).`,
                 `Secreto de firma (se muestra solo esta vez): ${result.secret}`
             ].join('\n'), result);
         });
@@ -49,7 +50,7 @@ export const registerWebhookCommands = (program: Command, io: CliIo): void => {
             const result = await withApp(io, async (app) => listWebhooks(app.ports, {
                 accountId: options.account === undefined ? undefined : parseId(options.account)
             }));
-            const lines = result.endpoints.map((entry) => `  ${entry.id}  cuenta ${entry.accountId}  ${entry.url}  eventos: ${entry.events}  ${entry.disabledAt === null ? 'activo' : `deshabilitado ${internals.when(entry.disabledAt)}`}`);
+            const lines = result.endpoints.map((entry) => `  ${entry.id}  cuenta ${entry.accountId}  ${visible(entry.url)}  eventos: ${visible(entry.events)}  ${entry.disabledAt === null ? 'activo' : `deshabilitado ${internals.when(entry.disabledAt)}`}`);
             outputFor(command, io).print(lines.join('\n') || '  (sin webhooks)', result);
         });
 
@@ -88,10 +89,20 @@ export const registerWebhookCommands = (program: Command, io: CliIo): void => {
                 })).deliveries.find((entry) => entry.eventId === queued.eventId)!;
                 return { ...queued, status: delivery.status, httpStatus: delivery.lastStatus, error: delivery.lastError };
             });
-            const answer = result.status === 'delivered'
-                ? `entregado (respondió ${result.httpStatus})`
-                : `no entregado: ${result.error ?? 'sin intento todavía'}; los trabajadores lo reintentan`;
-            outputFor(command, io).print(`Evento de prueba ${result.eventId} al webhook ${result.id}: ${answer}.`, result);
+            const output = outputFor(command, io);
+            const line = cliMessages.webhookTest(result);
+            if (result.status === 'delivered') {
+                output.print(line, result);
+                return;
+            }
+
+            // The receiver did not answer 2xx: a failed command (scripts see it), its line on
+            // stderr; --json still prints the delivery's state.
+            if (output.json) {
+                output.print(line, result);
+            }
+
+            throw failure(line);
         });
 
     webhook.command('deliveries')
@@ -107,8 +118,8 @@ export const registerWebhookCommands = (program: Command, io: CliIo): void => {
                 accountId: options.account === undefined ? undefined : parseId(options.account),
                 limit: internals.limit(options.limit)
             }));
-            const lines = result.deliveries.map((entry) => `  ${entry.eventId}  ${entry.type}  webhook ${entry.endpointId}  ${labelOf(cliLabels.delivery, entry.status)}  intentos ${entry.attempts}` +
-                `${entry.lastStatus === null ? '' : `  respuesta ${entry.lastStatus}`}${entry.lastError ? `  error: ${entry.lastError}` : ''}` +
+            const lines = result.deliveries.map((entry) => `  ${entry.eventId}  ${visible(entry.type)}  webhook ${entry.endpointId}  ${labelOf(cliLabels.delivery, entry.status)}  intentos ${entry.attempts}` +
+                `${entry.lastStatus === null ? '' : `  respuesta ${entry.lastStatus}`}${entry.lastError ? `  error: ${visible(entry.lastError)}` : ''}` +
                 `${entry.status === 'pending' ? `  próximo ${internals.when(entry.nextAttemptAt)}` : ''}${entry.deliveredAt === null ? '' : `  entregado ${internals.when(entry.deliveredAt)}`}`);
             outputFor(command, io).print(lines.join('\n') || '  (sin entregas)', result);
         });

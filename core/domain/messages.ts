@@ -50,7 +50,12 @@ export const messages = {
         invalidSubscription: "La suscripción debe ser 'active', 'paused', 'ended' o 'inactive'.",
         invalidCuit: 'El CUIT debe tener 11 dígitos, con o sin guiones (NN-NNNNNNNN-N).',
         shortPassword: (min: number): string => `La contraseña debe tener al menos ${min} caracteres.`,
-        ownerSeesAll: 'Los usuarios owner ya gestionan todos los CUIT de la cuenta; solo se asignan CUIT a usuarios member.'
+        ownerSeesAll: 'Los usuarios owner ya gestionan todos los CUIT de la cuenta; solo se asignan CUIT a usuarios member.',
+        // A name staff give (`what`: "El nombre de la cuenta"), refused before it is stored.
+        nameCharacters: (what: string): string => `${what} no puede tener caracteres de control (como ESC) ni saltos de línea.`,
+        nameTooLong: (what: string, max: number): string => `${what} puede tener hasta ${max} caracteres.`,
+        // Staff act on one account's client of a CUIT (resync, sync --cuit, authority probe).
+        cuitNotInAccount: (cuit: string, accountId: number): string => `La cuenta ${accountId} no gestiona el CUIT ${cuit}.`
     },
     // Creating, editing and deleting clients (POST, PATCH, DELETE /v1/cuits): each names its field.
     clientWrite: {
@@ -108,6 +113,10 @@ export const messages = {
         invalidCuit: (cuit: string): string => `El CUIT ${cuit.slice(0, 2)}-${cuit.slice(2, 10)}-${cuit.slice(10)} no es válido (su dígito verificador no corresponde) y no se envía a ARCA.`,
         internal: 'Error interno al sincronizar; se reintentará.',
         nothingToRun: 'Indicá qué sincronizar: --cuit CUIT, --due o --all.',
+        // resync, sync --cuit and authority probe act for one account's client (each has its own key).
+        severalAccounts: (cuit: string, accounts: readonly { id: number; name: string }[]): string => `El CUIT ${cuit} lo gestionan ${accounts.length} cuentas: ${
+            accounts.map((account) => `${account.id} (${account.name})`).join(', ')}. Indicá cuál con --account ID.`,
+        accountWithoutCuit: 'La opción --account elige la cuenta de los CUIT indicados con --cuit: usala junto con --cuit.',
         simulatedDatabase: "Esta base de datos la creó la demostración (npm start): sus CUIT y claves son de prueba y no se envían a ARCA. Usala con AUTHORITY=simulated, o sincronizá una base propia creada con 'arcasync migrate'."
     },
     // Webhooks (`arcasync webhook …`).

@@ -16,6 +16,8 @@ export interface TargetPolicy {
 }
 
 const internals = {
+    maxUrlLength: 2048,
+
     blockList(entries: readonly (readonly [string, number, 'ipv4' | 'ipv6'])[]): BlockList {
 
         const list = new BlockList();
@@ -124,6 +126,11 @@ export const checkTargetUrl = (raw: string, policy: TargetPolicy): { url: URL } 
     }
     catch {
         return { error: 'La URL del webhook no es válida.' };
+    }
+
+    // The stored form (percent-encoded, so it may grow) fits its column (migration 011).
+    if (url.toString().length > internals.maxUrlLength) {
+        return { error: `La URL del webhook puede tener hasta ${internals.maxUrlLength} caracteres.` };
     }
 
     if (url.username || url.password) {

@@ -2,7 +2,7 @@ import type { SubscriptionState } from '../../domain/access.js';
 import { invalid } from '../../domain/errors.js';
 import { messages } from '../../domain/messages.js';
 import type { Ports } from '../../ports/index.js';
-import { parseSubscription } from './staff-input.js';
+import { parseStaffName, parseSubscription, staffNames } from './staff-input.js';
 
 export interface CreateAccountInput {
     name: string;
@@ -13,7 +13,7 @@ export interface CreateAccountInput {
 // Staff create the portfolio; it starts active unless told otherwise.
 export const createAccount = async (deps: Pick<Ports, 'accounts' | 'clock'>, input: CreateAccountInput): Promise<{ id: number }> => {
 
-    const name = input.name.trim();
+    const name = parseStaffName(input.name, staffNames.account);
     const subscription: SubscriptionState = input.subscription === undefined ? 'active' : parseSubscription(input.subscription);
     if (!name) {
         throw invalid([messages.admin.invalidName]);

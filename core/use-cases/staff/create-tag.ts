@@ -1,14 +1,14 @@
 import { conflict, invalid } from '../../domain/errors.js';
 import { messages } from '../../domain/messages.js';
 import type { Ports } from '../../ports/index.js';
-import { requireAccount } from './staff-input.js';
+import { parseStaffName, requireAccount, staffNames } from './staff-input.js';
 
 const colorPattern = /^#[0-9a-fA-F]{6}$/;
 
 // Tags are managed by staff and the dashboard, never through the API (docs/api.md, Resources).
 export const createTag = async (deps: Pick<Ports, 'accounts' | 'tags'>, input: { accountId: number; name: string; color: string }) => {
 
-    const name = input.name.trim();
+    const name = parseStaffName(input.name, staffNames.tag);
     const failures: string[] = [];
     if (!name) {
         failures.push(messages.admin.invalidName);

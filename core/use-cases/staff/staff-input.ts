@@ -4,6 +4,7 @@ import type { Cuit } from '../../domain/cuit.js';
 import { parseCuit } from '../../domain/cuit.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { messages } from '../../domain/messages.js';
+import { isPrintableText } from '../../domain/text.js';
 import type { AccountRecord, Ports, UserRecord } from '../../ports/index.js';
 
 // Checks shared by the staff use cases.
@@ -34,6 +35,31 @@ export const parseStaffCuit = (value: string): Cuit => {
     }
 
     return cuit;
+};
+
+// The names staff give, each with the column's length and how its errors name it.
+export const staffNames = {
+    account: { what: 'El nombre de la cuenta', max: 200 },
+    token: { what: 'El nombre del token', max: 200 },
+    tag: { what: 'El nombre de la etiqueta', max: 100 }
+} as const;
+
+// A name shows in listings and terminals: a control character (an ESC sequence, a line break)
+// would act there or forge a line, so it is refused, as are lone surrogates (isPrintableText)
+// and C1 controls, wherever they stand. Returns the name trimmed of spaces; empty is the
+// caller's to refuse or allow.
+export const parseStaffName = (value: string, name: { what: string; max: number }): string => {
+
+    if (!isPrintableText(value) || /[\u0080-\u009f]/.test(value)) {
+        throw invalid([messages.admin.nameCharacters(name.what)]);
+    }
+
+    const trimmed = value.trim();
+    if (trimmed.length > name.max) {
+        throw invalid([messages.admin.nameTooLong(name.what, name.max)]);
+    }
+
+    return trimmed;
 };
 
 export const requireAccount = async (deps: Pick<Ports, 'accounts'>, id: number): Promise<AccountRecord> => {
