@@ -14,6 +14,7 @@ import * as hardening from './010_hardening.js';
 import * as healthWebhooks from './011_health_webhooks.js';
 import * as syncChanges from './012_sync_changes.js';
 import * as keyEvents from './013_key_events.js';
+import * as claimOrder from './017_claim_order.js';
 
 // Migrations are listed here rather than found on disk, so the same list runs from the
 // TypeScript sources (tests) and from the compiled build.
@@ -31,7 +32,8 @@ const internals = {
         '010_hardening': hardening,
         '011_health_webhooks': healthWebhooks,
         '012_sync_changes': syncChanges,
-        '013_key_events': keyEvents
+        '013_key_events': keyEvents,
+        '017_claim_order': claimOrder
     } as Record<string, Knex.Migration>,
     // How long a process waits for another one's migration (an upgrade started on every
     // worker at once), and how often it looks whether that one has ended.
