@@ -54,7 +54,9 @@ for (const database of testDatabases()) {
             const client = await server.app.ports.clients.insert({
                 publicId: randomUUID(), accountId, cuit: cuit as Cuit, tipo: 'persona-fisica', ...names, representativeId: null,
                 displayName: name, sortName: sortKey(name), email: null, telefono: null,
-                sealedKey: server.app.ports.secretBox.seal(password), keyDigest: await server.app.ports.keyIdentity.of(cuit as Cuit, password), createdAt: Date.now()
+                sealedKey: server.app.ports.secretBox.seal(password),
+                keyDigest: await server.app.ports.keyIdentity.of(cuit as Cuit, password),
+                createdAt: Date.now()
             });
             return client!.id;
         };
