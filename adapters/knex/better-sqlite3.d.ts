@@ -11,8 +11,8 @@ declare module 'better-sqlite3' {
     }
 
     class Database {
-        // readonly, fileMustExist: a look that writes nothing (migration-guard.ts); timeout: busy wait in ms.
-        constructor(filename: string, options?: { readonly?: boolean; fileMustExist?: boolean; timeout?: number });
+        // fileMustExist: a look that creates nothing (migration-guard.ts); timeout: busy wait in ms.
+        constructor(filename: string, options?: { fileMustExist?: boolean; timeout?: number });
         prepare(sql: string): Statement;
         pragma(sql: string): unknown;
         close(): void;

@@ -7,7 +7,7 @@ import { dialectOf } from './connection.js';
 // arcasync's (knex_migrations names ours). DATABASE_URL pointed at MariaDB's own `mysql`
 // database, or at a WordPress one, would otherwise get arcasync's tables (and knex's) beside
 // the others at the first command. It is read without writing anything: on SQLite through a
-// read-only connection of its own, since the pool's first connection already writes (WAL
+// query-only connection of its own, since the pool's first connection already writes (WAL
 // mode is kept in the file's header).
 
 export interface DatabaseContents {
@@ -91,8 +91,11 @@ export const databaseContents = async (knex: Knex): Promise<DatabaseContents> =>
         return { tables: [], migrations: null, locked: false };
     }
 
-    const db = new Database(filename, { readonly: true, fileMustExist: true, timeout: 10_000 });
+    // Not opened read-only: on a WAL database (arcasync's) a read-only connection cannot remove
+    // the -wal and -shm files it made as it closes. query_only refuses any write instead.
+    const db = new Database(filename, { fileMustExist: true, timeout: 10_000 });
     try {
+        db.pragma('query_only = ON');
         return await internals.read(async (sql) => db.prepare(sql).all(), 'sqlite');
     }
     finally {
