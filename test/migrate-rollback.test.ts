@@ -7,6 +7,7 @@ import knexFactory from 'knex';
 import { migrationSource } from '../adapters/knex/migrations/index.js';
 import { operatorMessages } from '../app/messages.js';
 import type { CliIo } from '../cli/io.js';
+import { cliMessages } from '../cli/messages.js';
 import { runCli as runCommandLine } from '../cli/program.js';
 import type { CliResult } from './support/cli.js';
 import { cliEnv, runCli } from './support/cli.js';
@@ -183,6 +184,10 @@ for (const database of testDatabases()) {
                 expect(await internals.tables(db.url)).to.deep.equal(['knex_migrations', 'knex_migrations_lock']);
 
                 expect(await runCli(db.url, ['migrate', '--down', '--yes'])).to.deep.equal({ code: 0, stdout: 'No hay migraciones aplicadas: no hay nada que deshacer.\n', stderr: '' });
+                // --yes never reaches another action, and one action at a time.
+                expect(await runCli(db.url, ['migrate', '--yes'])).to.deep.equal({ code: 1, stdout: '', stderr: `Error: ${cliMessages.migrateYesAlone}\n` });
+                expect(await runCli(db.url, ['migrate', '--status', '--down'])).to.deep.equal({ code: 1, stdout: '', stderr: `Error: ${cliMessages.migrateOneAction}\n` });
+                expect(await internals.tables(db.url)).to.deep.equal(['knex_migrations', 'knex_migrations_lock']);
                 expect((await runCli(db.url, ['migrate'])).stdout).to.equal(`Migraciones aplicadas: ${names.join(', ')}\n`);
             }
             finally {
