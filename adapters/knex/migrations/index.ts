@@ -198,7 +198,9 @@ export const planMigrationDown = async (knex: Knex): Promise<MigrationDown | nul
         return null;
     }
 
-    const scratch = connect('sqlite::memory:');
+    // Its notices are no one's business: the operator reads what it found.
+    const quiet = () => undefined;
+    const scratch = connect('sqlite::memory:', {}, { warn: quiet, error: quiet, deprecate: quiet, debug: quiet });
     try {
         const source: Knex.MigrationSource<string> = { ...migrationSource, getMigrations: async () => applied };
         await scratch.migrate.latest({ migrationSource: source });
