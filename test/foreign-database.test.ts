@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
+import { connect } from '../adapters/knex/connection.js';
+import { migrateLatest, migrationSource } from '../adapters/knex/migrations/index.js';
 import type { CliResult } from './support/cli.js';
 import { cliEnv, runCli, runInProcess } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
@@ -199,6 +201,23 @@ for (const database of testDatabases()) {
                 expect((await runCli(db.url, ['migrate'])).stdout).to.equal('La base de datos ya estaba al día.\n');
             }
             finally {
+                await db.release();
+            }
+        });
+
+        it('a first migration half-way in another process (its lock held, its first tables made) is waited for, not refused', async () => {
+
+            const db = await database.create();
+            const knex = connect(db.url);
+            try {
+                await knex.migrate.list({ migrationSource });
+                await knex('knex_migrations_lock').update({ is_locked: 1 });
+                await knex.raw('create table accounts (id integer primary key)');
+                const waited = await migrateLatest(knex, { lockWaitMs: 300 }).catch((err: unknown) => err);
+                expect((waited as { code?: unknown }).code).to.equal('ARCASYNC_MIGRATION_LOCKED');
+            }
+            finally {
+                await knex.destroy();
                 await db.release();
             }
         });
