@@ -1,11 +1,28 @@
+import type { Knex } from 'knex';
 import { knexCliConfig } from './adapters/knex/connection.js';
-import { migrationSource } from './adapters/knex/migrations/index.js';
+import { knexCliMigrationSource } from './adapters/knex/migrations/index.js';
 import { loadConfig } from './app/config.js';
+import { knexCliRefusal } from './app/database.js';
 
 // The knex CLI on the service's database (DATABASE_URL, or the embedded default), with the
-// service's own migration list, so that operators use the commands they know:
-//   npm run knex -- migrate:status | migrate:latest | migrate:rollback | migrate:down
+// service's own migration list:
+//   npm run knex -- migrate:status | migrate:latest
 // (from a build without TypeScript tooling: npx knex --knexfile dist/knexfile.js …).
-// `arcasync migrate` is the same as migrate:latest. See docs/operations.md.
+// `arcasync migrate` is the same as migrate:latest, `arcasync migrate --status` as
+// migrate:status. migrate:rollback and migrate:down are refused: they undo a whole batch (on
+// a normal installation every table) without asking; `arcasync migrate --down` undoes one
+// migration, says what it drops and asks. Another application's database, and a missing SQLite
+// file for anything but migrating, are refused before knex connects. See docs/operations.md.
 
-export default knexCliConfig(loadConfig().databaseUrl, { migrationSource });
+export default async (): Promise<Knex.Config> => {
+
+    const config = loadConfig();
+    const refused = await knexCliRefusal(config, process.argv.slice(2));
+    if (refused) {
+        // knex would print a thrown error as its stack, under an English heading.
+        process.stderr.write(`Error: ${refused}\n`);
+        process.exit(1);
+    }
+
+    return knexCliConfig(config.databaseUrl, { migrationSource: knexCliMigrationSource });
+};

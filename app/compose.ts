@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Knex } from 'knex';
-import { closeDatabase, connect, dialectOf, knexRepositories, migrateLatest } from '../adapters/knex/index.js';
+import { admitDatabase, closeDatabase, connect, dialectOf, knexRepositories, migrateLatest } from '../adapters/knex/index.js';
 import type { PoolOptions } from '../adapters/knex/connection.js';
 import { memoryReadCache } from '../adapters/memory/read-cache.js';
 import type { ArcaClientOptions } from '../adapters/authority/arca/index.js';
@@ -86,6 +86,13 @@ export const composeApp = async (config: Config, options: ComposeOptions = {}): 
     const secretBox = secretBoxFor(loadKeyring(config));
     const knex = connect(config.databaseUrl, options.pool, databaseLog(config.logLevel));
     if (options.migrate !== false) {
+        // Before the pool's first connection, which already writes to a SQLite file (WAL mode):
+        // another application's database is refused untouched.
+        await admitDatabase(knex).catch(async (err: unknown) => {
+
+            await knex.destroy();
+            throw err;
+        });
         const shortWait = options.pool?.busyTimeoutMs !== undefined && dialectOf(knex) === 'sqlite';
         if (shortWait) {
             await knex.raw('pragma busy_timeout = 10000');

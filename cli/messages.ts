@@ -70,5 +70,33 @@ export const cliMessages = {
     webhookTest: (input: { eventId: string; id: number; status: string; httpStatus: number | null; error: string | null }): string => (input.status === 'delivered'
         ? `Evento de prueba ${input.eventId} al webhook ${input.id}: entregado (respondió ${input.httpStatus}).`
         : `Evento de prueba ${input.eventId} al webhook ${input.id}: no entregado. ${input.error ?? 'Todavía sin intento.'}${
-            input.status === 'pending' ? ' Los trabajadores lo reintentan.' : ''}`)
+            input.status === 'pending' ? ' Los trabajadores lo reintentan.' : ''}`),
+    migrateOneAction: 'Elegí una sola de --status, --down y --unlock.',
+    migrateYesAlone: '--yes solo confirma --down: sin --down, migrate no borra nada.',
+    migrationStates: (database: string, states: { name: string; batch: number | null }[]): string => {
+
+        const applied = states.filter((state) => state.batch !== null).length;
+        const width = Math.max(...states.map((state) => state.name.length));
+        return [
+            `Migraciones de ${database}: ${counted(applied, 'aplicada', 'aplicadas')}, ${counted(states.length - applied, 'pendiente', 'pendientes')}.`,
+            ...states.map((state) => `  ${state.name.padEnd(width)}  ${state.batch === null ? 'pendiente' : `aplicada (lote ${state.batch})`}`)
+        ].join('\n');
+    },
+    nothingToUndo: 'No hay migraciones aplicadas: no hay nada que deshacer.',
+    // What undoing the last migration drops, said before it is done.
+    downPlan: (plan: { name: string; tables: { name: string; rows: number }[]; columns: string[] }): string => {
+
+        const spoken = (items: string[]) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} y ${items.at(-1)!}` : items[0]!);
+        const parts = [
+            ...plan.tables.length ? [`${plan.tables.length === 1 ? 'la tabla' : 'las tablas'} ${spoken(plan.tables.map((table) => `${table.name} (${counted(table.rows, 'fila', 'filas')})`))}`] : [],
+            ...plan.columns.length ? [`${plan.columns.length === 1 ? 'la columna' : 'las columnas'} ${spoken(plan.columns)}`] : []
+        ];
+        return parts.length
+            ? `Deshacer la migración ${plan.name} borra ${parts.join(' y ')}, con todos sus datos.`
+            : `Deshacer la migración ${plan.name} no borra tablas ni columnas (puede quitar índices, o borrar o cambiar filas).`;
+    },
+    downQuestion: '¿La deshago? Escribí "si" para confirmar: ',
+    downNeedsYes: (plan: string): string => `${plan} No se deshizo nada: sin una terminal donde preguntar, confirmalo con --yes.`,
+    downDeclined: 'No se deshizo ninguna migración.',
+    downDone: (name: string): string => `Migración deshecha: ${name}. 'arcasync migrate' la vuelve a aplicar (sin los datos que se borraron).`
 } as const;

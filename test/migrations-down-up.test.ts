@@ -8,7 +8,7 @@ import { testDatabases } from './support/databases.js';
 
 // Every migration can be undone and redone: down one at a time to an empty database, up one at
 // a time to the same schema as a straight migrate. And the knex CLI that operators know runs
-// on the service's database through knexfile.ts.
+// on the service's database through knexfile.ts (going back is `arcasync migrate --down`).
 
 const internals = {
     root: fileURLToPath(new URL('..', import.meta.url)),
@@ -81,16 +81,15 @@ for (const database of testDatabases()) {
             }
         });
 
-        it('npm run knex: migrate:latest, migrate:status, migrate:rollback on the service\'s migrations', async () => {
+        // migrate:rollback is refused (test/migrate-rollback.test.ts): it dropped every table.
+        it('npm run knex: migrate:latest, migrate:status on the service\'s migrations', async () => {
 
             const db = await database.create();
             try {
                 const names = await migrationSource.getMigrations([]);
                 expect(internals.knexCli(db.url, ['migrate:latest'])).to.include(`Batch 1 run: ${names.length} migrations`);
-                expect(internals.knexCli(db.url, ['migrate:status'])).to.include('No Pending Migration files Found.');
-                expect(internals.knexCli(db.url, ['migrate:rollback'])).to.include(`Batch 1 rolled back: ${names.length} migrations`);
-                const status = internals.knexCli(db.url, ['migrate:status']);
-                expect(status).to.include(`Found ${names.length} Pending Migration file/files.`);
+                expect(internals.knexCli(db.url, ['migrate:status'])).to.include(`Found ${names.length} Completed Migration file/files.\n${names.join('\n')}\n`)
+                    .and.include('No Pending Migration files Found.');
             }
             finally {
                 await db.release();

@@ -11,7 +11,8 @@ declare module 'better-sqlite3' {
     }
 
     class Database {
-        constructor(filename: string);
+        // fileMustExist: a look that creates nothing (migration-guard.ts); timeout: busy wait in ms.
+        constructor(filename: string, options?: { fileMustExist?: boolean; timeout?: number });
         prepare(sql: string): Statement;
         pragma(sql: string): unknown;
         close(): void;

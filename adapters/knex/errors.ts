@@ -111,7 +111,9 @@ export const databaseFailureCause = (err: unknown): string | null => {
         case 'SQLITE_BUSY':
         case 'SQLITE_LOCKED': return 'otro proceso tiene la base de datos bloqueada';
         case 'ARCASYNC_UNSUPPORTED_SERVER':
-        case 'ARCASYNC_MIGRATION_LOCKED': return String(message);
+        case 'ARCASYNC_MIGRATION_LOCKED':
+        case 'ARCASYNC_FOREIGN_DATABASE':
+        case 'ARCASYNC_MIGRATION_MOVED': return String(message);
         default: return null;
     }
 };

@@ -22,7 +22,8 @@ import { fleetLimits } from './fleet-state.js';
 import { loginLedger } from './login-ledger.js';
 
 export { closeDatabase, connect, dialectOf } from './connection.js';
-export { migrateLatest, unlockMigrations } from './migrations/index.js';
+export { admitDatabase, migrateDown, migrateLatest, migrationStates, planMigrationDown, unlockMigrations } from './migrations/index.js';
+export type { MigrationDown, MigrationState } from './migrations/index.js';
 
 // Every repository over one knex instance; `owner` is this process in the fleet's leases.
 export const knexRepositories = (knex: Knex, owner: string) => ({

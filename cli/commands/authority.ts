@@ -111,7 +111,9 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
                     onExchange: (exchange) => output.print(`  ${visible(exchange.method)} ${visible(exchange.host)}${visible(exchange.path)} -> HTTP ${exchange.status} (${exchange.ms} ms)`, { type: 'request', ...exchange })
                 });
                 const deps = { ...syncDeps(app, authority), loginPacer: loginPacerOf(app) };
-                const sessions = createKeySessions(authority, deps.clock, { ledger: deps.loginLedger, pacer: deps.loginPacer, maxRelogins: deps.maxRelogins, weeklyWrongCap: deps.weeklyWrongCap });
+                const sessions = createKeySessions(authority, deps.clock, {
+                    ledger: deps.loginLedger, pacer: deps.loginPacer, maxRelogins: deps.maxRelogins, weeklyWrongCap: deps.weeklyWrongCap
+                });
                 const gate: { notTried?: ProbeNotTried; lease?: KeyLease } = {};
                 try {
                     const probed = await probeKey({
