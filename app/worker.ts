@@ -67,11 +67,11 @@ export interface SyncNowOptions {
 const outcomes = {
     // What a CUIT's last attempt of the run says about it: synced, ended with an error, or
     // neither (given back on stop; or its lease lost to another worker).
-    of(result: JobResult): 'synced' | 'failed' | 'other' | 'none' {
+    of(result: JobResult): 'synced' | 'failed' | 'waiting' | 'other' | 'none' {
 
         switch (result.disposition) {
             case 'done': return 'synced';
-            case 'retry':
+            case 'retry': return result.waiting ? 'waiting' : 'failed';
             case 'failed': return 'failed';
             case 'lost': return 'other';
             default: return 'none';
@@ -115,6 +115,7 @@ export const syncNow = async (app: App, options: SyncNowOptions): Promise<SyncNo
             jobs: attempts.jobs,
             synced: count('synced'),
             failed: failures.length,
+            waiting: count('waiting'),
             invoices: attempts.invoices,
             failures,
             // Jobs due or running when the run began that this process did not finish (after

@@ -41,7 +41,8 @@ export const cliMessages = {
         ? `1 clave del servidor OAuth no se pudo descifrar (${ids}): agregá la clave con que se cifró a ARCASYNC_SECRET_KEYS y volvé a ejecutar el comando.`
         : `${count} claves del servidor OAuth no se pudieron descifrar (${ids}): agregá la clave con que se cifraron a ARCASYNC_SECRET_KEYS y volvé a ejecutar el comando.`),
     invalidConcurrency: 'La concurrencia debe ser un entero entre 1 y 200.',
-    syncSummary: (run: { synced: number; failed: number; invoices: number }): string => `Sincronizados: ${run.synced} CUIT; con error: ${run.failed} CUIT; comprobantes guardados: ${run.invoices}.`,
+    syncSummary: (run: { synced: number; failed: number; waiting: number; invoices: number }): string => `Sincronizados: ${run.synced} CUIT; con error: ${run.failed} CUIT; ${
+        run.waiting ? `esperan su turno en ARCA: ${run.waiting} CUIT (se sincronizan solos, sin reintentos que bloqueen la clave); ` : ''}comprobantes guardados: ${run.invoices}.`,
     syncByOthers: (count: number): string => `Otro trabajador sincronizó ${count} CUIT de esta corrida al mismo tiempo; su resultado está en 'arcasync sync status'.`,
     // `authority probe` when no login of the key may start (docs/scaling.md): why (`what`, the
     // failure's Spanish text), and from when it may be tried (null: once a new key is stored).

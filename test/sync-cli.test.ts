@@ -185,7 +185,7 @@ for (const database of testDatabases()) {
                 expect(run.code, run.stderr).to.equal(3);
                 expect(run.stderr.trimEnd().split('\n')).to.deep.equal([`Error: ${cliMessages.syncFailed(4)}`]);
                 const lines = run.stdout.trimEnd().split('\n');
-                expect(lines[0]).to.equal(cliMessages.syncSummary({ synced: 0, failed: 4, invoices: 0 }));
+                expect(lines[0]).to.equal(cliMessages.syncSummary({ synced: 0, failed: 4, waiting: 0, invoices: 0 }));
                 expect(lines.slice(1).map((line) => line.trim().slice(0, 11)).sort()).to.deep.equal(cuits);
                 for (const line of lines.slice(1)) {
                     expect(line.split(messages.authority.unavailable).length - 1, line).to.equal(1);

@@ -201,6 +201,24 @@ for (const database of testDatabases()) {
             expect(states.filter((state) => state === 'espera_arca')).to.have.length(1);
         });
 
+        it('a spent login day is a wait, not a failure: sync --all exits 0 and says how many wait', async () => {
+
+            const cuit = '20301234569';
+            await create(b, internals.person(cuit, 'clave-del-dia'));
+            // One login and one re-login a day: the third run of the day finds them spent.
+            for (let run = 0; run < 2; run++) {
+                await sync('--cuit', cuit, '--account', String(b.accountId), '--json');
+            }
+
+            const third = await sync('--cuit', cuit, '--account', String(b.accountId), '--json');
+            expect(third.code, third.stderr).to.equal(0);
+            expect(JSON.parse(third.stdout)).to.include({ synced: 0, failed: 0, waiting: 1 });
+            const state = await estado(b, cuit);
+            expect(state.estado).to.equal('espera_arca');
+            expect(state.requiereAtencion).to.equal(false);
+            expect(posted(cuit)).to.have.length(2);
+        });
+
         it('a CUIT whose check digit is wrong is accepted but never sent to ARCA', async () => {
 
             const cuit = '20123456780';

@@ -36,6 +36,8 @@ export interface WorkerSummary {
     jobs: number;
     synced: number;
     failed: number;
+    // Jobs whose key waits its turn at ARCA (state espera_arca): not failures.
+    waiting: number;
     invoices: number;
 }
 
@@ -67,7 +69,7 @@ export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {
         Math.max(50, Math.floor(options.leaseMs / 3))
     );
     holds.unref();
-    const summary: WorkerSummary = { jobs: 0, synced: 0, failed: 0, invoices: 0 };
+    const summary: WorkerSummary = { jobs: 0, synced: 0, failed: 0, waiting: 0, invoices: 0 };
     const running = new Set<Promise<void>>();
     let stopping = false;
     const wake = new AbortController();
@@ -101,6 +103,9 @@ export const startWorker = (deps: SyncDeps, options: WorkerOptions): Worker => {
         summary.invoices += result.invoices;
         if (result.disposition === 'done') {
             summary.synced++;
+        }
+        else if (result.waiting && result.disposition === 'retry') {
+            summary.waiting++;
         }
         else if (result.disposition === 'retry' || result.disposition === 'failed') {
             summary.failed++;

@@ -26,6 +26,9 @@ export interface SyncClientResult {
     // The earliest a retry may come (a block, a failure after the password was posted).
     retryAfterMs: number;
     error: string | null;
+    // The key waits its turn at ARCA (its day's logins are spent, or an unproven key waits):
+    // nothing failed, the job comes back by itself (state espera_arca).
+    waiting?: boolean;
     systems: SystemOutcome[];
     invoices: number;
 }
@@ -116,6 +119,7 @@ export const createSyncReport = (deps: Pick<SyncDeps, 'syncStates' | 'clock'>, t
             result.retry = end.retry;
             result.retryAfterMs = Math.max(result.retryAfterMs, end.retryAfterMs);
             result.error = end.message;
+            result.waiting = end.state === 'espera_arca';
             return report.finish(end.outcome);
         },
 
