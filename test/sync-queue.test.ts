@@ -10,6 +10,8 @@ import { databaseOf, useApp } from './support/app.js';
 import { testDatabases } from './support/databases.js';
 import { addClient, seedAccount } from './support/fixtures.js';
 import { pendingJobRow } from '../adapters/knex/pending-job.js';
+import { loginLedger } from '../adapters/knex/login-ledger.js';
+import { arcaDay } from '../core/domain/arca-day.js';
 
 // The job queue (adapters/knex/job-queue.ts) on each database: leases, one running job per
 // client, expiry and retake, no duplicate pending jobs, the daily schedule.
@@ -220,6 +222,23 @@ for (const database of testDatabases()) {
             expect(left.map((row) => [row.status, row.finished_at === null ? null : Math.round((now - Number(row.finished_at)) / day)])).to.deep.equal([
                 ['done', 29], ['failed', 2], ['pending', null]
             ]);
+        });
+
+        it('deletes the login ledger\'s days older than 30 days when scheduling; proven and refused keys stay known', async () => {
+
+            const now = Date.now();
+            const day = 86_400_000;
+            const attempt = (daysAgo: number) => ({
+                key_cuit: '20999999990', key_id: `clave-${daysAgo}`, account_id: 1, day: arcaDay(now - daysAgo * day), proven: true, relogin: false,
+                started_at: now - daysAgo * day, posted_at: now - daysAgo * day, outcome: 'ok', ends_day: false
+            });
+            const db = databaseOf(app);
+            await db('sync_login_attempts').insert([attempt(40), attempt(31), attempt(8), attempt(0)]);
+            await db('arca_keys').insert({ key_id: 'clave-40', key_cuit: '20999999990', proven_at: now - 40 * day });
+            const { prunedLogins } = await scheduleDue({ ...deps, loginLedger: loginLedger(db), clock: { now: () => new Date(now) } });
+            expect(prunedLogins).to.equal(2);
+            expect(await db('sync_login_attempts').where({ key_cuit: '20999999990' }).orderBy('started_at').pluck('key_id')).to.deep.equal(['clave-8', 'clave-0']);
+            expect(await db('arca_keys').where({ key_id: 'clave-40' }).pluck('key_id')).to.deep.equal(['clave-40']);
         });
 
         it('never enqueues a client twice when several workers schedule at once', async () => {

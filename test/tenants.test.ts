@@ -199,6 +199,16 @@ for (const database of testDatabases()) {
             const states = await Promise.all(accounts.map(async (user) => (await estado(user, cuit)).estado));
             expect(states.filter((state) => state === 'clave_rechazada')).to.have.length(3);
             expect(states.filter((state) => state === 'espera_arca')).to.have.length(1);
+
+            // Staff see why, and may let new keys be tried again once the client confirmed.
+            const status = await sync('status', '--cuit', cuit);
+            expect(status.stdout).to.include('claves nuevas probadas en ARCA en 7 días: 3 de 3. Las claves nuevas del CUIT esperan (no fueron rechazadas)');
+            const unblocked = await sync('unblock', '--cuit', cuit, '--json');
+            expect(JSON.parse(unblocked.stdout)).to.deep.equal({ cuit });
+            await runCli(server.app.config.databaseUrl, ['sync', '--all', '--json'], {
+                ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authority.url, SYNC_CHECK_DIGITS: '0', SYNC_RELOGINS_PER_DAY: '10'
+            });
+            expect(posted(cuit)).to.have.length(4);
         });
 
         it('a spent login day is a wait, not a failure: sync --all exits 0 and says how many wait', async () => {

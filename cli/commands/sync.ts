@@ -83,6 +83,10 @@ export const describeStatus = (result: StatusWithHealth): string => {
             lines.push(`  ${describeKeyLogins(client.logins)}`);
         }
 
+        if (client.newKeys) {
+            lines.push(`  ${cliMessages.newKeys(client.cuit, client.newKeys)}`);
+        }
+
         const states = new Map(health?.sistemas.map((entry) => [entry.sistema, entry.estado]));
         for (const system of client.systems) {
             const state = states.get(systemNames[system.system]);
@@ -240,7 +244,10 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
             const { healthOfClient } = await import('../../core/use-cases/cuit-health.js');
             const result = await withApp(io, async (app) => {
 
-                const status = await syncStatus({ ...queueDeps(app), syncStates: app.ports.syncStates, loginLedger: app.ports.loginLedger }, { cuit });
+                const status = await syncStatus(
+                    { ...queueDeps(app), syncStates: app.ports.syncStates, loginLedger: app.ports.loginLedger },
+                    { cuit, weeklyWrongCap: app.config.fleet.wrongKeysPerWeek }
+                );
                 const withHealth = 'clients' in status ? {
                     ...status,
                     clients: await Promise.all(status.clients.map(async (client) => ({
@@ -252,6 +259,16 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
             });
             const pages = result.unknownPages.captured ? `\nPáginas de ARCA con forma desconocida guardadas: ${result.unknownPages.captured} en ${visible(result.unknownPages.dir)} (última: ${visible(result.unknownPages.latest ?? '')})` : '';
             outputFor(command, io).print(`${describeStatus(result)}${pages}`, result);
+        });
+
+    sync.command('unblock')
+        .description('staff: las claves nuevas del CUIT pueden volver a probarse en ARCA (reinicia el cupo semanal de intentos)')
+        .requiredOption('--cuit <cuit>', 'el CUIT cuyas claves nuevas esperan')
+        .action(async (options: { cuit: string }, command: Command) => {
+
+            const [{ clearNewKeyWait }] = await Promise.all([import('../../core/use-cases/sync/sync-status.js')]);
+            const result = await withApp(io, (app) => clearNewKeyWait({ clock: app.ports.clock, loginLedger: app.ports.loginLedger }, { cuit: options.cuit }));
+            outputFor(command, io).print(cliMessages.newKeysUnblocked(result.cuit), result);
         });
 
     program.command('resync <cuit>')

@@ -1,5 +1,9 @@
 import { arcaDay } from '../../domain/arca-day.js';
 import type { Cuit } from '../../domain/cuit.js';
+import { parseCuit } from '../../domain/cuit.js';
+import { invalid } from '../../domain/errors.js';
+import { defaultWeeklyWrongCap } from '../../domain/login-ledger.js';
+import { messages } from '../../domain/messages.js';
 import type { SyncSystem } from '../../domain/sync-system.js';
 import { toIso } from '../../domain/time.js';
 import type { LoginLedger, LoginLedgerEntry } from '../../ports/fleet.js';
@@ -48,6 +52,9 @@ export interface ClientSyncStatus {
     jobs: JobCounts;
     // The login key's day (its own CUIT, or its representative's); null with no key.
     logins: KeyLogins | null;
+    // New (unproven) keys of the login CUIT tried at ARCA in 7 days over every account, against
+    // the cap (core/domain/login-ledger.ts): at the cap, new keys wait; null with no key.
+    newKeys: { postsThisWeek: number; cap: number; waiting: boolean } | null;
 }
 
 export type SyncStatusResult =
@@ -72,6 +79,25 @@ export const keyLoginsToday = async (ledger: LoginLedger, keyCuit: Cuit, now: nu
     return keyLoginsView(entry ?? { keyCuit, day, logins: 0, passwordPosts: 0, relogins: 0, ended: null, lastLoginAt: null });
 };
 
+const newKeysOf = async (ledger: LoginLedger, keyCuit: Cuit, now: number, cap: number): Promise<ClientSyncStatus['newKeys']> => {
+
+    const postsThisWeek = await ledger.wrongPosts(keyCuit, now);
+    return { postsThisWeek, cap, waiting: postsThisWeek >= cap };
+};
+
+// Staff: unproven keys of the CUIT may be tried again (after the client confirmed the key with
+// ARCA): the weekly count of unproven posts starts over. What ARCA itself counts is not reset.
+export const clearNewKeyWait = async (deps: Pick<QueueDeps, 'clock'> & { loginLedger: LoginLedger }, input: { cuit: string }): Promise<{ cuit: string }> => {
+
+    const cuit = parseCuit(input.cuit);
+    if (!cuit) {
+        throw invalid([messages.admin.invalidCuit]);
+    }
+
+    await deps.loginLedger.clearWrongPosts(cuit, deps.clock.now().getTime());
+    return { cuit };
+};
+
 const fleetLogins = async (ledger: LoginLedger, now: number): Promise<FleetLogins> => {
 
     const day = arcaDay(now);
@@ -92,7 +118,7 @@ const fleetLogins = async (ledger: LoginLedger, now: number): Promise<FleetLogin
 // every account that manages it); without a CUIT, totals over all clients and the queue.
 export const syncStatus = async (
     deps: QueueDeps & Pick<Ports, 'syncStates'> & { loginLedger: LoginLedger },
-    input: { cuit?: string | undefined }
+    input: { cuit?: string | undefined; weeklyWrongCap?: number }
 ): Promise<SyncStatusResult> => {
 
     const now = deps.clock.now().getTime();
@@ -130,7 +156,8 @@ export const syncStatus = async (
                 };
             }),
             jobs,
-            logins: target?.loginCuit ? await keyLoginsToday(deps.loginLedger, target.loginCuit, now) : null
+            logins: target?.loginCuit ? await keyLoginsToday(deps.loginLedger, target.loginCuit, now) : null,
+            newKeys: target?.loginCuit ? await newKeysOf(deps.loginLedger, target.loginCuit, now, input.weeklyWrongCap ?? defaultWeeklyWrongCap) : null
         });
     }
 
