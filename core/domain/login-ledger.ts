@@ -6,7 +6,7 @@ import type { Timestamp } from './time.js';
 // CUIT, and one account's wrong key must never use up, block or lock another's:
 // - a key that logged in before (proven) counts only proven keys' logins against the day's
 //   allowance: unproven keys' attempts never keep it from its login;
-// - an unproven key gets at most one attempt a day per account, only while the day's
+// - an account gets at most one unproven key tried a day (its re-login aside), only while the day's
 //   allowance has room, and all accounts together at most `weeklyWrongCap` unproven posts that
 //   did not log in, in any 7 days (ARCA locks a clave fiscal after repeated failures); past
 //   that, unproven keys of the CUIT wait until a proven key logs in or staff clear it;
@@ -78,7 +78,9 @@ export const decideLogin = (facts: LoginFacts, request: { keyId: string; account
         return provenLogins >= rules.allowance ? refuse('logins_used') : { allowed: true, proven: true, relogin: provenLogins > 0 };
     }
 
-    if (facts.today.some((attempt) => !attempt.proven && attempt.accountId === request.accountId)) {
+    // Another unproven key of this account tried today. The same key again is a re-login (a
+    // worker that died mid-sync): a refusal or an ended day would have stopped it above.
+    if (facts.today.some((attempt) => !attempt.proven && attempt.accountId === request.accountId && attempt.keyId !== request.keyId)) {
         return refuse('unproven_today');
     }
 
