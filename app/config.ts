@@ -37,6 +37,8 @@ export interface WebhookConfig {
     timeoutMs: number;                 // WEBHOOK_TIMEOUT_SECONDS (10)
     backoffBaseMs: number;             // WEBHOOK_BACKOFF_BASE_MS (30 s): the first retry's ceiling
     pollMs: number;                    // WEBHOOK_POLL_MS (1 s)
+    syncDeliveryMs: number;            // WEBHOOK_SYNC_SECONDS (20): cron `sync` delivers this long at most; 0 = not at all
+    retentionMs: number;               // WEBHOOK_RETENTION_DAYS (30): delivered and given-up events kept this long
 }
 
 // What every worker of the fleet promises the authority (docs/scaling.md).
@@ -261,7 +263,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, cwd: string = p
             allowPrivateNetworks: internals.flag(env.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
             timeoutMs: internals.integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10) * 1000,
             backoffBaseMs: internals.integer(env, 'WEBHOOK_BACKOFF_BASE_MS', 30_000),
-            pollMs: internals.integer(env, 'WEBHOOK_POLL_MS', 1000)
+            pollMs: internals.integer(env, 'WEBHOOK_POLL_MS', 1000),
+            syncDeliveryMs: internals.integer(env, 'WEBHOOK_SYNC_SECONDS', 20, 0) * 1000,
+            retentionMs: internals.integer(env, 'WEBHOOK_RETENTION_DAYS', 30) * 24 * 60 * 60_000
         },
         fleet: internals.fleet(env, authority)
     };

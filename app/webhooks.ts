@@ -3,13 +3,14 @@ import { hostname } from 'node:os';
 import { createWebhookSender } from '../adapters/webhooks/http-sender.js';
 import type { Lookup } from '../adapters/webhooks/http-sender.js';
 import type { TargetPolicy } from '../core/domain/webhook.js';
-import type { DeliveryDeps, DeliveryOptions, DeliveryWorker } from '../core/use-cases/webhooks/deliver.js';
-import { startWebhookDelivery } from '../core/use-cases/webhooks/deliver.js';
+import type { DeliveryDeps, DeliveryOptions, DeliveryTally, DeliveryWorker } from '../core/use-cases/webhooks/deliver.js';
+import { deliverDue, startWebhookDelivery } from '../core/use-cases/webhooks/deliver.js';
 import type { WebhookDeps } from '../core/use-cases/webhooks/manage.js';
 import type { App } from './compose.js';
 
-// Webhooks over an app: the HTTP sender, the configured target policy and pacing, and the
-// delivery that every worker runs beside its sync (`sync worker`, `serve --worker`).
+// Webhooks over an app: the HTTP sender, the configured target policy and pacing, the
+// delivery that every worker runs beside its sync (`sync worker`, `serve --worker`), and the
+// bounded one of cron's `sync` before it exits.
 
 export const targetPolicyOf = (app: App): TargetPolicy => ({
     allowHttpLoopback: app.config.webhooks.allowHttpLoopback,
@@ -26,7 +27,8 @@ export const deliveryOptionsOf = (app: App): DeliveryOptions => ({
     policy: targetPolicyOf(app),
     timeoutMs: app.config.webhooks.timeoutMs,
     backoffBaseMs: app.config.webhooks.backoffBaseMs,
-    pollMs: app.config.webhooks.pollMs
+    pollMs: app.config.webhooks.pollMs,
+    retentionMs: app.config.webhooks.retentionMs
 });
 
 export const startWebhookWorker = (
@@ -34,3 +36,22 @@ export const startWebhookWorker = (
     onError?: (err: unknown) => void,
     options: { lookup?: Lookup } = {}
 ): DeliveryWorker => startWebhookDelivery(webhookDeps(app, options), deliveryOptionsOf(app), onError);
+
+// `arcasync sync`: the outbox's due deliveries, for WEBHOOK_SYNC_SECONDS at most (none when 0).
+export const deliverDueNow = async (
+    app: App,
+    input: { onStart?: (capMs: number) => void; signal?: AbortSignal } = {}
+): Promise<DeliveryTally & { capMs: number }> => {
+
+    const capMs = app.config.webhooks.syncDeliveryMs;
+    if (capMs === 0 || input.signal?.aborted) {
+        return { delivered: 0, notDelivered: 0, capMs };
+    }
+
+    const tally = await deliverDue(webhookDeps(app), deliveryOptionsOf(app), {
+        capMs,
+        ...(input.onStart ? { onStart: () => input.onStart!(capMs) } : {}),
+        ...(input.signal ? { signal: input.signal } : {})
+    });
+    return { ...tally, capMs };
+};

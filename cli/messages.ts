@@ -103,5 +103,11 @@ export const cliMessages = {
     downQuestion: '¿La deshago? Escribí "si" para confirmar: ',
     downNeedsYes: (plan: string): string => `${plan} No se deshizo nada: sin una terminal donde preguntar, confirmalo con --yes.`,
     downDeclined: 'No se deshizo ninguna migración.',
-    downDone: (name: string): string => `Migración deshecha: ${name}. 'arcasync migrate' la vuelve a aplicar (sin los datos que se borraron).`
+    downDone: (name: string): string => `Migración deshecha: ${name}. 'arcasync migrate' la vuelve a aplicar (sin los datos que se borraron).`,
+    // Cron's `sync` delivers the outbox before it exits (README: States and webhooks).
+    webhooksDelivering: (capMs: number): string => `Entregando los eventos de webhooks pendientes (hasta ${Math.round(capMs / 1000)} s)…`,
+    webhooksDelivered: (run: { delivered: number; notDelivered: number }): string => `Webhooks: ${counted(run.delivered, 'evento entregado', 'eventos entregados')}${
+        run.notDelivered ? `; ${counted(run.notDelivered, 'intento fallido', 'intentos fallidos')} (se reintentan más tarde)` : ''}.`,
+    webhooksWaiting: (events: number, oldestAt: string): string => `Atención: ${counted(events, 'evento de webhooks espera', 'eventos de webhooks esperan')
+    } sin ningún intento de entrega desde ${oldestAt}; los entregan 'arcasync sync worker', 'arcasync serve --worker' y, al terminar, 'arcasync sync': corré alguno.`
 } as const;

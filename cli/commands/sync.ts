@@ -109,10 +109,11 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
         .action(async (options: { cuit?: string[]; due?: boolean; all?: boolean; account?: string; concurrency?: string }, command: Command) => {
 
             const output = outputFor(command, io);
-            const [{ enqueueSync }, { queueDeps }, { syncNow }] = await Promise.all([
+            const [{ enqueueSync }, { queueDeps }, { syncNow }, { deliverDueNow }] = await Promise.all([
                 import('../../core/use-cases/sync/enqueue-sync.js'),
                 import('../../app/sync.js'),
-                import('../../app/worker.js')
+                import('../../app/worker.js'),
+                import('../../app/webhooks.js')
             ]);
 
             const accountId = options.account === undefined ? undefined : parseId(options.account);
@@ -130,7 +131,20 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
                 const stop = new AbortController();
                 const off = io.onStop(() => stop.abort());
                 try {
-                    return await syncNow(app, { clientIds, concurrency, onProgress: spinner.update, signal: stop.signal });
+                    const run = await syncNow(app, { clientIds, concurrency, onProgress: spinner.update, signal: stop.signal });
+                    spinner.stop();
+                    // What is due in the outbox goes out before the command exits: a cron-only
+                    // installation has no worker to deliver it.
+                    const webhooks = await deliverDueNow(app, {
+                        signal: stop.signal,
+                        onStart: (capMs) => {
+
+                            if (!output.json) {
+                                io.stderr.write(`${cliMessages.webhooksDelivering(capMs)}\n`);
+                            }
+                        }
+                    });
+                    return { ...run, webhooks };
                 }
                 finally {
                     off();
@@ -146,6 +160,10 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
 
             if (summary.otherWorkers) {
                 lines.push(cliMessages.syncByOthers(summary.otherWorkers));
+            }
+
+            if (summary.webhooks.delivered || summary.webhooks.notDelivered) {
+                lines.push(cliMessages.webhooksDelivered(summary.webhooks));
             }
 
             output.print(lines.join('\n'), summary);
@@ -242,6 +260,7 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
                 [import('../../core/use-cases/sync/sync-status.js'), import('../../app/sync.js'), import('../../app/authority.js')]
             );
             const { healthOfClient } = await import('../../core/use-cases/cuit-health.js');
+            const { undeliveredEvents } = await import('../../core/use-cases/webhooks/deliver.js');
             const result = await withApp(io, async (app) => {
 
                 const status = await syncStatus(
@@ -255,10 +274,15 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
                         estado: await healthOfClient(app.ports, client.accountId, client.clientId)
                     })))
                 } : status;
-                return { ...withHealth, unknownPages: diagnosticsSummary(diagnosticsDirOf(app.config.dataDir)) };
+                return {
+                    ...withHealth,
+                    unknownPages: diagnosticsSummary(diagnosticsDirOf(app.config.dataDir)),
+                    webhooksWaiting: await undeliveredEvents(app.ports)
+                };
             });
             const pages = result.unknownPages.captured ? `\nPáginas de ARCA con forma desconocida guardadas: ${result.unknownPages.captured} en ${visible(result.unknownPages.dir)} (última: ${visible(result.unknownPages.latest ?? '')})` : '';
-            outputFor(command, io).print(`${describeStatus(result)}${pages}`, result);
+            const waiting = result.webhooksWaiting.events ? `\n${cliMessages.webhooksWaiting(result.webhooksWaiting.events, result.webhooksWaiting.oldestAt!)}` : '';
+            outputFor(command, io).print(`${describeStatus(result)}${pages}${waiting}`, result);
         });
 
     sync.command('unblock')

@@ -11,6 +11,10 @@ const internals = {
     manage: () => import('../../core/use-cases/webhooks/manage.js'),
     app: () => import('../../app/webhooks.js'),
     when: (at: number | null): string => (at === null ? '-' : new Date(at).toISOString()),
+    // The endpoint's circuit breaker, when it set the endpoint aside (README: States and webhooks).
+    breaker: (entry: { openUntil: number | null; consecutiveFailures: number }): string => (entry.openUntil === null
+        ? ''
+        : `  en pausa hasta ${internals.when(entry.openUntil)} (${entry.consecutiveFailures} ${entry.consecutiveFailures === 1 ? 'falla seguida' : 'fallas seguidas'})`),
     limit(raw: string | undefined): number {
 
         const value = raw === undefined ? 50 : Number(raw);
@@ -50,7 +54,8 @@ export const registerWebhookCommands = (program: Command, io: CliIo): void => {
             const result = await withApp(io, async (app) => listWebhooks(app.ports, {
                 accountId: options.account === undefined ? undefined : parseId(options.account)
             }));
-            const lines = result.endpoints.map((entry) => `  ${entry.id}  cuenta ${entry.accountId}  ${visible(entry.url)}  eventos: ${visible(entry.events)}  ${entry.disabledAt === null ? 'activo' : `deshabilitado ${internals.when(entry.disabledAt)}`}`);
+            const lines = result.endpoints.map((entry) => `  ${entry.id}  cuenta ${entry.accountId}  ${visible(entry.url)}  eventos: ${visible(entry.events)}  ${entry.disabledAt === null ? 'activo' : `deshabilitado ${internals.when(entry.disabledAt)}`}${
+                internals.breaker(entry)}`);
             outputFor(command, io).print(lines.join('\n') || '  (sin webhooks)', result);
         });
 

@@ -181,6 +181,16 @@ export const retryDelayMs = (attempts: number, baseMs: number, random: () => num
 // How long an event is tried before it is given up (three days).
 export const deliveryWindowMs = 3 * 24 * 60 * 60_000;
 
+// An endpoint's circuit breaker: after this many failed calls in a row (an error answer, a
+// timeout, a refused address) the endpoint is set aside for a pause, then one call probes it;
+// each failed probe doubles the pause (the back-off's steps from its base, with jitter), up
+// to an hour, so a receiver that comes back is called again within the hour.
+export const breakerFailures = 3;
+
+export const breakerPauseMs = (failures: number, baseMs: number, random: () => number = Math.random): number | null => (failures < breakerFailures
+    ? null
+    : Math.min(retryDelayMs(failures - breakerFailures + 1, baseMs, random), 60 * 60_000));
+
 // The types an endpoint listens to: '*' (every one) or a comma-separated list.
 export const parseEventTypes = (raw: string | undefined): { types: readonly EventType[] | '*' } | { error: string } => {
 

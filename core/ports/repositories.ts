@@ -281,6 +281,10 @@ export interface WebhookEndpoint {
     events: string;                    // '*' or a comma-separated list
     createdAt: Timestamp;
     disabledAt: Timestamp | null;
+    // The circuit breaker (migration 015): failed calls in a row, and while set, the endpoint
+    // was set aside: no delivery of it is taken before then (after it, one call probes).
+    consecutiveFailures: number;
+    openUntil: Timestamp | null;
 }
 
 export interface OutboxEventRecord {
@@ -343,7 +347,10 @@ export interface WebhookRepository {
     // New outbox events become a delivery for each active endpoint of their account that
     // listens to their type. Returns how many events were handled.
     fanOut(limit: number): Promise<number>;
-    // Due deliveries, at most one per endpoint and none of `busyEndpoints`, taken under a lease.
+    // Due deliveries, at most one per endpoint and none of `busyEndpoints`, taken under a lease:
+    // endpoints without failures first, each group in turn (the endpoint taken longest ago
+    // first, fleet-wide), at most `maxFailing` of endpoints with failures, none of an endpoint
+    // set aside by its breaker (unless `probe`: staff's `webhook test`).
     claim(input: {
         owner: string;
         now: Timestamp;
@@ -351,8 +358,29 @@ export interface WebhookRepository {
         limit: number;
         busyEndpoints: readonly number[];
         endpointIds?: readonly number[];
+        maxFailing?: number;
+        probe?: boolean;
     }): Promise<ClaimedDelivery[]>;
     // false when the lease was lost meanwhile (another worker took the delivery).
     record(deliveryId: number, owner: string, at: Timestamp, outcome: DeliveryOutcome): Promise<boolean>;
     listDeliveries(filter: { endpointId?: number; accountId?: number; limit: number }): Promise<DeliveryListing[]>;
+    // The breaker after a call: a 2xx ends the endpoint's run of failures (and its pause); a
+    // failure lengthens it. Answers the run's length.
+    noteCall(endpointId: number, ok: boolean): Promise<number>;
+    // The breaker opens: no delivery of the endpoint is taken before `until`.
+    pauseEndpoint(endpointId: number, until: Timestamp): Promise<void>;
+    // Retention, one bounded batch: pending deliveries of events older than `expireBefore` given
+    // up with `reason`; then events older than `before` with no pending delivery deleted with
+    // their deliveries (at most `limit`), except each client's last key change (its next one is
+    // told against it).
+    prune(input: {
+        before: Timestamp;
+        expireBefore: Timestamp;
+        at: Timestamp;
+        reason: string;
+        limit: number;
+    }): Promise<{ expired: number; events: number; deliveries: number }>;
+    // What waits for a deliverer: events older than `before` with a delivery never tried (to an
+    // endpoint not set aside at `now`) or not yet fanned out.
+    waiting(before: Timestamp, now: Timestamp): Promise<{ events: number; oldestAt: Timestamp | null }>;
 }

@@ -17,6 +17,7 @@ import * as healthWebhooks from './011_health_webhooks.js';
 import * as syncChanges from './012_sync_changes.js';
 import * as keyEvents from './013_key_events.js';
 import * as keyIdentity from './014_key_identity.js';
+import * as webhookDelivery from './015_webhook_delivery.js';
 import * as eventSizes from './016_event_sizes.js';
 import * as claimOrder from './017_claim_order.js';
 
@@ -38,6 +39,7 @@ const internals = {
         '012_sync_changes': syncChanges,
         '013_key_events': keyEvents,
         '014_key_identity': keyIdentity,
+        '015_webhook_delivery': webhookDelivery,
         '016_event_sizes': eventSizes,
         '017_claim_order': claimOrder
     } as Record<string, Knex.Migration>,

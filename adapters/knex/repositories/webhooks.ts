@@ -18,6 +18,8 @@ const internals = {
         events: String(row.events),
         createdAt: toNumber(row.created_at),
         disabledAt: toNullableNumber(row.disabled_at),
+        consecutiveFailures: toNumber(row.consecutive_failures ?? 0),
+        openUntil: toNullableNumber(row.open_until),
         sealedSecret: String(row.sealed_secret)
     }),
 
@@ -163,17 +165,26 @@ export const webhookRepository = (knex: Knex): WebhookRepository => ({
     },
 
     // One due delivery per endpoint (its oldest), so an endpoint with a backlog or a slow
-    // receiver takes one slot and never holds the others up.
-    async claim({ owner, now, leaseMs, limit, busyEndpoints, endpointIds }) {
+    // receiver takes one slot and never holds the others up; endpoints in turn (the one taken
+    // longest ago first), those without failures before the others, none set aside by its
+    // breaker. Taking one marks its endpoint taken; a breaker past its pause is pushed to the
+    // lease's end, so that one worker probes it, not the whole fleet at once.
+    async claim({ owner, now, leaseMs, limit, busyEndpoints, endpointIds, maxFailing, probe }) {
 
         const candidates = knex('webhook_deliveries as d')
-            .select('d.endpoint_id')
+            .join('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+            .select('d.endpoint_id', 'w.consecutive_failures', 'w.last_claimed_at')
             .min({ id: 'd.id' })
             .where('d.status', 'pending')
             .where('d.next_attempt_at', '<=', now)
             .where((query) => query.whereNull('d.lease_expires_at').orWhere('d.lease_expires_at', '<=', now))
-            .groupBy('d.endpoint_id')
+            .groupBy('d.endpoint_id', 'w.consecutive_failures', 'w.last_claimed_at')
+            .orderByRaw('case when w.consecutive_failures > 0 then 1 else 0 end, coalesce(w.last_claimed_at, 0), d.endpoint_id')
             .limit(limit);
+        if (!probe) {
+            candidates.where((query) => query.whereNull('w.open_until').orWhere('w.open_until', '<=', now));
+        }
+
         if (busyEndpoints.length) {
             candidates.whereNotIn('d.endpoint_id', busyEndpoints);
         }
@@ -183,8 +194,17 @@ export const webhookRepository = (knex: Knex): WebhookRepository => ({
         }
 
         const claimed: ClaimedDelivery[] = [];
+        let failing = 0;
         for (const candidate of await candidates as Record<string, unknown>[]) {
             const id = toNumber(candidate.id);
+            if (toNumber(candidate.consecutive_failures) > 0) {
+                if (maxFailing !== undefined && failing >= maxFailing) {
+                    continue;
+                }
+
+                failing++;
+            }
+
             const taken = await knex('webhook_deliveries')
                 .where({ id, status: 'pending' })
                 .where((query) => query.whereNull('lease_expires_at').orWhere('lease_expires_at', '<=', now))
@@ -192,6 +212,11 @@ export const webhookRepository = (knex: Knex): WebhookRepository => ({
             if (!taken) {
                 continue;
             }
+
+            await knex('webhook_endpoints').where({ id: toNumber(candidate.endpoint_id) }).update({
+                last_claimed_at: now,
+                open_until: knex.raw('case when open_until is null then null else ? end', [now + leaseMs])
+            });
 
             const row = await knex('webhook_deliveries as d')
                 .join('webhook_events as e', 'e.id', 'd.event_id')
@@ -206,6 +231,8 @@ export const webhookRepository = (knex: Knex): WebhookRepository => ({
                     'w.events as w_events',
                     'w.created_at as w_created_at',
                     'w.disabled_at as w_disabled_at',
+                    'w.consecutive_failures as w_consecutive_failures',
+                    'w.open_until as w_open_until',
                     'w.sealed_secret as w_sealed_secret'
                 )
                 .where('d.id', id)
@@ -222,6 +249,8 @@ export const webhookRepository = (knex: Knex): WebhookRepository => ({
                         events: row.w_events,
                         created_at: row.w_created_at,
                         disabled_at: row.w_disabled_at,
+                        consecutive_failures: row.w_consecutive_failures,
+                        open_until: row.w_open_until,
                         sealed_secret: row.w_sealed_secret
                     })
                 });
@@ -281,5 +310,73 @@ export const webhookRepository = (knex: Knex): WebhookRepository => ({
             deliveredAt: toNullableNumber(row.delivered_at),
             createdAt: toNumber(row.created_at)
         }));
+    },
+
+    async noteCall(endpointId, ok) {
+
+        if (ok) {
+            await knex('webhook_endpoints').where({ id: endpointId }).update({ consecutive_failures: 0, open_until: null });
+            return 0;
+        }
+
+        await knex('webhook_endpoints').where({ id: endpointId }).increment('consecutive_failures', 1);
+        const row = await knex('webhook_endpoints').select('consecutive_failures').where({ id: endpointId }).first() as Record<string, unknown> | undefined;
+        return row ? toNumber(row.consecutive_failures) : 0;
+    },
+
+    async pauseEndpoint(endpointId, until) {
+
+        await knex('webhook_endpoints').where({ id: endpointId }).update({ open_until: until });
+    },
+
+    // Ids first, then writes by id: MySQL refuses a delete reading its own table in a subquery,
+    // and SQLite has no limit on update or delete.
+    async prune({ before, expireBefore, at, reason, limit }) {
+
+        const stale = await knex('webhook_deliveries').select('id').where('status', 'pending').where('created_at', '<', expireBefore)
+            .where((query) => query.whereNull('lease_expires_at').orWhere('lease_expires_at', '<=', at))
+            .orderBy('id').limit(limit) as Record<string, unknown>[];
+        const expired = stale.length
+            ? await knex('webhook_deliveries').whereIn('id', stale.map((row) => toNumber(row.id))).where('status', 'pending')
+                .update({ status: 'failed', last_error: internals.short(reason), next_attempt_at: at, lease_owner: null, lease_expires_at: null })
+            : 0;
+
+        const rows = await knex('webhook_events as e').select('e.id')
+            .where('e.created_at', '<', before)
+            .where('e.fanned_out', true)
+            .whereNotExists(knex('webhook_deliveries as d').select(knex.raw('1')).whereRaw('d.event_id = e.id').where('d.status', 'pending'))
+            .whereNot((query) => query.where('e.type', 'salud.cambio').whereNull('e.sync_system').whereNotExists(
+                knex('webhook_events as l').select(knex.raw('1')).whereRaw('l.client_id = e.client_id').where('l.type', 'salud.cambio')
+                    .whereNull('l.sync_system').whereRaw('l.id > e.id')
+            ))
+            .orderBy('e.id').limit(limit) as Record<string, unknown>[];
+        if (!rows.length) {
+            return { expired, events: 0, deliveries: 0 };
+        }
+
+        const ids = rows.map((row) => toNumber(row.id));
+        return await knex.transaction(async (trx) => {
+
+            const deliveries = await trx('webhook_deliveries').whereIn('event_id', ids).delete();
+            const events = await trx('webhook_events').whereIn('id', ids).delete();
+            return { expired, events, deliveries };
+        });
+    },
+
+    async waiting(before, now) {
+
+        const untried = await knex('webhook_deliveries as d').join('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+            .where('d.status', 'pending').where('d.attempts', 0).where('d.created_at', '<', before)
+            .where((query) => query.whereNull('w.open_until').orWhere('w.open_until', '<=', now))
+            .select(knex.raw('count(distinct d.event_id) as events'), knex.raw('min(d.created_at) as oldest'))
+            .first() as Record<string, unknown> | undefined;
+        const unfanned = await knex('webhook_events').where('fanned_out', false).where('created_at', '<', before)
+            .select(knex.raw('count(*) as events'), knex.raw('min(created_at) as oldest'))
+            .first() as Record<string, unknown> | undefined;
+        const oldest = [untried?.oldest, unfanned?.oldest].map(toNullableNumber).filter((at): at is number => at !== null);
+        return {
+            events: toNumber(untried?.events ?? 0) + toNumber(unfanned?.events ?? 0),
+            oldestAt: oldest.length ? Math.min(...oldest) : null
+        };
     }
 });
