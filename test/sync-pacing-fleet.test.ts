@@ -1,9 +1,12 @@
 import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { App } from '../app/compose.js';
 import { composeApp } from '../app/compose.js';
 import { loadConfig } from '../app/config.js';
 import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
+import { connect } from '../adapters/knex/connection.js';
+import { fleetLimits } from '../adapters/knex/fleet-state.js';
 import { pendingJobRow } from '../adapters/knex/pending-job.js';
 import { displayName, sortKey } from '../core/domain/client.js';
 import type { Cuit } from '../core/domain/cuit.js';
@@ -16,7 +19,9 @@ import { spawnSyncProcess, syncEnv, until } from './support/sync-processes.js';
 // processes over one database, sixteen keys queued at once. The gap between login starts
 // (SYNC_LOGIN_GAP_MS) is the fleet's, not each process's: the simulated authority's record of
 // the login starts it saw at auth never holds more than two in any one second. With the gap
-// kept per process, the four workers start their first logins together.
+// kept per process, the four workers start their first logins together. The turn is held from
+// a login's start to its first answer, renewed while its process lives, and a dead process's
+// turn frees itself.
 
 const internals = {
     secretKey: randomBytes(32).toString('base64'),
@@ -133,6 +138,41 @@ for (const database of testDatabases()) {
             const starts = logins.map((login) => login.at);
             const first = Math.min(...starts);
             expect(internals.peakPerSecond(starts), `login starts (ms after the first): ${starts.map((at) => at - first).sort((a, b) => a - b).join(', ')}`).to.be.at.most(2);
+        });
+
+        it('a turn held past its lease stays held while its process lives, and frees itself once the process is gone', async function () {
+
+            // A turn that never frees itself hangs here: fail within a minute, not the suite's five.
+            this.timeout(60_000);
+            const lease = { turnLeaseMs: 300 };
+            const held = connect(app.config.databaseUrl);
+            const waiter = fleetLimits(databaseOf(app), 'waiter', lease);
+            const order: string[] = [];
+            try {
+                // Held for several leases (the renewals keep it), then answered: the other
+                // process's turn comes after the answer.
+                const first = await fleetLimits(held, 'held', lease).takeLoginTurn(50);
+                const next = waiter.takeLoginTurn(50).then((turn) => {
+
+                    order.push('next turn');
+                    return turn;
+                });
+                await sleep(1_200);
+                order.push('answered');
+                await first.answered();
+                await (await next).answered();
+                expect(order).to.deep.equal(['answered', 'next turn']);
+
+                // A process gone while it held the turn (its connection, and so its renewals,
+                // with it): the turn frees itself after the lease.
+                const orphan = await fleetLimits(held, 'held', lease).takeLoginTurn(50);
+                await held.destroy();
+                await (await waiter.takeLoginTurn(50)).answered();
+                await orphan.ended();
+            }
+            finally {
+                await held.destroy();
+            }
         });
     });
 }

@@ -30,7 +30,7 @@ const internals = {
     minuteMs: 60_000,
     loginTurn: 'login-turn',
     // A turn whose process died (no renewal) frees itself this long after its last renewal.
-    turnLeaseMs: 15_000,
+    defaultTurnLeaseMs: 15_000,
     // While a turn is held, the others look again this often (the gap after it, they sleep out).
     turnPollMs: 100
 };
@@ -109,9 +109,10 @@ const slots = (knex: Knex) => {
     };
 };
 
-export const fleetLimits = (knex: Knex, owner: string): FleetLimits => {
+export const fleetLimits = (knex: Knex, owner: string, options: { turnLeaseMs?: number } = {}): FleetLimits => {
 
     const fleet = slots(knex);
+    const turnLeaseMs = options.turnLeaseMs ?? internals.defaultTurnLeaseMs;
     const turnRow = () => knex('fleet_slots').where({ name: internals.loginTurn, slot: 0 });
     let turns = 0;
 
@@ -144,9 +145,9 @@ export const fleetLimits = (knex: Knex, owner: string): FleetLimits => {
         const renewal = setInterval(() => void write(async () => {
 
             if (!done) {
-                await turnRow().andWhere({ holder }).update({ until: Date.now() + internals.turnLeaseMs });
+                await turnRow().andWhere({ holder }).update({ until: Date.now() + turnLeaseMs });
             }
-        }), internals.turnLeaseMs / 3);
+        }), turnLeaseMs / 3);
         renewal.unref();
 
         const giveBack = (until: number): Promise<void> => {
@@ -181,7 +182,7 @@ export const fleetLimits = (knex: Knex, owner: string): FleetLimits => {
                     continue;
                 }
 
-                if (await fleet.take(internals.loginTurn, 1, holder, now + internals.turnLeaseMs, now, null)) {
+                if (await fleet.take(internals.loginTurn, 1, holder, now + turnLeaseMs, now, null)) {
                     return held(holder, now, gapMs);
                 }
 
