@@ -43,7 +43,7 @@ export interface WebhookConfig {
 
 // What every worker of the fleet promises the authority (docs/scaling.md).
 export interface FleetConfig {
-    loginGapMs: number;                // SYNC_LOGIN_GAP_MS: between two login starts of a process
+    loginGapMs: number;                // SYNC_LOGIN_GAP_MS: between two login starts, whole fleet
     loginsInFlight: number;            // SYNC_LOGINS_IN_FLIGHT: logins at once in a process
     loginsPerMinute: number;           // SYNC_LOGINS_PER_MINUTE: login starts per minute, whole fleet
     reloginsPerDay: number;            // SYNC_RELOGINS_PER_DAY: logins of a key after the day's first

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FleetLimits, HostGate } from '../../core/ports/fleet.js';
+import type { FleetLimits, FleetLoginTurn, HostGate } from '../../core/ports/fleet.js';
 import { dialectOf } from './connection.js';
 import { toNumber } from './column-values.js';
 import { isLockConflict } from './errors.js';
@@ -13,6 +13,11 @@ import { isLockConflict } from './errors.js';
 // - Host blocks: one row per host with its until-time; a host slot is only handed out while
 //   the host is not blocked, in the same statement, so a block recorded by one worker stops
 //   every worker's next request to that host.
+// - The fleet's login turn (fleet_slots `login-turn`, one row): held (a holder, `until` a
+//   lease ahead, renewed) from the turn until the login's first answer, then given back with
+//   `until` the next turn's earliest time (the answer plus the gap). So the gap between two
+//   login starts holds across processes and machines, on SQLite too (one file, one machine):
+//   a few writes per login, not per request.
 
 export interface HostGateOptions {
     perHost: number;                   // requests in flight per host across the fleet
@@ -22,7 +27,12 @@ export interface HostGateOptions {
 
 const internals = {
     loginStarts: 'login-starts',
-    minuteMs: 60_000
+    minuteMs: 60_000,
+    loginTurn: 'login-turn',
+    // A turn whose process died (no renewal) frees itself this long after its last renewal.
+    defaultTurnLeaseMs: 15_000,
+    // While a turn is held, the others look again this often (the gap after it, they sleep out).
+    turnPollMs: 100
 };
 
 // The slots of one name exist once asked for (as many as the largest count asked).
@@ -99,10 +109,87 @@ const slots = (knex: Knex) => {
     };
 };
 
-export const fleetLimits = (knex: Knex, owner: string): FleetLimits => {
+export const fleetLimits = (knex: Knex, owner: string, options: { turnLeaseMs?: number } = {}): FleetLimits => {
 
     const fleet = slots(knex);
+    const turnLeaseMs = options.turnLeaseMs ?? internals.defaultTurnLeaseMs;
+    const turnRow = () => knex('fleet_slots').where({ name: internals.loginTurn, slot: 0 });
+    let turns = 0;
+
+    // Writes to a held turn, one at a time (a renewal never lands after the turn was given
+    // back). A write that fails leaves the turn to its lease: the fleet's logins wait a few
+    // seconds, none starts early.
+    const held = (holder: string, takenAt: number, gapMs: number): FleetLoginTurn => {
+
+        let done = false;
+        let writes = Promise.resolve();
+        const write = (update: () => Promise<unknown>): Promise<void> => {
+
+            writes = writes.then(async () => {
+
+                for (let attempt = 1; ; attempt++) {
+                    try {
+                        await update();
+                        return;
+                    }
+                    catch (err) {
+                        if (!isLockConflict(err) || attempt >= 3) {
+                            return;
+                        }
+                    }
+                }
+            });
+            return writes;
+        };
+
+        const renewal = setInterval(() => void write(async () => {
+
+            if (!done) {
+                await turnRow().andWhere({ holder }).update({ until: Date.now() + turnLeaseMs });
+            }
+        }), turnLeaseMs / 3);
+        renewal.unref();
+
+        const giveBack = (until: number): Promise<void> => {
+
+            if (done) {
+                return writes;
+            }
+
+            done = true;
+            clearInterval(renewal);
+            return write(() => turnRow().andWhere({ holder }).update({ holder: null, until }));
+        };
+
+        return {
+            answered: () => giveBack(Date.now() + gapMs),
+            ended: () => giveBack(takenAt + gapMs)
+        };
+    };
+
     return {
+        async takeLoginTurn(gapMs) {
+
+            const holder = `${owner}:turn:${++turns}`;
+            for (;;) {
+                // Read first: a waiting process writes only when the turn looks free.
+                const now = Date.now();
+                const row = await turnRow().select('holder', 'until').first() as { holder: unknown; until: unknown } | undefined;
+                const until = toNumber(row?.until ?? 0);
+                if (until > now) {
+                    // Held: look again soon; given back: sleep out the gap.
+                    await sleep(row?.holder === null ? until - now : Math.min(until - now, internals.turnPollMs * (1 + Math.random())));
+                    continue;
+                }
+
+                if (await fleet.take(internals.loginTurn, 1, holder, now + turnLeaseMs, now, null)) {
+                    return held(holder, now, gapMs);
+                }
+
+                await sleep(5 + Math.random() * 20);
+            }
+        },
+
         async takeLoginStart(perMinute) {
 
             const now = Date.now();

@@ -65,6 +65,18 @@ export interface FleetLimits {
     // One of the fleet's `perMinute` login starts of the last minute: 0 when taken, otherwise
     // how long to wait before asking again.
     takeLoginStart(perMinute: number): Promise<number>;
+    // The fleet's turn to start a login, one at a time across every process: waits until the
+    // previous login's first request was answered `gapMs` ago (or, for one that ended without
+    // an answer, its turn was taken `gapMs` ago). A turn whose process died frees itself.
+    takeLoginTurn(gapMs: number): Promise<FleetLoginTurn>;
+}
+
+// A login's turn in the fleet, held from when it is taken until its first answer.
+export interface FleetLoginTurn {
+    // Its first request was answered: the next turn comes `gapMs` after now.
+    answered(): Promise<void>;
+    // It ended without an answer: the next turn comes `gapMs` after this one was taken.
+    ended(): Promise<void>;
 }
 
 // The authority's hosts as the whole fleet sees them: a firewall block recorded by one worker

@@ -1,13 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FleetLimits } from '../../ports/fleet.js';
+import type { FleetLimits, FleetLoginTurn } from '../../ports/fleet.js';
 
 // Logins are spread out (docs/scaling.md): whether the authority limits logins per source
-// address is not public, and a burst of them is what a firewall punishes. In one process, new
-// logins start at least `gapMs` apart (counted from the authority's answer to the previous
-// login's first request) and at most `maxInFlight` run at once; across the fleet, at most `perMinute`
-// start in any minute (the database counts them). A login is in flight from its turn until
-// its session is confirmed or it fails.
+// address is not public, and a burst of them is what a firewall punishes. Across the fleet (the
+// database hands out the turns), new logins start at least `gapMs` apart, counted from the
+// authority's answer to the previous login's first request, and at most `perMinute` start in
+// any minute; in one process, at most `maxInFlight` run at once. A login is in flight from its
+// turn until its session is confirmed or it fails.
 
 export interface LoginPacing {
     gapMs: number;
@@ -37,8 +37,9 @@ export const createLoginPacer = (pacing: LoginPacing, fleet: FleetLimits | null)
     let turn: Promise<void> = Promise.resolve();
     const waiting: (() => void)[] = [];
 
-    // Starts are handed out one at a time, in arrival order.
-    const next = async (): Promise<void> => {
+    // Starts are handed out one at a time, in arrival order; the fleet's turn last, as it
+    // holds every other process's logins until this one's first answer.
+    const next = async (): Promise<FleetLoginTurn | null> => {
 
         while (inFlight >= Math.max(1, pacing.maxInFlight)) {
             await new Promise<void>((resolve) => waiting.push(resolve));
@@ -52,8 +53,10 @@ export const createLoginPacer = (pacing: LoginPacing, fleet: FleetLimits | null)
             await sleep(Math.min(wait, 1_000));
         }
 
+        const fleetTurn = fleet && pacing.gapMs > 0 ? await fleet.takeLoginTurn(pacing.gapMs) : null;
         lastStart = performance.now();
         inFlight++;
+        return fleetTurn;
     };
 
     return {
@@ -67,7 +70,9 @@ export const createLoginPacer = (pacing: LoginPacing, fleet: FleetLimits | null)
             });
             const mine = turn.then(next);
             turn = mine.then(() => gone, () => undefined);
-            await mine;
+            const fleetTurn = await mine;
+            // This process's next turn waits until the fleet was told (the write never fails).
+            const leave = (told: Promise<void> | undefined) => void (told ?? Promise.resolve()).then(left, left);
             let started = false;
             let ended = false;
             return {
@@ -76,13 +81,16 @@ export const createLoginPacer = (pacing: LoginPacing, fleet: FleetLimits | null)
                     if (!started) {
                         started = true;
                         lastStart = performance.now();
-                        left();
+                        leave(fleetTurn?.answered());
                     }
                 },
                 end() {
 
-                    started = true;
-                    left();
+                    if (!started) {
+                        started = true;
+                        leave(fleetTurn?.ended());
+                    }
+
                     if (!ended) {
                         ended = true;
                         inFlight--;
