@@ -45,7 +45,7 @@ export const cliMessages = {
         run.waiting ? `esperan su turno en ARCA: ${run.waiting} CUIT (se sincronizan solos, sin reintentos que bloqueen la clave); ` : ''}comprobantes guardados: ${run.invoices}.`,
     // New (unproven) keys of a CUIT tried at ARCA this week, against the cap (docs/scaling.md).
     newKeys: (cuit: string, keys: { postsThisWeek: number; cap: number; waiting: boolean }): string => `claves nuevas probadas en ARCA en 7 días: ${keys.postsThisWeek} de ${keys.cap}.${
-        keys.waiting ? ` Las claves nuevas del CUIT esperan (no fueron rechazadas) hasta que ingrese una clave que ya funcionó, o hasta 'arcasync sync unblock --cuit ${cuit}' si el cliente confirmó su clave con ARCA.` : ''}`,
+        keys.waiting ? ` Las claves nuevas del CUIT esperan (no fueron rechazadas) hasta que ingrese una clave que ya funcionó, o hasta 'arcasync sync unblock ${cuit}' si el cliente confirmó su clave con ARCA.` : ''}`,
     newKeysUnblocked: (cuit: string): string => `Las claves nuevas del CUIT ${cuit} pueden volver a probarse en ARCA (una por cuenta y día). Confirmá antes con el cliente que su clave es la correcta: ARCA bloquea la clave fiscal tras varios intentos fallidos.`,
     syncByOthers: (count: number): string => `Otro trabajador sincronizó ${count} CUIT de esta corrida al mismo tiempo; su resultado está en 'arcasync sync status'.`,
     // `authority probe` when no login of the key may start (docs/scaling.md): why (`what`, the

@@ -203,7 +203,8 @@ for (const database of testDatabases()) {
             // Staff see why, and may let new keys be tried again once the client confirmed.
             const status = await sync('status', '--cuit', cuit);
             expect(status.stdout).to.include('claves nuevas probadas en ARCA en 7 días: 3 de 3. Las claves nuevas del CUIT esperan (no fueron rechazadas)');
-            const unblocked = await sync('unblock', '--cuit', cuit, '--json');
+            const unblocked = await sync('unblock', cuit, '--json');
+            expect(unblocked.code, unblocked.stderr).to.equal(0);
             expect(JSON.parse(unblocked.stdout)).to.deep.equal({ cuit });
             await runCli(server.app.config.databaseUrl, ['sync', '--all', '--json'], {
                 ARCASYNC_SECRET_KEY: internals.secretKey, AUTHORITY: 'simulated', AUTHORITY_URL: authority.url, SYNC_CHECK_DIGITS: '0', SYNC_RELOGINS_PER_DAY: '10'

@@ -285,13 +285,12 @@ export const registerSyncCommands = (program: Command, io: CliIo): void => {
             outputFor(command, io).print(`${describeStatus(result)}${pages}${waiting}`, result);
         });
 
-    sync.command('unblock')
+    sync.command('unblock <cuit>')
         .description('staff: las claves nuevas del CUIT pueden volver a probarse en ARCA (reinicia el cupo semanal de intentos)')
-        .requiredOption('--cuit <cuit>', 'el CUIT cuyas claves nuevas esperan')
-        .action(async (options: { cuit: string }, command: Command) => {
+        .action(async (cuit: string, _options: unknown, command: Command) => {
 
-            const [{ clearNewKeyWait }] = await Promise.all([import('../../core/use-cases/sync/sync-status.js')]);
-            const result = await withApp(io, (app) => clearNewKeyWait({ clock: app.ports.clock, loginLedger: app.ports.loginLedger }, { cuit: options.cuit }));
+            const { clearNewKeyWait } = await import('../../core/use-cases/sync/sync-status.js');
+            const result = await withApp(io, (app) => clearNewKeyWait({ clock: app.ports.clock, loginLedger: app.ports.loginLedger }, { cuit }));
             outputFor(command, io).print(cliMessages.newKeysUnblocked(result.cuit), result);
         });
 
