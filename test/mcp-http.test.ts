@@ -301,7 +301,7 @@ for (const database of testDatabases()) {
                 ]
             });
             const summary = textOf(result);
-            expect(summary).to.contain('Resumen del período: 4 comprobantes (1 notas de crédito, que restan).');
+            expect(summary).to.contain('Resumen del período: 4 comprobantes (1 nota de crédito, que resta).');
             expect(summary).to.contain('- PES: 3 comprobantes; total $ 1.694,00');
 
             const sct = await call(client, 'consultar_sct', { cuit: '20-12345678-6' });

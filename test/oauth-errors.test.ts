@@ -77,6 +77,27 @@ describe('OAuth errors in Spanish', function () {
         }
     });
 
+    it('an authorization request without PKCE S256 is refused with a description that says PKCE is required (issue 37, item 9)', async () => {
+
+        const clientId = await register(server, { redirect_uris: ['http://127.0.0.1:54321/callback'] });
+        for (const params of [
+            { code_challenge: '', code_challenge_method: '' },
+            { code_challenge_method: 'plain' },
+            { code_challenge: '' },
+            { code_challenge_method: '' }
+        ] as Record<string, string>[]) {
+            const { location } = await authorize(server, clientId, params);
+            const back = new URL(location);
+            expect(back.searchParams.get('error'), JSON.stringify(params)).to.equal('invalid_request');
+            const description = back.searchParams.get('error_description');
+            expect(description, JSON.stringify(params)).to.equal(texts.pkceRequired);
+            internals.spanish(description, location);
+        }
+
+        expect(texts.pkceRequired).to.match(/\bPKCE\b/).and.to.contain('code_challenge').and.to.contain('S256');
+        expect(texts.pkceRequired).to.not.equal(texts.oauthErrors.invalid_request);
+    });
+
     it('an authorization error sent back to the client\'s redirect says it in Spanish', async () => {
 
         const clientId = await register(server, { redirect_uris: ['http://127.0.0.1:54321/callback'] });

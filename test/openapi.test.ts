@@ -32,8 +32,11 @@ describe('GET /openapi.json and the response contract', () => {
         expect(document.components.securitySchemes.bearerAuth).to.deep.equal({
             type: 'http',
             scheme: 'bearer',
-            description: 'Token de acceso generado por el usuario.'
+            description: 'Token de acceso de un usuario: por ahora lo crea el equipo de arcasync (`arcasync token create`); el panel permitirá generarlo al usuario.'
         });
+        // Who creates tokens today (issue 37, item 10): staff, with the CLI; not yet the user.
+        expect(document.info.description).to.contain('los crea el equipo de arcasync para un usuario (`arcasync token create --user ID`)');
+        expect(document.info.description).to.not.contain('lo genera el usuario');
         expect(document.paths['/healthcheck'].get.security).to.deep.equal([]);
     });
 

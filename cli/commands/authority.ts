@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { SimulatedFailures } from '../../app/authority.js';
+import { defaultFesMinGapMs } from '../../app/simulated-defaults.js';
 import type { KeyLease } from '../../core/use-cases/sync/key-sessions.js';
 import type { ProbeNotTried } from '../../core/use-cases/sync/log-in.js';
 import type { CliIo } from '../io.js';
@@ -175,7 +176,7 @@ export const registerAuthorityCommands = (program: Command, io: CliIo): void => 
         .option('--fail-timeout <share>', 'proporción de pedidos que no se responden')
         .option('--fail-malformed <share>', 'proporción de datos ilegibles')
         .option('--csv-generation <n>', 'generación del CSV de Mis Comprobantes (1, 2 o 3; por omisión, la de la fecha)')
-        .option('--fes-gap-ms <ms>', 'Mis Comprobantes responde "BL…" a pedidos más seguidos que esto (por omisión 100; el real, unos 1200)')
+        .option('--fes-gap-ms <ms>', `Mis Comprobantes responde "BL…" a pedidos más seguidos que esto (por omisión ${defaultFesMinGapMs}; el real, unos 1200)`)
         .option('--captcha-after <n>', 'pide CAPTCHA tras n ingresos de una CUIT en 10 minutos')
         .option('--jwt-ttl-ms <ms>', 'vida del jwt del ingreso (por omisión 10000)')
         .action(async (options: SimulateOptions, command: Command) => {

@@ -1,4 +1,5 @@
 import { messages } from './messages.js';
+import { agreeing, preceded } from './spanish.js';
 import type { SyncSystem } from './sync-system.js';
 import type { Timestamp } from './time.js';
 import { toIso } from './time.js';
@@ -410,7 +411,9 @@ export const shortDate = (at: Timestamp | string | null): string => {
     return `${date.getUTCDate()}/${date.getUTCMonth() + 1}/${date.getUTCFullYear()}`;
 };
 
-// One sentence on a system read (MCP): "sin datos de SCT: la clave fiscal venció el 3/11/2026; …".
+// One sentence on a system read (MCP), `label` named with its article ("el domicilio fiscal
+// electrónico (DFE)"): "Sin datos de la cuenta corriente (SCT): ARCA exige cambiar la clave
+// fiscal (desde el 3/11/2026). …", "Estado del domicilio fiscal electrónico (DFE): al día.".
 export const systemSentence = (label: string, view: {
     estado: HealthState | KeyState;
     desde: string | null;
@@ -420,13 +423,17 @@ export const systemSentence = (label: string, view: {
 }): string => {
 
     if (view.estado === 'ok' || view.estado === 'funciona') {
-        return `Estado de ${label}: al día.`;
+        return `Estado ${preceded('de', label)}: al día.`;
     }
 
     if (view.estado === 'pendiente') {
-        return `Estado de ${label}: pendiente de la primera sincronización.`;
+        return `Estado ${preceded('de', label)}: pendiente de la primera sincronización.`;
     }
 
-    const head = view.syncedAt ? `Atención: ${label} no se actualiza desde el ${shortDate(view.syncedAt)}` : `Sin datos de ${label}`;
-    return `${head}: ${view.mensaje.replace(/\.$/, '')} (desde el ${shortDate(view.desde)}). ${view.accion}`;
+    const head = view.syncedAt
+        ? `Atención: ${label} no se ${agreeing(label, 'actualiza', 'actualizan')} desde el ${shortDate(view.syncedAt)}`
+        : `Sin datos ${preceded('de', label)}`;
+    // A state known without a date (no key saved) says no "desde".
+    const since = view.desde ? ` (desde el ${shortDate(view.desde)})` : '';
+    return `${head}: ${view.mensaje.replace(/\.$/, '')}${since}. ${view.accion}`;
 };

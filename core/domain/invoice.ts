@@ -45,6 +45,10 @@ export interface ReceivedInvoiceView extends InvoiceViewBase {
     emisor: { nombre: string; cuit: string };
 }
 
+// ARCA's document type 99 ("sin identificar", number 0): a sale to a consumidor final, who has
+// neither a name nor a document on the invoice.
+export const isFinalConsumer = (counterpart: { tipoDocumento: string | null }): boolean => Number(counterpart.tipoDocumento) === 99;
+
 // docs/api.md, Resources: importe is importeOriginal converted with tipoCambio, rounded to cents.
 export const pesosAmount = (importeOriginal: number, tipoCambio: number): number => {
 

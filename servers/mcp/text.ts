@@ -11,6 +11,8 @@ import type { Pagination } from '../../core/domain/pagination.js';
 import type { ReadHealthView } from '../../core/use-cases/cuit-health.js';
 import type { HealthState } from '../../core/domain/health.js';
 import { systemSentence } from '../../core/domain/health.js';
+import { isFinalConsumer } from '../../core/domain/invoice.js';
+import { byCount, counted } from '../../core/domain/spanish.js';
 
 // The readable side of each tool's answer: a short Spanish summary, one line per record, for
 // people and for clients that do not read structuredContent.
@@ -20,18 +22,37 @@ const internals = {
 
     day: (iso: string | null): string => (iso ? iso.slice(0, 10) : 's/d'),
 
-    page(noun: string, pagination: Pagination, shown: number): string {
+    capitalized: (text: string): string => `${text[0]!.toUpperCase()}${text.slice(1)}`,
+
+    // "Comprobantes 1 a 50 de 120.", "Notificación 3 de 3.", "Sin notificaciones (total: 0).".
+    page(one: string, many: string, pagination: Pagination, shown: number): string {
 
         if (!shown) {
-            return `Sin ${noun} (total: ${pagination.total}).`;
+            return `Sin ${many} (total: ${pagination.total}).`;
         }
 
-        return `${noun[0]!.toUpperCase()}${noun.slice(1)} ${pagination.offset + 1} a ${pagination.offset + shown} de ${pagination.total}.`;
+        const first = pagination.offset + 1;
+        return shown === 1
+            ? `${internals.capitalized(one)} ${first} de ${pagination.total}.`
+            : `${internals.capitalized(many)} ${first} a ${pagination.offset + shown} de ${pagination.total}.`;
+    },
+
+    vouchers: (count: number): string => counted(count, 'comprobante', 'comprobantes'),
+
+    // The other party of an issued invoice: a consumidor final has no name nor document (ARCA
+    // writes type 99, number 0), so it is named as such.
+    receptor(receptor: IssuedInvoiceView['receptor']): string {
+
+        if (isFinalConsumer(receptor)) {
+            return receptor.nombre ? `${receptor.nombre} (consumidor final)` : 'consumidor final';
+        }
+
+        return `${receptor.nombre ?? 's/d'} (${receptor.numeroDocumento ?? 's/d'})`;
     },
 
     synced: (syncedAt: string | null): string => (syncedAt ? `Última sincronización con ARCA: ${syncedAt}.` : 'Todavía no se sincronizó con ARCA.'),
 
-    // "Resumen del período: 120 comprobantes (3 notas de crédito restadas)", then a line per
+    // "Resumen del período: 120 comprobantes (3 notas de crédito, que restan).", then a line per
     // currency with its totals.
     summary(summary: InvoicePeriodSummary): string[] {
 
@@ -41,11 +62,13 @@ const internals = {
 
         const credit = summary.porMoneda.reduce((sum, currency) => sum + currency.notasDeCredito, 0);
         return [
-            `Resumen del período: ${summary.cantidad} comprobantes${credit ? ` (${credit} notas de crédito, que restan)` : ''}.`,
+            `Resumen del período: ${internals.vouchers(summary.cantidad)}${
+                credit ? ` (${counted(credit, 'nota de crédito', 'notas de crédito')}, que ${byCount(credit, 'resta', 'restan')})` : ''
+            }.`,
             ...summary.porMoneda.map((currency) => {
 
                 const original = currency.moneda === 'PES' || currency.moneda === '$' ? '' : `, ${currency.importeOriginal.toLocaleString('es-AR', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency.moneda} de origen`;
-                return `- ${currency.moneda}: ${currency.cantidad} comprobantes; total ${internals.money(currency.importe)}${original}; neto gravado ${internals.money(currency.impNetoGravado)}, no gravado ${internals.money(currency.impNetoNoGravado)}, exento ${internals.money(currency.impOpExentas)}, IVA ${internals.money(currency.iva)}, otros tributos ${internals.money(currency.otrosTributos)}.`;
+                return `- ${currency.moneda}: ${internals.vouchers(currency.cantidad)}; total ${internals.money(currency.importe)}${original}; neto gravado ${internals.money(currency.impNetoGravado)}, no gravado ${internals.money(currency.impNetoNoGravado)}, exento ${internals.money(currency.impOpExentas)}, IVA ${internals.money(currency.iva)}, otros tributos ${internals.money(currency.otrosTributos)}.`;
             })
         ];
     },
@@ -68,8 +91,11 @@ export const text = {
             const mark = state ? `\n  ⚠ requiere atención (${state.estado}): ${state.mensaje} ${state.accion}` : '';
             return `- ${item.nombre} (CUIT ${item.displayCuit}, ${item.tipo}); monotributista: ${internals.yesNo(item.monotributista)}, autónomo: ${internals.yesNo(item.autonomo)}, categoría: ${item.categoria ?? 's/d'}${tags}${mark}`;
         });
-        const summary = attention.length ? [`${attention.length} de estos CUIT no se pueden sincronizar bien con ARCA (marcados con ⚠).`] : [];
-        return [internals.page('CUIT', result.pagination, result.data.length), ...summary, ...lines].join('\n');
+        const count = attention.length;
+        const summary = count
+            ? [`${count} de estos CUIT no se ${byCount(count, 'puede', 'pueden')} sincronizar bien con ARCA (${byCount(count, 'marcado', 'marcados')} con ⚠).`]
+            : [];
+        return [internals.page('CUIT', 'CUIT', result.pagination, result.data.length), ...summary, ...lines].join('\n');
     },
 
     invoices(
@@ -82,12 +108,12 @@ export const text = {
         const lines = result.data.map((invoice) => {
 
             const other = 'receptor' in invoice
-                ? `receptor: ${invoice.receptor.nombre ?? 's/d'} (${invoice.receptor.numeroDocumento ?? 's/d'})`
+                ? `receptor: ${internals.receptor(invoice.receptor)}`
                 : `emisor: ${invoice.emisor.nombre} (${invoice.emisor.cuit})`;
             return `- ${internals.day(invoice.fecha)} tipo ${invoice.tipo} ${invoice.puntoVenta}-${invoice.numeroDesde}: ${internals.money(invoice.importe)}; ${other}`;
         });
         return [
-            `Comprobantes ${kind} del ${result.filters.fromDate} al ${result.filters.toDate}. ${internals.page('comprobantes', result.pagination, result.data.length)}`,
+            `Comprobantes ${kind} del ${result.filters.fromDate} al ${result.filters.toDate}. ${internals.page('comprobante', 'comprobantes', result.pagination, result.data.length)}`,
             internals.synced(result.syncedAt),
             internals.health(`los comprobantes ${kind}`, health),
             ...internals.summary(summary),
@@ -132,10 +158,19 @@ export const text = {
         ].join('\n');
     },
 
+    // limit and offset count periods: the head says which periods of how many, and how many
+    // movements they hold ("Movimientos de la CCMA: períodos 1 a 3 de 7 (12 movimientos).").
     ccmaMovements(result: CcmaMovementsResult, health: ReadHealthView): string {
 
+        const { offset, total } = result.pagination;
+        const periods = new Set(result.data.map((item) => item.periodo)).size;
+        const head = !periods
+            ? `Sin movimientos de la CCMA${total ? ` en esta página (${counted(total, 'período', 'períodos')} en total)` : ''}.`
+            : `Movimientos de la CCMA: ${periods === 1 ? `período ${offset + 1}` : `períodos ${offset + 1} a ${offset + periods}`} de ${total} (${
+                counted(result.data.length, 'movimiento', 'movimientos')
+            }).`;
         return [
-            `Movimientos de la CCMA; períodos ${result.pagination.offset + 1} en adelante de ${result.pagination.total}, ${result.data.length} movimientos. ${internals.synced(result.syncedAt)}`,
+            `${head} ${internals.synced(result.syncedAt)}`,
             internals.health('la cuenta de monotributo y autónomos (CCMA)', health),
             ...result.data.map((item) => `- ${item.periodo} #${item.orden} ${item.descripcion}: debe ${internals.money(item.debe)}, haber ${internals.money(item.haber)}, saldo ${internals.money(item.saldo)}`)
         ].join('\n');
@@ -144,7 +179,7 @@ export const text = {
     dfe(result: NotificationsResult, health: ReadHealthView): string {
 
         return [
-            `${internals.page('notificaciones', result.pagination, result.data.length)} ${internals.synced(result.syncedAt)}`,
+            `${internals.page('notificación', 'notificaciones', result.pagination, result.data.length)} ${internals.synced(result.syncedAt)}`,
             internals.health('el domicilio fiscal electrónico (DFE)', health),
             ...result.data.map((item) => `- ${internals.day(item.fechaRecepcion)} ${item.asunto} (${item.organismo ?? 's/d'}; ${item.leidaAt ? 'leída' : 'no leída'})`)
         ].join('\n');

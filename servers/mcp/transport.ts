@@ -1,4 +1,4 @@
-import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { Lifecycle, Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Principal } from '../../core/domain/access.js';
 import { isDomainError } from '../../core/domain/errors.js';
@@ -21,6 +21,13 @@ import { mcpMessages } from './messages.js';
 // The MCP endpoint at {base_url}/mcp (docs/api.md, MCP): stateless streamable HTTP, a new transport
 // and server per POST, with JSON answers; authenticated by an OAuth access token issued for
 // it, or by an API token (docs/api.md, Access) for clients configured by hand.
+
+declare module '@hapi/hapi' {
+    interface RequestApplicationState {
+        // Who calls POST /mcp, proved from the headers before the body is read.
+        mcpPrincipal?: Principal;
+    }
+}
 
 const internals = {
     cors: {
@@ -93,6 +100,32 @@ const internals = {
         return principalOfUser(deps, check.userId);
     },
 
+    // Runs before hapi reads the body (onPreAuth): a caller with no valid token is answered from
+    // its headers alone, never left holding the connection while a body it announced trickles
+    // in (or never comes) until the payload times out.
+    gate(deps: Ports, oauth: OAuthServer, urls: PublicUrls, resource: ProtectedResource): Lifecycle.Method {
+
+        return async (request, h) => {
+
+            if (!internals.originAllowed(request, urls)) {
+                return forbiddenHost(h).takeover();
+            }
+
+            const token = bearerToken(request.headers.authorization);
+            const principal = token ? await internals.authenticate(deps, oauth, token) : null;
+            if (principal === 'insufficient_scope') {
+                return internals.challenge(request, h, resource, 403, 'insufficient_scope', mcpMessages.insufficientScope).takeover();
+            }
+
+            if (!principal) {
+                return internals.challenge(request, h, resource, 401, token ? 'invalid_token' : null, messages.unauthenticated).takeover();
+            }
+
+            request.app.mcpPrincipal = principal;
+            return h.continue;
+        };
+    },
+
     routes(deps: Ports, oauth: OAuthServer, urls: PublicUrls, resource: ProtectedResource, log: McpLog): ServerRoute[] {
 
         const notAllowed = (_request: Request, h: ResponseToolkit) => h.response({ error: mcpMessages.postOnly }).code(405).header('Allow', 'POST');
@@ -103,23 +136,12 @@ const internals = {
                 options: {
                     auth: false,
                     cors: internals.cors,
-                    payload: { parse: false, output: 'data', maxBytes: 1024 * 1024 }
+                    payload: { parse: false, output: 'data', maxBytes: 1024 * 1024 },
+                    ext: { onPreAuth: { method: internals.gate(deps, oauth, urls, resource) } }
                 },
                 async handler(request, h) {
 
-                    if (!internals.originAllowed(request, urls)) {
-                        return forbiddenHost(h);
-                    }
-
-                    const token = bearerToken(request.headers.authorization);
-                    const principal = token ? await internals.authenticate(deps, oauth, token) : null;
-                    if (principal === 'insufficient_scope') {
-                        return internals.challenge(request, h, resource, 403, 'insufficient_scope', mcpMessages.insufficientScope);
-                    }
-
-                    if (!principal) {
-                        return internals.challenge(request, h, resource, 401, token ? 'invalid_token' : null, messages.unauthenticated);
-                    }
+                    const principal = request.app.mcpPrincipal!;
 
                     // The request log says who called which tool (servers/http/logging.ts).
                     const caller: { userId: number; accountId: number; tool?: string } = { userId: principal.userId, accountId: principal.accountId };

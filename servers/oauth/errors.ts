@@ -19,7 +19,9 @@ const internals = {
         [/^(\S+) contains invalid characters$/, (name: string) => `${name} contiene caracteres no permitidos.`],
         [/^only (\S+) content-type bodies are supported on (.+)$/, (type: string, route: string) => `${route} solo acepta cuerpos ${type}.`],
         [/^PKCE verification failed$/, () => 'La verificación PKCE falló: el code_verifier no corresponde al code_challenge de la autorización.'],
-        [/^(code_challenge_method|code_challenge) .*/, () => 'La autorización exige PKCE con code_challenge_method S256.'],
+        // No challenge, a method other than S256, or one without the other (a challenge too
+        // short or malformed is named above, by the rules on its length and characters).
+        [/requires PKCE|code_challenge/, () => texts.pkceRequired],
         [/^client mismatch$/, () => 'El código o el token de actualización pertenece a otra aplicación.'],
         [/^requested scope is not allowed$/, () => 'La aplicación pidió permisos (scope) que no tiene o que este servidor no ofrece.'],
         [/^(\w+) is mandatory property$/, (name: string) => `Falta el dato obligatorio ${name}.`],

@@ -63,6 +63,8 @@ export const texts = {
         server_error: 'Error interno del servidor de autorización.'
     } as Record<string, string>,
     invalidOAuthRequest: 'La solicitud de autorización no es válida.',
+    // An authorization request without PKCE S256 (errors.ts): what is missing, said plainly.
+    pkceRequired: 'La autorización exige PKCE con S256: enviá code_challenge (el hash SHA-256 del code_verifier, en base64url) y code_challenge_method=S256.',
     // How provider.ts refuses a redirect scheme; errors.ts keeps descriptions that carry it.
     schemeRefused: 'el esquema no está entre los admitidos',
     unknownClient: 'aplicación sin nombre',

@@ -5,4 +5,4 @@
 export type { SimulatedAuthority } from './server.js';
 export { representationsPath, startSimulatedAuthority } from './server.js';
 export type { SimulatedFailures } from './state.js';
-export { defaultFesMinGapMs } from './mis-comprobantes.js';
+export { defaultFesMinGapMs } from './defaults.js';

@@ -3,6 +3,7 @@ import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js
 import type { DateRange } from '../../../core/domain/period.js';
 import { arcaHosts, arcaPaths, arcaServices } from '../hosts.js';
 import { writeZip } from '../zip.js';
+import { defaultFesMinGapMs } from './defaults.js';
 import { invoicesIn } from './data.js';
 import type { Faults } from './faults.js';
 import { denied } from './service-entry.js';
@@ -18,9 +19,7 @@ import type { CsvGeneration, SimulatedState } from './state.js';
 // CUIT last); one that reaches only itself goes straight to the menu. ajax.do (XHR only):
 // generarConsulta (at most 365 days) -> estimarResultados -> listaResultados, pending (PE)
 // `pendingPolls` times; descargarComprobantes.do zips the CSV of the generation of the day.
-// ARCA wants about 1.2 s between a fes session's requests; the simulator asks for this much
-// by default (scaled down for local runs). The adapter paces the simulator at it (app/authority.ts).
-export const defaultFesMinGapMs = 20;
+// Requests of a session closer than defaultFesMinGapMs (defaults.ts) are refused.
 
 // Strictly sequential: a request sooner than `fesMinGapMs` after the previous one of its
 // session is answered "BL<digits> <timestamp>" and ends that session.

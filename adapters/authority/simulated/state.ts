@@ -50,7 +50,7 @@ export interface SimulatedAuthorityOptions {
     irregular?: (cuit: string) => boolean;
     jwtTtlMs?: number;                  // 10 s
     captchaAfter?: { logins: number; windowMs: number } | null;   // default none (the demo: 5 in 10 minutes)
-    fesMinGapMs?: number;               // default defaultFesMinGapMs (mis-comprobantes.ts); 0: none
+    fesMinGapMs?: number;               // default defaultFesMinGapMs (defaults.ts); 0: none
     fesSessionMs?: number;              // 15 minutes
     dfePageSize?: number | null;        // null (default): one page with everything
     timeoutHoldMs?: number;

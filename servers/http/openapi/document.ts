@@ -225,7 +225,7 @@ const internals = {
         'Datos fiscales sincronizados una vez por día desde ARCA para los CUIT que gestiona cada cuenta: comprobantes emitidos y recibidos, cuenta corriente tributaria (SCT), cuenta de monotributo y autónomos (CCMA), notificaciones del domicilio fiscal electrónico (DFE) y clasificación registral. Cada respuesta trae `syncedAt`, el momento de la última sincronización exitosa.',
         '',
         '## Tokens',
-        'Cada solicitud, salvo `GET /healthcheck`, lleva `Authorization: Bearer <token>`. El token lo genera el usuario y actúa con sus permisos: solo ve los CUIT que ese usuario gestiona. Un CUIT ajeno responde igual que uno inexistente (404).',
+        'Cada solicitud, salvo `GET /healthcheck`, lleva `Authorization: Bearer <token>`. Por ahora los tokens los crea el equipo de arcasync para un usuario (`arcasync token create --user ID`); el panel permitirá que cada usuario genere los suyos. El token actúa con los permisos de su usuario: solo ve los CUIT que ese usuario gestiona. Un CUIT ajeno responde igual que uno inexistente (404).',
         '',
         '## Límites',
         `Por usuario (no por token): ${defaultRateLimits.perMinute} solicitudes por minuto y ${defaultRateLimits.perMonth} por mes calendario en UTC. Cada respuesta a una solicitud autenticada trae \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` y \`X-RateLimit-Reset\` del límite más cercano a agotarse. Al superarlo, 429 con \`Retry-After\`; si \`X-RateLimit-Limit\` es ${defaultRateLimits.perMonth}, esperar segundos no ayuda.`,
@@ -398,7 +398,7 @@ export const buildOpenApiDocument = (routes: readonly RouteLike[], options: { se
         tags: Object.entries(internals.tagDescriptions).map(([name, description]) => ({ name, description })),
         paths,
         components: {
-            securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Token de acceso generado por el usuario.' } },
+            securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Token de acceso de un usuario: por ahora lo crea el equipo de arcasync (`arcasync token create`); el panel permitirá generarlo al usuario.' } },
             schemas: { ...componentSchemas, ...requestSchemas, ...bodies }
         }
     };
