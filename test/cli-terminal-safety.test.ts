@@ -1,17 +1,15 @@
 import { expect } from 'chai';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SimulatedAuthority } from '../adapters/authority/simulated/index.js';
 import { startSimulatedAuthority } from '../adapters/authority/simulated/index.js';
-import { displayName, sortKey } from '../core/domain/client.js';
-import type { Cuit } from '../core/domain/cuit.js';
 import { messages } from '../core/domain/messages.js';
 import { databaseOf } from './support/app.js';
 import type { CliResult } from './support/cli.js';
 import { runCli } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
-import { seedAccount } from './support/fixtures.js';
+import { seedAccount, addClient as addFixtureClient } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer } from './support/server.js';
 
@@ -80,16 +78,7 @@ for (const database of testDatabases()) {
 
         const addClient = async (cuit: string, password: string): Promise<number> => {
 
-            const names = { nombre: 'Ana', apellido: cuit, razonSocial: null };
-            const name = displayName({ tipo: 'persona-fisica', ...names });
-            const client = await server.app.ports.clients.insert({
-                publicId: randomUUID(), accountId, cuit: cuit as Cuit, tipo: 'persona-fisica', ...names, representativeId: null,
-                displayName: name, sortName: sortKey(name), email: null, telefono: null,
-                sealedKey: server.app.ports.secretBox.seal(password),
-                keyDigest: await server.app.ports.keyIdentity.of(cuit as Cuit, password),
-                createdAt: Date.now()
-            });
-            return client!.id;
+            return (await addFixtureClient(server.app.ports, accountId, { cuit, apellido: cuit, claveArca: password })).id;
         };
 
         before(async () => {

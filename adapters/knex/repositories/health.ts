@@ -1,28 +1,18 @@
 import type { Knex } from 'knex';
 import type { ClientType } from '../../../core/domain/client.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
-import type { HealthState, KeyDay, KeyRecord, SystemRecord } from '../../../core/domain/health.js';
+import type { KeyDay, KeyRecord } from '../../../core/domain/health.js';
 import { sameKey } from '../../../core/domain/key-identity.js';
 import type { KeyDayEntry } from '../../../core/ports/fleet.js';
-import type { SyncSystem } from '../../../core/domain/sync-system.js';
 import type { Principal } from '../../../core/domain/access.js';
 import type { HealthClientRow, HealthRepository, SyncState } from '../../../core/ports/index.js';
 import { assignedToMember } from '../client-rows.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
 import { loginLedger } from '../login-ledger.js';
+import { syncStateOf } from '../sync-state-rows.js';
 
 // A key's logins of the day (login-ledger.ts) as its health reads them.
 const keyDayOf = (entry: KeyDayEntry): KeyDay => ({ passwordPosts: entry.passwordPosts, loggedIn: entry.loggedIn, ended: entry.ended });
-
-// A system's row as its health reads it.
-const systemRecordOf = (row: Record<string, unknown>): SystemRecord => ({
-    system: row.system as SyncSystem,
-    syncedAt: toNullableNumber(row.synced_at),
-    lastAttemptAt: toNullableNumber(row.last_attempt_at),
-    lastError: row.last_error as string | null,
-    lastState: (row.last_state ?? null) as HealthState | null,
-    failingSince: toNullableNumber(row.failing_since)
-});
 
 const internals = {
     chunk: 500,
@@ -91,7 +81,7 @@ export const healthRepository = (knex: Knex): HealthRepository => ({
         for (const row of states) {
             const id = toNumber(row.client_id);
             const list = systems.get(id) ?? [];
-            list.push(systemRecordOf(row));
+            list.push(syncStateOf(row));
             systems.set(id, list);
         }
 
@@ -173,7 +163,7 @@ export const keyOfClient = async (trx: Knex | Knex.Transaction, clientId: number
             storedAt: toNullableNumber(login.key_stored_at ?? null),
             refused: failure && sameKey(String(failure.key_fingerprint), digest) ? { kind: String(failure.kind), at: toNumber(failure.failed_at) } : null,
             today,
-            reach: states.map(systemRecordOf)
+            reach: states.map(syncStateOf)
         }
     };
 };

@@ -9,6 +9,7 @@ import { sqlByShape, statements, statementsOf } from '../statements.js';
 import { upsertSql } from '../upsert.js';
 import type { HealthState } from '../../../core/domain/health.js';
 import { stateOfRecord } from '../../../core/domain/health.js';
+import { syncStateOf } from '../sync-state-rows.js';
 import { announce, announceKeyChange, announceSyncCompleted, recoveryStep } from '../outbox.js';
 import { retriedOnLockConflict } from '../lock-retries.js';
 
@@ -85,14 +86,7 @@ export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncSta
     async list(clientId) {
 
         const rows = await knex('sync_states').where({ client_id: clientId }).orderBy('system');
-        return rows.map((row: Record<string, unknown>) => ({
-            system: row.system as SyncSystem,
-            syncedAt: toNullableNumber(row.synced_at),
-            lastAttemptAt: toNullableNumber(row.last_attempt_at),
-            lastError: row.last_error as string | null,
-            lastState: (row.last_state ?? null) as HealthState | null,
-            failingSince: toNullableNumber(row.failing_since)
-        }));
+        return rows.map(syncStateOf);
     },
 
     // The client's existence is checked in the same transaction as the write (and the foreign
