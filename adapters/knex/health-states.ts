@@ -29,10 +29,19 @@ import { toNumber } from './column-values.js';
 const internals = {
     rank: (state: HealthState): number => cuitStateTables.rank.indexOf(state),
 
-    literal: (text: string): string => `'${text.replace(/'/g, "''")}'`,
+    // Core's constants written into the SQL (a backslash would read differently on MySQL).
+    literal(text: string): string {
+
+        if (text.includes('\\')) {
+            throw new Error(`health-states: a backslash in ${text}`);
+        }
+
+        return `'${text.replace(/'/g, "''")}'`;
+    },
 
     // The key states of the query's first branch are all failures of the key (they stop every
-    // system, cuitHealth): checked once, so that a new mapping in core cannot pass unseen.
+    // system, cuitHealth): checked as the query is built, so a new mapping in core cannot pass
+    // unseen.
     keyRanks(): { refusals: [string, number][]; endings: [string, number][]; missing: number } {
 
         const ranked = (table: Readonly<Record<string, string>>): [string, number][] => Object.entries(table).map(([kind, state]) => {
