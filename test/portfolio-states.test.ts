@@ -219,6 +219,32 @@ for (const database of testDatabases()) {
             expect(reference.every((entry) => entry.requiereAtencion === needsAttention(entry.estado as never))).to.equal(true);
         });
 
+        it('reads the systems of the page\'s CUITs only, not the account\'s', async () => {
+
+            const db = databaseOf(server.app);
+            let stateRows = 0;
+            const count = (response: unknown, query: { sql?: string }) => {
+
+                if (/sync_states/.test(query.sql ?? '') && Array.isArray(response)) {
+                    stateRows += response.length;
+                }
+            };
+            db.on('query-response', count);
+            let page;
+            try {
+                page = await server.ok('/v1/estados?requiere_atencion=true&limit=5&offset=20', owner.token);
+            }
+            finally {
+                db.removeListener('query-response', count);
+            }
+
+            expect(page.data).to.have.length(5);
+            // The page's ids, then the systems of those CUITs and of the CUITs their keys reach
+            // (a key's state comes from all of them): far fewer than the account's.
+            const accountRows = Number((await db('sync_states').count({ n: '*' }).first())!.n);
+            expect(stateRows).to.be.above(0).and.below(accountRows / 4);
+        });
+
         it('answers a member\'s filters over the CUITs assigned to the member only', async () => {
 
             const reference = await derived(member.token);
