@@ -192,6 +192,18 @@ const internals = {
     dayKinds: { captcha: 'captcha', second_factor: 'segundo_factor' } as Record<string, KeyState>
 };
 
+// The tables cuitHealth reads, for a database that picks a portfolio's CUITs by state in a
+// query of its own (adapters/knex/health-states.ts) rather than deriving each: the same lists,
+// never a copy. What a refused key's kind names (keyRefusals), what a failure that ended a
+// key's ARCA day names (dayEndings: a CAPTCHA or a second factor, or a refusal), the words of
+// older errors (errorPrefixes, first match) and the order of what needs a person first.
+export const cuitStateTables = {
+    rank: internals.rank,
+    errorPrefixes: internals.prefixes,
+    keyRefusals: internals.keyKinds as Readonly<Record<string, KeyState>>,
+    dayEndings: { ...internals.keyKinds, ...internals.dayKinds } as Readonly<Record<string, KeyState>>
+};
+
 // The state a failure kind of the authority names.
 export const stateOfFailure = (kind: string): HealthState => internals.kinds[kind] ?? 'error';
 

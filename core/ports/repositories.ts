@@ -271,6 +271,16 @@ export interface HealthRepository {
         // Today's logins of the clients' keys, by key identity.
         days: ReadonlyMap<string, KeyDay>;
     }>;
+    // A page of the ids of the principal's clients whose CUIT state (cuitHealth on `day`, the
+    // ARCA day) is one of `states`, in visibleIds' order, and how many there are: the state
+    // computed where the records are, the same as the derivation's, so a filtered portfolio
+    // pages without deriving every CUIT.
+    pageByState(
+        principal: Pick<Principal, 'accountId' | 'userId' | 'role'>,
+        states: readonly HealthState[],
+        day: string,
+        page: { limit: number; offset: number }
+    ): Promise<{ ids: number[]; total: number }>;
 }
 
 // Signed webhooks (migration 011): staff's endpoints, the outbox the sync fills, deliveries.

@@ -3,7 +3,7 @@ import type { Cuit } from '../domain/cuit.js';
 import { formatCuit } from '../domain/cuit.js';
 import { arcaDay } from '../domain/arca-day.js';
 import type { CuitHealth, HealthState, KeyDay, KeyHealthView, SystemHealthView, SystemRecord } from '../domain/health.js';
-import { cuitHealth, healthText, isKeyFailureState, keyHealth, needsAttention, systemNames, toKeyHealthView, toSystemHealthView, worstState } from '../domain/health.js';
+import { cuitHealth, healthStates, healthText, isKeyFailureState, keyHealth, needsAttention, systemNames, toKeyHealthView, toSystemHealthView, worstState } from '../domain/health.js';
 import type { SyncSystem } from '../domain/sync-system.js';
 import type { Pagination } from '../domain/pagination.js';
 import type { ReadRequest } from '../domain/read-parameters.js';
@@ -42,9 +42,6 @@ export const cuitHealthParameters = ['cuit'] as const;
 export const portfolioHealthParameters = ['limit', 'offset', 'estado', 'requiere_atencion'] as const;
 
 const internals = {
-    // CUITs derived at a time when the portfolio is filtered.
-    chunk: 500,
-
     records: (row: HealthClientRow): SystemRecord[] => row.systems.map((state) => ({ ...state, failingSince: state.failingSince ?? null })),
 
     // Each client's health: its systems, and the key that logs in for it (a legal entity's is
@@ -161,9 +158,9 @@ export const getCuitHealth = async (
 };
 
 // "Which of my CUITs need attention?": the portfolio, paged, filtered by state (several: OR)
-// and by whether a person must act, both together with AND. Unfiltered, the page is the
-// database's (and only its CUITs are derived); filtered, the CUITs are derived a chunk at a time
-// in the list's order, and only the count and the page's entries are kept.
+// and by whether a person must act, both together with AND. Either way only the page's CUITs
+// are derived; filtered, the database picks the page and counts it by the state it computes
+// from the same records (HealthRepository.pageByState), for the states the filters admit.
 export const listPortfolioHealth = async (
     deps: Pick<Ports, 'health' | 'clock'>,
     principal: Principal,
@@ -174,34 +171,15 @@ export const listPortfolioHealth = async (
     const states = input.estado?.length ? [...new Set(input.estado)] : null;
     const attention = input.requiere_atencion ?? null;
     const filters = { estado: states, requiere_atencion: attention };
+    const page = { limit: input.limit, offset: input.offset };
     if (!states && attention === null) {
-        const [total, ids] = await Promise.all([
-            deps.health.countVisible(principal),
-            deps.health.visibleIds(principal, { limit: input.limit, offset: input.offset })
-        ]);
-        return { data: await healthOf(deps, principal.accountId, { ids }), pagination: { limit: input.limit, offset: input.offset, total }, filters };
+        const [total, ids] = await Promise.all([deps.health.countVisible(principal), deps.health.visibleIds(principal, page)]);
+        return { data: await healthOf(deps, principal.accountId, { ids }), pagination: { ...page, total }, filters };
     }
 
-    const data: CuitHealthView[] = [];
-    let total = 0;
-    for (let offset = 0; ; offset += internals.chunk) {
-        const ids = await deps.health.visibleIds(principal, { limit: internals.chunk, offset });
-        for (const entry of await healthOf(deps, principal.accountId, { ids })) {
-            if ((!states || states.includes(entry.estado)) && (attention === null || entry.requiereAtencion === attention)) {
-                if (total >= input.offset && data.length < input.limit) {
-                    data.push(entry);
-                }
-
-                total++;
-            }
-        }
-
-        if (ids.length < internals.chunk) {
-            break;
-        }
-    }
-
-    return { data, pagination: { limit: input.limit, offset: input.offset, total }, filters };
+    const admitted = healthStates.filter((state) => (!states || states.includes(state)) && (attention === null || needsAttention(state) === attention));
+    const { ids, total } = await deps.health.pageByState(principal, admitted, arcaDay(deps.clock.now().getTime()), page);
+    return { data: await healthOf(deps, principal.accountId, { ids }), pagination: { ...page, total }, filters };
 };
 
 // What a read of some systems of a CUIT says about them (MCP): the key's failure when the key

@@ -8,6 +8,7 @@ import type { Principal } from '../../../core/domain/access.js';
 import type { HealthClientRow, HealthRepository, SyncState } from '../../../core/ports/index.js';
 import { assignedToMember } from '../client-rows.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
+import { pageByState } from '../health-states.js';
 import { loginLedger } from '../login-ledger.js';
 import { syncStateOf } from '../sync-state-rows.js';
 
@@ -55,6 +56,8 @@ export const healthRepository = (knex: Knex): HealthRepository => ({
         const row = await internals.visible(knex, principal).count({ count: '*' }).first() as { count: unknown } | undefined;
         return toNumber(row?.count ?? 0);
     },
+
+    pageByState: (principal, states, day, page) => pageByState(knex, principal, states, day, page),
 
     async rows(accountId, wanted, day) {
 
