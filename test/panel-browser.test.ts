@@ -69,6 +69,12 @@ for (const database of testDatabases()) {
                     problems.push(message.text());       // a CSP refusal is reported here
                 }
             });
+            page.on('response', (response) => {
+
+                if (response.status() >= 400) {
+                    problems.push(`${response.status()} ${response.url()}`);
+                }
+            });
             page.on('request', (request) => {
 
                 if (!request.url().startsWith(server.url)) {

@@ -17,6 +17,9 @@ export interface PanelOptions {
 const internals = {
     isPanel: (path: string): boolean => /^\/panel(?:\/|$)/.test(path),
 
+    // What every page loads: cacheable, and no CSRF cookie for them.
+    assets: new Set(['/panel/estilos.css', '/panel/icono.svg']),
+
     // Every panel response: only the service's own resources, never framed, never cached (pages
     // show a client's data), no sniffing, and the address kept inside the site.
     headers: {
@@ -54,7 +57,7 @@ const internals = {
             response.header(name, value);
         }
 
-        if (request.path !== '/panel/estilos.css') {
+        if (!internals.assets.has(request.path)) {
             response.header('Cache-Control', 'no-store');
         }
 
@@ -76,7 +79,7 @@ export const registerPanel = async (server: Server, deps: Ports, options: PanelO
             logUnauthorized: false,
             cookieOptions: { path: '/', isSecure: cookie.secure, isHttpOnly: true, isSameSite: 'Strict', ignoreErrors: true, clearInvalid: true },
             // Only the panel's pages: the REST API, MCP and OAuth set no such cookie.
-            skip: (request: Request) => !internals.isPanel(request.path) || request.path === '/panel/estilos.css'
+            skip: (request: Request) => !internals.isPanel(request.path) || internals.assets.has(request.path)
         }
     });
 

@@ -11,7 +11,7 @@ import { signIn } from '../../core/use-cases/sign-in.js';
 import { clientAddress } from '../http/client-address.js';
 import { formatDay } from './format.js';
 import type { PanelSession, SessionStore } from './session.js';
-import { panelStylesheet } from './styles.js';
+import { panelIcon, panelStylesheet } from './styles.js';
 import { panelTexts } from './texts.js';
 import type { PanelView } from './views.js';
 import { views } from './views.js';
@@ -145,6 +145,12 @@ export const panelRoutes = (context: PanelContext): ServerRoute[] => {
             path: '/panel/estilos.css',
             options: { auth: false },
             handler: (_request, h) => h.response(panelStylesheet).type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600')
+        },
+        {
+            method: 'GET',
+            path: '/panel/icono.svg',
+            options: { auth: false },
+            handler: (_request, h) => h.response(panelIcon).type('image/svg+xml').header('Cache-Control', 'public, max-age=86400')
         },
         {
             method: 'GET',

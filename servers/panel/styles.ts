@@ -58,3 +58,7 @@ tbody th{font-weight:600}
   .signout{margin-left:0}
 }
 `;
+
+// The panel's icon: the semáforo's green light (served, like the stylesheet, by the service).
+export const panelIcon = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#12315e"/>'
+    + '<circle cx="16" cy="16" r="9" fill="#2fb463"/></svg>';

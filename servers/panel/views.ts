@@ -13,6 +13,7 @@ const internals = {
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <title>{{title}} · {{t.product}}</title>
 <link rel="stylesheet" href="/panel/estilos.css">
+<link rel="icon" href="/panel/icono.svg" type="image/svg+xml">
 </head>
 <body>
 <a class="skip" href="#contenido">{{t.skipToContent}}</a>
