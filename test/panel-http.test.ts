@@ -4,6 +4,7 @@ import { messages } from '../core/domain/messages.js';
 import { syncSystems } from '../core/domain/sync-system.js';
 import { assignClientToUser } from '../core/use-cases/staff/assign-client-to-user.js';
 import { setPassword } from '../core/use-cases/staff/set-password.js';
+import { signIn } from '../core/use-cases/sign-in.js';
 import { panelTexts } from '../servers/panel/texts.js';
 import { sessionLimits } from '../servers/panel/session.js';
 import { databaseOf } from './support/app.js';
@@ -152,6 +153,10 @@ for (const database of testDatabases()) {
             expect(throttled.status).to.equal(429);
             expect(throttled.text).to.contain(messages.signInThrottled);
             expect([...agent.cookies.keys()]).to.not.include('arcasync-panel');
+
+            // The OAuth sign-in page (the same use case) is refused too: one throttle for both.
+            const oauth = await signIn(server.app.ports, { email: strangerEmail, password: internals.password }).then(() => null, (err: Error) => err);
+            expect(oauth?.message).to.equal(messages.signInThrottled);
         });
 
         it('shows the owner the whole portfolio: semáforo, CUITs, tags, régimen, last sync and "Otros"', async () => {
@@ -248,6 +253,19 @@ for (const database of testDatabases()) {
             expect((await agent.get('/panel')).status).to.equal(200);
             await setPassword(server.app.ports, { userId: owner.userId, password: internals.password });
             expect((await agent.get('/panel')).status).to.equal(303);
+        });
+
+        it('shows a paused account the API\'s message instead of its CUITs', async () => {
+
+            const paused = await seedAccount(server.app.ports, { subscription: 'paused' });
+            await setPassword(server.app.ports, { userId: paused.userId, password: internals.password });
+            await addClient(server.app.ports, paused.accountId, { cuit: '20000000604', apellido: 'Pausado', nombre: 'Pedro' });
+            const agent = panelAgent(server);
+            expect((await agent.signIn(await emailOf(paused), internals.password)).status).to.equal(303);
+            const page = await agent.get('/panel');
+            expect(page.status).to.equal(200);
+            expect(page.text).to.contain(messages.subscriptionPaused);
+            expect(page.text).to.not.contain('Pausado');
         });
 
         it('leaves the REST API without panel cookies', async () => {
