@@ -176,6 +176,24 @@ for (const database of testDatabases()) {
             expect(page.text).to.not.contain('Ajeno');
         });
 
+        it('filters the portfolio by tag, régimen and categoría, and refuses a bad filter in Spanish', async () => {
+
+            const agent = panelAgent(server);
+            await agent.signIn(ownerEmail, internals.password);
+            const tagged = await agent.get('/panel?etiqueta=Mensual');
+            expect(tagged.status).to.equal(200);
+            expect(tagged.text).to.contain('Alfaro, Ana').and.not.contain('Zapata').and.not.contain('alert(1)');
+            expect(tagged.text).to.contain('<option value="Mensual" selected>');
+            const autonomos = await agent.get('/panel?regimen=autonomo');
+            expect(autonomos.text).to.contain('&lt;script&gt;').and.not.contain('Alfaro').and.not.contain('Zapata');
+            const categoria = await agent.get('/panel?categoria=C');
+            expect(categoria.text).to.contain('Alfaro, Ana').and.not.contain('Zapata');
+            const bad = await agent.get('/panel?categoria=Z');
+            expect(bad.status).to.equal(400);
+            expect(bad.text).to.contain('categor');
+            expect(bad.text).to.not.contain('Alfaro');
+        });
+
         it('shows a member only the CUITs assigned to them', async () => {
 
             const agent = panelAgent(server);

@@ -2,11 +2,13 @@ import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hap
 import type { Principal } from '../../core/domain/access.js';
 import { assertSubscriptionActive } from '../../core/domain/access.js';
 import type { ClientListItem } from '../../core/domain/client.js';
+import { categories } from '../../core/domain/client.js';
 import { isDomainError } from '../../core/domain/errors.js';
 import type { Ports } from '../../core/ports/index.js';
 import type { CuitHealthView } from '../../core/use-cases/cuit-health.js';
 import { healthOfCuits, listPortfolioHealth } from '../../core/use-cases/cuit-health.js';
 import { listCuits } from '../../core/use-cases/list-cuits.js';
+import { listTags } from '../../core/use-cases/list-tags.js';
 import { signIn } from '../../core/use-cases/sign-in.js';
 import { clientAddress } from '../http/client-address.js';
 import { formatDay } from './format.js';
@@ -105,13 +107,32 @@ const internals = {
         }
     },
 
-    async portfolio(deps: Ports, principal: Principal, pageNumber: number) {
+    // The filter form's fields, as the CUIT list's parameters (list-cuits.ts checks them).
+    filters(query: Record<string, unknown>): { form: Record<string, string>; parameters: Record<string, string> } {
+
+        const field = (name: string): string => (typeof query[name] === 'string' ? query[name] : '');
+        const form = { etiqueta: field('etiqueta'), regimen: field('regimen'), categoria: field('categoria') };
+        return {
+            form,
+            parameters: {
+                ...(form.etiqueta ? { etiquetas: form.etiqueta } : {}),
+                ...(form.regimen === 'monotributista' ? { monotributista: 'true' } : form.regimen === 'autonomo' ? { autonomo: 'true' } : {}),
+                ...(form.categoria ? { categoria: form.categoria } : {})
+            }
+        };
+    },
+
+    async portfolio(deps: Ports, principal: Principal, pageNumber: number, query: Record<string, unknown>) {
 
         const offset = (pageNumber - 1) * internals.pageSize;
-        const [list, attention] = await Promise.all([
-            listCuits(deps, principal, { query: { limit: String(internals.pageSize), offset: String(offset) } }),
-            listPortfolioHealth(deps, principal, { query: { requiere_atencion: 'true', limit: '1' } })
+        const { form, parameters } = internals.filters(query);
+        const [list, attention, tags] = await Promise.all([
+            listCuits(deps, principal, { query: { ...parameters, limit: String(internals.pageSize), offset: String(offset) } }),
+            listPortfolioHealth(deps, principal, { query: { requiere_atencion: 'true', limit: '1' } }),
+            listTags(deps, principal, { query: { limit: '100' } })
         ]);
+        const kept = new URLSearchParams(Object.entries(form).filter(([, value]) => value !== ''));
+        const link = (to: number) => `/panel?${new URLSearchParams([...kept, ['pagina', String(to)]]).toString()}`;
         const healths = await healthOfCuits(deps, principal, list.data.map((item) => item.cuit));
         const byCuit = new Map(healths.map((entry) => [entry.cuit, entry]));
         const rows = list.data.map((item) => ({ synced: item.sistemaRegistralSyncedAt !== null, row: internals.row(item, byCuit.get(item.cuit)) }));
@@ -127,9 +148,17 @@ const internals = {
             groups,
             paging: pages > 1 ? {
                 label: internals.t.pageOf(pageNumber, pages),
-                previous: pageNumber > 1 ? `/panel?pagina=${pageNumber - 1}` : null,
-                next: pageNumber < pages ? `/panel?pagina=${pageNumber + 1}` : null
-            } : null
+                previous: pageNumber > 1 ? link(pageNumber - 1) : null,
+                next: pageNumber < pages ? link(pageNumber + 1) : null
+            } : null,
+            filter: {
+                tags: tags.data.map((tag) => ({ value: tag.nombre, selected: tag.nombre === form.etiqueta })),
+                regimes: [['monotributista', internals.t.regimes.monotributista], ['autonomo', internals.t.regimes.autonomo]].map(
+                    ([value, label]) => ({ value, label, selected: value === form.regimen })
+                ),
+                categories: categories.map((value) => ({ value, selected: value === form.categoria })),
+                active: kept.size > 0
+            }
         };
     },
 
@@ -230,7 +259,18 @@ export const panelRoutes = (context: PanelContext): ServerRoute[] => {
                 }
 
                 const blocked = internals.blocked(session.principal);
-                const values = blocked ? { blocked } : await internals.portfolio(deps, session.principal, raw === undefined ? 1 : Number(raw));
+                let values;
+                try {
+                    values = blocked ? { blocked } : await internals.portfolio(deps, session.principal, raw === undefined ? 1 : Number(raw), request.query);
+                }
+                catch (err) {
+                    if (isDomainError(err) && err.kind === 'invalid') {
+                        return internals.page(h, context, request, 'error', { title: internals.t.errorTitle, message: err.message }, session).code(400);
+                    }
+
+                    throw err;
+                }
+
                 return internals.page(h, context, request, 'portfolio', { title: internals.t.portfolioTitle, ...values }, session);
             }
         }

@@ -60,6 +60,18 @@ const internals = {
 <p class="error" role="alert">{{blocked}}</p>
 {{else}}
 <p class="counts">{{counts}}</p>
+<form class="filters" method="get" action="/panel" role="search" aria-label="{{t.filters}}">
+  <div><label for="etiqueta">{{t.tagFilter}}</label>
+  <select id="etiqueta" name="etiqueta"><option value="">{{t.any}}</option>
+  {{#each filter.tags}}<option value="{{value}}" {{#if selected}}selected{{/if}}>{{value}}</option>{{/each}}</select></div>
+  <div><label for="regimen">{{t.regimeFilter}}</label>
+  <select id="regimen" name="regimen"><option value="">{{t.anyRegime}}</option>
+  {{#each filter.regimes}}<option value="{{value}}" {{#if selected}}selected{{/if}}>{{label}}</option>{{/each}}</select></div>
+  <div><label for="categoria">{{t.categoryFilter}}</label>
+  <select id="categoria" name="categoria"><option value="">{{t.any}}</option>
+  {{#each filter.categories}}<option value="{{value}}" {{#if selected}}selected{{/if}}>{{value}}</option>{{/each}}</select></div>
+  <div class="filter-actions"><button type="submit">{{t.apply}}</button>{{#if filter.active}} <a href="/panel">{{t.clear}}</a>{{/if}}</div>
+</form>
 {{#unless total}}<p>{{t.emptyPortfolio}}</p>{{/unless}}
 {{#each groups}}
 <section aria-labelledby="grupo-{{id}}">
