@@ -6,6 +6,7 @@ import { registerBearerAuth } from './auth.js';
 import { registerRateLimitHeaders } from './rate-limit-headers.js';
 import { registerErrorResponses } from './errors.js';
 import { registerMcp } from '../mcp/routes.js';
+import { registerPanel } from '../panel/plugin.js';
 import type { ConnectionLimits } from './listener.js';
 import { createListener } from './listener.js';
 import { registerLogging } from './logging.js';
@@ -75,6 +76,7 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
         maxClients: options.maxOAuthClients,
         redirectSchemes: options.oauthRedirectSchemes
     });
+    await registerPanel(server, deps, { publicUrl: options.publicUrl, trustProxy: options.trustProxy ?? 0 });
 
     server.route([
         ...healthRoutes(deps),
