@@ -45,7 +45,9 @@ for (const database of testDatabases()) {
             this.timeout(60_000);
             server = await startTestServer(database, { env: writeServerEnv });
             owner = await seedAccount(server.app.ports, { writing: true });
-            serve = await startServeProcess(server.app.config.databaseUrl, { LOG_LEVEL: 'debug' });
+            // One installation, one secret key: both processes open what the other sealed (keys and
+            // the identity secret of every key).
+            serve = await startServeProcess(server.app.config.databaseUrl, { LOG_LEVEL: 'debug', ...writeServerEnv });
             port = internals.port(serve.url);
         });
 
