@@ -9,9 +9,9 @@ import { knexCliRefusal } from './app/database.js';
 //   npm run knex -- migrate:status | migrate:latest
 // (from a build without TypeScript tooling: npx knex --knexfile dist/knexfile.js …).
 // `arcasync migrate` is the same as migrate:latest, `arcasync migrate --status` as
-// migrate:status. migrate:rollback and migrate:down are refused: they undo a whole batch (on
-// a normal installation every table) without asking; `arcasync migrate --down` undoes one
-// migration, says what it drops and asks. Another application's database, and a missing SQLite
+// migrate:status. migrate:rollback (a whole batch: on a normal installation every table) and
+// migrate:down (one migration) are refused: neither asks nor says what it drops; `arcasync
+// migrate --down` undoes one migration, says what it drops and asks. Another application's database, and a missing SQLite
 // file for anything but migrating, are refused before knex connects. See docs/operations.md.
 
 export default async (): Promise<Knex.Config> => {
