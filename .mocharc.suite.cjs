@@ -12,9 +12,7 @@ const internals = {
     longest: [
         'sync-fleet', 'sync-workers', 'fuzz', 'sync-pacing', 'oauth-security', 'sync-cli', 'http-rate-limits', 'mcp-inspector', 'sync-demo',
         'oauth-accounts', 'migrations-down-up', 'portfolio-health', 'authority-secrets', 'sqlite-lock', 'cli-database-failures', 'oauth-browser',
-        'cuit-health', 'sync-faults', 'authority-simulated', 'demo-safety', 'sync-e2e', 'oauth-flow',
-        // Added since, each tens of seconds per database: started early too.
-        'tenants', 'sync-pacing-fleet', 'webhook-fairness', 'migrate-rollback', 'foreign-database', 'sync-fair-share', 'event-sizes', 'panel-browser'
+        'cuit-health', 'sync-faults', 'authority-simulated', 'demo-safety', 'sync-e2e', 'oauth-flow'
     ].map((name) => `test/${name}.test.ts`),
     all: readdirSync(`${__dirname}/test`, { recursive: true }).filter((name) => name.endsWith('.test.ts')).map((name) => `test/${name}`).sort()
 };
