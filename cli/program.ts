@@ -2,15 +2,24 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { registerAuthorityCommands } from './commands/authority.js';
-import { registerMcpCommands } from './commands/mcp.js';
+import { databaseLabel, loadConfig } from '../app/config.js';
+import { isDomainError } from '../core/domain/errors.js';
+import { CuitInSeveralAccounts } from '../core/use-cases/sync/find-sync-targets.js';
+import { registerAccountCommands } from './commands/account/index.js';
+import { registerAuthorityCommands } from './commands/authority/index.js';
+import { registerDemoCommand } from './commands/demo.js';
+import { registerMcpCommand } from './commands/mcp.js';
+import { registerMigrateCommand } from './commands/migrate.js';
 import { registerOpenApiCommand } from './commands/openapi.js';
-import { registerSecretCommands } from './commands/secret.js';
-import { registerServerCommands } from './commands/server.js';
-import { registerStaffCommands } from './commands/staff.js';
-import { registerSyncCommands } from './commands/sync.js';
-import { registerWebhookCommands } from './commands/webhook.js';
+import { registerSecretCommands } from './commands/secret/index.js';
+import { registerServeCommand } from './commands/serve.js';
+import { registerSyncCommands } from './commands/sync/index.js';
+import { registerTagCommands } from './commands/tag/index.js';
+import { registerTokenCommands } from './commands/token/index.js';
+import { registerUserCommands } from './commands/user/index.js';
+import { registerWebhookCommands } from './commands/webhook/index.js';
 import type { CliIo } from './io.js';
+import { lazy } from './lazy.js';
 import { exitCodes } from './run.js';
 import { speakSpanish, usageMessage } from './spanish.js';
 import { cliMessages } from './messages.js';
@@ -19,7 +28,8 @@ import { jsonLine, visible } from './terminal-text.js';
 // arcasync: the staff and operators' command line (README.md, The command line), as a function:
 // runCli(argv, io) runs one command line against the given environment and streams and
 // resolves with its exit code. Nothing here ends the process; cli/main.ts does, with that code.
-// The command modules only describe commands: what a command needs is loaded when it runs.
+// One file per command under commands/, a folder per group (docs/development.md); what is heavy
+// to load waits for the command that needs it (lazy.ts).
 
 const internals = {
     // The one prefix of every failure's line (usage errors included).
@@ -41,14 +51,16 @@ const internals = {
                 outputError: () => undefined
             });
 
-        registerServerCommands(program, io);
-        registerStaffCommands(program, io);
-        registerSyncCommands(program, io);
-        registerWebhookCommands(program, io);
-        registerMcpCommands(program, io);
-        registerOpenApiCommand(program, io);
-        registerAuthorityCommands(program, io);
-        registerSecretCommands(program, io);
+        // In the order --help lists them.
+        for (const register of [
+            registerMigrateCommand, registerServeCommand, registerDemoCommand,
+            registerAccountCommands, registerUserCommands, registerTokenCommands, registerTagCommands,
+            registerSyncCommands, registerWebhookCommands, registerMcpCommand, registerOpenApiCommand,
+            registerAuthorityCommands, registerSecretCommands
+        ]) {
+            register(program, io);
+        }
+
         return program;
     },
 
@@ -77,7 +89,8 @@ const internals = {
         }
 
         // A database that cannot be used: which one, and why, in one line (not the driver's stack).
-        const [{ databaseFailureCause }, { databaseLabel, loadConfig }] = await Promise.all([import('../app/database.js'), import('../app/config.js')]);
+        // The database's module (knex) is loaded only now, by a failure.
+        const { databaseFailureCause } = await lazy.database();
         const cause = databaseFailureCause(err) ?? internals.refusal(err);
         if (cause) {
             let label = 'DATABASE_URL';
@@ -98,7 +111,6 @@ const internals = {
 
         // A rule's message is whole, whatever it quotes (report shows a quoted line break as \n);
         // any other error is said by its first line (not a stack, not a driver's dump).
-        const { isDomainError } = await import('../core/domain/errors.js');
         if (isDomainError(err)) {
             return err.message;
         }
@@ -144,9 +156,8 @@ const internals = {
 
     // What a --json error object carries beside its line: the accounts to choose from when a
     // CUIT needs --account.
-    async details(err: unknown): Promise<object> {
+    details(err: unknown): object {
 
-        const { CuitInSeveralAccounts } = await import('../core/use-cases/sync/find-sync-targets.js');
         return err instanceof CuitInSeveralAccounts ? { cuit: err.cuit, accounts: err.accounts } : {};
     },
 
@@ -156,7 +167,7 @@ const internals = {
 
         const message = await internals.message(err, io);
         const json = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
-        const details = await internals.details(err);
+        const details = internals.details(err);
         // The line may echo what was typed or stored (a name, an event type, ARCA's text).
         io.stderr.write(json ? `${jsonLine({ error: message, ...details })}\n` : `${internals.errorPrefix}${visible(message)}\n`);
         const code = (err as { exitCode?: unknown }).exitCode;
