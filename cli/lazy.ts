@@ -1,8 +1,8 @@
-// What only some commands use and would cost every start-up, `--version` included, if imported
-// at the top: loaded when the command that needs it runs. Everything else a command uses (core's
-// use cases, app/config, app/sync, app/webhooks, app/secret-keys) is imported plainly: together
-// they add about a hundredth of a second to a start (measured before the split, docs/development.md).
-// An entry earns its place here by an external library of weight behind it.
+// What only some commands use and is heavy to load: loaded when the command that needs it runs.
+// Everything else a command uses (core's use cases, app/config, app/sync, app/webhooks,
+// app/secret-keys) is imported plainly, its group loaded only when named (commands/index.ts).
+// An entry earns its place here by an external library of weight behind it (app/compose alone:
+// knex, both drivers, every adapter; several times a start's cost).
 export const lazy = {
     compose: () => import('../app/compose.js'),                    // knex, the drivers, every adapter
     database: () => import('../app/database.js'),                  // knex and the drivers

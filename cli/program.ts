@@ -3,21 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { databaseLabel, loadConfig } from '../app/config.js';
-import { isDomainError } from '../core/domain/errors.js';
-import { CuitInSeveralAccounts } from '../core/use-cases/sync/find-sync-targets.js';
-import { registerAccountCommands } from './commands/account/index.js';
-import { registerAuthorityCommands } from './commands/authority/index.js';
-import { registerDemoCommand } from './commands/demo.js';
-import { registerMcpCommand } from './commands/mcp.js';
-import { registerMigrateCommand } from './commands/migrate.js';
-import { registerOpenApiCommand } from './commands/openapi.js';
-import { registerSecretCommands } from './commands/secret/index.js';
-import { registerServeCommand } from './commands/serve.js';
-import { registerSyncCommands } from './commands/sync/index.js';
-import { registerTagCommands } from './commands/tag/index.js';
-import { registerTokenCommands } from './commands/token/index.js';
-import { registerUserCommands } from './commands/user/index.js';
-import { registerWebhookCommands } from './commands/webhook/index.js';
+import { addCommands } from './commands/index.js';
 import type { CliIo } from './io.js';
 import { lazy } from './lazy.js';
 import { exitCodes } from './run.js';
@@ -28,14 +14,17 @@ import { jsonLine, visible } from './terminal-text.js';
 // arcasync: the staff and operators' command line (README.md, The command line), as a function:
 // runCli(argv, io) runs one command line against the given environment and streams and
 // resolves with its exit code. Nothing here ends the process; cli/main.ts does, with that code.
-// One file per command under commands/, a folder per group (docs/development.md); what is heavy
-// to load waits for the command that needs it (lazy.ts).
+// One file per command under commands/, a folder per group (docs/development.md); only the
+// command named is loaded (commands/index.ts), and what is heavy waits until it runs (lazy.ts).
+// The classes a failure is recognized by are imported the way the commands are, through
+// import(): where runCli runs in-process under tsx (the tests), a file imported both statically
+// and through import() is two modules, and instanceof would miss.
 
 const internals = {
     // The one prefix of every failure's line (usage errors included).
     errorPrefix: 'Error: ',
 
-    program(io: CliIo): Command {
+    async program(io: CliIo, argv: readonly string[]): Promise<Command> {
 
         // Settings given before the subcommands are added are inherited by them.
         const program = speakSpanish(new Command('arcasync'))
@@ -51,16 +40,7 @@ const internals = {
                 outputError: () => undefined
             });
 
-        // In the order --help lists them.
-        for (const register of [
-            registerMigrateCommand, registerServeCommand, registerDemoCommand,
-            registerAccountCommands, registerUserCommands, registerTokenCommands, registerTagCommands,
-            registerSyncCommands, registerWebhookCommands, registerMcpCommand, registerOpenApiCommand,
-            registerAuthorityCommands, registerSecretCommands
-        ]) {
-            register(program, io);
-        }
-
+        await addCommands(program, io, argv);
         return program;
     },
 
@@ -89,7 +69,6 @@ const internals = {
         }
 
         // A database that cannot be used: which one, and why, in one line (not the driver's stack).
-        // The database's module (knex) is loaded only now, by a failure.
         const { databaseFailureCause } = await lazy.database();
         const cause = databaseFailureCause(err) ?? internals.refusal(err);
         if (cause) {
@@ -111,6 +90,7 @@ const internals = {
 
         // A rule's message is whole, whatever it quotes (report shows a quoted line break as \n);
         // any other error is said by its first line (not a stack, not a driver's dump).
+        const { isDomainError } = await import('../core/domain/errors.js');
         if (isDomainError(err)) {
             return err.message;
         }
@@ -156,8 +136,9 @@ const internals = {
 
     // What a --json error object carries beside its line: the accounts to choose from when a
     // CUIT needs --account.
-    details(err: unknown): object {
+    async details(err: unknown): Promise<object> {
 
+        const { CuitInSeveralAccounts } = await import('../core/use-cases/sync/find-sync-targets.js');
         return err instanceof CuitInSeveralAccounts ? { cuit: err.cuit, accounts: err.accounts } : {};
     },
 
@@ -167,7 +148,7 @@ const internals = {
 
         const message = await internals.message(err, io);
         const json = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
-        const details = internals.details(err);
+        const details = await internals.details(err);
         // The line may echo what was typed or stored (a name, an event type, ARCA's text).
         io.stderr.write(json ? `${jsonLine({ error: message, ...details })}\n` : `${internals.errorPrefix}${visible(message)}\n`);
         const code = (err as { exitCode?: unknown }).exitCode;
@@ -177,7 +158,7 @@ const internals = {
 
 export const runCli = async (argv: readonly string[], io: CliIo): Promise<number> => {
 
-    const program = internals.program(io);
+    const program = await internals.program(io, argv);
     try {
         await program.parseAsync(internals.helpFor(program, argv), { from: 'user' });
         return exitCodes.ok;
