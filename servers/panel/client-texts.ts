@@ -1,0 +1,156 @@
+import type { HealthState, KeyState } from '../../core/domain/health.js';
+
+// What the client pages say (es-AR), apart from the panel's shared texts (texts.ts). Templates
+// take these as values, so they are escaped like everything else a page shows.
+
+export const clientTexts = {
+    sections: 'Secciones del cliente',
+    tabs: {
+        comprobantes: 'Comprobantes',
+        sct: 'Cuenta tributaria',
+        ccma: 'CCMA',
+        notificaciones: 'Domicilio fiscal electrónico',
+        estado: 'Estado'
+    },
+    backToPortfolio: 'La cartera',
+    cuit: 'CUIT',
+    notReported: 'ARCA no lo informó',
+    neverSynced: 'Todavía no se sincronizó con ARCA.',
+    syncedAt: (when: string): string => `Sincronizado el ${when}`,
+    none: '—',
+
+    // Comprobantes
+    period: 'Período',
+    periodForm: 'Elegir el período',
+    from: 'Desde',
+    to: 'Hasta',
+    show: 'Ver',
+    periodOf: (from: string, to: string): string => `Del ${from} al ${to}`,
+    badPeriod: 'El período no es válido: elegí una fecha de inicio y una de fin, la de inicio no posterior a la de fin.',
+    badPage: 'El número de página no es válido.',
+    issued: 'Emitidos',
+    received: 'Recibidos',
+    chartTitle: 'Totales de los últimos 12 meses, en pesos',
+    chartDescription: 'Barras por mes: comprobantes emitidos y recibidos. Cada mes abre su período.',
+    chartBar: (month: string, issued: string, received: string): string => `${month}: emitidos ${issued}, recibidos ${received}`,
+    chartTable: 'Ver los totales como tabla',
+    month: 'Mes',
+    downloads: 'Descargar el período',
+    downloadCsv: 'CSV (Excel, separado por punto y coma)',
+    downloadXlsx: 'Libro de Excel (.xlsx)',
+    tooManyToDownload: (limit: number): string => `El período tiene más de ${limit.toLocaleString('es-AR')} comprobantes de un tipo: elegí un período más corto para descargarlo.`,
+    summary: (count: number, total: string): string => `${count} ${count === 1 ? 'comprobante' : 'comprobantes'} · total ${total}`,
+    creditNotes: (count: number): string => `${count} ${count === 1 ? 'nota' : 'notas'} de crédito (restadas)`,
+    shownOf: (from: number, to: number, total: number): string => `Comprobantes ${from} a ${to} de ${total}`,
+    noInvoices: 'No hay comprobantes en el período.',
+    invoiceColumns: {
+        fecha: 'Fecha',
+        tipo: 'Tipo',
+        numero: 'Número',
+        receptor: 'Receptor',
+        emisor: 'Emisor',
+        neto: 'Neto gravado',
+        iva: 'IVA',
+        importe: 'Importe ($)',
+        original: 'Importe original'
+    },
+
+    // Cuenta tributaria
+    debt: 'Deuda',
+    totalDebt: 'Total a pagar hoy (saldo + intereses)',
+    noDebt: 'No registra deuda.',
+    dueDates: 'Vencimientos',
+    noDueDates: 'No hay vencimientos informados.',
+    returns: 'Declaraciones juradas',
+    noReturns: 'No hay declaraciones juradas informadas.',
+    sctColumns: {
+        impuesto: 'Impuesto',
+        concepto: 'Concepto',
+        periodo: 'Período',
+        cuota: 'Anticipo / cuota',
+        vencimiento: 'Vencimiento',
+        saldo: 'Saldo',
+        intereses: 'Intereses',
+        total: 'Total',
+        detalle: 'Detalle'
+    },
+
+    // CCMA
+    balances: 'Saldos',
+    debtorBalance: 'Saldo deudor',
+    creditorBalance: 'Saldo acreedor',
+    movements: 'Movimientos por período',
+    noMovements: 'No hay movimientos informados.',
+    periodHeading: (period: string): string => `Período ${period}`,
+    ccmaColumns: { fecha: 'Fecha', concepto: 'Concepto', descripcion: 'Descripción', debe: 'Debe', haber: 'Haber', saldo: 'Saldo' },
+    periodsOf: (page: number, pages: number): string => `Períodos: página ${page} de ${pages}`,
+
+    // Domicilio fiscal electrónico
+    inbox: 'Bandeja de entrada',
+    inboxCounts: (total: number): string => `${total} ${total === 1 ? 'comunicación' : 'comunicaciones'}, de la más nueva a la más vieja`,
+    noNotifications: 'No hay comunicaciones.',
+    unread: 'No leída',
+    read: 'Leída',
+    notificationColumns: { estado: 'Estado', asunto: 'Asunto', organismo: 'Organismo', recepcion: 'Recibida' },
+    notificationTitle: 'Comunicación',
+    notificationFields: {
+        asunto: 'Asunto',
+        tipo: 'Tipo',
+        organismo: 'Organismo',
+        recepcion: 'Recibida en el domicilio',
+        notificacion: 'Notificada por ARCA',
+        leida: 'Leída en arcasync',
+        id: 'Número en ARCA'
+    },
+    notRead: 'Sin leer',
+    markRead: 'Marcar como leída',
+    markUnread: 'Marcar como no leída',
+    markedRead: 'La marcaste como leída.',
+    markedUnread: 'La marcaste como no leída.',
+    neverOpened: 'El panel muestra lo que ARCA informó de la comunicación; no la abre en ARCA, donde sigue como estaba.',
+    backToInbox: 'Volver a la bandeja',
+    pageOf: (page: number, pages: number): string => `Página ${page} de ${pages}`,
+    previous: 'Anterior',
+    next: 'Siguiente',
+    pages: 'Páginas',
+
+    // Estado
+    overall: 'Estado general',
+    since: 'Desde',
+    lastSuccess: 'Última sincronización correcta',
+    lastAttempt: 'Último intento',
+    advice: 'Qué hacer',
+    key: 'Clave fiscal',
+    keyOf: (cuit: string): string => `Clave fiscal que ingresa por este CUIT: ${cuit}`,
+    systemsHeading: 'Sistemas',
+    systemColumns: { sistema: 'Sistema', estado: 'Estado', desde: 'Desde', exito: 'Última sincronización correcta', consejo: 'Qué pasa y qué hacer' },
+    systems: {
+        registro: 'Sistema Registral',
+        comprobantes_emitidos: 'Comprobantes emitidos',
+        comprobantes_recibidos: 'Comprobantes recibidos',
+        sct: 'Cuenta tributaria (SCT)',
+        ccma: 'Cuenta corriente de monotributo y autónomos (CCMA)',
+        dfe: 'Domicilio fiscal electrónico'
+    } as Record<string, string>,
+    states: {
+        ok: 'Al día',
+        pendiente: 'Pendiente',
+        sin_clave: 'Sin clave fiscal',
+        clave_rechazada: 'Clave rechazada',
+        clave_bloqueada: 'Clave bloqueada',
+        clave_vencida: 'Clave vencida',
+        captcha: 'ARCA pide un captcha',
+        segundo_factor: 'ARCA pide un segundo factor',
+        no_adherido: 'Servicio no adherido',
+        sin_representacion: 'Sin representación',
+        irregularidades: 'Irregularidades en ARCA',
+        arca_bloqueo: 'ARCA bloqueó el acceso',
+        arca_no_disponible: 'ARCA no disponible',
+        formato_desconocido: 'Respuesta de ARCA desconocida',
+        espera_arca: 'Esperando a ARCA',
+        cuit_invalido: 'CUIT inválido',
+        error: 'Error inesperado',
+        funciona: 'Funciona'
+    } satisfies Record<HealthState | KeyState, string>,
+    stateOf: (state: string): string => (clientTexts.states as Record<string, string>)[state] ?? state
+};
