@@ -2,6 +2,7 @@ import type { Principal } from '../../core/domain/access.js';
 import type { Cuit } from '../../core/domain/cuit.js';
 import { formatCuit } from '../../core/domain/cuit.js';
 import type { CurrencySummary, IssuedInvoiceView, ReceivedInvoiceView } from '../../core/domain/invoice.js';
+import { isFinalConsumer } from '../../core/domain/invoice.js';
 import { arcaDay } from '../../core/domain/arca-day.js';
 import { needsAttention } from '../../core/domain/health.js';
 import type { Notification } from '../../core/domain/notification.js';
@@ -71,7 +72,9 @@ const internals = {
     invoiceRow(invoice: IssuedInvoiceView | ReceivedInvoiceView) {
 
         const counterpart = 'receptor' in invoice
-            ? { name: invoice.receptor.nombre ?? '', document: invoice.receptor.numeroDocumento ?? '' }
+            ? isFinalConsumer(invoice.receptor)
+                ? { name: internals.c.finalConsumer, document: '' }
+                : { name: invoice.receptor.nombre ?? '', document: invoice.receptor.numeroDocumento ?? '' }
             : { name: invoice.emisor.nombre, document: invoice.emisor.cuit };
         const foreign = invoice.tipoCambio !== 1 || !['PES', '$', 'ARS'].includes(invoice.monedaOriginal.trim().toUpperCase());
         return {

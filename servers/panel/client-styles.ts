@@ -14,7 +14,7 @@ input[type=date]{padding:.45rem;border:1px solid #6b7785;border-radius:.4rem;fon
 .summary{font-weight:600}
 .downloads a{font-weight:600}
 .chart-box{margin:0 0 1rem;background:var(--card);border-radius:.75rem;padding:1rem}
-.chart{width:100%;height:auto;max-width:48rem;display:block}
+.chart{width:100%;height:auto;display:block}
 .chart .grid{stroke:#e1e6eb}
 .chart .axis{stroke:#6b7785}
 .chart .tick,.chart .month{font-size:12px;fill:var(--muted)}
@@ -27,8 +27,10 @@ input[type=date]{padding:.45rem;border:1px solid #6b7785;border-radius:.4rem;fon
 .facts div{background:var(--card);border-radius:.5rem;padding:.6rem .8rem}
 .facts dt{font-size:.85rem;color:var(--muted)}
 .facts dd{margin:0;font-weight:600}
+.facts .sentence{font-weight:400}
 .mark{display:inline-block;border-radius:1rem;padding:.1rem .6rem;font-size:.85rem;white-space:nowrap}
 .mark-unread{background:#12315e;color:#fff;font-weight:700}
 .mark-read{border:1px solid var(--line);color:var(--muted)}
 tr.unread th,tr.unread td{font-weight:700}
+@media (max-width:40rem){.num{text-align:left}}
 `;

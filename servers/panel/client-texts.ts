@@ -43,6 +43,7 @@ export const clientTexts = {
     creditNotes: (count: number): string => `${count} ${count === 1 ? 'nota' : 'notas'} de crédito (restadas)`,
     shownOf: (from: number, to: number, total: number): string => `Comprobantes ${from} a ${to} de ${total}`,
     noInvoices: 'No hay comprobantes en el período.',
+    finalConsumer: 'Consumidor final',
     invoiceColumns: {
         fecha: 'Fecha',
         tipo: 'Tipo',
