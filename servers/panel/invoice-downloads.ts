@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Principal } from '../../core/domain/access.js';
 import type { Cuit } from '../../core/domain/cuit.js';
@@ -52,16 +53,20 @@ export interface DownloadFile {
 }
 
 const internals = {
-    // More than this many of one kind in a period: the user is asked for a shorter one.
-    maxRows: 20_000,
+    // More than this many of one kind in a period: the user is asked for a shorter one. A
+    // workbook costs far more to build than a CSV (about 0.3 ms a row here against 0.04).
+    maxRows: { csv: 20_000, xlsx: 5_000 },
+    // The workbook's rows are written in slices, letting other requests run between them.
+    slice: 500,
 
-    columns: (counterpart: string): Column[] => [
+    // `counterpart` names the other party's column, and `document` its document's.
+    columns: (counterpart: string, document: string): Column[] => [
         { header: 'Fecha', key: 'fecha', kind: 'date' },
         { header: 'Tipo', key: 'tipo', kind: 'text' },
         { header: 'Punto de venta', key: 'puntoVenta', kind: 'text' },
         { header: 'Número desde', key: 'numeroDesde', kind: 'text' },
         { header: 'Número hasta', key: 'numeroHasta', kind: 'text' },
-        { header: `Documento del ${counterpart.toLowerCase()}`, key: 'documento', kind: 'text' },
+        { header: document, key: 'documento', kind: 'text' },
         { header: counterpart, key: 'contraparte', kind: 'text' },
         { header: 'Moneda', key: 'moneda', kind: 'text' },
         { header: 'Tipo de cambio', key: 'tipoCambio', kind: 'rate' },
@@ -102,13 +107,14 @@ const internals = {
     async all<T extends IssuedInvoiceView | ReceivedInvoiceView>(
         list: (request: ReadRequest) => Promise<ListInvoicesResult<T>>,
         cuit: Cuit,
-        period: Record<string, string>
+        period: Record<string, string>,
+        maxRows: number
     ): Promise<{ rows: Row[]; range: DateRange }> {
 
         const page = (offset: number) => list({ path: { cuit }, query: { ...period, limit: String(maxLimit), offset: String(offset) } });
         const first = await page(0);
-        if (first.pagination.total > internals.maxRows) {
-            throw new DownloadTooLarge(clientTexts.tooManyToDownload(internals.maxRows));
+        if (first.pagination.total > maxRows) {
+            throw new DownloadTooLarge(clientTexts.tooManyToDownload(maxRows));
         }
 
         // Pinned to the period the first page resolved, so the pages agree at a month's turn.
@@ -140,7 +146,7 @@ const internals = {
     csv(kinds: { title: string; counterpart: string; rows: Row[] }[]): Buffer {
 
         const operation = 'Operación';
-        const columns = internals.columns('Contraparte');
+        const columns = internals.columns('Contraparte', 'Documento de la contraparte');
         const lines = [[operation, ...columns.map((column) => column.header)].map(internals.quoted).join(';')];
         for (const kind of kinds) {
             for (const row of kind.rows) {
@@ -153,11 +159,15 @@ const internals = {
 
     async xlsx(kinds: { title: string; counterpart: string; rows: Row[] }[]): Promise<Buffer> {
 
-        const workbook = new ExcelJS.Workbook();
+        // exceljs's streaming writer: each row serialized as it is added, not kept.
+        const output = new PassThrough();
+        const chunks: Buffer[] = [];
+        output.on('data', (chunk: Buffer) => chunks.push(chunk));
+        const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
         workbook.creator = 'arcasync';
         for (const kind of kinds) {
             const sheet = workbook.addWorksheet(kind.title, { views: [{ state: 'frozen', ySplit: 1 }] });
-            const columns = internals.columns(kind.counterpart);
+            const columns = internals.columns(kind.counterpart, `Documento del ${kind.counterpart.toLowerCase()}`);
             sheet.columns = columns.map((column) => ({
                 header: column.header,
                 key: column.key,
@@ -165,13 +175,19 @@ const internals = {
                 style: column.kind === 'date' ? { numFmt: 'dd/mm/yyyy' } : column.kind === 'money' ? { numFmt: '#,##0.00' } : {}
             }));
             sheet.getRow(1).font = { bold: true };
-            for (const row of kind.rows) {
+            for (const [index, row] of kind.rows.entries()) {
                 const [year, month, day] = row.fecha.split('-').map(Number) as [number, number, number];
-                sheet.addRow({ ...row, fecha: new Date(Date.UTC(year, month - 1, day)) });
+                sheet.addRow({ ...row, fecha: new Date(Date.UTC(year, month - 1, day)) }).commit();
+                if (index % internals.slice === internals.slice - 1) {
+                    await new Promise(setImmediate);
+                }
             }
+
+            sheet.commit();
         }
 
-        return Buffer.from(await workbook.xlsx.writeBuffer());
+        await workbook.commit();
+        return Buffer.concat(chunks);
     }
 };
 
@@ -185,9 +201,9 @@ export const invoiceDownload = async (
     format: 'csv' | 'xlsx'
 ): Promise<DownloadFile> => {
 
-    const issued = await internals.all((request) => listIssuedInvoices(deps, principal, request), cuit, period);
+    const issued = await internals.all((request) => listIssuedInvoices(deps, principal, request), cuit, period, internals.maxRows[format]);
     const pinned = { from_date: issued.range.fromDate, to_date: issued.range.toDate };
-    const received = await internals.all((request) => listReceivedInvoices(deps, principal, request), cuit, pinned);
+    const received = await internals.all((request) => listReceivedInvoices(deps, principal, request), cuit, pinned, internals.maxRows[format]);
     const kinds = [
         { title: clientTexts.issued, counterpart: 'Receptor', rows: issued.rows },
         { title: clientTexts.received, counterpart: 'Emisor', rows: received.rows }
