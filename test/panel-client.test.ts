@@ -129,7 +129,7 @@ for (const database of testDatabases()) {
             expect(page.text).to.contain(clientTexts.summary(2, '$ 1.235.778,39'));
             // January's invoice is outside the period, but in the chart.
             expect(page.text).to.not.contain('05/01/2026');
-            expect(page.text).to.match(/<svg class="chart"[^>]*role="img"/);
+            expect(page.text).to.match(/<svg class="chart"[^>]*aria-labelledby="grafico-titulo grafico-desc"/);
             expect(page.text).to.match(/<rect class="bar-issued" x="[\d.]+" y="[\d.]+" width="16" height="[\d.]+"\/>/);
             expect(page.text).to.contain('emitidos $ 5.000,00, recibidos $ 0,00');
             // Handlebars escapes = in attributes too; the browser reads the same address.
@@ -324,6 +324,23 @@ for (const database of testDatabases()) {
             const received = workbook.getWorksheet(clientTexts.received)!;
             expect(received.getRow(2).getCell(16).value).to.equal(800);
             expect(received.getRow(2).getCell(7).value).to.equal('@SUM(A1)');
+        });
+
+        it('refuses the workbook of a period with more invoices than it is built for, saying why', async () => {
+
+            const ports = server.app.ports;
+            const busy = await addClient(ports, owner.accountId, { cuit: '20111111112', apellido: 'Grande', nombre: 'Gustavo' });
+            const many = Array.from({ length: 5_001 }, (_, index) => invoice({
+                fecha: '2026-03-05', numeroDesde: String(index + 1).padStart(8, '0'), numeroHasta: String(index + 1).padStart(8, '0')
+            }));
+            await ports.invoices.save(busy.id, 'issued', many, server.clock.now().getTime());
+            const agent = await signedIn(ownerEmail);
+            const refused = await agent.get('/panel/clientes/20111111112/comprobantes.xlsx');
+            expect(refused.status).to.equal(400);
+            expect(refused.text).to.contain(clientTexts.tooManyToDownload(5_000));
+            const csv = await download(agent, '/panel/clientes/20111111112/comprobantes.csv');
+            expect(csv.statusCode).to.equal(200);
+            expect(csv.rawPayload.toString('utf8').trim().split('\r\n')).to.have.length(5_002);
         });
 
         it('shows a paused account the API\'s message instead of a client\'s data, and downloads nothing', async () => {

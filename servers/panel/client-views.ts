@@ -3,7 +3,9 @@ import { compile } from './views.js';
 // The client pages (/panel/clientes/{cuit}/…), on the panel's template engine and layout:
 // `{{ }}` escapes every value, no template uses `{{{ }}}`. Each tab is its own page (plain
 // links, no script), with the client's header and the tabs above it. The chart is inline SVG
-// drawn from numbers (invoice-chart.ts); its colours come from the stylesheet by class.
+// drawn from numbers (invoice-chart.ts); its colours come from the stylesheet by class. It is
+// not role="img": that would hide its month links from assistive technology; the same totals
+// are a table beside it.
 
 const paging = `{{#if paging}}
 <nav class="paging" aria-label="{{@root.c.pages}}">
@@ -86,7 +88,7 @@ export const clientViews = {
 <p class="counts">{{c.period}}: {{period.label}}</p>
 <p class="downloads">{{c.downloads}}: <a href="{{downloads.csv}}" download>{{c.downloadCsv}}</a> · <a href="{{downloads.xlsx}}" download>{{c.downloadXlsx}}</a></p>
 <figure class="chart-box">
-<svg class="chart" viewBox="0 0 {{chart.width}} {{chart.height}}" role="img" aria-labelledby="grafico-titulo grafico-desc" xmlns="http://www.w3.org/2000/svg">
+<svg class="chart" viewBox="0 0 {{chart.width}} {{chart.height}}" aria-labelledby="grafico-titulo grafico-desc" xmlns="http://www.w3.org/2000/svg">
   <title id="grafico-titulo">{{c.chartTitle}}</title>
   <desc id="grafico-desc">{{c.chartDescription}}</desc>
   {{#each chart.ticks}}<line class="grid" x1="{{x1}}" x2="{{x2}}" y1="{{y}}" y2="{{y}}"/><text class="tick" x="{{labelX}}" y="{{y}}" text-anchor="end" dominant-baseline="middle">{{label}}</text>
