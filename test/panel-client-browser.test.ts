@@ -1,6 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
@@ -21,7 +23,7 @@ import { startTestServer, writeServerEnv } from './support/server.js';
 // The client page as a person uses it, in Debian's Chromium: from la cartera to a client, its
 // chart and tabs under the panel's CSP (nothing refused, nothing fetched elsewhere), the
 // period's CSV and workbook downloaded and read back, and a DFE notification marked read, which
-// the REST API then shows. Screenshots of each tab go to test-artifacts/.
+// the REST API and MCP then show. Screenshots of each tab go to test-artifacts/.
 
 const internals = {
     artifacts: fileURLToPath(new URL('../test-artifacts/', import.meta.url)),
@@ -156,6 +158,13 @@ for (const database of testDatabases()) {
             await shot(page, 'notificacion');
             const dfe = await server.ok('/v1/cuits/20-12345678-6/dfe', user.token);
             expect(dfe.data.find((item: { arcaId: string }) => item.arcaId === '2001').leidaAt).to.equal(server.clock.now().toISOString());
+            // MCP's listar_dfe reads through the same use case, and says the same.
+            const mcp = new Client({ name: 'prueba', version: '1.0.0' });
+            await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${user.token}` } } }));
+            const listed = await mcp.callTool({ name: 'listar_dfe', arguments: { cuit: '20123456786' } });
+            await mcp.close();
+            const data = (listed.structuredContent as { data: { arcaId: string; leidaAt: string | null }[] }).data;
+            expect(data.find((item) => item.arcaId === '2001')!.leidaAt).to.equal(server.clock.now().toISOString());
 
             await page.getByRole('link', { name: clientTexts.backToInbox }).click();
             expect(await page.locator('tr.unread').count()).to.equal(0);
