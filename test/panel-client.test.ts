@@ -262,6 +262,15 @@ for (const database of testDatabases()) {
             expect((await dfe()).find((item) => item.arcaId === '1002')!.leidaAt).to.equal(null);
             const inbox = await agent.get('/panel/clientes/20-12345678-6/notificaciones');
             expect(inbox.text).to.contain('<tr class="unread">');
+
+            // Each row of the inbox has its own form, which comes back to the inbox.
+            expect(inbox.text).to.contain('action="/panel/clientes/20-12345678-6/notificaciones/1001/no-leida"');
+            const fromRow = await agent.post('/panel/clientes/20-12345678-6/notificaciones/1001/no-leida', { volver: '1' });
+            expect(fromRow.status).to.equal(303);
+            expect(fromRow.headers.get('location')).to.equal('/panel/clientes/20-12345678-6/notificaciones?pagina=1');
+            expect((await dfe()).find((item) => item.arcaId === '1001')!.leidaAt).to.equal(null);
+            const elsewhere = await agent.post('/panel/clientes/20-12345678-6/notificaciones/1001/leida', { volver: 'https://malo.example' });
+            expect(elsewhere.headers.get('location')).to.equal('/panel/clientes/20-12345678-6/notificaciones/1001?marcada=leida');
         });
 
         it('lets a member mark only the CUITs they see', async () => {

@@ -259,8 +259,13 @@ export const notificationsTab = async (deps: Deps, principal: Principal, cuit: C
             organismo: notification.organismo ?? '',
             recepcion: formatMoment(notification.fechaRecepcion),
             // One without the authority's id cannot be named in an address (none comes so from ARCA).
-            href: notification.arcaId === null ? null : notificationPath(cuit, notification.arcaId)
+            href: notification.arcaId === null ? null : notificationPath(cuit, notification.arcaId),
+            action: notification.arcaId === null ? null : `${notificationPath(cuit, notification.arcaId)}/${notification.leidaAt === null ? 'leida' : 'no-leida'}`,
+            actionText: notification.leidaAt === null ? internals.c.markReadShort : internals.c.markUnreadShort,
+            actionLabel: internals.c.markAs(notification.leidaAt === null ? internals.c.markRead : internals.c.markUnread, notification.asunto)
         })),
+        // Where a row's form sends the browser back: this page of the inbox.
+        inboxPage: String(pageNumber),
         paging: internals.paging(list.pagination.total, internals.inboxPage, pageNumber, (to) => `${clientBase(cuit)}/notificaciones?pagina=${to}`, internals.c.pageOf)
     };
 };

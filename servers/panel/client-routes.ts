@@ -8,7 +8,7 @@ import { healthOfCuit } from '../../core/use-cases/cuit-health.js';
 import { getNotification } from '../../core/use-cases/get-notification.js';
 import { markNotificationRead } from '../../core/use-cases/mark-notification-read.js';
 import type { ClientTab, InvoiceQuery } from './client-page.js';
-import { ccmaTab, clientHeader, healthTab, invoicesTab, notificationPath, notificationsTab, notificationView, sctTab } from './client-page.js';
+import { ccmaTab, clientBase, clientHeader, healthTab, invoicesTab, notificationPath, notificationsTab, notificationView, sctTab } from './client-page.js';
 import { clientTexts } from './client-texts.js';
 import type { ClientView } from './client-views.js';
 import { clientViews } from './client-views.js';
@@ -157,11 +157,15 @@ export const clientRoutes = (context: PanelContext): ServerRoute[] => {
         return visit.h.response(html).type('text/html; charset=utf-8');
     });
 
+    // Back to the notification's page, or to the inbox's page the row's form came from.
     const mark = (read: boolean) => visiting(async (visit) => {
 
         const arcaId = internals.arcaIdOf(visit.request);
         await markNotificationRead(deps, visit.session.principal, { cuit: visit.cuit, arcaId, read });
-        return visit.h.redirect(`${notificationPath(visit.cuit, arcaId)}?marcada=${read ? 'leida' : 'no-leida'}`).code(303);
+        const back = (visit.request.payload as Record<string, unknown> | null)?.volver;
+        return visit.h.redirect(typeof back === 'string' && /^[1-9]\d{0,5}$/.test(back)
+            ? `${clientBase(visit.cuit)}/notificaciones?pagina=${back}`
+            : `${notificationPath(visit.cuit, arcaId)}?marcada=${read ? 'leida' : 'no-leida'}`).code(303);
     });
 
     const download = (format: 'csv' | 'xlsx') => visiting(async (visit) => {

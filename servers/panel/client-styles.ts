@@ -32,5 +32,7 @@ input[type=date]{padding:.45rem;border:1px solid #6b7785;border-radius:.4rem;fon
 .mark-unread{background:#12315e;color:#fff;font-weight:700}
 .mark-read{border:1px solid var(--line);color:var(--muted)}
 tr.unread th,tr.unread td{font-weight:700}
+form.inline button.small{margin:0;padding:.25rem .6rem;font-size:.85rem;border-radius:.4rem;border:1px solid var(--accent);background:var(--card);color:var(--accent);cursor:pointer}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 @media (max-width:40rem){.num{text-align:left}}
 `;

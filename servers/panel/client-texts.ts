@@ -92,7 +92,10 @@ export const clientTexts = {
     noNotifications: 'No hay comunicaciones.',
     unread: 'No leída',
     read: 'Leída',
-    notificationColumns: { estado: 'Estado', asunto: 'Asunto', organismo: 'Organismo', recepcion: 'Recibida' },
+    notificationColumns: { estado: 'Estado', asunto: 'Asunto', organismo: 'Organismo', recepcion: 'Recibida', accion: 'Marcar' },
+    markReadShort: 'Marcar leída',
+    markUnreadShort: 'Marcar no leída',
+    markAs: (action: string, asunto: string): string => `${action}: ${asunto}`,
     notificationTitle: 'Comunicación',
     notificationFields: {
         asunto: 'Asunto',

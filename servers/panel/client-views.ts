@@ -193,12 +193,18 @@ ${internals.synced}
   <p class="note">{{counts}}</p>
   {{#if rows.length}}
   <div class="table-wrap"><table class="inbox">
-    <thead><tr><th scope="col">{{c.notificationColumns.estado}}</th><th scope="col">{{c.notificationColumns.asunto}}</th><th scope="col">{{c.notificationColumns.organismo}}</th><th scope="col">{{c.notificationColumns.recepcion}}</th></tr></thead>
+    <thead><tr><th scope="col">{{c.notificationColumns.estado}}</th><th scope="col">{{c.notificationColumns.asunto}}</th><th scope="col">{{c.notificationColumns.organismo}}</th><th scope="col">{{c.notificationColumns.recepcion}}</th>
+      <th scope="col"><span class="visually-hidden">{{c.notificationColumns.accion}}</span></th></tr></thead>
     <tbody>{{#each rows}}<tr {{#if unread}}class="unread"{{/if}}>
       <td data-label="{{@root.c.notificationColumns.estado}}"><span class="mark {{#if unread}}mark-unread{{else}}mark-read{{/if}}">{{state}}</span></td>
       <th scope="row" data-label="{{@root.c.notificationColumns.asunto}}">{{#if href}}<a href="{{href}}">{{asunto}}</a>{{else}}{{asunto}}{{/if}}</th>
       <td data-label="{{@root.c.notificationColumns.organismo}}">{{organismo}}</td>
-      <td data-label="{{@root.c.notificationColumns.recepcion}}" class="nowrap">{{recepcion}}</td></tr>{{/each}}</tbody>
+      <td data-label="{{@root.c.notificationColumns.recepcion}}" class="nowrap">{{recepcion}}</td>
+      <td>{{#if action}}<form class="inline" method="post" action="{{action}}">
+        <input type="hidden" name="{{@root.crumbKey}}" value="{{@root.crumb}}">
+        <input type="hidden" name="volver" value="{{@root.inboxPage}}">
+        <button type="submit" class="small" aria-label="{{actionLabel}}">{{actionText}}</button>
+      </form>{{/if}}</td></tr>{{/each}}</tbody>
   </table></div>
   {{else}}<p>{{c.noNotifications}}</p>{{/if}}
   ${paging}
