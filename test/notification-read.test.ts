@@ -33,7 +33,7 @@ describe('marking a DFE notification read or unread (core, in memory)', () => {
         cuit = nextCuit();
         await createClient(memory.ports, owner, personBody(cuit));
         const client = memory.world.clients.find((row) => row.cuit === cuit)!;
-        await memory.ports.notifications.save(client.id, [notification({ arcaId: '501', fechaRecepcion: '2026-03-14T10:00:00.000Z' })], 0);
+        memory.world.notifications.set(client.id, [notification({ arcaId: '501', fechaRecepcion: '2026-03-14T10:00:00.000Z' })]);
     });
 
     it('sets leidaAt to now, keeps the first reading, and clears it when marked unread', async () => {

@@ -123,7 +123,8 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
     };
 
     const world: MemoryWorld = {
-        accounts: [], users: [], tokens: [], clients: [], jobs: [], counts: new Map(), listening: new Set(), events: [], changes: [], syncStates: [], notifications: new Map()
+        accounts: [], users: [], tokens: [], clients: [], jobs: [], counts: new Map(), listening: new Set(), events: [], changes: [], syncStates: [],
+        notifications: new Map()
     };
     const nextId = (rows: readonly { id: number }[]): number => rows.reduce((max, row) => Math.max(max, row.id), 0) + 1;
 
