@@ -8,7 +8,7 @@ import { syncSystems } from '../core/domain/sync-system.js';
 import { setPassword } from '../core/use-cases/staff/set-password.js';
 import { panelTexts } from '../servers/panel/texts.js';
 import { databaseOf } from './support/app.js';
-import { debianChromium, skipWithoutChromium } from './support/chromium.js';
+import { debianChromium, pageProblems, skipWithoutChromium } from './support/chromium.js';
 import { testDatabases } from './support/databases.js';
 import { addClient, seedAccount, tagClient } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
@@ -62,25 +62,7 @@ for (const database of testDatabases()) {
         it('signs in, sees the semáforo and "Otros", and signs out', async () => {
 
             const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-            const problems: string[] = [];
-            page.on('console', (message) => {
-
-                if (message.type() === 'error') {
-                    problems.push(message.text());       // a CSP refusal is reported here
-                }
-            });
-            page.on('response', (response) => {
-
-                if (response.status() >= 400) {
-                    problems.push(`${response.status()} ${response.url()}`);
-                }
-            });
-            page.on('request', (request) => {
-
-                if (!request.url().startsWith(server.url)) {
-                    problems.push(`fuera del servicio: ${request.url()}`);
-                }
-            });
+            const problems = pageProblems(page, server.url);
 
             await page.goto(`${server.url}/panel`);
             expect(new URL(page.url()).pathname).to.equal('/panel/ingresar');

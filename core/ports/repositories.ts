@@ -195,6 +195,12 @@ export interface CcmaRepository {
 
 export interface NotificationRepository {
     list(clientId: number, page: PageRequest): Promise<Page<Notification>>;
+    // One notification by the authority's id; null when the client has none with it.
+    find(clientId: number, arcaId: string): Promise<Notification | null>;
+    // Marks it read in the service (at `at`, keeping an earlier leidaAt) or, with null, unread,
+    // raising the client's data version with it so no kept read hides the change; the
+    // notification as stored after, null when the client has none with that id.
+    setRead(clientId: number, arcaId: string, at: Timestamp | null): Promise<Notification | null>;
     // Upserted by the authority's id; a notification already stored keeps its leidaAt.
     save(clientId: number, notifications: readonly Notification[], syncedAt: Timestamp): Promise<void>;
 }

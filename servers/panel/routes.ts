@@ -89,6 +89,7 @@ const internals = {
             lightLabel: internals.t.semaphore[light],
             sentence: health?.mensaje ?? '',
             name: item.nombre,
+            href: `/panel/clientes/${item.displayCuit}`,
             cuit: item.displayCuit,
             tags: item.etiquetas,
             regime: internals.regime(item),

@@ -1,3 +1,5 @@
+import { clientStylesheet } from './client-styles.js';
+
 // The panel's one stylesheet, served by the service itself (/panel/estilos.css): no CDN, and no
 // inline style, which the panel's Content-Security-Policy (default-src 'self') would refuse.
 // Colours keep at least 4.5:1 against their background (WCAG AA); the focus ring is always
@@ -61,7 +63,7 @@ select{padding:.45rem;border:1px solid #6b7785;border-radius:.4rem;font-size:1re
   td::before,tbody th::before{content:attr(data-label);display:block;font-size:.8rem;color:var(--muted);font-weight:400}
   .signout{margin-left:0}
 }
-`;
+${clientStylesheet}`;
 
 // The panel's icon: the semáforo's green light (served, like the stylesheet, by the service).
 export const panelIcon = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#12315e"/>'

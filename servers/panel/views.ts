@@ -91,7 +91,7 @@ const internals = {
     {{#each rows}}
     <tr>
       <td data-label="{{@root.t.columns.state}}"><span class="light light-{{light}}">{{lightLabel}}</span><span class="sentence">{{sentence}}</span></td>
-      <th scope="row" data-label="{{@root.t.columns.name}}">{{name}}</th>
+      <th scope="row" data-label="{{@root.t.columns.name}}"><a href="{{href}}">{{name}}</a></th>
       <td data-label="{{@root.t.columns.cuit}}" class="nowrap">{{cuit}}</td>
       <td data-label="{{@root.t.columns.tags}}">{{#each tags}}<span class="tag">{{this}}</span> {{/each}}</td>
       <td data-label="{{@root.t.columns.regime}}">{{regime}}</td>
@@ -128,7 +128,8 @@ const engine = Handlebars.create();
 engine.registerHelper('eq', (a: unknown, b: unknown) => a === b);
 engine.registerPartial('layout', internals.layout);
 
-const compile = (source: string) => engine.compile(source, { noEscape: false });
+// Other pages' modules (client-views.ts) compile theirs on the same engine: same layout, same escaping.
+export const compile = (source: string) => engine.compile(source, { noEscape: false });
 
 export const views = {
     signIn: compile(internals.signIn),

@@ -3,6 +3,7 @@ import type { Principal, Role, SubscriptionState } from '../../core/domain/acces
 import type { ClientRecord } from '../../core/domain/client.js';
 import { keyIdentity } from '../../core/domain/key-identity.js';
 import { DomainError } from '../../core/domain/errors.js';
+import type { Notification } from '../../core/domain/notification.js';
 import { defaultRateLimits } from '../../core/domain/rate-limit.js';
 import type { RateLimits } from '../../core/domain/rate-limit.js';
 import type {
@@ -52,6 +53,8 @@ export interface MemoryWorld {
     events: (OutboxEvent & { clientId: number; at: number })[];
     changes: (SystemChanges & { clientId: number })[];
     syncStates: (SyncState & { clientId: number })[];
+    // Each client's DFE notifications, as a sync would have stored them.
+    notifications: Map<number, Notification[]>;
 }
 
 export interface MemoryClock {
@@ -120,7 +123,8 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
     };
 
     const world: MemoryWorld = {
-        accounts: [], users: [], tokens: [], clients: [], jobs: [], counts: new Map(), listening: new Set(), events: [], changes: [], syncStates: []
+        accounts: [], users: [], tokens: [], clients: [], jobs: [], counts: new Map(), listening: new Set(), events: [], changes: [], syncStates: [],
+        notifications: new Map()
     };
     const nextId = (rows: readonly { id: number }[]): number => rows.reduce((max, row) => Math.max(max, row.id), 0) + 1;
 
@@ -463,11 +467,41 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         }
     };
 
+    // NotificationRepository's reads and marking: newest first; marking raises the client's
+    // data version with it.
+    const notifications = internals.partial<Omit<Ports['notifications'], 'save'>>('notifications', {
+        async list(clientId, page) {
+
+            const all = [...world.notifications.get(clientId) ?? []].sort((a, b) => b.fechaRecepcion.localeCompare(a.fechaRecepcion));
+            return { items: all.slice(page.offset, page.offset + page.limit).map((item) => ({ ...item })), total: all.length };
+        },
+        async find(clientId, arcaId) {
+
+            const found = world.notifications.get(clientId)?.find((item) => item.arcaId === arcaId);
+            return found ? { ...found } : null;
+        },
+        async setRead(clientId, arcaId, at) {
+
+            const client = world.clients.find((row) => row.id === clientId);
+            if (client) {
+                Object.assign(client, { dataVersion: client.dataVersion + 1 });
+            }
+
+            const found = world.notifications.get(clientId)?.find((item) => item.arcaId === arcaId);
+            if (!found) {
+                return null;
+            }
+
+            found.leidaAt = at === null ? null : found.leidaAt ?? new Date(at).toISOString();
+            return { ...found };
+        }
+    });
+
     const stored = withSystemWrites({
         unitOfWork,
         sct: internals.partial<Ports['sct']>('sct', {}),
         ccma: internals.partial<Ports['ccma']>('ccma', {}),
-        notifications: internals.partial<Ports['notifications']>('notifications', {}),
+        notifications,
         syncStates: internals.partial<Ports['syncStates']>('syncStates', {
             list: async (clientId) => world.syncStates.filter((state) => state.clientId === clientId).map(({ clientId: _, ...state }) => state)
         })

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
+import type { Notification } from '../../../core/domain/notification.js';
 import { toIso } from '../../../core/domain/time.js';
 import type { NotificationRepository } from '../../../core/ports/index.js';
 import type { ClientStores } from '../../../core/ports/unit-of-work.js';
-import { dialectOf } from '../connection.js';
+import { clientDataTransaction, dialectOf } from '../connection.js';
 import { touchClient } from '../data-versions.js';
 import { listQueries } from '../list-queries.js';
 import { countOf, storableRow, textSizes, toNullableNumber, toNumber } from '../column-values.js';
@@ -13,7 +14,18 @@ const internals = {
     batchSize: 200,
     // What a resync may change of a stored notification.
     updated: ['tipo', 'asunto', 'organismo', 'fecha_recepcion', 'fecha_notificacion'],
-    ms: (iso: string | null): number | null => (iso === null ? null : new Date(iso).getTime())
+    ms: (iso: string | null): number | null => (iso === null ? null : new Date(iso).getTime()),
+    columns: ['arca_id', 'tipo', 'asunto', 'organismo', 'fecha_recepcion', 'fecha_notificacion', 'leida_at'],
+
+    notification: (row: Record<string, unknown>): Notification => ({
+        arcaId: row.arca_id as string | null,
+        tipo: row.tipo as string | null,
+        asunto: String(row.asunto),
+        organismo: row.organismo as string | null,
+        fechaRecepcion: new Date(toNumber(row.fecha_recepcion)).toISOString(),
+        fechaNotificacion: toIso(toNullableNumber(row.fecha_notificacion)),
+        leidaAt: toIso(toNullableNumber(row.leida_at))
+    })
 };
 
 export const notificationRepository = (knex: Knex, sql = statements(knex), queries = listQueries(dialectOf(knex)).notifications): Omit<NotificationRepository, 'save'> => ({
@@ -25,18 +37,27 @@ export const notificationRepository = (knex: Knex, sql = statements(knex), queri
             sql.all(queries.page, [clientId, page.limit, page.offset])
         ]);
 
-        return {
-            items: rows.map((row: Record<string, unknown>) => ({
-                arcaId: row.arca_id as string | null,
-                tipo: row.tipo as string | null,
-                asunto: String(row.asunto),
-                organismo: row.organismo as string | null,
-                fechaRecepcion: new Date(toNumber(row.fecha_recepcion)).toISOString(),
-                fechaNotificacion: toIso(toNullableNumber(row.fecha_notificacion)),
-                leidaAt: toIso(toNullableNumber(row.leida_at))
-            })),
-            total: countOf(countRow)
-        };
+        return { items: rows.map(internals.notification), total: countOf(countRow) };
+    },
+
+    async find(clientId, arcaId) {
+
+        const row = await knex('dfe_notifications').select(internals.columns).where({ client_id: clientId, arca_id: arcaId }).first();
+        return row ? internals.notification(row) : null;
+    },
+
+    // Marked in the service, never at the authority: the row and the client's data version
+    // change together (a resync keeps leida_at: see notificationStore).
+    async setRead(clientId, arcaId, at) {
+
+        return clientDataTransaction(knex, async (trx) => {
+
+            await touchClient(trx, clientId);
+            const where = { client_id: clientId, arca_id: arcaId };
+            await trx('dfe_notifications').where(where).update({ leida_at: at === null ? null : trx.raw('coalesce(leida_at, ?)', [at]) });
+            const row = await trx('dfe_notifications').select(internals.columns).where(where).first();
+            return row ? internals.notification(row) : null;
+        });
     }
 });
 
