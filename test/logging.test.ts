@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import { Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -79,6 +80,17 @@ describe('request logs and request ids', () => {
             userId: user.userId,
             accountId: user.accountId
         });
+
+        // A query as a URL writes it: what a raw client sent unencoded is logged percent-encoded.
+        const raw = await new Promise<string>((resolve, reject) => {
+
+            get(`${url}/v1/cuits?etiquetas="Año"&limit=5#frag`, { headers: { authorization: `Bearer ${user.token}` } }, (answer) => {
+
+                answer.resume();
+                resolve(String(answer.headers['x-request-id']));
+            }).on('error', reject);
+        });
+        expect(lineFor(raw)).to.deep.include({ query: 'etiquetas=%22A%C3%B1o%22&limit=5' });
 
         const mcp = new Client({ name: 'registro', version: '1.0.0' });
         await mcp.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${user.token}` } } }));
