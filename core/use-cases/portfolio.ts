@@ -21,10 +21,12 @@ import { listCuitsParameters } from './list-cuits.js';
 // semáforo light.
 //
 // Which CUITs a filter admits and the counts come from one query over the account that
-// computes each CUIT's state in the database (HealthRepository.portfolio). Its answer is kept
-// in the read cache for the data version and at most `freshMs`: a failed sync attempt changes
-// a state without changing the data version, so a count may lag a state by that much. The
-// page's rows and their semáforo are read fresh each time.
+// computes each CUIT's state in the database (HealthRepository.portfolio). That answer, and
+// each page read from it (rows and health), is kept in the read cache for the data version
+// and at most `freshMs`: a failed sync attempt changes a state without changing the data
+// version, so the portfolio may show a state that old (a client's own page reads it live).
+// Any data change shows on the next request. So turning pages and filtering the same
+// portfolio costs what a cached GET /v1/cuits does.
 
 export type Semaphore = 'ok' | 'waiting' | 'attention';
 
@@ -106,23 +108,26 @@ export const listPortfolio = async (
     const now = deps.clock.now().getTime();
     const query: ClientQuery = { ...filters, search };
     const viewer = principal.role === 'owner' ? 'owner' : `user-${principal.userId}`;
-    const window = Math.floor(now / portfolioLimits.freshMs);
-    const key = `portfolio:${principal.accountId}:${viewer}:${window}:${JSON.stringify(query)}`;
-    const entries = await cachedRead(deps.readCache, key, principal.dataVersion, () => deps.health.portfolio(principal, query, arcaDay(now)));
+    const window = `${principal.accountId}:${viewer}:${Math.floor(now / portfolioLimits.freshMs)}`;
+    const rankingKey = `portfolio:${window}:${JSON.stringify(query)}`;
+    const pageKey = `portfolio-page:${window}:${JSON.stringify([query, [...admitted], input.limit, input.offset])}`;
+    return cachedRead(deps.readCache, pageKey, principal.dataVersion, async () => {
 
-    const kept = entries.filter((entry) => admitted.has(entry.state));
-    const page = kept.slice(input.offset, input.offset + input.limit);
-    const ids = page.map((entry) => entry.id);
-    // The rows as they are now, in the ranking's order (one gone meanwhile is left out).
-    const [rows, healths] = ids.length
-        ? await Promise.all([deps.clients.listVisible(principal, { ...filters, ids }, { limit: ids.length, offset: 0 }), healthOfClients(deps, principal, ids)])
-        : [{ items: [], total: 0 }, []];
-    const byId = new Map(rows.items.map((row) => [row.id, row]));
-    const health = new Map(healths.map((view) => [view.cuit, view]));
-    const items = ids.map((id) => byId.get(id)).filter((row) => row !== undefined).map(toClientListItem);
-    return {
-        data: items.map((item) => ({ item, health: health.get(item.cuit) ?? null })),
-        pagination: { limit: input.limit, offset: input.offset, total: kept.length },
-        counts: internals.count(kept)
-    };
+        const entries = await cachedRead(deps.readCache, rankingKey, principal.dataVersion, () => deps.health.portfolio(principal, query, arcaDay(now)));
+        const kept = entries.filter((entry) => admitted.has(entry.state));
+        const ids = kept.slice(input.offset, input.offset + input.limit).map((entry) => entry.id);
+        // The rows as they are now, in the ranking's order (one gone meanwhile is left out).
+        const [rows, healths] = ids.length ? await Promise.all([
+            deps.clients.listVisible(principal, { ...filters, ids }, { limit: ids.length, offset: 0 }),
+            healthOfClients(deps, principal, ids)
+        ]) : [{ items: [], total: 0 }, []];
+        const byId = new Map(rows.items.map((row) => [row.id, row]));
+        const health = new Map(healths.map((view) => [view.cuit, view]));
+        const items = ids.map((id) => byId.get(id)).filter((row) => row !== undefined).map(toClientListItem);
+        return {
+            data: items.map((item) => ({ item, health: health.get(item.cuit) ?? null })),
+            pagination: { limit: input.limit, offset: input.offset, total: kept.length },
+            counts: internals.count(kept)
+        };
+    });
 };

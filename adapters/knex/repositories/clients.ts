@@ -319,7 +319,8 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
             const conditions = clientConditions(filters);
             const where = [visible.where, ...conditions.where];
             const bindings = [...visible.bindings, ...conditions.bindings];
-            const query = queries.clients(where.join(' and '), principal.role === 'owner');
+            // A page picked by id (the panel's) reads those rows by primary key, not the account's list index.
+            const query = queries.clients(where.join(' and '), principal.role === 'owner' && !filters.ids);
             const [countRow, rows] = await Promise.all([
                 sql.first(query.count, bindings),
                 sql.all(query.page, [...bindings, page.limit, page.offset])
