@@ -384,6 +384,9 @@ for (const database of testDatabases()) {
             const short = await agent.post('/panel/cuenta', { actual: internals.password, nueva: 'corta', repetida: 'corta' });
             expect(short.status).to.equal(400);
             expect(short.text).to.contain(messages.admin.shortPassword(10));
+            const same = await agent.post('/panel/cuenta', { actual: internals.password, nueva: internals.password, repetida: internals.password });
+            expect(same.status).to.equal(400);
+            expect(same.text).to.contain(messages.password.unchanged);
             expect((await elsewhere.get('/panel/cuenta')).status).to.equal(200);
 
             const before = agent.cookies.get('arcasync-panel');
