@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { testOnlyDatabaseOf as databaseOf } from '../app/compose.js';
 import { createLogger } from '../app/logger.js';
 import { createAccount } from '../core/use-cases/staff/create-account.js';
@@ -7,7 +6,7 @@ import { createToken } from '../core/use-cases/staff/create-token.js';
 import { createUser } from '../core/use-cases/staff/create-user.js';
 import { setPassword } from '../core/use-cases/staff/set-password.js';
 import { createHttpServer } from '../servers/http/server.js';
-import { openBenchApp, seedPortfolio } from './portfolio-seed.js';
+import { openBenchApp, runOnDatabases, seedPortfolio } from './portfolio-seed.js';
 
 // npm run bench:panel -- [--db sqlite|mysql|both] [--clients 5000] [--requests 10]
 //
@@ -118,14 +117,4 @@ const internals = {
     }
 };
 
-const { values } = parseArgs({
-    options: {
-        db: { type: 'string', default: 'both' },
-        clients: { type: 'string', default: '5000' },
-        requests: { type: 'string', default: '10' }
-    }
-});
-
-for (const db of values.db === 'both' ? ['sqlite', 'mysql'] as const : [values.db as 'sqlite' | 'mysql']) {
-    await internals.run(db, Number(values.clients), Number(values.requests));
-}
+await runOnDatabases(5_000, internals.run);

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
 import type { Knex } from 'knex';
 import type { App } from '../app/compose.js';
 import { composeApp } from '../app/compose.js';
@@ -193,4 +194,23 @@ export const openBenchApp = async (db: 'sqlite' | 'mysql', label: string): Promi
             await database.drop();
         }
     };
+};
+
+// The command line both benches take (--db sqlite|mysql|both, --clients, --requests), and the
+// run on each database it names.
+export const runOnDatabases = async (
+    defaultClients: number,
+    run: (db: 'sqlite' | 'mysql', clients: number, requests: number) => Promise<void>
+): Promise<void> => {
+
+    const { values } = parseArgs({
+        options: {
+            db: { type: 'string', default: 'both' },
+            clients: { type: 'string', default: String(defaultClients) },
+            requests: { type: 'string', default: '10' }
+        }
+    });
+    for (const db of values.db === 'both' ? ['sqlite', 'mysql'] as const : [values.db as 'sqlite' | 'mysql']) {
+        await run(db, Number(values.clients), Number(values.requests));
+    }
 };
