@@ -13,6 +13,8 @@ import { views } from './views.js';
 
 export type { PanelContext } from './respond.js';
 
+// The sign-in and sign-out routes, the assets, and every page's routes (each page in a module
+// of its own, over respond.ts's helpers).
 const internals = {
     signInPath: panelPaths.signIn,
     t: panelTexts,

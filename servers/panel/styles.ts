@@ -48,7 +48,8 @@ tbody th{font-weight:600}
 .light-attention::before{border-radius:0;transform:rotate(45deg)}
 .sentence{display:block;font-size:.85rem;color:var(--muted);margin-top:.2rem}
 .tag{display:inline-block;border:1px solid var(--line);border-radius:.3rem;padding:0 .35rem;font-size:.85rem}
-.filters{display:flex;flex-wrap:wrap;gap:.75rem 1.25rem;align-items:flex-end;margin:0 0 1rem}
+.filters{display:flex;flex-wrap:wrap;gap:.75rem 1.25rem;align-items:flex-start;margin:0 0 1rem}
+.filter-actions{padding-top:1.75rem}
 .filters label{margin:0 0 .25rem}
 select{padding:.45rem;border:1px solid #6b7785;border-radius:.4rem;font-size:1rem;background:#fff;color:var(--ink)}
 .filters button[type=submit]{margin-top:0}
