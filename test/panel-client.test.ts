@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
-import { messages } from '../core/domain/messages.js';
 import { syncSystems } from '../core/domain/sync-system.js';
 import { assignClientToUser } from '../core/use-cases/staff/assign-client-to-user.js';
 import { setPassword } from '../core/use-cases/staff/set-password.js';
@@ -352,13 +351,18 @@ for (const database of testDatabases()) {
             expect(csv.rawPayload.toString('utf8').trim().split('\r\n')).to.have.length(5_002);
         });
 
-        it('shows a paused account the API\'s message instead of a client\'s data, and downloads nothing', async () => {
+        it('sends a paused account to the subscription page instead of a client\'s data, and downloads nothing', async () => {
 
             const agent = await signedIn(pausedEmail);
             const page = await agent.get('/panel/clientes/20-00000060-4');
-            expect(page.status).to.equal(403);
-            expect(page.text).to.contain(messages.subscriptionPaused).and.not.contain('Pausado');
-            expect((await download(agent, '/panel/clientes/20-00000060-4/comprobantes.csv')).statusCode).to.equal(403);
+            expect(page.status).to.equal(303);
+            expect(page.headers.get('location')).to.equal('/panel/suscripcion');
+            expect(page.text).to.not.contain('Pausado');
+            const csv = await download(agent, '/panel/clientes/20-00000060-4/comprobantes.csv');
+            expect(csv.statusCode).to.equal(303);
+            expect(csv.rawPayload.toString('utf8')).to.not.contain('Pausado');
+            const subscription = await agent.get('/panel/suscripcion');
+            expect(subscription.text).to.contain(panelTexts.subscription.paused.label);
         });
 
         it('sends a visitor without a session to sign in', async () => {

@@ -48,6 +48,7 @@ export const registerDemoCommand = (program: Command, io: CliIo): void => {
             const uri = serving.url;
             output.print([
                 `arcasync escuchando en ${uri}`,
+                `Panel: ${uri}/panel (usuario ${demo.email}, contraseña ${demo.password})`,
                 `Documentación de la API: ${uri}/docs`,
                 `Autoridad simulada; primera sincronización: ${first.synced} CUIT ${first.synced === 1 ? 'sincronizado' : 'sincronizados'}, ${first.failed} con error, ${counted(first.invoices, 'comprobante', 'comprobantes')}.`,
                 `Cuenta de demostración ${demo.accountId}: usuario ${demo.email}, contraseña ${demo.password} (nueva en cada inicio).`,
@@ -58,7 +59,7 @@ export const registerDemoCommand = (program: Command, io: CliIo): void => {
                 `  curl -H "Authorization: Bearer ${demo.token}" "${uri}/v1/cuits/${demo.cuits[0]}/mis-comprobantes/emitidos?from_date=${demo.from}&to_date=${demo.to}"`,
                 `MCP: ${uri}/mcp (el cliente abre el inicio de sesión: entrá con ${demo.email} y la contraseña de arriba; o usá el token como Bearer).`,
                 'Para detenerlo: Ctrl+C.'
-            ].join('\n'), { url: uri, docs: `${uri}/docs`, mcp: `${uri}/mcp`, accountId: demo.accountId, email: demo.email, password: demo.password, token: demo.token, cuits: demo.cuits, sync: first });
+            ].join('\n'), { url: uri, panel: `${uri}/panel`, docs: `${uri}/docs`, mcp: `${uri}/mcp`, accountId: demo.accountId, email: demo.email, password: demo.password, token: demo.token, cuits: demo.cuits, sync: first });
             await stopping;
             await serving.stop();
         });

@@ -1,6 +1,6 @@
 import type { Principal, Role, SubscriptionState } from '../domain/access.js';
 import type { CcmaBalances, CcmaMovement } from '../domain/ccma.js';
-import type { ClientFilters, ClientListRow, ClientRecord, ClientType } from '../domain/client.js';
+import type { ClientListRow, ClientQuery, ClientRecord, ClientType } from '../domain/client.js';
 import type { Cuit } from '../domain/cuit.js';
 import type { HealthState, KeyDay } from '../domain/health.js';
 import type { InvoiceKind, InvoiceRecord, InvoiceTotals } from '../domain/invoice.js';
@@ -150,7 +150,7 @@ export interface ClientRepository {
     // answers null for an absent, a foreign and an unassigned CUIT alike, so the API answers
     // them with one 404 (find-visible-client.ts); listVisible lists only what it manages.
     findVisible(principal: Principal, cuit: Cuit): Promise<ClientRecord | null>;
-    listVisible(principal: Principal, filters: ClientFilters, page: PageRequest): Promise<Page<ClientListRow>>;
+    listVisible(principal: Principal, filters: ClientQuery, page: PageRequest): Promise<Page<ClientListRow>>;
     findInAccount(accountId: number, cuit: Cuit): Promise<ClientRecord | null>;
 }
 
@@ -289,6 +289,20 @@ export interface HealthRepository {
         day: string,
         page: { limit: number; offset: number }
     ): Promise<{ ids: number[]; total: number }>;
+    // The panel's portfolio: every client the principal manages that `query` admits, with its
+    // CUIT state (as pageByState computes it) and whether its Sistema Registral
+    // synchronization ended; those synchronized first, each part in visibleIds' order.
+    portfolio(
+        principal: Pick<Principal, 'accountId' | 'userId' | 'role'>,
+        query: ClientQuery,
+        day: string
+    ): Promise<PortfolioEntry[]>;
+}
+
+export interface PortfolioEntry {
+    id: number;
+    registrySynced: boolean;
+    state: HealthState;
 }
 
 // Signed webhooks (migration 011): staff's endpoints, the outbox the sync fills, deliveries.

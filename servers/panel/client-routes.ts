@@ -1,5 +1,4 @@
 import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import { assertSubscriptionActive } from '../../core/domain/access.js';
 import type { Cuit } from '../../core/domain/cuit.js';
 import { parseCuit } from '../../core/domain/cuit.js';
 import { isDomainError } from '../../core/domain/errors.js';
@@ -13,7 +12,8 @@ import { clientTexts } from './client-texts.js';
 import type { ClientView } from './client-views.js';
 import { clientViews } from './client-views.js';
 import { DownloadTooLarge, invoiceDownload } from './invoice-downloads.js';
-import type { PanelContext } from './routes.js';
+import type { PanelContext } from './respond.js';
+import { requireSession } from './respond.js';
 import type { PanelSession } from './session.js';
 import { panelTexts } from './texts.js';
 import { views } from './views.js';
@@ -102,7 +102,7 @@ const internals = {
 
 export const clientRoutes = (context: PanelContext): ServerRoute[] => {
 
-    const { deps, sessions } = context;
+    const { deps } = context;
 
     const errorPage = (visit: Omit<Visit, 'cuit'>, status: number, message: string): ResponseObject => visit.h.response(views.error({
         ...internals.common(context, visit.request, visit.session, 'error'), title: internals.t.errorTitle, message
@@ -111,11 +111,14 @@ export const clientRoutes = (context: PanelContext): ServerRoute[] => {
     // Signed in, a well-formed CUIT, an active subscription; every refusal a Spanish page.
     const visiting = (work: (visit: Visit) => Promise<ResponseObject>) => async (request: Request, h: ResponseToolkit) => {
 
-        const session = await sessions.current(request);
-        if (!session) {
-            return h.redirect('/panel/ingresar').code(303);
+        // Without a session, to sign in; with a subscription that is not active, to the
+        // subscription page, as every other page.
+        const required = await requireSession(context, request, h);
+        if ('redirect' in required) {
+            return required.redirect;
         }
 
+        const { session } = required;
         const visit = { request, h, session };
         const cuit = parseCuit(String(request.params.cuit));
         if (!cuit) {
@@ -123,7 +126,6 @@ export const clientRoutes = (context: PanelContext): ServerRoute[] => {
         }
 
         try {
-            assertSubscriptionActive(session.principal);
             return await work({ ...visit, cuit });
         }
         catch (err) {
