@@ -84,9 +84,10 @@ export const announceStep = (clientId: number, event: OutboxEvent, at: Timestamp
 });
 
 // A system that failed before and is synchronized now left its failure: the change of health
-// (the error it leaves read from sync_states before markSynced clears it).
+// (the error it leaves, and its state, read from sync_states before markSynced clears them).
 export const recoveryStep = (clientId: number, system: SyncSystem, at: Timestamp): Step => ({
-    sql: `insert into webhook_events (${internals.columns}) select ?, c.account_id, c.id, c.cuit, 'salud.cambio', s.system, s.last_error, null, null, ?, 0 ` +
+    sql: `insert into webhook_events (${internals.columns}) select ?, c.account_id, c.id, c.cuit, 'salud.cambio', s.system, s.last_error, null, ` +
+        "json_object('estado', 'ok', 'estadoAnterior', coalesce(s.last_state, 'error')), ?, 0 " +
         `from sync_states s inner join clients c on c.id = s.client_id where s.client_id = ? and s.system = ? and s.last_error is not null and ${internals.listened}`,
     bindings: [newEventId(), at, clientId, system]
 });

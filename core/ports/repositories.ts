@@ -212,8 +212,8 @@ export interface SyncState {
     syncedAt: Timestamp | null;
     lastAttemptAt: Timestamp | null;
     lastError: string | null;
-    // The state the error names, stored with it (null for rows recorded before it was).
-    lastState?: HealthState | null;
+    // The state the error names, stored with it (null: no error).
+    lastState: HealthState | null;
     // When the current run of failures began, its cause unchanged (null while it succeeds).
     failingSince: Timestamp | null;
 }

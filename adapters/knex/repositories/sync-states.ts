@@ -26,7 +26,7 @@ const internals = {
         )
     ),
 
-    // A system never attempted is pending; one that failed is in the state its error names.
+    // A system never attempted is pending; one that failed is in the state stored with its error.
     stateOf: (row: Record<string, unknown> | undefined): HealthState => (
         !row || (row.synced_at === null && row.last_error === null)
             ? 'pendiente'
@@ -122,7 +122,7 @@ export const syncStateRepository = (knex: Knex, sql = statements(knex)): SyncSta
                     system,
                     previousError: (previous?.last_error as string | null | undefined) ?? null,
                     error,
-                    data: { estadoAnterior: before }
+                    data: { estado: after, estadoAnterior: before }
                 }, at);
             }
 

@@ -1,5 +1,5 @@
-import type { KeyState } from '../../domain/health.js';
-import { healthText, stateOfError, systemNames } from '../../domain/health.js';
+import type { HealthState, KeyState } from '../../domain/health.js';
+import { healthText, systemNames } from '../../domain/health.js';
 import type { TargetPolicy } from '../../domain/webhook.js';
 import { breakerPauseMs, deliveryWindowMs, retryDelayMs, sign, signatureHeader, webhookBody } from '../../domain/webhook.js';
 import type { ClaimedDelivery, DeliveryOutcome, OutboxEventRecord, Ports, WebhookSender } from '../../ports/index.js';
@@ -67,12 +67,13 @@ const internals = {
             };
         }
 
-        const estado = event.error === null ? 'ok' : stateOfError(event.error);
-        const stored = event.data as { estadoAnterior?: string } | null;
+        // The states the sync stored with the event (older events got theirs in migration 020).
+        const stored = event.data as { estado?: HealthState; estadoAnterior?: HealthState } | null;
+        const estado = stored?.estado ?? (event.error === null ? 'ok' : 'error');
         return {
             sistema: event.system ? systemNames[event.system] : null,
             estado,
-            estadoAnterior: stored?.estadoAnterior ?? (event.previousError === null ? 'pendiente' : stateOfError(event.previousError)),
+            estadoAnterior: stored?.estadoAnterior ?? 'pendiente',
             desde: new Date(event.createdAt).toISOString(),
             ...healthText(estado)
         };
