@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { expect } from 'chai';
 import { clientPatchSchemas, newClientSchemas } from '../core/contract/client-body.js';
 import { cuitPathSchema, periodPageSchemas, readParameterSchemas, toolArgumentsSchema } from '../core/contract/read-parameters.js';
-import { parseClientPatch, parseNewClient } from '../core/domain/client-body.js';
+import { parseClientPatch, parseNewClient } from '../core/contract/client-body.js';
 import { messages } from '../core/domain/messages.js';
 import { schema } from '../adapters/knex/schema.js';
 import { jsonSchemaOf } from '../servers/contract/json-schema.js';

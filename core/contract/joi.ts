@@ -10,8 +10,8 @@ import { isCalendarDate } from '../domain/time.js';
 //   text          a string a person can type: no control character, no lone surrogate
 //   calendarDate  'YYYY-MM-DD' naming a day that exists
 // A failing value is reported by code ('integer.base', 'text.characters', …); each schema maps
-// codes to its Spanish message (see ./messages.ts). The JSON Schema of every type is in
-// servers/contract/json-schema.ts.
+// codes to its Spanish message (messages.field in core/domain/messages.ts). The JSON Schema
+// of every type is in servers/contract/json-schema.ts.
 
 export interface IntegerSchema extends Joi.AnySchema<number> {
     min(limit: number): this;

@@ -2,13 +2,17 @@ import type Joi from 'joi';
 import { categories } from '../domain/client.js';
 import { healthStates } from '../domain/health.js';
 import { messages } from '../domain/messages.js';
+import { invalid } from '../domain/errors.js';
 import { maxLimit, pageDefaults } from '../domain/pagination.js';
+import type { ReadParameterName, ReadParameters, ReadRequest } from '../domain/read-request.js';
+import { failuresOf, validationPreferences } from './failures.js';
 import { J } from './joi.js';
 
 // The parameters of the read endpoints (docs/api.md, Reads): each one's rule,
 // message, description and example, written once. The core parses REST's path and query and
-// an MCP tool's arguments with them; the OpenAPI document and the MCP input schemas are
-// generated from them (servers/contract/json-schema.ts).
+// an MCP tool's arguments with them (parseReadRequest), so every front end accepts and refuses
+// the same values with the same Spanish messages, and a new one cannot skip a rule; the OpenAPI
+// document and the MCP input schemas are generated from them (servers/contract/json-schema.ts).
 
 // A tag name as the CUIT-list filter takes it.
 export const tagNameBounds = { min: 1, max: 100 } as const;
@@ -56,9 +60,7 @@ export const readParameterSchemas = {
     requiere_atencion: internals.parameter(J.boolean().sensitive(), messages.field.requiere_atencion)
         .description('Solo los CUIT que necesitan que alguien haga algo (true) o solo los que no (false).')
         .example(true)
-};
-
-export type ReadParameterName = keyof typeof readParameterSchemas;
+} satisfies Record<ReadParameterName, Joi.Schema>;
 
 // The CUIT of a REST path: the same rule, its own message, never a number.
 export const cuitPathSchema = J.cuit().required().empty(null)
@@ -110,3 +112,39 @@ export const toolArgumentsSchema = (
         names.map((name) => [name, pagesCount === 'periods' && (name === 'limit' || name === 'offset') ? periodPageSchemas[name] : readParameterSchemas[name]])
     )
 });
+
+const parsing = {
+    // Built once per list of names (each use case has one).
+    querySchemas: new Map<string, ReturnType<typeof readQuerySchema>>(),
+
+    querySchema(names: readonly ReadParameterName[]) {
+
+        const key = names.join(',');
+        let schema = parsing.querySchemas.get(key);
+        if (!schema) {
+            schema = readQuerySchema(names);
+            parsing.querySchemas.set(key, schema);
+        }
+
+        return schema;
+    }
+};
+
+// Parses the named parameters of a read request (core/domain/read-request.ts); anything else it carries is refused. Every
+// failure is joined in one message (docs/api.md, Errors): the path's first, then the query's.
+export const parseReadRequest = <K extends ReadParameterName>(request: ReadRequest, names: readonly K[]): Pick<ReadParameters, K> => {
+
+    const fromPath = names.filter((name) => Object.hasOwn(request.path ?? {}, name));
+    const inQuery = names.filter((name) => !fromPath.includes(name));
+    const path = Object.fromEntries(fromPath.map((name) => [name, request.path![name]]));
+
+    const pathResult = fromPath.length ? readPathSchema.validate(path, validationPreferences) : { value: {}, error: undefined };
+    const queryResult = parsing.querySchema(inQuery).validate(request.query, validationPreferences);
+    const failures = [...failuresOf(pathResult.error, fromPath, path), ...failuresOf(queryResult.error, inQuery, request.query)];
+    if (failures.length) {
+        throw invalid(failures);
+    }
+
+    const values = { ...pathResult.value, ...queryResult.value } as Record<string, unknown>;
+    return Object.fromEntries(names.map((name) => [name, values[name]])) as Pick<ReadParameters, K>;
+};

@@ -2,7 +2,7 @@ import type { Server } from '@hapi/hapi';
 import { messages } from '../../../core/domain/messages.js';
 import { maxLimit, pageDefaults } from '../../../core/domain/pagination.js';
 import { defaultRateLimits } from '../../../core/domain/rate-limit.js';
-import type { ReadParameterName } from '../../../core/domain/read-parameters.js';
+import type { ReadParameterName } from '../../../core/domain/read-request.js';
 import { cuitPathParameter, parameterSchemas, periodPageSchemas } from '../../contract/parameters.js';
 import type { Schema } from '../../contract/parameters.js';
 import type { BodySchemaName } from '../../contract/schemas.js';
