@@ -69,7 +69,7 @@ export const announce = async (trx: Knex.Transaction, clientId: number, event: O
 
 // The same as a statement to send with others: it writes nothing when the account has no
 // active endpoint.
-export const announceStep = (clientId: number, event: OutboxEvent, at: Timestamp): Step => ({
+const announceStep = (clientId: number, event: OutboxEvent, at: Timestamp): Step => ({
     sql: `insert into webhook_events (${internals.columns}) select ?, c.account_id, c.id, c.cuit, ?, ?, ?, ?, ?, ?, 0 from clients c where c.id = ? and ${internals.listened}`,
     bindings: [
         newEventId(),

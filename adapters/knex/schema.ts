@@ -16,7 +16,7 @@
 // `nullable`. Foreign keys and defaults are left to the migrations; MySQL's own index behind a
 // foreign key with no index of its own (`…_foreign`) is not listed.
 
-export type ColumnType = 'increments' | 'bigIncrements' | 'integer' | 'bigInteger' | 'boolean' | 'decimal' | 'string' | 'text' | 'mediumtext';
+type ColumnType = 'increments' | 'bigIncrements' | 'integer' | 'bigInteger' | 'boolean' | 'decimal' | 'string' | 'text' | 'mediumtext';
 
 export interface ColumnSpec {
     type: ColumnType;
@@ -31,7 +31,7 @@ export interface ColumnSpec {
     sqliteDeclares?: string;
 }
 
-export interface IndexSpec {
+interface IndexSpec {
     columns: readonly string[];
     unique?: boolean;
 }

@@ -58,7 +58,7 @@ export const describeKeyLogins = (entry: KeyLogins): string => `ingresos a ARCA 
 // Each CUIT's health beside its systems (core/use-cases/cuit-health.ts): the state and what to do.
 type StatusWithHealth = SyncStatusResult & { clients?: { clientId: number; estado?: CuitHealthView | null }[] };
 
-export const describeStatus = (result: StatusWithHealth): string => {
+const describeStatus = (result: StatusWithHealth): string => {
 
     if ('summary' in result) {
         const lines = [`CUIT: ${result.summary.clients}. Trabajos pendientes: ${result.jobs.pending} (${result.jobs.due} vencidos), en curso: ${result.jobs.running}.`];

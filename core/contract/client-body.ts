@@ -15,9 +15,9 @@ import { J } from './joi.js';
 // equal); the key is sealed before it is stored, so its limit is its own. No message repeats a
 // value sent.
 
-export type FieldName = 'nombre' | 'apellido' | 'razon_social' | 'representante' | 'clave_arca' | 'email' | 'telefono';
+type FieldName = 'nombre' | 'apellido' | 'razon_social' | 'representante' | 'clave_arca' | 'email' | 'telefono';
 
-export const fieldLimits = { nombre: 200, apellido: 200, razon_social: 255, clave_arca: 200, email: 254, telefono: 60 } as const;
+const fieldLimits = { nombre: 200, apellido: 200, razon_social: 255, clave_arca: 200, email: 254, telefono: 60 } as const;
 
 const internals = {
     // Each field's own rule; every failure of it says what the field takes.
@@ -159,7 +159,7 @@ export const clientPatchSchemas: Record<ClientType | 'unknown', Joi.ObjectSchema
 
 // The keys whose failures are listed in the contract's order: the schema's own fields and
 // those marked `listed`; a key the body should not carry is listed in the order sent.
-export const listedKeys = (schema: Joi.ObjectSchema): string[] => {
+const listedKeys = (schema: Joi.ObjectSchema): string[] => {
 
     const keys = (schema.describe().keys ?? {}) as Record<string, { flags?: { presence?: string }; metas?: { listed?: boolean }[] }>;
     return Object.entries(keys)

@@ -15,7 +15,7 @@ import { J } from './joi.js';
 // document and the MCP input schemas are generated from them (servers/contract/json-schema.ts).
 
 // A tag name as the CUIT-list filter takes it.
-export const tagNameBounds = { min: 1, max: 100 } as const;
+const tagNameBounds = { min: 1, max: 100 } as const;
 
 const internals = {
     cuitDescription: 'CUIT del cliente, 11 dígitos con o sin guiones (NN-NNNNNNNN-N).',
@@ -77,7 +77,7 @@ export const periodPageSchemas = {
 // The query (or the tool's arguments) of a request taking `names`: nothing else is allowed,
 // so a typo like `fromDate` is reported instead of silently ignored; a period has both ends
 // or neither (docs/api.md, Reads).
-export const readQuerySchema = (names: readonly ReadParameterName[]): Joi.ObjectSchema => {
+const readQuerySchema = (names: readonly ReadParameterName[]): Joi.ObjectSchema => {
 
     const keys = Object.fromEntries(names.map((name) => [name, readParameterSchemas[name]]));
     const schema = J.object(keys).messages({ 'object.unknown': messages.unknownParameter('{#label}'), 'object.base': messages.invalidRequest });
@@ -86,7 +86,7 @@ export const readQuerySchema = (names: readonly ReadParameterName[]): Joi.Object
         : schema;
 };
 
-export const readPathSchema = J.object({ cuit: cuitPathSchema });
+const readPathSchema = J.object({ cuit: cuitPathSchema });
 
 // The arguments only the MCP tools have: they pick which use case a tool runs.
 export const invoiceKinds = ['emitidos', 'recibidos'] as const;

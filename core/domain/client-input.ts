@@ -3,7 +3,7 @@ import type { Cuit } from './cuit.js';
 // docs/api.md, Writes: a creation or edit body as the use cases take it, once the contract
 // (core/contract/client-body.ts, parseNewClient and parseClientPatch) has accepted it.
 
-export interface NewPersonInput {
+interface NewPersonInput {
     tipo: 'persona-fisica';
     cuit: Cuit;
     nombre: string;
@@ -13,7 +13,7 @@ export interface NewPersonInput {
     telefono: string | null;
 }
 
-export interface NewEntityInput {
+interface NewEntityInput {
     tipo: 'persona-juridica';
     cuit: Cuit;
     razonSocial: string;

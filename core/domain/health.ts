@@ -222,7 +222,7 @@ export interface SystemHealth {
 
 // A system never attempted, or attempted and never finished, is pending; one whose last
 // attempt succeeded is ok since that success.
-export const systemHealth = (system: SyncSystem, record: SystemRecord | undefined): SystemHealth => {
+const systemHealth = (system: SyncSystem, record: SystemRecord | undefined): SystemHealth => {
 
     if (!record || (record.syncedAt === null && record.lastError === null)) {
         return { system, state: 'pendiente', since: null, syncedAt: null, lastAttemptAt: record?.lastAttemptAt ?? null };
@@ -380,7 +380,7 @@ export const toKeyHealthView = (health: KeyHealth): KeyHealthView => ({
 });
 
 // "3/11/2026", as the accountant reads a date.
-export const shortDate = (at: Timestamp | string | null): string => {
+const shortDate = (at: Timestamp | string | null): string => {
 
     if (at === null) {
         return 's/f';

@@ -6,7 +6,7 @@ export interface DateRange {
     toDate: string;
 }
 
-export const currentMonthUtc = (now: Date): DateRange => {
+const currentMonthUtc = (now: Date): DateRange => {
 
     const year = now.getUTCFullYear();
     const month = now.getUTCMonth();

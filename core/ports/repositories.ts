@@ -114,8 +114,8 @@ export interface ClientChanges {
 // 'representative_gone': the representative was deleted between the check and the write
 // (the foreign key noticed).
 export type CreateClientOutcome = { status: 'created'; client: ClientRecord } | { status: 'duplicate' } | { status: 'representative_gone' };
-export type UpdateClientOutcome = { status: 'updated'; client: ClientRecord } | { status: 'absent' } | { status: 'representative_gone' };
-export type DeleteClientOutcome = 'deleted' | 'absent' | 'represents';
+type UpdateClientOutcome = { status: 'updated'; client: ClientRecord } | { status: 'absent' } | { status: 'representative_gone' };
+type DeleteClientOutcome = 'deleted' | 'absent' | 'represents';
 
 // A value sealed with the secret box, by the id of what holds it (a client, a webhook
 // endpoint, one of the OAuth server's keys).

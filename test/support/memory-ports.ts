@@ -25,7 +25,7 @@ import type { JobQueue, SyncReason } from '../../core/ports/job-queue.js';
 // test never passes on a silent stand-in. What only SQL can show (the knex adapters' own
 // rules, both databases) stays in the suites that start a server.
 
-export interface MemoryJob {
+interface MemoryJob {
     id: number;
     clientId: number;
     reason: SyncReason;
@@ -35,7 +35,7 @@ export interface MemoryJob {
     createdAt: number;
 }
 
-export interface MemoryWorld {
+interface MemoryWorld {
     accounts: AccountRecord[];
     users: (UserRecord & { clients: Set<number> })[];
     tokens: { id: number; userId: number; tokenHash: string; revoked: boolean }[];
@@ -45,7 +45,7 @@ export interface MemoryWorld {
     counts: Map<string, number>;
 }
 
-export interface MemoryClock {
+interface MemoryClock {
     now(): Date;
     set(iso: string): void;
     advance(ms: number): void;

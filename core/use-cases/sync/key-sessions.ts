@@ -20,7 +20,7 @@ import { failurePolicy } from './sync-policy.js';
 // `idleMs` is closed and the key let go (`onKeyClosed`), so that another worker may take it.
 // Each session tells the authority client how much work it has left (LoginOptions.workLeft).
 
-export interface SyncKey {
+interface SyncKey {
     loginCuit: Cuit;
     password: string;
     // The key's identity (core/domain/key-identity.ts), and the account whose sync logs in.
@@ -104,7 +104,7 @@ interface Entry {
     idle: ReturnType<typeof setTimeout> | null;
 }
 
-export const defaultMaxRelogins = 1;
+const defaultMaxRelogins = 1;
 
 export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock, 'now'>, options: KeySessionsOptions = {}): KeySessions => {
 

@@ -338,7 +338,7 @@ const internals = {
     bodyName: (name: BodySchemaName): string => `${name[0]!.toUpperCase()}${name.slice(1)}Response`
 };
 
-export interface RouteLike {
+interface RouteLike {
     method: string;
     path: string;
     settings: { app?: { parameters?: readonly ReadParameterName[]; pagesCount?: 'periods' } };
@@ -346,7 +346,7 @@ export interface RouteLike {
 
 export const isDocumentedPath = (path: string): boolean => path === '/healthcheck' || path.startsWith('/v1/');
 
-export const buildOpenApiDocument = (routes: readonly RouteLike[], options: { serverUrl: string }): Schema => {
+const buildOpenApiDocument = (routes: readonly RouteLike[], options: { serverUrl: string }): Schema => {
 
     const operations = new Map<string, { path: string; method: string; item: Schema }>();
     for (const route of routes) {
