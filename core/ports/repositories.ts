@@ -161,8 +161,10 @@ export interface TagRepository {
     list(accountId: number, page: PageRequest): Promise<Page<Tag>>;
 }
 
-// The write methods below store one system's synchronized result and its syncedAt in one
-// transaction: either both change or neither does.
+// The write methods below store one system's synchronized result, its syncedAt and the events
+// about it in one transaction: all change or none does. Invoices are saved by their store's own
+// fast path; the others are core's system writes (core/use-cases/sync/system-writes.ts) through
+// the unit of work (unit-of-work.ts).
 
 export interface InvoiceRepository {
     list(clientId: number, kind: InvoiceKind, range: DateRange, page: PageRequest): Promise<Page<InvoiceRecord>>;

@@ -18,6 +18,9 @@ import type {
     UserRepository
 } from '../../core/ports/index.js';
 import type { JobQueue, SyncReason } from '../../core/ports/job-queue.js';
+import type { SyncState } from '../../core/ports/repositories.js';
+import type { ClientWork, OutboxEvent, SystemChanges, UnitOfWork } from '../../core/ports/unit-of-work.js';
+import { withSystemWrites } from '../../core/use-cases/sync/system-writes.js';
 
 // The ports the core's rules need, as plain objects over arrays: unit tests of the use cases
 // (core/use-cases) run on these instead of a database. Each fake keeps the promise its port's
@@ -43,6 +46,12 @@ interface MemoryWorld {
     jobs: MemoryJob[];
     // Requests counted per user and window start (Unix seconds).
     counts: Map<string, number>;
+    // The unit of work's (core/ports/unit-of-work.ts): the accounts with an active webhook
+    // endpoint, the outbox, what the sync's writes changed and each client's sync states.
+    listening: Set<number>;
+    events: (OutboxEvent & { clientId: number; at: number })[];
+    changes: (SystemChanges & { clientId: number })[];
+    syncStates: (SyncState & { clientId: number })[];
 }
 
 interface MemoryClock {
@@ -110,7 +119,9 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         }
     };
 
-    const world: MemoryWorld = { accounts: [], users: [], tokens: [], clients: [], jobs: [], counts: new Map() };
+    const world: MemoryWorld = {
+        accounts: [], users: [], tokens: [], clients: [], jobs: [], counts: new Map(), listening: new Set(), events: [], changes: [], syncStates: []
+    };
     const nextId = (rows: readonly { id: number }[]): number => rows.reduce((max, row) => Math.max(max, row.id), 0) + 1;
 
     // A new job as pendingJobRow (adapters/knex/pending-job.ts) stores it: pending, no attempt.
@@ -373,7 +384,97 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         }
     };
 
+    // UnitOfWork's promise: what the work wrote stays only when it returns (a throw puts the
+    // outbox and the sync states back as they were). Only the outbox and the sync states are
+    // kept in memory; a system's data is the knex stores' (both databases).
+    const unitOfWork: UnitOfWork = {
+        async transaction(clientId, work) {
+
+            const saved = { events: [...world.events], changes: [...world.changes], syncStates: world.syncStates.map((state) => ({ ...state })) };
+            const cuit = () => {
+
+                const client = world.clients.find((row) => row.id === clientId);
+                return client && world.listening.has(client.accountId) ? client.cuit : null;
+            };
+
+            const client: ClientWork = internals.partial<ClientWork>('unitOfWork', {
+                exists: async () => world.clients.some((row) => row.id === clientId),
+                keyOf: async () => null,
+                outbox: {
+                    listening: async () => cuit(),
+                    async append(event, at, about = clientId) {
+
+                        if (cuit() !== null) {
+                            world.events.push({ ...event, clientId: about, at });
+                        }
+                    },
+                    async changed(system, changes) {
+
+                        if (cuit() !== null) {
+                            const found = world.changes.find((entry) => entry.clientId === clientId && entry.system === system);
+                            if (found) {
+                                found.nuevos += changes.nuevos;
+                                found.cambiados += changes.cambiados;
+                                found.eliminados += changes.eliminados;
+                            }
+                            else {
+                                world.changes.push({ clientId, system, ...changes });
+                            }
+                        }
+                    },
+                    lastKeyState: async () => null,
+                    async takeChanges() {
+
+                        const taken = world.changes.filter((entry) => entry.clientId === clientId);
+                        world.changes = world.changes.filter((entry) => entry.clientId !== clientId);
+                        return taken.map(({ clientId: _, ...entry }) => entry);
+                    }
+                },
+                syncStates: {
+                    get: async (system) => world.syncStates.find((state) => state.clientId === clientId && state.system === system),
+                    async markSynced(system, at) {
+
+                        world.syncStates = world.syncStates.filter((state) => state.clientId !== clientId || state.system !== system);
+                        world.syncStates.push({ clientId, system, syncedAt: at, lastAttemptAt: at, lastError: null, lastState: null, failingSince: null });
+                    },
+                    async recordFailure(system, record) {
+
+                        const previous = world.syncStates.find((state) => state.clientId === clientId && state.system === system);
+                        world.syncStates = world.syncStates.filter((state) => state !== previous);
+                        world.syncStates.push({
+                            clientId,
+                            system,
+                            syncedAt: previous?.syncedAt ?? null,
+                            lastAttemptAt: record.at,
+                            lastError: record.error,
+                            lastState: record.state ?? null,
+                            failingSince: record.failingSince
+                        });
+                    }
+                }
+            });
+            try {
+                return await work(client);
+            }
+            catch (err) {
+                Object.assign(world, saved);
+                throw err;
+            }
+        }
+    };
+
+    const stored = withSystemWrites({
+        unitOfWork,
+        sct: internals.partial<Ports['sct']>('sct', {}),
+        ccma: internals.partial<Ports['ccma']>('ccma', {}),
+        notifications: internals.partial<Ports['notifications']>('notifications', {}),
+        syncStates: internals.partial<Ports['syncStates']>('syncStates', {
+            list: async (clientId) => world.syncStates.filter((state) => state.clientId === clientId).map(({ clientId: _, ...state }) => state)
+        })
+    });
+
     const ports = internals.partial<Ports>('ports', {
+        ...stored,
         accounts,
         users,
         tokens,
