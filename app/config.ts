@@ -31,7 +31,7 @@ export interface Config {
 }
 
 // WEBHOOK_*: where endpoints may point and how deliveries are paced.
-export interface WebhookConfig {
+interface WebhookConfig {
     allowHttpLoopback: boolean;        // WEBHOOK_ALLOW_HTTP_LOOPBACK=1: development only
     allowPrivateNetworks: boolean;     // WEBHOOK_ALLOW_PRIVATE_NETWORKS=1
     timeoutMs: number;                 // WEBHOOK_TIMEOUT_SECONDS (10)
@@ -42,7 +42,7 @@ export interface WebhookConfig {
 }
 
 // What every worker of the fleet promises the authority (docs/scaling.md).
-export interface FleetConfig {
+interface FleetConfig {
     loginGapMs: number;                // SYNC_LOGIN_GAP_MS: between two login starts, whole fleet
     loginsInFlight: number;            // SYNC_LOGINS_IN_FLIGHT: logins at once in a process
     loginsPerMinute: number;           // SYNC_LOGINS_PER_MINUTE: login starts per minute, whole fleet
@@ -55,7 +55,7 @@ export interface FleetConfig {
     window: { startMs: number; endMs: number };   // SYNC_WINDOW "HH:MM-HH:MM", Buenos Aires
 }
 
-export const defaultFleetConfig: FleetConfig = {
+const defaultFleetConfig: FleetConfig = {
     loginGapMs: 3_000,
     loginsInFlight: 2,
     loginsPerMinute: 12,
@@ -71,7 +71,7 @@ export const defaultFleetConfig: FleetConfig = {
 
 // The simulated authority runs beside the service and minds no burst: short gaps and waits,
 // so that the demo and the tests do not wait for nothing (its own checks still count them).
-export const simulatedFleetConfig: FleetConfig = {
+const simulatedFleetConfig: FleetConfig = {
     ...defaultFleetConfig,
     loginGapMs: 20,
     loginsInFlight: 4,
@@ -218,7 +218,7 @@ export const databaseLabel = (databaseUrl: string): string => {
     }
 };
 
-export const defaultDatabaseUrl = 'sqlite:./data/arcasync.sqlite';
+const defaultDatabaseUrl = 'sqlite:./data/arcasync.sqlite';
 
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Config => {
 

@@ -98,7 +98,7 @@ export const demoRelations = (): Record<string, string[]> => {
     return relations;
 };
 
-export interface DemoSeed {
+interface DemoSeed {
     accountId: number;
     email: string;
     password: string;                  // the owner's sign-in password (OAuth consent page)
@@ -109,7 +109,7 @@ export interface DemoSeed {
     to: string;
 }
 
-export const seedDemo = async (ports: Ports): Promise<DemoSeed> => {
+const seedDemo = async (ports: Ports): Promise<DemoSeed> => {
 
     let user = await ports.users.findByEmail(internals.email);
     const created = !user;

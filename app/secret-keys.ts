@@ -33,7 +33,7 @@ const internals = {
     serialize: (keyring: Keyring): string => `${[keyring.current, ...keyring.previous].map((key) => key.toString('base64')).join('\n')}\n`
 };
 
-export const keyFilePath = (config: Pick<Config, 'dataDir'>): string => join(config.dataDir, 'secret.key');
+const keyFilePath = (config: Pick<Config, 'dataDir'>): string => join(config.dataDir, 'secret.key');
 
 export const readKeyFile = (path: string): Keyring | null => {
 

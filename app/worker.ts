@@ -14,7 +14,7 @@ import { checkAuthority } from '../core/use-cases/sync/check-authority.js';
 // The worker's own options, each optional here: the defaults are filled in below.
 export type SyncWorkerOptions = Partial<Pick<WorkerOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'clientIds' | 'drain' | 'scheduleEveryMs' | 'onStart' | 'onResult'>>;
 
-export const workerDefaults = {
+const workerDefaults = {
     concurrency: 8,
     leaseMs: 5 * 60_000,
     scheduleEveryMs: 60_000

@@ -2,13 +2,13 @@
 // another process (tests, runCli): the environment, the working directory, the three
 // streams, and the request to stop (SIGTERM/SIGINT in a process of its own).
 
-export interface CliOutputStream {
+interface CliOutputStream {
     write(text: string): unknown;
     isTTY?: boolean;
     columns?: number;
 }
 
-export interface CliInputStream extends AsyncIterable<Buffer | string> {
+interface CliInputStream extends AsyncIterable<Buffer | string> {
     isTTY?: boolean;
     setRawMode?(mode: boolean): unknown;
     // Node's own listener type, so that process.stdin is one and a listener may name its chunk.

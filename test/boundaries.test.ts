@@ -4,10 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import ts from 'typescript';
 
-// The rooms of the code and who may enter which (dependency direction: servers, cli -> app ->
-// core <- adapters), checked on every import, static, dynamic or type-only:
-//   - core imports nothing outside itself but Node's modules and its declared library (joi);
+// The rooms of the code and who may enter which, as docs/architecture.md draws them
+// (dependency direction: cli -> app -> {servers, adapters} -> core), checked on every import,
+// static, dynamic or type-only:
+//   - core imports nothing outside itself but Node's modules and its declared library (joi,
+//     in core/contract alone); inside core, domain imports only domain, contract and ports
+//     only domain (and themselves), and no file name is both a domain and a contract file;
 //   - servers and cli reach the adapters only through app/ (the composition root);
+//   - app never imports cli, and servers never import app or cli (app builds the servers);
 //   - adapters never reach up into app, servers or cli;
 //   - no module imports itself back through a circle.
 
@@ -25,7 +29,16 @@ const internals = {
         });
     },
 
-    roomOf: (file: string): string => file.split('/')[0]!
+    roomOf: (file: string): string => file.split('/')[0]!,
+
+    // core's own rooms and what each may import of core (use-cases: all of it).
+    coreRooms: {
+        domain: ['domain'],
+        contract: ['domain', 'contract'],
+        ports: ['domain', 'ports']
+    } as Record<string, string[]>,
+
+    coreRoomOf: (file: string): string | null => (file.startsWith('core/') ? file.split('/')[1]! : null)
 };
 
 interface Import {
@@ -114,6 +127,29 @@ describe('module boundaries', () => {
         expect(all.filter((edge) => edge.from === 'app/compose.ts').map((edge) => edge.specifier)).to.include('../adapters/knex/index.js');
     });
 
+    it('inside core, domain imports only domain, contract and ports only domain, and joi only contract', () => {
+
+        const wrong = all.filter((edge) => {
+
+            const from = internals.coreRoomOf(edge.from);
+            const allowed = from ? internals.coreRooms[from] : undefined;
+            if (!allowed) {
+                return false;
+            }
+
+            return edge.target ? !allowed.includes(internals.coreRoomOf(edge.target) ?? '') : edge.specifier === 'joi' && from !== 'contract';
+        })
+            .map((edge) => `${edge.from} -> ${edge.specifier}`);
+        expect(wrong).to.deep.equal([]);
+    });
+
+    it('gives each name one home: no file of core/domain shares its name with one of core/contract', () => {
+
+        const names = (room: string) => internals.files(join(internals.root, 'core', room)).map((path) => relative(join(internals.root, 'core', room), path));
+        const contract = new Set(names('contract'));
+        expect(names('domain').filter((name) => contract.has(name))).to.deep.equal([]);
+    });
+
     it('core imports only itself, node: modules and joi', () => {
 
         const outside = all.filter((edge) => internals.roomOf(edge.from) === 'core')
@@ -133,6 +169,16 @@ describe('module boundaries', () => {
         )
             .map((edge) => `${edge.from} -> ${edge.specifier}`);
         expect(leaks).to.deep.equal([]);
+    });
+
+    it('servers never import app or cli, and app never imports cli', () => {
+
+        const up = all.filter((edge) => edge.target && (
+            (internals.roomOf(edge.from) === 'servers' && ['app', 'cli'].includes(internals.roomOf(edge.target))) ||
+            (internals.roomOf(edge.from) === 'app' && internals.roomOf(edge.target) === 'cli')
+        ))
+            .map((edge) => `${edge.from} -> ${edge.specifier}`);
+        expect(up).to.deep.equal([]);
     });
 
     it('adapters never reach up into app, servers or cli', () => {

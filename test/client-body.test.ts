@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseClientPatch, parseNewClient } from '../core/domain/client-body.js';
+import { parseClientPatch, parseNewClient } from '../core/contract/client-body.js';
 import { messages } from '../core/domain/messages.js';
 
 // The bodies and the edit rules (docs/api.md, Writes) as the core applies them, whichever front end sends the body.

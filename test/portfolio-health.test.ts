@@ -75,6 +75,7 @@ for (const database of testDatabases()) {
                         synced_at: failing ? null : now,
                         last_attempt_at: now,
                         last_error: failing ? messages.authority.not_adhered : null,
+                        last_state: failing ? 'no_adherido' : null,
                         failing_since: failing ? now : null
                     });
                 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { arcaDay } from '../core/domain/arca-day.js';
-import { cuitStateTables, healthStates, needsAttention } from '../core/domain/health.js';
+import { healthStates, needsAttention } from '../core/domain/health.js';
 import { syncSystems } from '../core/domain/sync-system.js';
 import { databaseOf } from './support/app.js';
 import { testDatabases } from './support/databases.js';
@@ -161,9 +161,9 @@ for (const database of testDatabases()) {
             }
 
             // The systems: some never recorded, some recorded and never finished, ok, failing
-            // with their state stored, or with only the words of an older row (one that names no
-            // state among them). Legal entities get a registry row they have no use for.
-            const words = [...cuitStateTables.errorPrefixes.map(([prefix]) => prefix), 'Un error que nadie conoce.'];
+            // with their state stored, or without one (none is written since migration 020: read as
+            // 'error', whatever the words). Legal entities get a registry row they have no use for.
+            const words = ['La clave fiscal está bloqueada en ARCA.', 'Un error que nadie conoce.'];
             const rows: Record<string, unknown>[] = [];
             for (const client of [...persons, ...entities]) {
                 for (const system of syncSystems) {

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { DomainError } from '../core/domain/errors.js';
 import { messages } from '../core/domain/messages.js';
-import { parseReadRequest } from '../core/domain/read-parameters.js';
-import type { ReadParameterName, ReadRequest } from '../core/domain/read-parameters.js';
+import { parseReadRequest } from '../core/contract/read-parameters.js';
+import type { ReadParameterName, ReadRequest } from '../core/domain/read-request.js';
 
-// The read parameters' rules (core/domain/read-parameters.ts), which REST and MCP share:
+// The read parameters' rules (core/contract/read-parameters.ts), which REST and MCP share:
 // what each accepts, what it refuses and with which message.
 
 const refusal = (request: ReadRequest, names: readonly ReadParameterName[]): string => {

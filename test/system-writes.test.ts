@@ -30,7 +30,7 @@ describe('system writes: the events a sync decides (core, in memory)', () => {
         expect(await syncStates.recordFailure(clientId, 'sct', 'Clave vencida.', 1, 'clave_vencida')).to.equal(true);
         expect(await syncStates.recordFailure(clientId, 'sct', 'Clave vencida.', 2, 'clave_vencida')).to.equal(true);
         expect(memory.world.events.map((event) => [event.type, event.system, event.data])).to.deep.equal([
-            ['salud.cambio', 'sct', { estadoAnterior: 'pendiente' }]
+            ['salud.cambio', 'sct', { estado: 'clave_vencida', estadoAnterior: 'pendiente' }]
         ]);
         expect(memory.world.syncStates[0]).to.include({ failingSince: 1, lastAttemptAt: 2, lastState: 'clave_vencida' });
     });

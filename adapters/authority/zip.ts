@@ -15,7 +15,7 @@ export const writeZip = (entries: readonly ZipEntry[]): Buffer => {
 
 // What one archive may hold: an export of a year of invoices is a few MB of CSV; a small
 // archive that inflates to hundreds of MB (took a sync to 2.8 GB) is refused as it inflates.
-export const zipLimits = { entryBytes: 64 * 1024 * 1024, entries: 16 };
+const zipLimits = { entryBytes: 64 * 1024 * 1024, entries: 16 };
 
 export class ZipTooLarge extends Error {
 

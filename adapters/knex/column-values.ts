@@ -1,3 +1,5 @@
+import { schema, sizesOf } from './schema.js';
+
 // Dialect differences in what rows carry: SQLite and MySQL both hand booleans back as 0/1.
 
 export const toBoolean = (value: unknown): boolean => value === true || value === 1 || value === '1';
@@ -18,13 +20,14 @@ export const storableText = <T extends string | null>(text: T): T => (text === n
 
 // The characters the columns that hold the authority's texts take: MySQL refuses a longer
 // text (ER_DATA_TOO_LONG, which failed a CUIT's save on every retry), SQLite keeps any
-// length (a 1 MB name answered in every page). Cut to the same size on both databases.
+// length (a 1 MB name answered in every page). Cut to the same size on both databases: the
+// columns' sizes in the current schema.
 export const textSizes = {
-    invoices: { counterpart_name: 255 },
-    sct: { establecimiento: 100, impuesto: 200, concepto: 200, subconcepto: 200, detalle: 500 },
-    ccma: { impuesto: 200, concepto: 200, subconcepto: 200, descripcion: 500 },
-    dfe: { tipo: 100, asunto: 500, organismo: 200 }
-} as const satisfies Record<string, Record<string, number>>;
+    invoices: sizesOf(schema.invoices, ['counterpart_name']),
+    sct: { ...sizesOf(schema.sct_debts, ['establecimiento', 'impuesto', 'concepto', 'subconcepto']), ...sizesOf(schema.sct_due_dates, ['detalle']) },
+    ccma: sizesOf(schema.ccma_movements, ['impuesto', 'concepto', 'subconcepto', 'descripcion']),
+    dfe: sizesOf(schema.dfe_notifications, ['tipo', 'asunto', 'organismo'])
+};
 
 // A storable text of at most `max` characters (code points, as MySQL counts them); a cut
 // text ends in "…".

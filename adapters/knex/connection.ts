@@ -77,7 +77,7 @@ const internals = {
     }
 };
 
-export const knexConfig = (databaseUrl: string, pool: PoolOptions = {}): Knex.Config => {
+const knexConfig = (databaseUrl: string, pool: PoolOptions = {}): Knex.Config => {
 
     if (databaseUrl.startsWith('sqlite:')) {
         return internals.sqlite(databaseUrl.slice('sqlite:'.length), pool);

@@ -23,7 +23,7 @@ import { toNumber } from './column-values.js';
 // CUIT shows the key's state. Otherwise it shows the state of its systems (those of its type)
 // that most needs a person: a system never attempted, or never finished, is pending; a
 // refusal recorded before the key now stored is pending too; a failure's state is the one
-// stored beside it (sync_states.last_state), or for rows from before, the one its words name.
+// stored beside it (sync_states.last_state), as stateOfRecord reads it.
 // States are compared as their place in core's order (cuitStateTables.rank), so the worst is
 // the least; a state core does not rank counts as 'ok', as worstState reads it.
 
@@ -57,22 +57,18 @@ const internals = {
     },
 
     // A system's place in the order, from its sync_states row `s`.
-    systemRank(dialect: 'sqlite' | 'mysql'): string {
+    systemRank(): string {
 
         const pending = internals.rank('pendiente');
         const ok = internals.rank('ok');
         // A refusal of the key is pending here: when the key now stored is refused, the first
         // branch shows it; otherwise the refusal was the key's it replaced.
         const refusals = new Set<string>(Object.values(cuitStateTables.keyRefusals));
-        const exact = dialect === 'mysql' ? ' collate utf8mb4_bin' : '';
-        const words = cuitStateTables.errorPrefixes
-            .map(([prefix, state]) => `when substr(s.last_error, 1, ${[...prefix].length})${exact} = ${internals.literal(prefix)} then ${internals.literal(state)}`)
-            .join(' ');
         const states = cuitStateTables.rank
             .map((state) => `when ${internals.literal(state)} then ${refusals.has(state) ? pending : internals.rank(state)}`)
             .join(' ');
         return `case when s.last_error is null then (case when s.synced_at is null then ${pending} else ${ok} end) ` +
-            `else (case coalesce(s.last_state, case ${words} else 'error' end) ${states} else ${ok} end) end`;
+            `else (case coalesce(s.last_state, 'error') ${states} else ${ok} end) end`;
     },
 
     // Each type's systems: which rows of `s` count, and how many a type has.
@@ -101,7 +97,7 @@ const internals = {
         // The worst of the type's systems recorded, pending when one was never recorded (null:
         // none was, and the coalesce below says pending).
         const least = dialectOf(knex) === 'mysql' ? 'least' : 'min';
-        const systems = `(select ${least}(min(${internals.systemRank(dialectOf(knex))}), case when count(*) < ${types.count} then ${pending} else ${cuitStateTables.rank.length} end) ` +
+        const systems = `(select ${least}(min(${internals.systemRank()}), case when count(*) < ${types.count} then ${pending} else ${cuitStateTables.rank.length} end) ` +
             `from sync_states s where s.client_id = c.id and (${types.where}))`;
         const ended = `(select ${rankOf('a.outcome', key.endings)} from sync_login_attempts a ` +
             'where a.key_id = l.key_digest and a.day = ? and a.ends_day = 1 and a.outcome is not null order by a.id desc limit 1)';

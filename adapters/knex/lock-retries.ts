@@ -32,7 +32,7 @@ const internals = {
 };
 
 // Whether the error is one a run of the same transaction again may not meet.
-export const isRetriedLockConflict: Retryable = (err) => internals.code(err) in internals.attempts;
+const isRetriedLockConflict: Retryable = (err) => internals.code(err) in internals.attempts;
 
 // `transaction` (a whole transaction: it begins, writes and commits or rolls back) run again
 // while it fails with a lock conflict, as bounded above. `retryable` widens what is retried

@@ -39,7 +39,7 @@ export const listenedSql = `select c.cuit from clients c where c.id = ? and ${in
 
 // The client's CUIT when its account listens to events at all, else null (read inside the
 // write's transaction, before work that only an event needs; an event's `listado` names it).
-export const listeningCuit = async (trx: Knex.Transaction, clientId: number): Promise<string | null> => {
+const listeningCuit = async (trx: Knex.Transaction, clientId: number): Promise<string | null> => {
 
     const row = await trx.raw(listenedSql, [clientId]);
     const rows = (Array.isArray(row) ? (Array.isArray(row[0]) ? row[0] : row) : []) as { cuit: unknown }[];
@@ -65,10 +65,11 @@ const announceStep = (clientId: number, event: OutboxEvent, at: Timestamp): Step
 // An invoice save's own unit of work (repositories/invoices.ts, one round trip on MySQL) writes
 // its two records as statements sent with its rows: a kind that failed before and is stored now
 // left its failure, the change of health core's system writes decide for the other systems (the
-// error it leaves read from sync_states before the sync date clears it), and what it changed
+// error it leaves and its state read from sync_states before the sync date clears them), and what it changed
 // (changesStep, or countedChangesStep with counts its upsert left in SQL).
 export const recoveryStep = (clientId: number, system: SyncSystem, at: Timestamp): Step => ({
-    sql: `insert into webhook_events (${internals.columns}) select ?, c.account_id, c.id, c.cuit, 'salud.cambio', s.system, s.last_error, null, null, ?, 0 ` +
+    sql: `insert into webhook_events (${internals.columns}) select ?, c.account_id, c.id, c.cuit, 'salud.cambio', s.system, s.last_error, null, ` +
+        "json_object('estado', 'ok', 'estadoAnterior', coalesce(s.last_state, 'error')), ?, 0 " +
         `from sync_states s inner join clients c on c.id = s.client_id where s.client_id = ? and s.system = ? and s.last_error is not null and ${internals.listened}`,
     bindings: [newEventId(), at, clientId, system]
 });

@@ -48,8 +48,8 @@ export const sqlByShape = <Shape extends readonly (string | number)[]>(build: (.
         return sql;
     };
 };
-export type Row = Record<string, unknown>;
-export interface Written {
+type Row = Record<string, unknown>;
+interface Written {
     changes: number;
     id: bigint;
 }

@@ -2,16 +2,22 @@ import type Joi from 'joi';
 import type { ClientType } from '../domain/client.js';
 import { clientTypes } from '../domain/client.js';
 import { messages } from '../domain/messages.js';
+import type { Cuit } from '../domain/cuit.js';
+import type { ClientPatch, NewClientInput } from '../domain/client-input.js';
+import { failuresOf, validationPreferences } from './failures.js';
 import { J } from './joi.js';
 
 // docs/api.md, Writes: the creation bodies (one per `tipo`) and the merge-patch edit body, with each
-// field's rule, limit, message, description and example written once. The limits are the
-// columns' sizes (adapters/knex/migrations/001_initial.ts; a test holds them equal); the key
-// is sealed before it is stored, so its limit is its own. No message repeats a value sent.
+// field's rule, limit, message, description and example written once, and their parse into
+// what the use cases take (core/domain/client-input.ts): every failing field gets its own
+// Spanish message naming it, all collected so one answer lists every problem of the body.
+// The limits are the columns' sizes (adapters/knex/schema.ts; test/contract.test.ts holds them
+// equal); the key is sealed before it is stored, so its limit is its own. No message repeats a
+// value sent.
 
-export type FieldName = 'nombre' | 'apellido' | 'razon_social' | 'representante' | 'clave_arca' | 'email' | 'telefono';
+type FieldName = 'nombre' | 'apellido' | 'razon_social' | 'representante' | 'clave_arca' | 'email' | 'telefono';
 
-export const fieldLimits = { nombre: 200, apellido: 200, razon_social: 255, clave_arca: 200, email: 254, telefono: 60 } as const;
+const fieldLimits = { nombre: 200, apellido: 200, razon_social: 255, clave_arca: 200, email: 254, telefono: 60 } as const;
 
 const internals = {
     // Each field's own rule; every failure of it says what the field takes.
@@ -153,10 +159,86 @@ export const clientPatchSchemas: Record<ClientType | 'unknown', Joi.ObjectSchema
 
 // The keys whose failures are listed in the contract's order: the schema's own fields and
 // those marked `listed`; a key the body should not carry is listed in the order sent.
-export const listedKeys = (schema: Joi.ObjectSchema): string[] => {
+const listedKeys = (schema: Joi.ObjectSchema): string[] => {
 
     const keys = (schema.describe().keys ?? {}) as Record<string, { flags?: { presence?: string }; metas?: { listed?: boolean }[] }>;
     return Object.entries(keys)
         .filter(([, key]) => key.flags?.presence !== 'forbidden' || key.metas?.some((meta) => meta.listed))
         .map(([name]) => name);
+};
+
+type Body = Record<string, unknown>;
+
+const parsing = {
+    listed: new Map([...Object.values(newClientSchemas), ...Object.values(clientPatchSchemas)].map((schema) => [schema, listedKeys(schema)])),
+
+    tipoOf: (body: unknown): ClientType | 'unknown' => {
+
+        const tipo = body !== null && typeof body === 'object' ? (body as Body).tipo : undefined;
+        return (clientTypes as readonly unknown[]).includes(tipo) ? tipo as ClientType : 'unknown';
+    },
+
+    validate(schema: (typeof newClientSchemas)[ClientType], body: unknown): { value: Body; failures: string[] } {
+
+        const { value, error } = schema.validate(body, validationPreferences);
+        return { value: value as Body, failures: failuresOf(error, parsing.listed.get(schema)!, body) };
+    },
+
+    // An empty telefono clears it, like null.
+    contact: (value: Body) => ({ email: (value.email ?? null) as string | null, telefono: (value.telefono || null) as string | null })
+};
+
+export const parseNewClient = (body: unknown): { input: NewClientInput | null; failures: string[] } => {
+
+    const tipo = parsing.tipoOf(body);
+    const { value, failures } = parsing.validate(newClientSchemas[tipo], body);
+    if (failures.length || tipo === 'unknown') {
+        return { input: null, failures };
+    }
+
+    const input: NewClientInput = tipo === 'persona-fisica'
+        ? {
+            tipo,
+            cuit: value.cuit as Cuit,
+            nombre: value.nombre as string,
+            apellido: value.apellido as string,
+            claveArca: value.clave_arca as string,
+            ...parsing.contact(value)
+        }
+        : {
+            tipo,
+            cuit: value.cuit as Cuit,
+            razonSocial: value.razon_social as string,
+            representante: value.representante as Cuit,
+            ...parsing.contact(value)
+        };
+
+    return { input, failures: [] };
+};
+
+// The edit rules (docs/api.md, Writes). With `tipo` null (the client is not known yet) the rules that do
+// not depend on the client's type are checked.
+export const parseClientPatch = (body: unknown, tipo: ClientType | null): { patch: ClientPatch; failures: string[] } => {
+
+    const { value, failures } = parsing.validate(clientPatchSchemas[tipo ?? 'unknown'], body);
+    if (failures.length) {
+        return { patch: {}, failures };
+    }
+
+    const patch: ClientPatch = {};
+    const assign = <K extends keyof ClientPatch>(key: K, name: string, convert: (raw: unknown) => unknown = (raw) => raw) => {
+
+        if (Object.hasOwn(value, name)) {
+            patch[key] = convert(value[name]) as ClientPatch[K];
+        }
+    };
+
+    assign('nombre', 'nombre');
+    assign('apellido', 'apellido');
+    assign('razonSocial', 'razon_social');
+    assign('representante', 'representante');
+    assign('claveArca', 'clave_arca');
+    assign('email', 'email');
+    assign('telefono', 'telefono', (raw) => raw || null);
+    return { patch, failures };
 };

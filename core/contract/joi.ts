@@ -10,27 +10,27 @@ import { isCalendarDate } from '../domain/time.js';
 //   text          a string a person can type: no control character, no lone surrogate
 //   calendarDate  'YYYY-MM-DD' naming a day that exists
 // A failing value is reported by code ('integer.base', 'text.characters', …); each schema maps
-// codes to its Spanish message (see ./messages.ts). The JSON Schema of every type is in
-// servers/contract/json-schema.ts.
+// codes to its Spanish message (messages.field in core/domain/messages.ts). The JSON Schema
+// of every type is in servers/contract/json-schema.ts.
 
-export interface IntegerSchema extends Joi.AnySchema<number> {
+interface IntegerSchema extends Joi.AnySchema<number> {
     min(limit: number): this;
     max(limit: number): this;
 }
 
-export interface CuitSchema extends Joi.AnySchema<string> {
+interface CuitSchema extends Joi.AnySchema<string> {
     // An MCP client may send the CUIT as a JSON number (the Inspector CLI does).
     orNumber(): this;
 }
 
-export interface TextSchema extends Joi.StringSchema {
+interface TextSchema extends Joi.StringSchema {
     emailAddress(): this;
     // For a name given to look something up: U+FFFD is what a lenient decoder put in place
     // of bytes that are not UTF-8 (a query string's %FF).
     cleanlyDecoded(): this;
 }
 
-export interface CalendarDateSchema extends Joi.AnySchema<string> {
+interface CalendarDateSchema extends Joi.AnySchema<string> {
     // Not before the date of the sibling named, when that one is a date too.
     notBefore(sibling: string): this;
 }

@@ -2,16 +2,20 @@ import type Joi from 'joi';
 import { categories } from '../domain/client.js';
 import { healthStates } from '../domain/health.js';
 import { messages } from '../domain/messages.js';
+import { invalid } from '../domain/errors.js';
 import { maxLimit, pageDefaults } from '../domain/pagination.js';
+import type { ReadParameterName, ReadParameters, ReadRequest } from '../domain/read-request.js';
+import { failuresOf, validationPreferences } from './failures.js';
 import { J } from './joi.js';
 
 // The parameters of the read endpoints (docs/api.md, Reads): each one's rule,
 // message, description and example, written once. The core parses REST's path and query and
-// an MCP tool's arguments with them; the OpenAPI document and the MCP input schemas are
-// generated from them (servers/contract/json-schema.ts).
+// an MCP tool's arguments with them (parseReadRequest), so every front end accepts and refuses
+// the same values with the same Spanish messages, and a new one cannot skip a rule; the OpenAPI
+// document and the MCP input schemas are generated from them (servers/contract/json-schema.ts).
 
 // A tag name as the CUIT-list filter takes it.
-export const tagNameBounds = { min: 1, max: 100 } as const;
+const tagNameBounds = { min: 1, max: 100 } as const;
 
 const internals = {
     cuitDescription: 'CUIT del cliente, 11 dígitos con o sin guiones (NN-NNNNNNNN-N).',
@@ -56,9 +60,7 @@ export const readParameterSchemas = {
     requiere_atencion: internals.parameter(J.boolean().sensitive(), messages.field.requiere_atencion)
         .description('Solo los CUIT que necesitan que alguien haga algo (true) o solo los que no (false).')
         .example(true)
-};
-
-export type ReadParameterName = keyof typeof readParameterSchemas;
+} satisfies Record<ReadParameterName, Joi.Schema>;
 
 // The CUIT of a REST path: the same rule, its own message, never a number.
 export const cuitPathSchema = J.cuit().required().empty(null)
@@ -75,7 +77,7 @@ export const periodPageSchemas = {
 // The query (or the tool's arguments) of a request taking `names`: nothing else is allowed,
 // so a typo like `fromDate` is reported instead of silently ignored; a period has both ends
 // or neither (docs/api.md, Reads).
-export const readQuerySchema = (names: readonly ReadParameterName[]): Joi.ObjectSchema => {
+const readQuerySchema = (names: readonly ReadParameterName[]): Joi.ObjectSchema => {
 
     const keys = Object.fromEntries(names.map((name) => [name, readParameterSchemas[name]]));
     const schema = J.object(keys).messages({ 'object.unknown': messages.unknownParameter('{#label}'), 'object.base': messages.invalidRequest });
@@ -84,7 +86,7 @@ export const readQuerySchema = (names: readonly ReadParameterName[]): Joi.Object
         : schema;
 };
 
-export const readPathSchema = J.object({ cuit: cuitPathSchema });
+const readPathSchema = J.object({ cuit: cuitPathSchema });
 
 // The arguments only the MCP tools have: they pick which use case a tool runs.
 export const invoiceKinds = ['emitidos', 'recibidos'] as const;
@@ -110,3 +112,92 @@ export const toolArgumentsSchema = (
         names.map((name) => [name, pagesCount === 'periods' && (name === 'limit' || name === 'offset') ? periodPageSchemas[name] : readParameterSchemas[name]])
     )
 });
+
+const parsing = {
+    // Built once per list of names (each use case has one).
+    querySchemas: new Map<string, ReturnType<typeof readQuerySchema>>(),
+
+    querySchema(names: readonly ReadParameterName[]) {
+
+        const key = names.join(',');
+        let schema = parsing.querySchemas.get(key);
+        if (!schema) {
+            schema = readQuerySchema(names);
+            parsing.querySchemas.set(key, schema);
+        }
+
+        return schema;
+    },
+
+    // The parse of the last requests, by what they carried. joi takes ~15 µs for a lone CUIT,
+    // the dearest step of a read the read cache answers (bench:api's GET …/sct), and a client
+    // asks for the same few URLs over and over. A parse is a pure function of the names and
+    // the values, so an accepted one is kept (a refusal is parsed anew); only requests of
+    // strings (REST's, an MCP tool's text arguments), whose JSON says all they carry.
+    parsed: new Map<string, Readonly<Record<string, unknown>>>(),
+    maxParsed: 1_000,
+    maxKey: 512,
+
+    isText: (value: unknown): boolean => typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string')),
+
+    memoKey(request: ReadRequest, names: readonly ReadParameterName[]): string | null {
+
+        for (const values of [request.path ?? {}, request.query]) {
+            for (const key in values) {
+                if (!parsing.isText(values[key])) {
+                    return null;
+                }
+            }
+        }
+
+        const key = `${names.join(',')} ${JSON.stringify(request.path ?? {})} ${JSON.stringify(request.query)}`;
+        return key.length <= parsing.maxKey ? key : null;
+    },
+
+    remember(key: string, values: Record<string, unknown>): void {
+
+        if (parsing.parsed.size >= parsing.maxParsed) {
+            parsing.parsed.delete(parsing.parsed.keys().next().value!);      // the oldest
+        }
+
+        // Frozen: every caller gets the same lists (etiquetas, estado).
+        for (const value of Object.values(values)) {
+            if (Array.isArray(value)) {
+                Object.freeze(value);
+            }
+        }
+
+        parsing.parsed.set(key, Object.freeze(values));
+    }
+};
+
+// Parses the named parameters of a read request (core/domain/read-request.ts); anything else it carries is refused. Every
+// failure is joined in one message (docs/api.md, Errors): the path's first, then the query's.
+export const parseReadRequest = <K extends ReadParameterName>(request: ReadRequest, names: readonly K[]): Pick<ReadParameters, K> => {
+
+    const key = parsing.memoKey(request, names);
+    const known = key === null ? undefined : parsing.parsed.get(key);
+    if (known) {
+        return { ...known } as Pick<ReadParameters, K>;
+    }
+
+    const fromPath = names.filter((name) => Object.hasOwn(request.path ?? {}, name));
+    const inQuery = names.filter((name) => !fromPath.includes(name));
+    const path = Object.fromEntries(fromPath.map((name) => [name, request.path![name]]));
+
+    const pathResult = fromPath.length ? readPathSchema.validate(path, validationPreferences) : { value: {}, error: undefined };
+    const queryResult = parsing.querySchema(inQuery).validate(request.query, validationPreferences);
+    const failures = [...failuresOf(pathResult.error, fromPath, path), ...failuresOf(queryResult.error, inQuery, request.query)];
+    if (failures.length) {
+        throw invalid(failures);
+    }
+
+    const values = { ...pathResult.value, ...queryResult.value } as Record<string, unknown>;
+    const parsed = Object.fromEntries(names.map((name) => [name, values[name]]));
+    if (key !== null) {
+        parsing.remember(key, parsed);
+        return { ...parsed } as Pick<ReadParameters, K>;
+    }
+
+    return parsed as Pick<ReadParameters, K>;
+};

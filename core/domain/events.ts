@@ -65,7 +65,7 @@ export const sctDebtChange = (cuit: string, before: readonly SctDebt[], after: r
 };
 
 // A new notification's metadata as announced: never its content (the synchronizer never opens one).
-export const notificationMetadata = (notification: Notification) => ({
+const notificationMetadata = (notification: Notification) => ({
     arcaId: notification.arcaId,
     tipo: notification.tipo,
     asunto: notification.asunto,

@@ -6,13 +6,14 @@ import { toIso } from './time.js';
 
 // The health of a CUIT as integrators (REST), assistants (MCP) and staff (CLI) see it, derived
 // from what the synchronization records and nothing else: each system's last success, last
-// attempt and last error (sync_states); for a key, the refusal that keeps it from being tried
-// again until it changes (sync_key_failures, which the login reads) and the fleet's login
+// attempt and last error with its state (sync_states); for a key, the refusal that keeps it
+// from being tried again until it changes (sync_key_failures, which the login reads) and the fleet's login
 // ledger of the ARCA day (sync_key_logins: a login that went through, or the failure that
 // ended the key's logins for the day), the same records the sync acts on.
-// The recorded error always starts with the Spanish explanation of its cause (messages.authority
-// or messages.sync), so the cause is read back from that prefix: the text the sync writes is the
-// one source, and a new cause added there without a state here falls to 'error'.
+// A failure's state is stored beside its error when the sync records it (sync_states.last_state,
+// from the failure's kind: stateOfFailure), and only looked up here: the error's words are for
+// people, and rewording one changes nothing of how a stored row reads. (Rows from before the
+// state was stored got theirs from their words once, in migrations 018 and 020.)
 
 export const healthStates = [
     'ok',
@@ -116,29 +117,6 @@ const internals = {
         pendiente: { mensaje: 'La clave fiscal todavía no se usó.', accion: 'Nada que hacer por ahora: se usa en la próxima sincronización.' }
     } satisfies Partial<Record<KeyState, HealthText>>,
 
-    // The recorded error's first words, and the state each names.
-    prefixes: [
-        [messages.authority.rejected_key, 'clave_rechazada'],
-        [messages.authority.blocked_key, 'clave_bloqueada'],
-        [messages.authority.expired_key, 'clave_vencida'],
-        [messages.authority.captcha, 'captcha'],
-        [messages.authority.second_factor, 'segundo_factor'],
-        [messages.authority.not_adhered, 'no_adherido'],
-        [messages.authority.represented_unavailable, 'sin_representacion'],
-        [messages.authority.irregularities, 'irregularidades'],
-        [messages.authority.firewall_block, 'arca_bloqueo'],
-        [messages.authority.session_expired, 'arca_no_disponible'],
-        [messages.authority.unavailable, 'arca_no_disponible'],
-        [messages.authority.unexpected_page, 'formato_desconocido'],
-        [messages.sync.noKey, 'sin_clave'],
-        [messages.sync.noRepresentative, 'sin_clave'],
-        [messages.sync.unreadableKey, 'error'],
-        [messages.sync.loginsUsedToday, 'espera_arca'],
-        [messages.sync.unprovenToday, 'espera_arca'],
-        [messages.sync.unprovenWeek, 'espera_arca'],
-        [messages.sync.internal, 'error']
-    ] as readonly (readonly [string, HealthState])[],
-
     // A key's failures: they stop every CUIT the key reaches.
     keyFailures: new Set<HealthState>(['sin_clave', 'clave_rechazada', 'clave_bloqueada', 'clave_vencida', 'captcha', 'segundo_factor']),
 
@@ -195,28 +173,16 @@ const internals = {
 // The tables cuitHealth reads, for a database that picks a portfolio's CUITs by state in a
 // query of its own (adapters/knex/health-states.ts) rather than deriving each: the same lists,
 // never a copy. What a refused key's kind names (keyRefusals), what a failure that ended a
-// key's ARCA day names (dayEndings: a CAPTCHA or a second factor, or a refusal), the words of
-// older errors (errorPrefixes, first match) and the order of what needs a person first.
+// key's ARCA day names (dayEndings: a CAPTCHA or a second factor, or a refusal) and the order
+// of what needs a person first.
 export const cuitStateTables = {
     rank: internals.rank,
-    errorPrefixes: internals.prefixes,
     keyRefusals: internals.keyKinds as Readonly<Record<string, KeyState>>,
     dayEndings: { ...internals.keyKinds, ...internals.dayKinds } as Readonly<Record<string, KeyState>>
 };
 
 // The state a failure kind of the authority names.
 export const stateOfFailure = (kind: string): HealthState => internals.kinds[kind] ?? 'error';
-
-// The state a recorded error names (null: no error), read from its words: for rows recorded
-// before the state was stored beside the error (sync_states.last_state, migration 014).
-export const stateOfError = (error: string | null): HealthState => {
-
-    if (error === null) {
-        return 'ok';
-    }
-
-    return internals.prefixes.find(([prefix]) => error.startsWith(prefix))?.[1] ?? 'error';
-};
 
 export const healthText = (
     state: HealthState | KeyState
@@ -234,15 +200,16 @@ export interface SystemRecord {
     syncedAt: Timestamp | null;
     lastAttemptAt: Timestamp | null;
     lastError: string | null;
-    // The state the error names, stored with it (null: read from its words, or no error).
-    lastState?: HealthState | null;
+    // The state the error names, stored with it (null: no error; a failure without one, which
+    // no version since migration 020 writes, reads 'error').
+    lastState: HealthState | null;
     // When the current run of failures began (null while it succeeds).
     failingSince: Timestamp | null;
 }
 
-// The state of a recorded error: the stored one, or (older rows) the one its words name.
+// The state of a recorded error: the one stored with it.
 export const stateOfRecord = (record: Pick<SystemRecord, 'lastError' | 'lastState'>): HealthState => (
-    record.lastError === null ? 'ok' : record.lastState ?? stateOfError(record.lastError)
+    record.lastError === null ? 'ok' : record.lastState ?? 'error'
 );
 
 export interface SystemHealth {
@@ -255,7 +222,7 @@ export interface SystemHealth {
 
 // A system never attempted, or attempted and never finished, is pending; one whose last
 // attempt succeeded is ok since that success.
-export const systemHealth = (system: SyncSystem, record: SystemRecord | undefined): SystemHealth => {
+const systemHealth = (system: SyncSystem, record: SystemRecord | undefined): SystemHealth => {
 
     if (!record || (record.syncedAt === null && record.lastError === null)) {
         return { system, state: 'pendiente', since: null, syncedAt: null, lastAttemptAt: record?.lastAttemptAt ?? null };
@@ -413,7 +380,7 @@ export const toKeyHealthView = (health: KeyHealth): KeyHealthView => ({
 });
 
 // "3/11/2026", as the accountant reads a date.
-export const shortDate = (at: Timestamp | string | null): string => {
+const shortDate = (at: Timestamp | string | null): string => {
 
     if (at === null) {
         return 's/f';

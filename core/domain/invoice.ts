@@ -2,7 +2,7 @@
 
 export type InvoiceKind = 'issued' | 'received';
 
-export interface InvoiceAmounts {
+interface InvoiceAmounts {
     impNetoGravado: number | null;
     impNetoNoGravado: number | null;
     impOpExentas: number | null;
@@ -69,7 +69,7 @@ export const normalizeInvoice = (invoice: InvoiceRecord): InvoiceRecord => {
 // ones): they take back what an invoice charged, so a period's totals subtract them.
 const creditNoteTypes: ReadonlySet<number> = new Set([3, 8, 13, 21, 53, 110, 112, 113, 114, 203, 208, 213]);
 
-export const isCreditNote = (tipo: string): boolean => creditNoteTypes.has(Number(tipo));
+const isCreditNote = (tipo: string): boolean => creditNoteTypes.has(Number(tipo));
 
 // A period's invoices added up per currency and voucher type, as the database groups them.
 export interface InvoiceTotals {

@@ -15,7 +15,7 @@ import type { Timestamp } from './time.js';
 //   ends it for that key only.
 
 // The failures that say the key itself is wrong: it is not tried again until it changes.
-export const keyFailureKinds = ['rejected_key', 'blocked_key', 'expired_key'] as const;
+const keyFailureKinds = ['rejected_key', 'blocked_key', 'expired_key'] as const;
 export type KeyFailureKind = typeof keyFailureKinds[number];
 
 export const isKeyFailureKind = (kind: string | null): kind is KeyFailureKind => keyFailureKinds.includes(kind as KeyFailureKind);

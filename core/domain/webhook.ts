@@ -110,7 +110,7 @@ export const refusedAddress = (raw: string, policy: TargetPolicy): string | null
     return null;
 };
 
-export const isLoopbackHost = (host: string): boolean => {
+const isLoopbackHost = (host: string): boolean => {
 
     const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
     return internals.loopbackNames.has(bare) || (isIP(bare) !== 0 && lists().loopback.check(internals.unmapped(bare).address, internals.unmapped(bare).family));

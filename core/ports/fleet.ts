@@ -24,7 +24,7 @@ export interface KeyDayEntry {
     ended: { kind: string; at: Timestamp } | null;
 }
 
-export interface LoginRequest {
+interface LoginRequest {
     keyCuit: Cuit;
     keyId: string;
     accountId: number;
@@ -33,7 +33,7 @@ export interface LoginRequest {
     rules: LoginRules;
 }
 
-export type LoginPermit =
+type LoginPermit =
     | { allowed: true; attempt: number; proven: boolean; relogin: boolean }
     | { allowed: false; reason: LoginWait; ended: { kind: string; at: Timestamp } | null };
 

@@ -32,9 +32,7 @@ export type { Clock } from './clock.js';
 export type { DatabaseStatus } from './database.js';
 export type { OAuthEntry, OAuthStore, UserCredentialRepository } from './oauth.js';
 export type { RateLimitCounter, RateLimitOutcome, RateLimitUsage } from './rate-limit-counter.js';
-export type { ReadCache } from './read-cache.js';
 export type { SecretBox } from './secret-box.js';
-export type { KeyIdentity } from './key-identity.js';
 export type { ThrottleCounter } from './throttle-counter.js';
 
 // Everything the use cases may need; each use case names the part it uses.

@@ -23,7 +23,7 @@ export interface SyncJob {
     keyId: string | null;
 }
 
-export interface ClaimOptions {
+interface ClaimOptions {
     owner: string;
     now: Timestamp;
     leaseMs: number;

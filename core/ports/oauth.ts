@@ -11,7 +11,7 @@ export interface OAuthEntry {
     consumedAt: Timestamp | null;
 }
 
-export interface OAuthEntryIndex {
+interface OAuthEntryIndex {
     grantId?: string | undefined;
     userCode?: string | undefined;
     uid?: string | undefined;

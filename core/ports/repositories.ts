@@ -114,8 +114,8 @@ export interface ClientChanges {
 // 'representative_gone': the representative was deleted between the check and the write
 // (the foreign key noticed).
 export type CreateClientOutcome = { status: 'created'; client: ClientRecord } | { status: 'duplicate' } | { status: 'representative_gone' };
-export type UpdateClientOutcome = { status: 'updated'; client: ClientRecord } | { status: 'absent' } | { status: 'representative_gone' };
-export type DeleteClientOutcome = 'deleted' | 'absent' | 'represents';
+type UpdateClientOutcome = { status: 'updated'; client: ClientRecord } | { status: 'absent' } | { status: 'representative_gone' };
+type DeleteClientOutcome = 'deleted' | 'absent' | 'represents';
 
 // A value sealed with the secret box, by the id of what holds it (a client, a webhook
 // endpoint, one of the OAuth server's keys).
@@ -220,8 +220,8 @@ export interface SyncState {
     syncedAt: Timestamp | null;
     lastAttemptAt: Timestamp | null;
     lastError: string | null;
-    // The state the error names, stored with it (null for rows recorded before it was).
-    lastState?: HealthState | null;
+    // The state the error names, stored with it (null: no error).
+    lastState: HealthState | null;
     // When the current run of failures began, its cause unchanged (null while it succeeds).
     failingSince: Timestamp | null;
 }

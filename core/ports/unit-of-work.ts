@@ -49,20 +49,20 @@ export interface Outbox {
 }
 
 // What an SCT replace found and wrote (`count`): the debts as they were and as stored now.
-export interface SctReplaced {
+interface SctReplaced {
     changes: RecordChanges;
     debts: { before: SctDebt[]; after: SctDebt[] };
 }
 
 // What a notifications save found (`count`): the ones not stored before, as stored.
-export interface NotificationsSaved {
+interface NotificationsSaved {
     changes: RecordChanges;
     fresh: Notification[];
 }
 
 // The key that logs in for the client as its health is derived (keyHealth): its own client,
 // the CUITs of the account it reaches.
-export interface KeyOfClient {
+interface KeyOfClient {
     loginClientId: number;
     cuits: string[];
     key: KeyRecord;

@@ -3,7 +3,7 @@ import type { TargetPolicy } from '../domain/webhook.js';
 // One call to a receiver: a POST of the signed body. The sender follows no redirect, gives up
 // at the timeout, and checks every address the name resolves to against the policy when it
 // connects (not only when the endpoint was created: a name may point elsewhere later).
-export interface WebhookCall {
+interface WebhookCall {
     url: string;
     headers: Record<string, string>;
     body: string;
@@ -12,7 +12,7 @@ export interface WebhookCall {
 }
 
 // status: the HTTP status; error: why there was none (refused target, timeout, network), in Spanish.
-export type WebhookAnswer = { status: number } | { error: string };
+type WebhookAnswer = { status: number } | { error: string };
 
 export interface WebhookSender {
     send(call: WebhookCall): Promise<WebhookAnswer>;

@@ -3,7 +3,7 @@ import type { Principal } from '../domain/access.js';
 import { assertWritingEnabled } from '../domain/access.js';
 import type { ClientView } from '../domain/client.js';
 import { displayName, sortKey, toClientView } from '../domain/client.js';
-import { parseNewClient } from '../domain/client-body.js';
+import { parseNewClient } from '../contract/client-body.js';
 import { conflict, invalid } from '../domain/errors.js';
 import { messages } from '../domain/messages.js';
 import type { Ports } from '../ports/index.js';

@@ -6,8 +6,8 @@ import type { CuitHealth, HealthState, KeyDay, KeyHealthView, SystemHealthView, 
 import { cuitHealth, healthStates, healthText, isKeyFailureState, keyHealth, needsAttention, systemNames, toKeyHealthView, toSystemHealthView, worstState } from '../domain/health.js';
 import type { SyncSystem } from '../domain/sync-system.js';
 import type { Pagination } from '../domain/pagination.js';
-import type { ReadRequest } from '../domain/read-parameters.js';
-import { parseReadRequest } from '../domain/read-parameters.js';
+import type { ReadRequest } from '../domain/read-request.js';
+import { parseReadRequest } from '../contract/read-parameters.js';
 import { toIso } from '../domain/time.js';
 import { sameKey } from '../domain/key-identity.js';
 import type { HealthClientRow, Ports } from '../ports/index.js';

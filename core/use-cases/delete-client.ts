@@ -3,7 +3,7 @@ import { assertWritingEnabled } from '../domain/access.js';
 import { conflict, notFound } from '../domain/errors.js';
 import { messages } from '../domain/messages.js';
 import type { Ports } from '../ports/index.js';
-import { parseReadRequest } from '../domain/read-parameters.js';
+import { parseReadRequest } from '../contract/read-parameters.js';
 import { findVisibleClient } from './find-visible-client.js';
 
 // docs/api.md, Writes: the client and everything in the delete cascade (deleteCascade,

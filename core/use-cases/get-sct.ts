@@ -1,6 +1,6 @@
 import type { Principal } from '../domain/access.js';
-import type { ReadRequest } from '../domain/read-parameters.js';
-import { parseReadRequest } from '../domain/read-parameters.js';
+import type { ReadRequest } from '../domain/read-request.js';
+import { parseReadRequest } from '../contract/read-parameters.js';
 import type { SctData } from '../domain/sct.js';
 import { toIso } from '../domain/time.js';
 import type { Ports } from '../ports/index.js';

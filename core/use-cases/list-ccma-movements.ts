@@ -1,6 +1,6 @@
 import type { Principal } from '../domain/access.js';
-import type { ReadRequest } from '../domain/read-parameters.js';
-import { parseReadRequest } from '../domain/read-parameters.js';
+import type { ReadRequest } from '../domain/read-request.js';
+import { parseReadRequest } from '../contract/read-parameters.js';
 import type { CcmaMovement } from '../domain/ccma.js';
 import type { Pagination } from '../domain/pagination.js';
 import { toIso } from '../domain/time.js';

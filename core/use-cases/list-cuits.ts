@@ -2,8 +2,8 @@ import type { Principal } from '../domain/access.js';
 import type { ClientFilters, ClientListItem } from '../domain/client.js';
 import { toClientListItem } from '../domain/client.js';
 import type { Pagination } from '../domain/pagination.js';
-import type { ReadRequest } from '../domain/read-parameters.js';
-import { parseReadRequest } from '../domain/read-parameters.js';
+import type { ReadRequest } from '../domain/read-request.js';
+import { parseReadRequest } from '../contract/read-parameters.js';
 import type { Ports } from '../ports/index.js';
 import { cachedRead } from './cached-read.js';
 

@@ -1,8 +1,8 @@
 import type { Principal } from '../domain/access.js';
 import type { Pagination } from '../domain/pagination.js';
 import type { Tag } from '../domain/tag.js';
-import type { ReadRequest } from '../domain/read-parameters.js';
-import { parseReadRequest } from '../domain/read-parameters.js';
+import type { ReadRequest } from '../domain/read-request.js';
+import { parseReadRequest } from '../contract/read-parameters.js';
 import type { Ports } from '../ports/index.js';
 import { cachedRead } from './cached-read.js';
 

@@ -6,8 +6,8 @@ import { invalid } from '../domain/errors.js';
 import type { HealthState } from '../domain/health.js';
 import { healthStates, needsAttention } from '../domain/health.js';
 import type { Pagination } from '../domain/pagination.js';
-import type { ReadRequest } from '../domain/read-parameters.js';
-import { parseReadRequest } from '../domain/read-parameters.js';
+import type { ReadRequest } from '../domain/read-request.js';
+import { parseReadRequest } from '../contract/read-parameters.js';
 import type { PortfolioEntry, Ports } from '../ports/index.js';
 import { cachedRead } from './cached-read.js';
 import type { CuitHealthView } from './cuit-health.js';
@@ -30,7 +30,7 @@ import { listCuitsParameters } from './list-cuits.js';
 
 export type Semaphore = 'ok' | 'waiting' | 'attention';
 
-export interface PortfolioCounts {
+interface PortfolioCounts {
     total: number;
     synced: number;
     others: number;
@@ -48,7 +48,7 @@ export interface PortfolioPage {
     counts: PortfolioCounts;
 }
 
-export const portfolioParameters = [...listCuitsParameters, 'estado', 'requiere_atencion'] as const;
+const portfolioParameters = [...listCuitsParameters, 'estado', 'requiere_atencion'] as const;
 
 export const portfolioLimits = { searchLength: 100, freshMs: 15_000 };
 

@@ -9,7 +9,7 @@ import type { Ports, SealedKeyRow } from '../ports/index.js';
 // stopped halfway leaves each value whole, under the old key or the new one, and the keyring
 // still opens both: running it again finishes (README: Rotating the secret key).
 
-export interface ResealCounts {
+interface ResealCounts {
     total: number;
     resealed: number;
     alreadyCurrent: number;

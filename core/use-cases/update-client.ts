@@ -2,7 +2,7 @@ import type { Principal } from '../domain/access.js';
 import { assertWritingEnabled } from '../domain/access.js';
 import type { ClientView } from '../domain/client.js';
 import { displayName, sortKey, toClientView } from '../domain/client.js';
-import { parseClientPatch } from '../domain/client-body.js';
+import { parseClientPatch } from '../contract/client-body.js';
 import { parseCuit } from '../domain/cuit.js';
 import { invalid, notFound } from '../domain/errors.js';
 import { messages } from '../domain/messages.js';

@@ -1,4 +1,4 @@
-import type { ReadParameterName } from '../../core/contract/read-parameters.js';
+import type { ReadParameterName } from '../../core/domain/read-request.js';
 import { cuitPathSchema, periodPageSchemas as periodPageContract, readParameterSchemas } from '../../core/contract/read-parameters.js';
 import type { JsonSchema } from './json-schema.js';
 import { jsonSchemaOf } from './json-schema.js';

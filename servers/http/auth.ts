@@ -1,6 +1,6 @@
 import type { Server } from '@hapi/hapi';
 import type { Principal } from '../../core/domain/access.js';
-import type { ReadParameterName, ReadRequest } from '../../core/domain/read-parameters.js';
+import type { ReadParameterName, ReadRequest } from '../../core/domain/read-request.js';
 import type { Ports } from '../../core/ports/index.js';
 import { chargeRequest } from '../../core/use-cases/charge-request.js';
 import { findTokenUser } from '../../core/use-cases/find-token-user.js';

@@ -76,7 +76,7 @@ export const answerUseCase = <T>(
 
 // The answer to a request the database could not serve for now (an outage, a lock held by
 // another process): 503 with Retry-After, on every route, instead of an internal error.
-export const unavailableAnswer = (h: ResponseToolkit, retryAfter: number): ResponseObject => {
+const unavailableAnswer = (h: ResponseToolkit, retryAfter: number): ResponseObject => {
 
     return h.response({ error: messages.unavailable }).code(503).header('Retry-After', String(retryAfter));
 };

@@ -12,7 +12,7 @@ export interface ConnectionLimits {
     requestMs: number;
 }
 
-export const defaultConnectionLimits: ConnectionLimits = { headersMs: 10_000, requestMs: 30_000 };
+const defaultConnectionLimits: ConnectionLimits = { headersMs: 10_000, requestMs: 30_000 };
 
 const internals = {
     // How long a connection answered before its request was read whole may take to read the

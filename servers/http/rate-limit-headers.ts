@@ -13,7 +13,7 @@ export const exceededHeaders = (rateLimit: RateLimitInfo): Record<string, string
     'X-RateLimit-Reset': String(rateLimit.resetAt)
 });
 
-export const usageHeaders = (status: RateLimitStatus): Record<string, string> => ({
+const usageHeaders = (status: RateLimitStatus): Record<string, string> => ({
     'X-RateLimit-Limit': String(status.limit),
     'X-RateLimit-Remaining': String(status.remaining),
     'X-RateLimit-Reset': String(status.resetAt)

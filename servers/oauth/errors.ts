@@ -46,7 +46,7 @@ const internals = {
     ascii: (text: string): string => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '')
 };
 
-export const spanishDescription = (error: string, description: string | undefined): string => {
+const spanishDescription = (error: string, description: string | undefined): string => {
 
     if (description !== undefined && internals.own(description)) {
         return description;

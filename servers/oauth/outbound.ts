@@ -33,7 +33,7 @@ const internals = {
     refused: (address: string): Error => Object.assign(new Error(`address not allowed: ${address}`), { code: 'EADDRNOTALLOWED' })
 };
 
-export const isInternalAddress = (address: string): boolean => {
+const isInternalAddress = (address: string): boolean => {
 
     const version = isIP(address);
     if (version === 0) {
@@ -51,7 +51,7 @@ export const isInternalAddress = (address: string): boolean => {
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 // dns.lookup, refusing names that resolve inside.
-export const publicLookup = (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+const publicLookup = (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
 
     lookup(hostname, { ...options, all: true }, (err, addresses) => {
 

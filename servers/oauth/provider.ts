@@ -27,7 +27,7 @@ export const oauthPaths = {
     interaction: '/oauth/interaction'
 } as const;
 
-export const tokenLifetimes = {
+const tokenLifetimes = {
     accessToken: 15 * 60,                   // seconds: short-lived, refreshed with the refresh token
     refreshToken: 30 * 24 * 60 * 60,        // rotated on every use
     authorizationCode: 60,
@@ -36,7 +36,7 @@ export const tokenLifetimes = {
     session: 30 * 60
 };
 
-export type AccessCheck =
+type AccessCheck =
     | { ok: true; userId: number }
     | { ok: false; reason: 'invalid_token' | 'insufficient_scope' };
 
@@ -230,7 +230,7 @@ export interface OAuthResource {
 }
 
 // Private-use redirect schemes of the MCP clients people use; OAUTH_REDIRECT_SCHEMES replaces them.
-export const defaultRedirectSchemes: readonly string[] = ['cursor', 'vscode', 'vscode-insiders', 'windsurf', 'claude'];
+const defaultRedirectSchemes: readonly string[] = ['cursor', 'vscode', 'vscode-insiders', 'windsurf', 'claude'];
 
 // Before a server starts: every OAuth server key stored must open with the keyring, or the
 // process refuses to start, naming the keys (ids only) to put back (docs/operations.md, Key

@@ -27,7 +27,7 @@ import { panelTexts } from './texts.js';
 // the page shows what the user's token sees through /v1), shaped for the templates
 // (client-views.ts): every amount and date already in its es-AR words.
 
-export const clientTabs = ['comprobantes', 'sct', 'ccma', 'notificaciones', 'estado'] as const;
+const clientTabs = ['comprobantes', 'sct', 'ccma', 'notificaciones', 'estado'] as const;
 export type ClientTab = typeof clientTabs[number];
 
 type Deps = Ports;

@@ -5,7 +5,7 @@ import type { Cuit } from '../../core/domain/cuit.js';
 import type { IssuedInvoiceView, ReceivedInvoiceView } from '../../core/domain/invoice.js';
 import { maxLimit } from '../../core/domain/pagination.js';
 import type { DateRange } from '../../core/domain/period.js';
-import type { ReadRequest } from '../../core/domain/read-parameters.js';
+import type { ReadRequest } from '../../core/domain/read-request.js';
 import type { Ports } from '../../core/ports/index.js';
 import type { ListInvoicesResult } from '../../core/use-cases/list-invoices.js';
 import { listIssuedInvoices, listReceivedInvoices } from '../../core/use-cases/list-invoices.js';

@@ -17,7 +17,7 @@ interface Operation {
     responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: Schema }> }>;
 }
 
-export interface CheckedResponse {
+interface CheckedResponse {
     method: string;
     path: string;
     status: number;

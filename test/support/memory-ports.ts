@@ -29,7 +29,7 @@ import { withSystemWrites } from '../../core/use-cases/sync/system-writes.js';
 // test never passes on a silent stand-in. What only SQL can show (the knex adapters' own
 // rules, both databases) stays in the suites that start a server.
 
-export interface MemoryJob {
+interface MemoryJob {
     id: number;
     clientId: number;
     reason: SyncReason;
@@ -39,7 +39,7 @@ export interface MemoryJob {
     createdAt: number;
 }
 
-export interface MemoryWorld {
+interface MemoryWorld {
     accounts: AccountRecord[];
     users: (UserRecord & { clients: Set<number> })[];
     tokens: { id: number; userId: number; tokenHash: string; revoked: boolean }[];
@@ -57,7 +57,7 @@ export interface MemoryWorld {
     notifications: Map<number, Notification[]>;
 }
 
-export interface MemoryClock {
+interface MemoryClock {
     now(): Date;
     set(iso: string): void;
     advance(ms: number): void;

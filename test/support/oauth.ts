@@ -20,7 +20,7 @@ export const oauthTest = {
 };
 
 // Cookies as a browser would keep them for this one origin (paths are ignored: harmless here).
-export class Jar {
+class Jar {
 
     cookies = new Map<string, string>();
 

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 // HTTP as an attacker sends it: bytes written on a TCP connection to 127.0.0.1, whatever
 // they are, and the answers read back as the server wrote them, until it closes.
 
-export interface RawResponse {
+interface RawResponse {
     status: number;
     headers: Record<string, string>;
     body: Buffer;

@@ -66,7 +66,7 @@ export const logLeaks = (text: string, secrets: readonly string[] = []): string[
 };
 
 // This process's log file.
-export const processLogPath = (pid = process.pid): string => join(runLogDir, `${pid}.log`);
+const processLogPath = (pid = process.pid): string => join(runLogDir, `${pid}.log`);
 
 export const runLogger = (): Logger => {
 

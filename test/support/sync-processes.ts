@@ -9,7 +9,7 @@ import { builtCli } from './build.js';
 // exit, their output. For the tests of workers and fleets (sync-workers, sync-fleet) and
 // bench:fleet.
 
-export interface SyncEvent {
+interface SyncEvent {
     event: 'ready' | 'start' | 'end' | 'stopped';
     jobId?: number;
     clientId?: number;

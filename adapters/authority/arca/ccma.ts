@@ -51,7 +51,7 @@ const internals = {
     }
 };
 
-export const parseCcmaBalances = (html: string): CcmaBalances | null => {
+const parseCcmaBalances = (html: string): CcmaBalances | null => {
 
     const text = decodeEntities(html);
     if (!/Total Saldo Deudor|Total Saldo Acreedor/i.test(text)) {
@@ -92,7 +92,7 @@ const sabanaRow = (cells: string[]): Omit<CcmaMovement, 'orden' | 'saldo'> | nul
 };
 
 // The sábana's movements, in its order, each with its running balance.
-export const parseCcmaSabana = (html: string): CcmaMovement[] => {
+const parseCcmaSabana = (html: string): CcmaMovement[] => {
 
     const movements: CcmaMovement[] = [];
     let running = 0;

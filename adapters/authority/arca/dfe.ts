@@ -98,7 +98,7 @@ const internals = {
     ymd: (ms: number) => new Date(ms).toISOString().slice(0, 10)
 };
 
-export const parseCommunications = (body: unknown): AuthorityNotification[] => {
+const parseCommunications = (body: unknown): AuthorityNotification[] => {
 
     const page = body as Page | null;
     if (!page || !Array.isArray(page.comunicaciones)) {

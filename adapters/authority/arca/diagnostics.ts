@@ -15,7 +15,7 @@ import { withoutSessionIds } from '../../../core/domain/session-ids.js';
 // (lblRazonSocial, "nombre"), the cells of a grid column headed so, a heading over a CUIT and
 // a selector option's text after its CUIT (docs/authority.md, Captured pages).
 
-export interface Capture {
+interface Capture {
     system: string;                    // mcmp, sct, ccma, dfe, registry, login, portal
     step: string;                      // e.g. generarConsulta, P02_ctacte.asp
     url: URL;

@@ -46,7 +46,7 @@ export interface TransportOptions {
     onExchange: ((exchange: { session: number; method: string; host: string; path: string; status: number; ms: number }) => void) | null;
 }
 
-export const realClock: TransportClock = {
+const realClock: TransportClock = {
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 };
@@ -79,7 +79,7 @@ export interface HttpResponse {
     json(): unknown;                   // undefined when the body is not JSON
 }
 
-export interface RequestSpec {
+interface RequestSpec {
     method?: 'GET' | 'POST';
     url: URL;
     form?: Record<string, string>;
@@ -104,7 +104,7 @@ export interface HttpSession {
     close(): void;
 }
 
-export interface SessionOptions {
+interface SessionOptions {
     // Read each time one of the session's requests waits for a global slot: the waiting request
     // of the session with the highest value goes first (in arrival order among equals). A
     // session's requests are sequential, so this only orders sessions against each other.

@@ -10,7 +10,7 @@ import { blankToNull, parseAmount, parseCurrency, parseDigits, parseInvoiceType,
 // column; (3) since Sep 2025, ';' separated, one net and one VAT column per rate plus totals.
 // Columns are then found by name, so their order may vary within a generation.
 
-export type CsvGeneration = 1 | 2 | 3;
+type CsvGeneration = 1 | 2 | 3;
 
 interface Layout {
     generation: CsvGeneration;

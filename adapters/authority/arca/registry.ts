@@ -38,7 +38,7 @@ const internals = {
     )?.[1]) ?? null
 };
 
-export const parseTaxes = (body: unknown): { monotributista: boolean | null; autonomo: boolean | null } => {
+const parseTaxes = (body: unknown): { monotributista: boolean | null; autonomo: boolean | null } => {
 
     const taxes = (body as { data?: { impuestos?: unknown } | null } | null)?.data?.impuestos;
     if (!Array.isArray(taxes)) {
@@ -57,7 +57,7 @@ export const parseTaxes = (body: unknown): { monotributista: boolean | null; aut
     };
 };
 
-export const parseCategory = (html: string): string | null => /Categor[ií]a\s+([A-K])\b/.exec(pageText(html))?.[1] ?? null;
+const parseCategory = (html: string): string | null => /Categor[ií]a\s+([A-K])\b/.exec(pageText(html))?.[1] ?? null;
 
 export const createRegistry = (http: HttpSession, loginCuit: string) => {
 

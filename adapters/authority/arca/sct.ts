@@ -155,7 +155,7 @@ const internals = {
     }
 };
 
-export const parseSctDebts = (data: unknown): SctDebt[] => internals.items(data, 'deuda').map((item) => ({
+const parseSctDebts = (data: unknown): SctDebt[] => internals.items(data, 'deuda').map((item) => ({
     establecimiento: internals.view(item.establecimientoView ?? item.establecimiento),
     ...internals.common(item),
     vencimiento: internals.date(item.fechaVencimiento),
@@ -173,13 +173,13 @@ const required = (value: string | null): string => {
     return value;
 };
 
-export const parseSctDueDates = (data: unknown): SctDueDate[] => internals.items(data, 'vencimiento').map((item) => ({
+const parseSctDueDates = (data: unknown): SctDueDate[] => internals.items(data, 'vencimiento').map((item) => ({
     ...internals.common(item),
     vencimiento: required(internals.date(item.fechaVencimiento)),
     detalle: internals.view(item.tipoOperacion ?? item.descripcion ?? item.detalle)
 }));
 
-export const parseSctReturns = (data: unknown): SctReturn[] => internals.items(data, 'deuda').map((item) => ({
+const parseSctReturns = (data: unknown): SctReturn[] => internals.items(data, 'deuda').map((item) => ({
     establecimiento: internals.view(item.establecimientoView ?? item.establecimiento),
     ...internals.common(item),
     vencimiento: required(internals.date(item.fechaVencimiento))

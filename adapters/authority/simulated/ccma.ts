@@ -23,16 +23,16 @@ const internals = {
     }
 };
 
-export const ccamSelect = (cuits: readonly string[]): string => htmlPage('CCMA - Selección de CUIT', `
+const ccamSelect = (cuits: readonly string[]): string => htmlPage('CCMA - Selección de CUIT', `
 <form name="form1" method="post" action="seleccionaCuit.asp">
 <select name="selectCuit">${cuits.map((cuit) => `<option value="${cuit}">${cuit}</option>`).join('')}</select>
 <input type="hidden" name="accion" value="" />
 <input type="button" value="Elegir CUIT" onclick="accion.value='s';form1.submit();" />
 </form>`);
 
-export const ccamMenu = (cuit: string): string => htmlPage('CCMA', `<p class="CeldaTitular">Cuenta Corriente de Monotributistas y Aut&oacute;nomos - CUIT ${cuit}</p><a href="P02_ctacte.asp">C&aacute;lculo de deuda</a>`);
+const ccamMenu = (cuit: string): string => htmlPage('CCMA', `<p class="CeldaTitular">Cuenta Corriente de Monotributistas y Aut&oacute;nomos - CUIT ${cuit}</p><a href="P02_ctacte.asp">C&aacute;lculo de deuda</a>`);
 
-export const ccamP02Form = (today: string, from: string, to: string): string => htmlPage('CCMA - Cálculo de deuda', `
+const ccamP02Form = (today: string, from: string, to: string): string => htmlPage('CCMA - Cálculo de deuda', `
 <form name="frm" method="post" action="P02_ctacte.asp">
 <input type="hidden" name="feccalculo" value="${dmy(today)}" />
 <input type="text" name="perdesde2" value="${from}" />
@@ -41,7 +41,7 @@ export const ccamP02Form = (today: string, from: string, to: string): string => 
 <input type="button" value="C&Aacute;LCULO DE DEUDA" onclick="frm.calcula.value='S';frm.submit();" />
 </form>`);
 
-export const ccamP02Calculated = (today: string, from: string, to: string): string => htmlPage('CCMA', `
+const ccamP02Calculated = (today: string, from: string, to: string): string => htmlPage('CCMA', `
 <form name="frm_p04" method="post" action="P04_ctacte.asp">
 <input type="hidden" name="feccalculo" value="${dmy(today)}" />
 <input type="hidden" name="perdesde2" value="${from}" />
@@ -51,7 +51,7 @@ export const ccamP02Calculated = (today: string, from: string, to: string): stri
 
 // P04: the totals, then the debe/haber ledger (CeldaBorde_ConsDeuFec cells: 2 período,
 // 3 impuesto, 4 concepto, 6 descripción, 7 fecha, 8 debe, 9 haber): not the sábana.
-export const ccamP04 = (today: string, balances: CcmaBalances, accessories: number, movements: readonly CcmaMovement[]): string => {
+const ccamP04 = (today: string, balances: CcmaBalances, accessories: number, movements: readonly CcmaMovement[]): string => {
 
     const cell = (text: string) => `<td class="CeldaBorde_ConsDeuFec">${text}</td>`;
     const ledger = movements.map((movement) => `<tr>${[String(movement.orden), 'Mov.', movement.periodo, escapeHtml(movement.impuesto), escapeHtml(movement.concepto), escapeHtml(movement.subconcepto), escapeHtml(movement.descripcion), dmy(movement.fechaMovimiento.slice(0, 10)), usAmount(movement.debe), usAmount(movement.haber)].map(cell).join('')}</tr>`);
@@ -70,7 +70,7 @@ ${ledger.join('\n')}
 // The sábana: per movement período, código, subcódigo, concepto, descripción, fecha and one
 // signed amount (a debit positive, a credit in parentheses); after each period a "Saldo" row
 // with its date and the balance owed (positive) or in favour (in parentheses).
-export const ccamSabana = (movements: readonly CcmaMovement[], today: string): string => {
+const ccamSabana = (movements: readonly CcmaMovement[], today: string): string => {
 
     const cell = (text: string) => `<td class="CeldaSabana">${text}</td>`;
     const rows: string[] = [];

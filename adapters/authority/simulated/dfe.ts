@@ -12,7 +12,7 @@ import type { SimulatedState } from './state.js';
 // /api/v1/communications/{id}, marks it read, as the real one does: counted, so tests can
 // prove the client never does it.
 
-export const communication = (notification: AuthorityNotification, read: boolean) => ({
+const communication = (notification: AuthorityNotification, read: boolean) => ({
     idComunicacion: Number(notification.arcaId),
     cuitDestinatario: null,
     organismoDesc: notification.organismo,

@@ -42,7 +42,7 @@ const internals = {
     viewState: (token: string) => `${token}:-${Math.floor(Math.random() * 1e9)}`
 };
 
-export const loginUserPage = (jsessionid: string, viewState: string, error?: string): string => htmlPage('ARCA - Acceso con Clave Fiscal', `
+const loginUserPage = (jsessionid: string, viewState: string, error?: string): string => htmlPage('ARCA - Acceso con Clave Fiscal', `
 <div class="container"><h1>Ingresá con Clave Fiscal</h1>
 ${error ? `<div class="alert alert-danger"><span id="F1:msg">${escapeHtml(error)}</span></div>` : ''}
 <form id="F1" name="F1" method="post" action="/contribuyente_/login.xhtml;jsessionid=${jsessionid}" enctype="application/x-www-form-urlencoded">
@@ -55,7 +55,7 @@ ${error ? `<div class="alert alert-danger"><span id="F1:msg">${escapeHtml(error)
 
 // The password page; with a CAPTCHA, its image comes embedded in div#captcha and the form
 // posts to loginCaptchaAfip.xhtml.
-export const loginPasswordPage = (viewState: string, cuit: string, options: { error?: string; captcha?: boolean } = {}): string => htmlPage('ARCA - Acceso con Clave Fiscal', `
+const loginPasswordPage = (viewState: string, cuit: string, options: { error?: string; captcha?: boolean } = {}): string => htmlPage('ARCA - Acceso con Clave Fiscal', `
 <div class="container"><h1>Ingresá con Clave Fiscal</h1>
 <p>CUIT/CUIL: <strong>${cuit}</strong></p>
 ${options.error ? `<div class="alert alert-danger"><span id="F1:msg">${escapeHtml(options.error)}</span></div>` : ''}
@@ -71,27 +71,27 @@ ${options.captcha ? '<div id="captcha"><img src="data:image/jpeg;base64,/9j/4AAQ
 </form></div>`);
 
 // Success: an auto-submit form carrying the jwt to the portal.
-export const jwtPage = (portalLogin: string, jwt: string): string => htmlPage('Ingresando...', `
+const jwtPage = (portalLogin: string, jwt: string): string => htmlPage('Ingresando...', `
 <form id="F1" name="F1" method="post" action="${portalLogin}">
 <input type="hidden" name="jwt" value="${jwt}" />
 <noscript><input type="submit" value="Continuar" /></noscript>
 </form>
 <script>document.getElementById('F1').submit();</script>`);
 
-export const changeKeyForcedPage = (): string => htmlPage(
+const changeKeyForcedPage = (): string => htmlPage(
     'ARCA - Cambio de clave',
     '<div class="container"><h1>Cambio de Clave Fiscal</h1><p>Por razones de seguridad, tenés que cambiar tu contraseña para continuar.</p><form id="F1" method="post" action="/contribuyente_/cambioClaveForzado.xhtml"><input type="password" name="F1:claveActual" /></form></div>'
 );
 
-export const secondFactorPage = (): string => htmlPage(
+const secondFactorPage = (): string => htmlPage(
     'ARCA - Token',
     '<div class="container"><h1>TU TOKEN</h1><p>Generá tu token con uno de estos mecanismos:</p><ul><li>HARDWARE-TOKEN</li><li>AFIP-O</li></ul><form id="F1" method="post" action="/contribuyente_/loginToken.xhtml"><input type="text" name="F1:token" /></form></div>'
 );
 
 // A page no public client describes, showing who logged in (a capture must mask the name).
-export const unknownPage = (name: string): string => htmlPage('ARCA - Acceso con Clave Fiscal', `<div class="container"><h1>Aviso importante</h1><p class="usuario">Hola, ${escapeHtml(name)}</p><p>Aceptá los nuevos términos y condiciones para continuar.</p><form id="F2" method="post" action="/contribuyente_/terminos.xhtml"><input type="submit" value="Aceptar" /></form></div>`);
+const unknownPage = (name: string): string => htmlPage('ARCA - Acceso con Clave Fiscal', `<div class="container"><h1>Aviso importante</h1><p class="usuario">Hola, ${escapeHtml(name)}</p><p>Aceptá los nuevos términos y condiciones para continuar.</p><form id="F2" method="post" action="/contribuyente_/terminos.xhtml"><input type="submit" value="Aceptar" /></form></div>`);
 
-export const blockedKeyPage = (): string => messagePage(
+const blockedKeyPage = (): string => messagePage(
     'Clave bloqueada',
     'Su clave se encuentra bloqueada. Comuníquese con ARCA o desbloquéela desde la web.'
 );

@@ -49,7 +49,7 @@ const internals = {
 };
 
 
-export const mcmpSelection = (taxpayers: readonly Taxpayer[]): string => htmlPage('Mis Comprobantes', `
+const mcmpSelection = (taxpayers: readonly Taxpayer[]): string => htmlPage('Mis Comprobantes', `
 <div class="container"><h2>Elegí una persona para ingresar</h2>
 <form name="seleccionaEmpresaForm" id="seleccionaEmpresaForm" method="post" action="/mcmp/jsp/setearContribuyente.do">
 <input type="hidden" name="idContribuyente" value="" />
@@ -57,11 +57,11 @@ export const mcmpSelection = (taxpayers: readonly Taxpayer[]): string => htmlPag
 ${taxpayers.map((taxpayer, index) => `<div class="col-md-4"><a class="panel panel-default hoverazul${index === 0 ? ' border-primary' : ''}" href="#" onclick="document.seleccionaEmpresaForm.idContribuyente.value='${index}';document.seleccionaEmpresaForm.submit();"><div class="panel-body"><h3>${escapeHtml(taxpayer.name)}</h3><p>CUIT ${dashedCuit(taxpayer.cuit)}</p></div></a></div>`).join('\n')}
 </div></form></div>`);
 
-export const mcmpMenu = (taxpayer: Taxpayer): string => htmlPage('Mis Comprobantes', `
+const mcmpMenu = (taxpayer: Taxpayer): string => htmlPage('Mis Comprobantes', `
 <div class="navbar"><span class="representando">REPRESENTANDO A: <strong>${escapeHtml(taxpayer.name)} [${dashedCuit(taxpayer.cuit)}]</strong></span></div>
 <div class="container"><a href="comprobantesEmitidos.do">Emitidos</a> <a href="comprobantesRecibidos.do">Recibidos</a></div>`);
 
-export const mcmpIrregular = (cuit: string): string => htmlPage('Mis Comprobantes - Error', `<div class="container"><div class="alert alert-danger">La CUIT ${cuit} registra irregularidades. Deberá dirigirse a la dependencia a la cual se encuentra inscripto. Err: 002</div></div>`);
+const mcmpIrregular = (cuit: string): string => htmlPage('Mis Comprobantes - Error', `<div class="container"><div class="alert alert-danger">La CUIT ${cuit} registra irregularidades. Deberá dirigirse a la dependencia a la cual se encuentra inscripto. Err: 002</div></div>`);
 
 // Gen 3 shows B and C invoices with 0,00 in every component; gen 1 has no "Otros Tributos".
 // What the scraper reads back from each generation (null = not discriminated).
@@ -74,7 +74,7 @@ export const servedInvoice = (invoice: InvoiceRecord, generation: CsvGeneration)
     return invoice;
 };
 
-export const invoicesCsv = (invoices: readonly InvoiceRecord[], kind: InvoiceKind, generation: CsvGeneration, owner: string): string => {
+const invoicesCsv = (invoices: readonly InvoiceRecord[], kind: InvoiceKind, generation: CsvGeneration, owner: string): string => {
 
     const party = kind === 'received' ? 'Emisor' : 'Receptor';
     const a = (invoice: InvoiceRecord) => invoice.counterpart;

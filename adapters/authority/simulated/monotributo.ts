@@ -21,7 +21,7 @@ const internals = {
     hid: 'ctl00$ContentPlaceHolder1$hID'
 };
 
-export const monotributoGrid = (taxpayers: readonly Taxpayer[], viewState: string): string => htmlPage('Monotributo - Selección de representado', `
+const monotributoGrid = (taxpayers: readonly Taxpayer[], viewState: string): string => htmlPage('Monotributo - Selección de representado', `
 <form method="post" action="./SelecRepresentado.aspx" id="form1">
 <input type="hidden" name="__VIEWSTATE" id="__VIEWSTATE" value="${viewState}" />
 <input type="hidden" name="__VIEWSTATEGENERATOR" id="__VIEWSTATEGENERATOR" value="5C8E4F2A" />
@@ -34,7 +34,7 @@ ${taxpayers.map((taxpayer) => `<tr><td><a href="#" usr="${taxpayer.cuit}" onclic
 <input type="submit" name="ctl00$ContentPlaceHolder1$btnAcceder" value="Acceder" id="ContentPlaceHolder1_btnAcceder" style="display:none" />
 </form>`);
 
-export const monotributoDashboard = (taxpayer: Taxpayer, categoria: string | null): string => htmlPage('Monotributo', `
+const monotributoDashboard = (taxpayer: Taxpayer, categoria: string | null): string => htmlPage('Monotributo', `
 <form method="post" action="./Inicio.aspx" id="form1">
 <input type="hidden" name="ctl00$hidCUITContribuyente" id="hidCUITContribuyente" value="${taxpayer.cuit}" />
 <div class="panel"><h2>${escapeHtml(taxpayer.name)}</h2>

@@ -16,9 +16,9 @@ const internals = {
     services: new Set<string>([...Object.values(arcaServices).map((service) => service.name), 'padron-puc-consulta-internet'])
 };
 
-export const portalPage = (cuit: string, name: string): string => htmlPage('Portal ARCA', `<div id="root" data-cuit="${cuit}"><header>Hola, ${escapeHtml(name)}</header><main>Mis servicios</main></div>`);
+const portalPage = (cuit: string, name: string): string => htmlPage('Portal ARCA', `<div id="root" data-cuit="${cuit}"><header>Hola, ${escapeHtml(name)}</header><main>Mis servicios</main></div>`);
 
-export const tipoCuitImpuestos = (registry: RegistryClassification, entity: boolean) => {
+const tipoCuitImpuestos = (registry: RegistryClassification, entity: boolean) => {
 
     const tax = (id: number, descripcion: string, estado = 'ACTIVO') => ({ id, periodo: 202401, descripcion, estado });
     const impuestos = entity

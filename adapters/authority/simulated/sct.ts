@@ -41,12 +41,12 @@ const internals = {
     }
 };
 
-export const ctacteHome = (): string => htmlPage(
+const ctacteHome = (): string => htmlPage(
     'Sistema de Cuentas Tributarias',
     '<div id="cabecera">Cuentas Tributarias</div><iframe name="homeContribuyente" id="homeContribuyente" src="/contribuyente/app/homeContribuyente.html" width="100%" height="800"></iframe>'
 );
 
-export const ctacteSelector = (taxpayers: readonly Taxpayer[], selected: number): string => htmlPage('Estado de cuenta', `
+const ctacteSelector = (taxpayers: readonly Taxpayer[], selected: number): string => htmlPage('Estado de cuenta', `
 <form method="post" action="/contribuyente/app" name="Form0" id="Form0">
 <input type="hidden" name="formids" value="$PropertySelection" />
 <input type="hidden" name="service" value="direct/1/HomeContribuyente/$Form" />
@@ -59,9 +59,9 @@ ${taxpayers.map((taxpayer, index) => `<option value="${index}"${index === select
 <div id="contenido">Estado de cuenta de ${escapeHtml(taxpayers[selected]?.name ?? '')}</div>`);
 
 // A key of one taxpayer: the same page without the selector.
-export const ctacteSingle = (taxpayer: Taxpayer): string => htmlPage('Estado de cuenta', `<div id="contenido">Estado de cuenta de ${escapeHtml(taxpayer.name)}</div>`);
+const ctacteSingle = (taxpayer: Taxpayer): string => htmlPage('Estado de cuenta', `<div id="contenido">Estado de cuenta de ${escapeHtml(taxpayer.name)}</div>`);
 
-export const ctacteAnswer = (method: string, sct: SctData & { establishments: boolean }): unknown => {
+const ctacteAnswer = (method: string, sct: SctData & { establishments: boolean }): unknown => {
 
     const establishment = (value: string) => (sct.establishments ? { establecimientoView: value } : {});
     let data: unknown;

@@ -87,7 +87,7 @@ interface Entry {
     idle: ReturnType<typeof setTimeout> | null;
 }
 
-export const defaultMaxRelogins = 1;
+const defaultMaxRelogins = 1;
 
 export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock, 'now'>, options: KeySessionsOptions = {}): KeySessions => {
 

@@ -37,7 +37,7 @@ export interface SyncLogin {
 // Why a login was not even tried, no password posted: the key refused before and unchanged
 // since (until a new one is stored), or the ledger's rule (core/domain/login-ledger.ts): a
 // failure ended the key's day (kind), its logins are used up, or an unproven key waits.
-export interface LoginGate {
+interface LoginGate {
     reason: LoginWait;
     kind: string | null;
 }

@@ -19,7 +19,7 @@ export interface LoginPacing {
 // authority (the gap is counted from there, not from when the turn was given: the request may
 // still wait for a slot of the transport, the fleet's host gate or a busy event loop), `end`
 // when it succeeded or failed. The next login's turn waits for one of the two.
-export interface LoginTurn {
+interface LoginTurn {
     started(): void;
     end(): void;
 }

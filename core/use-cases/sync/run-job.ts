@@ -21,7 +21,7 @@ export interface RunJobOptions {
 // done: finished; retry: back to pending with backoff; failed: not retried (key refused,
 // attempts exhausted, nothing to log in with); released: given back on shutdown; lost: the
 // lease was lost or the client deleted, nothing more written.
-export type JobDisposition = 'done' | 'retry' | 'failed' | 'released' | 'lost';
+type JobDisposition = 'done' | 'retry' | 'failed' | 'released' | 'lost';
 
 export interface JobResult extends SyncClientResult {
     jobId: number;

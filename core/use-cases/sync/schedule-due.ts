@@ -11,10 +11,10 @@ import { dayMs } from './sync-policy.js';
 // day, which keeps a failing CUIT from hammering the authority (repeated logins bring CAPTCHAs
 // and blocked keys). Finished jobs and the login ledger's days are kept for a while for staff
 // to look at, then deleted, so neither grows by rows per CUIT and day forever.
-export const finishedJobsKeptDays = 30;
+const finishedJobsKeptDays = 30;
 
 // 01:00 to 07:00 in Buenos Aires.
-export const defaultSyncWindow: SyncWindow = { startMs: 60 * 60_000, endMs: 7 * 60 * 60_000 };
+const defaultSyncWindow: SyncWindow = { startMs: 60 * 60_000, endMs: 7 * 60 * 60_000 };
 
 export const scheduleDue = async (
     deps: Pick<QueueDeps, 'jobQueue' | 'clock'> & { loginLedger?: LoginLedger },

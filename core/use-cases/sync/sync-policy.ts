@@ -22,7 +22,7 @@ export interface InvoiceWindowPolicy {
 // calendar months cover that with one query of at most ~92 days per kind. If the last
 // success is older than the window (a CUIT that failed for weeks), the window reaches back
 // to a month before it, never beyond the backfill.
-export const defaultInvoicePolicy: InvoiceWindowPolicy = { backfillMonths: 12, rollingMonths: 3 };
+const defaultInvoicePolicy: InvoiceWindowPolicy = { backfillMonths: 12, rollingMonths: 3 };
 
 const internals = {
     dayMs: 24 * 60 * 60 * 1000,

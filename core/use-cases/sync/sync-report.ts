@@ -5,7 +5,7 @@ import type { AuthorityFailureKind } from '../../ports/authority-client.js';
 import type { SyncTarget } from '../../ports/job-queue.js';
 import type { SyncDeps } from './deps.js';
 
-export interface SystemOutcome {
+interface SystemOutcome {
     system: SyncSystem;
     ok: boolean;
     error: string | null;
@@ -15,7 +15,7 @@ export interface SystemOutcome {
 // synced: every system stored; partial: some failed; failed: nothing could be fetched;
 // key_refused: the key was refused (now or before, unchanged since); gone: the client was
 // deleted; interrupted: stopped before the end (shutdown or lost lease), nothing half-written.
-export type SyncOutcome = 'synced' | 'partial' | 'failed' | 'key_refused' | 'gone' | 'interrupted';
+type SyncOutcome = 'synced' | 'partial' | 'failed' | 'key_refused' | 'gone' | 'interrupted';
 
 export interface SyncClientResult {
     clientId: number;
@@ -34,7 +34,7 @@ export interface SyncClientResult {
 }
 
 // What ends a sync early, or why a system failed.
-export interface SyncEnd {
+interface SyncEnd {
     outcome: SyncOutcome;
     message: string;
     state: HealthState;

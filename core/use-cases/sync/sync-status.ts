@@ -13,7 +13,7 @@ import type { QueueDeps } from './deps.js';
 import { findSyncTargets } from './find-sync-targets.js';
 import { systemsFor } from './sync-policy.js';
 
-export interface SystemStatus {
+interface SystemStatus {
     system: SyncSystem;
     syncedAt: string | null;
     lastAttemptAt: string | null;
@@ -44,7 +44,7 @@ export interface FleetLogins {
     notable: KeyLogins[];
 }
 
-export interface ClientSyncStatus {
+interface ClientSyncStatus {
     clientId: number;
     accountId: number;
     cuit: string;
@@ -61,7 +61,7 @@ export type SyncStatusResult =
     | { cuit: string; clients: ClientSyncStatus[] }
     | { summary: SyncSummary & { systems: (SyncSummary['systems'][number] & { oldestSyncedAtIso: string | null })[] }; jobs: JobCounts; logins: FleetLogins };
 
-export const keyLoginsView = (entry: LoginLedgerEntry): KeyLogins => ({
+const keyLoginsView = (entry: LoginLedgerEntry): KeyLogins => ({
     keyCuit: entry.keyCuit,
     day: entry.day,
     logins: entry.logins,

@@ -29,13 +29,19 @@ const internals = {
     ),
 
     // The system stored now: a system that was failing left its failure, a change of health
-    // (its error read before the sync date clears it).
+    // (its error and state read before the sync date clears them; the event carries both states).
     async synced(work: ClientWork, system: SyncSystem, at: Timestamp): Promise<void> {
 
         if (await work.outbox.listening() !== null) {
             const previous = await work.syncStates.get(system);
             if (previous && previous.lastError !== null) {
-                await work.outbox.append({ type: 'salud.cambio', system, previousError: previous.lastError, error: null }, at);
+                await work.outbox.append({
+                    type: 'salud.cambio',
+                    system,
+                    previousError: previous.lastError,
+                    error: null,
+                    data: { estado: 'ok', estadoAnterior: internals.stateOf(previous) }
+                }, at);
             }
         }
 
@@ -89,7 +95,7 @@ const internals = {
     }
 };
 
-export const systemWrites = (unitOfWork: UnitOfWork): Writes => ({
+const systemWrites = (unitOfWork: UnitOfWork): Writes => ({
 
     registry: {
         // One record: new on the first sync, changed when the classification moved.
@@ -165,7 +171,7 @@ export const systemWrites = (unitOfWork: UnitOfWork): Writes => ({
             const failingSince = previous && previous.lastError !== null && before === state ? previous.failingSince ?? at : at;
             await work.syncStates.recordFailure(system, { error, state, at, failingSince });
             if (before !== state) {
-                await work.outbox.append({ type: 'salud.cambio', system, previousError: previous?.lastError ?? null, error, data: { estadoAnterior: before } }, at);
+                await work.outbox.append({ type: 'salud.cambio', system, previousError: previous?.lastError ?? null, error, data: { estado: state, estadoAnterior: before } }, at);
             }
 
             await internals.keyChanged(work, at);

@@ -1,5 +1,5 @@
-import type { KeyState } from '../../domain/health.js';
-import { healthText, stateOfError, systemNames } from '../../domain/health.js';
+import type { HealthState, KeyState } from '../../domain/health.js';
+import { healthText, systemNames } from '../../domain/health.js';
 import type { TargetPolicy } from '../../domain/webhook.js';
 import { breakerPauseMs, deliveryWindowMs, retryDelayMs, sign, signatureHeader, webhookBody } from '../../domain/webhook.js';
 import type { ClaimedDelivery, DeliveryOutcome, OutboxEventRecord, Ports, WebhookSender } from '../../ports/index.js';
@@ -67,12 +67,13 @@ const internals = {
             };
         }
 
-        const estado = event.error === null ? 'ok' : stateOfError(event.error);
-        const stored = event.data as { estadoAnterior?: string } | null;
+        // The states the sync stored with the event (older events got theirs in migration 020).
+        const stored = event.data as { estado?: HealthState; estadoAnterior?: HealthState } | null;
+        const estado = stored?.estado ?? (event.error === null ? 'ok' : 'error');
         return {
             sistema: event.system ? systemNames[event.system] : null,
             estado,
-            estadoAnterior: stored?.estadoAnterior ?? (event.previousError === null ? 'pendiente' : stateOfError(event.previousError)),
+            estadoAnterior: stored?.estadoAnterior ?? 'pendiente',
             desde: new Date(event.createdAt).toISOString(),
             ...healthText(estado)
         };
@@ -108,7 +109,7 @@ const internals = {
 };
 
 // One call for a claimed delivery, and what to record of it.
-export const deliverOnce = async (deps: DeliveryDeps, options: DeliveryOptions, delivery: ClaimedDelivery): Promise<DeliveryOutcome> => {
+const deliverOnce = async (deps: DeliveryDeps, options: DeliveryOptions, delivery: ClaimedDelivery): Promise<DeliveryOutcome> => {
 
     const now = deps.clock.now().getTime();
     if (delivery.endpoint.disabledAt !== null) {
@@ -204,7 +205,7 @@ const pass = async (
 // Retention: pending deliveries past the delivery window given up (an endpoint set aside may
 // hold them past it), then delivered and given-up events older than the retention deleted with
 // their deliveries, in bounded batches.
-export const pruneOutbox = async (deps: DeliveryDeps, options: DeliveryOptions): Promise<{ expired: number; events: number; deliveries: number }> => {
+const pruneOutbox = async (deps: DeliveryDeps, options: DeliveryOptions): Promise<{ expired: number; events: number; deliveries: number }> => {
 
     const now = deps.clock.now().getTime();
     const total = { expired: 0, events: 0, deliveries: 0 };
@@ -320,7 +321,7 @@ export const deliverDue = async (
 
 // Events that waited this long without a delivery attempt have nobody delivering them (or a
 // backlog): `arcasync sync status` says so.
-export const waitingWarnMs = 5 * 60_000;
+const waitingWarnMs = 5 * 60_000;
 
 export const undeliveredEvents = async (deps: Pick<Ports, 'webhooks' | 'clock'>): Promise<{ events: number; oldestAt: string | null }> => {
 

@@ -2,7 +2,7 @@ import type { Server } from '@hapi/hapi';
 import { messages } from '../../../core/domain/messages.js';
 import { maxLimit, pageDefaults } from '../../../core/domain/pagination.js';
 import { defaultRateLimits } from '../../../core/domain/rate-limit.js';
-import type { ReadParameterName } from '../../../core/domain/read-parameters.js';
+import type { ReadParameterName } from '../../../core/domain/read-request.js';
 import { cuitPathParameter, parameterSchemas, periodPageSchemas } from '../../contract/parameters.js';
 import type { Schema } from '../../contract/parameters.js';
 import type { BodySchemaName } from '../../contract/schemas.js';
@@ -346,7 +346,7 @@ const internals = {
     bodyName: (name: BodySchemaName): string => `${name[0]!.toUpperCase()}${name.slice(1)}Response`
 };
 
-export interface RouteLike {
+interface RouteLike {
     method: string;
     path: string;
     settings: { app?: { parameters?: readonly ReadParameterName[]; pagesCount?: 'periods' } };
@@ -354,7 +354,7 @@ export interface RouteLike {
 
 export const isDocumentedPath = (path: string): boolean => path === '/healthcheck' || path.startsWith('/v1/');
 
-export const buildOpenApiDocument = (routes: readonly RouteLike[], options: { serverUrl: string }): Schema => {
+const buildOpenApiDocument = (routes: readonly RouteLike[], options: { serverUrl: string }): Schema => {
 
     const operations = new Map<string, { path: string; method: string; item: Schema }>();
     for (const route of routes) {

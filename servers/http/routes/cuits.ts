@@ -4,7 +4,7 @@ import { listCuits, listCuitsParameters } from '../../../core/use-cases/list-cui
 import { principalOf, readRequestOf } from '../auth.js';
 import { answerUseCase } from '../errors.js';
 
-// docs/api.md, Reads; the core parses the query (core/domain/read-parameters.ts).
+// docs/api.md, Reads; the core parses the query (core/contract/read-parameters.ts).
 export const cuitRoutes = (deps: Ports): ServerRoute[] => [{
     method: 'GET',
     path: '/v1/cuits',
