@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
+import { registerAnswerCommands } from './commands/answers.js';
 import { registerAuthorityCommands } from './commands/authority.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerOpenApiCommand } from './commands/openapi.js';
@@ -45,6 +46,7 @@ const internals = {
         registerStaffCommands(program, io);
         registerSyncCommands(program, io);
         registerWebhookCommands(program, io);
+        registerAnswerCommands(program, io);
         registerMcpCommands(program, io);
         registerOpenApiCommand(program, io);
         registerAuthorityCommands(program, io);

@@ -1,6 +1,7 @@
 import type Joi from 'joi';
 import { categories } from '../domain/client.js';
 import { healthStates } from '../domain/health.js';
+import { riesgos } from '../domain/monotributo.js';
 import { messages } from '../domain/messages.js';
 import { maxLimit, pageDefaults } from '../domain/pagination.js';
 import { J } from './joi.js';
@@ -55,8 +56,30 @@ export const readParameterSchemas = {
         .example(['clave_vencida', 'clave_rechazada']),
     requiere_atencion: internals.parameter(J.boolean().sensitive(), messages.field.requiere_atencion)
         .description('Solo los CUIT que necesitan que alguien haga algo (true) o solo los que no (false).')
-        .example(true)
+        .example(true),
+    // The answers (docs/answers.md).
+    riesgo: internals.parameter(J.array().single().min(1).items(J.string().valid(...riesgos)), messages.field.riesgo)
+        .description('Solo los CUIT con estos riesgos; varios se combinan con O (parámetro repetido): `tope_cerca` (80 % o más del tope de su categoría), `tope_superado`, `exclusion` (facturación sobre el tope de K o compras del 40 % de ese tope o más).')
+        .example(['tope_cerca', 'tope_superado']),
+    desde: internals.parameter(J.calendarDate(), messages.field.desde)
+        .description('Primer día (AAAA-MM-DD), inclusive. Sin él, hoy en Buenos Aires.')
+        .example('2026-11-01'),
+    hasta: internals.parameter(J.calendarDate(), messages.field.hasta)
+        .description('Último día (AAAA-MM-DD), inclusive; a lo sumo 366 días después de `desde`. Sin él, 30 días después de `desde`.')
+        .example('2026-11-30')
 };
+
+// For the IVA position, `desde` and `hasta` are months: same names, their own rule and words.
+export const monthRangeSchemas = {
+    desde: internals.parameter(J.string().pattern(/^\d{4}-(0[1-9]|1[0-2])$/), messages.field.desdeMes)
+        .description('Primer mes (AAAA-MM), inclusive. Sin él, 11 meses antes de `hasta`.')
+        .example('2026-01'),
+    hasta: internals.parameter(J.string().pattern(/^\d{4}-(0[1-9]|1[0-2])$/), messages.field.hastaMes)
+        .description('Último mes (AAAA-MM), inclusive. Sin él, el mes en curso en Buenos Aires.')
+        .example('2026-10')
+};
+
+export type ParameterVariant = 'months';
 
 export type ReadParameterName = keyof typeof readParameterSchemas;
 
@@ -75,9 +98,9 @@ export const periodPageSchemas = {
 // The query (or the tool's arguments) of a request taking `names`: nothing else is allowed,
 // so a typo like `fromDate` is reported instead of silently ignored; a period has both ends
 // or neither (docs/api.md, Reads).
-export const readQuerySchema = (names: readonly ReadParameterName[]): Joi.ObjectSchema => {
+export const readQuerySchema = (names: readonly ReadParameterName[], variant?: ParameterVariant): Joi.ObjectSchema => {
 
-    const keys = Object.fromEntries(names.map((name) => [name, readParameterSchemas[name]]));
+    const keys = Object.fromEntries(names.map((name) => [name, variant === 'months' && (name === 'desde' || name === 'hasta') ? monthRangeSchemas[name] : readParameterSchemas[name]]));
     const schema = J.object(keys).messages({ 'object.unknown': messages.unknownParameter('{#label}'), 'object.base': messages.invalidRequest });
     return names.includes('from_date') && names.includes('to_date')
         ? schema.and('from_date', 'to_date').messages({ 'object.and': messages.dateRangeIncomplete })

@@ -1,9 +1,10 @@
-import type { ReadParameterName } from '../contract/read-parameters.js';
+import type { ParameterVariant, ReadParameterName } from '../contract/read-parameters.js';
 import { readPathSchema, readQuerySchema } from '../contract/read-parameters.js';
 import { failuresOf, validationPreferences } from '../contract/failures.js';
 import type { Categoria } from './client.js';
 import type { Cuit } from './cuit.js';
 import type { HealthState } from './health.js';
+import type { Riesgo } from './monotributo.js';
 import { invalid } from './errors.js';
 
 // What a read request carries, and its parse by the contract (core/contract/read-parameters.ts).
@@ -34,18 +35,22 @@ export interface ReadParameters {
     to_date: string | undefined;
     estado: HealthState[] | undefined;
     requiere_atencion: boolean | undefined;
+    riesgo: Riesgo[] | undefined;
+    // Days (YYYY-MM-DD), or months (YYYY-MM) under the 'months' variant.
+    desde: string | undefined;
+    hasta: string | undefined;
 }
 
 const internals = {
     // Built once per list of names (each use case has one).
     querySchemas: new Map<string, ReturnType<typeof readQuerySchema>>(),
 
-    querySchema(names: readonly ReadParameterName[]) {
+    querySchema(names: readonly ReadParameterName[], variant?: ParameterVariant) {
 
-        const key = names.join(',');
+        const key = `${variant ?? ''}:${names.join(',')}`;
         let schema = internals.querySchemas.get(key);
         if (!schema) {
-            schema = readQuerySchema(names);
+            schema = readQuerySchema(names, variant);
             internals.querySchemas.set(key, schema);
         }
 
@@ -55,14 +60,19 @@ const internals = {
 
 // Parses the named parameters of a read request; anything else it carries is refused. Every
 // failure is joined in one message (docs/api.md, Errors): the path's first, then the query's.
-export const parseReadRequest = <K extends ReadParameterName>(request: ReadRequest, names: readonly K[]): Pick<ReadParameters, K> => {
+// The 'months' variant reads `desde` and `hasta` as months (the IVA position).
+export const parseReadRequest = <K extends ReadParameterName>(
+    request: ReadRequest,
+    names: readonly K[],
+    variant?: ParameterVariant
+): Pick<ReadParameters, K> => {
 
     const fromPath = names.filter((name) => Object.hasOwn(request.path ?? {}, name));
     const inQuery = names.filter((name) => !fromPath.includes(name));
     const path = Object.fromEntries(fromPath.map((name) => [name, request.path![name]]));
 
     const pathResult = fromPath.length ? readPathSchema.validate(path, validationPreferences) : { value: {}, error: undefined };
-    const queryResult = internals.querySchema(inQuery).validate(request.query, validationPreferences);
+    const queryResult = internals.querySchema(inQuery, variant).validate(request.query, validationPreferences);
     const failures = [...failuresOf(pathResult.error, fromPath, path), ...failuresOf(queryResult.error, inQuery, request.query)];
     if (failures.length) {
         throw invalid(failures);

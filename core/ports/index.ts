@@ -9,8 +9,11 @@ import type { RateLimitCounter } from './rate-limit-counter.js';
 import type { ReadCache } from './read-cache.js';
 import type { SecretBox } from './secret-box.js';
 import type { ThrottleCounter } from './throttle-counter.js';
+import type { HolidayCalendar } from './holidays.js';
 import type {
     AccountRepository,
+    AnswersRepository,
+    CalendarFeedRepository,
     CcmaRepository,
     ClientRepository,
     HealthRepository,
@@ -35,6 +38,7 @@ export type { ReadCache } from './read-cache.js';
 export type { SecretBox } from './secret-box.js';
 export type { KeyIdentity } from './key-identity.js';
 export type { ThrottleCounter } from './throttle-counter.js';
+export type { HolidayCalendar } from './holidays.js';
 
 // Everything the use cases may need; each use case names the part it uses.
 export interface Ports {
@@ -70,5 +74,9 @@ export interface Ports {
     // Who a stored clave fiscal is (its keyed hash): what sessions and the ledger are scoped by.
     keyIdentity: KeyIdentity;
     database: DatabaseStatus;
+    // The answers' sums, category tables and calendar addresses (docs/answers.md).
+    answers: AnswersRepository;
+    calendarFeeds: CalendarFeedRepository;
+    holidays: HolidayCalendar;
 }
 export type { WebhookSender } from './webhook-sender.js';

@@ -69,17 +69,7 @@ const internals = {
 
     // Who sees what (client-rows.ts). The reads of every request use fixed SQL (see
     // statements.ts), so visibility is a WHERE fragment.
-    visibleTo(principal: Principal): { where: string; bindings: Binding[] } {
-
-        if (principal.role === 'owner') {
-            return { where: 'c.account_id = ?', bindings: [principal.accountId] };
-        }
-
-        return {
-            where: `c.account_id = ? and ${assignedToMember('?')}`,
-            bindings: [principal.accountId, principal.userId]
-        };
-    },
+    visibleTo: (principal: Principal): { where: string; bindings: Binding[] } => visibleClientsWhere(principal),
 
     flag: (value: boolean): number => (value ? 1 : 0),
 
@@ -102,6 +92,20 @@ const internals = {
 
     // How refusals named a key before migration 014.
     sealedDigest: (sealed: string): string => createHash('sha256').update(sealed).digest('hex')
+};
+
+// The clients a principal sees, as a WHERE fragment on clients aliased `c` (docs/api.md,
+// Access): an owner every client of its account, a member those assigned to it.
+export const visibleClientsWhere = (principal: Principal): { where: string; bindings: Binding[] } => {
+
+    if (principal.role === 'owner') {
+        return { where: 'c.account_id = ?', bindings: [principal.accountId] };
+    }
+
+    return {
+        where: `c.account_id = ? and ${assignedToMember('?')}`,
+        bindings: [principal.accountId, principal.userId]
+    };
 };
 
 export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepository => {
