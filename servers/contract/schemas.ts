@@ -264,7 +264,7 @@ export const componentSchemas: Record<string, Schema> = {
 // iva.ts give them.
 const month = { type: 'string', pattern: '^\\d{4}-\\d{2}$', description: 'AAAA-MM' };
 const ratio = { type: 'number', description: 'proporción: 1 es el 100 %' };
-const categoria = { type: 'string', enum: [...categories] };
+const categoria = { type: ['string', 'null'], enum: [...categories, null] };
 const identityFields = { cuit: cuitFields.cuit, displayCuit: cuitFields.displayCuit, nombre: cuitFields.nombre };
 const riskList = { type: 'array', items: { type: 'string', enum: [...riesgos] }, description: '`tope_cerca` (80 % o más del tope, sin superarlo), `tope_superado`, `exclusion` (facturación sobre el tope de K, o compras del 40 % del tope de K o más)' };
 
@@ -286,11 +286,11 @@ export const answerSchemas: Record<string, Schema> = {
         aplica: { type: 'boolean', const: true },
         ventana: ref('BillingWindow'),
         tabla: ref('CategoryTableChoice'),
-        categoria: { ...nullable(categoria), description: 'la categoría según el sistema registral' },
+        categoria: { ...categoria, description: 'la categoría según el sistema registral' },
         tope: { ...nullable(number), description: 'tope anual de su categoría (null si la categoría no se conoce)' },
         facturado: { type: 'number', description: 'facturas, notas de débito y recibos C (11, 12, 15, 211, 212) menos notas de crédito C (13, 213) de la ventana, en pesos' },
         usoTope: { ...nullable(number), description: 'facturado / tope (1 es el 100 %)' },
-        categoriaSegunFacturacion: { ...nullable(categoria), description: 'la menor categoría cuyo tope cubre lo facturado; null si supera el de K' },
+        categoriaSegunFacturacion: { ...categoria, description: 'la menor categoría cuyo tope cubre lo facturado; null si supera el de K' },
         fueraDelRegimen: { type: 'boolean', description: 'lo facturado supera el tope de K' },
         topeMaximo: { type: 'number', description: 'tope de la categoría K' },
         usoTopeMaximo: { ...ratio, description: 'facturado / tope de K' },
@@ -344,11 +344,11 @@ export const answerSchemas: Record<string, Schema> = {
     }), { ...answerExamples.identity, aplica: false, motivo: 'No corresponde: según el sistema registral de ARCA el CUIT no es monotributista.' }),
     MonotributoSummary: internals.example(object({
         ...identityFields,
-        categoria: nullable(categoria),
+        categoria,
         tope: nullable(number),
         facturado: number,
         usoTope: { ...nullable(number), description: 'facturado / tope de su categoría; null si la categoría no se conoce (van al final)' },
-        categoriaSegunFacturacion: nullable(categoria),
+        categoriaSegunFacturacion: categoria,
         fueraDelRegimen: { type: 'boolean' },
         usoTopeMaximo: ratio,
         compras: number,
