@@ -303,19 +303,36 @@ export interface MonotributoInput {
     months: readonly MonotributoMonth[];
 }
 
-export const monotributoControl = (input: MonotributoInput): MonotributoControl => {
+// What every CUIT's control shares on a day: worked out once for a portfolio.
+export interface MonotributoDay {
+    today: string;
+    ventana: { desde: string; hasta: string };
+    months: string[];
+    table: CategoryTable;
+    choice: TableChoice;
+    recategorizacion: Recategorization;
+}
 
-    const ventana = billingWindow(input.today);
-    const { table, choice } = tableInForce(input.tables, input.today);
-    const byMonth = new Map(input.months.map((month) => [month.mes, month]));
-    const meses = monthsBetween(ventana.desde, ventana.hasta).map((mes) => ({
+export const monotributoDay = (today: string, tables: readonly CategoryTable[]): MonotributoDay => {
+
+    const ventana = billingWindow(today);
+    const { table, choice } = tableInForce(tables, today);
+    return { today, ventana, months: monthsBetween(ventana.desde, ventana.hasta), table, choice, recategorizacion: nextRecategorization(today) };
+};
+
+// One CUIT's control on `day`, from its category and its months that had invoices.
+export const controlOn = (day: MonotributoDay, categoriaRegistral: string | null, months: readonly MonotributoMonth[]): MonotributoControl => {
+
+    const { table } = day;
+    const byMonth = new Map(months.map((month) => [month.mes, month]));
+    const meses = day.months.map((mes) => ({
         mes,
         facturado: internals.cents(byMonth.get(mes)?.facturado ?? 0),
         compras: internals.cents(byMonth.get(mes)?.compras ?? 0)
     }));
     const facturado = internals.cents(meses.reduce((sum, month) => sum + month.facturado, 0));
     const compras = internals.cents(meses.reduce((sum, month) => sum + month.compras, 0));
-    const categoria = (categories as readonly string[]).includes(input.categoria ?? '') ? input.categoria as Categoria : null;
+    const categoria = (categories as readonly string[]).includes(categoriaRegistral ?? '') ? categoriaRegistral as Categoria : null;
     const tope = categoria ? table.topes[categoria] : null;
     const topeMaximo = table.topes.K;
     const ritmoMensual = internals.cents(meses.slice(-3).reduce((sum, month) => sum + month.facturado, 0) / 3);
@@ -324,8 +341,8 @@ export const monotributoControl = (input: MonotributoInput): MonotributoControl 
     const categoriaSegunFacturacion = impliedCategory(table, facturado);
     const control = {
         aplica: true as const,
-        ventana,
-        tabla: choice,
+        ventana: day.ventana,
+        tabla: day.choice,
         categoria,
         tope,
         facturado,
@@ -343,12 +360,18 @@ export const monotributoControl = (input: MonotributoInput): MonotributoControl 
             superaUmbralServicios: compras >= umbralServicios
         },
         meses,
-        recategorizacion: nextRecategorization(input.today),
+        recategorizacion: day.recategorizacion,
         proyeccion: { ritmoMensual, mesSuperaTope: projectedMonth(meses, tope, ritmoMensual) }
     };
 
     return { ...control, riesgos: risksOf(control) };
 };
+
+export const monotributoControl = (input: MonotributoInput): MonotributoControl => controlOn(
+    monotributoDay(input.today, input.tables),
+    input.categoria,
+    input.months
+);
 
 // Whether the control applies to a CUIT, by the registry (docs/answers.md).
 export const notApplicable = (monotributista: boolean | null): MonotributoNotApplicable | null => {

@@ -3,7 +3,7 @@ import { arcaDay } from '../domain/arca-day.js';
 import { formatCuit } from '../domain/cuit.js';
 import type { Cuit } from '../domain/cuit.js';
 import type { CategoryTable, MonotributoControl, MonotributoNotApplicable, Riesgo, TableChoice } from '../domain/monotributo.js';
-import { billingWindow, monotributoControl, notApplicable, parseCategoryTable, tableInForce } from '../domain/monotributo.js';
+import { billingWindow, controlOn, monotributoControl, monotributoDay, notApplicable, parseCategoryTable } from '../domain/monotributo.js';
 import type { Pagination } from '../domain/pagination.js';
 import type { ReadRequest } from '../domain/read-parameters.js';
 import { parseReadRequest } from '../domain/read-parameters.js';
@@ -117,22 +117,17 @@ export const listMonotributoPortfolio = async (
     const input = parseReadRequest(request, monotributoPortfolioParameters);
     const wanted = input.riesgo?.length ? [...new Set(input.riesgo)] : null;
     const page = { limit: input.limit, offset: input.offset };
-    const today = arcaDay(deps.clock.now().getTime());
-    const ventana = billingWindow(today);
-    const tables = await deps.answers.categoryTables();
-    const rows = await deps.answers.monotributoMonths(principal, ventana);
-    const all = rows.map(({ client, months }) => internals.summary(
-        internals.identity(client),
-        monotributoControl({ today, categoria: client.categoria, tables, months })
-    )).sort(internals.byUse);
+    const day = monotributoDay(arcaDay(deps.clock.now().getTime()), await deps.answers.categoryTables());
+    const rows = await deps.answers.monotributoMonths(principal, day.ventana);
+    const all = rows.map(({ client, months }) => internals.summary(internals.identity(client), controlOn(day, client.categoria, months))).sort(internals.byUse);
 
     const matching = wanted ? all.filter((row) => row.riesgos.some((risk) => wanted.includes(risk))) : all;
     return {
         data: matching.slice(page.offset, page.offset + page.limit),
         pagination: { ...page, total: matching.length },
         filters: { riesgo: wanted },
-        ventana,
-        tabla: tableInForce(tables, today).choice
+        ventana: day.ventana,
+        tabla: day.choice
     };
 };
 
