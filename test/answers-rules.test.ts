@@ -8,6 +8,8 @@ import { monotributoControl, monthlyTotals, nextRecategorization, notApplicable,
 import { publishedTables } from '../core/domain/monotributo-tables.js';
 import { DomainError } from '../core/domain/errors.js';
 import { argentineHolidays } from '../adapters/holidays/argentina.js';
+import { listMonotributoPortfolio, loadCategoryTable } from '../core/use-cases/monotributo.js';
+import { memoryPorts, refusalOf } from './support/memory-ports.js';
 
 // docs/answers.md: the monotributo control, the agenda and the IVA position as pure rules, each
 // against figures computed by hand (the comments show the sums).
@@ -273,5 +275,50 @@ describe('answers: IVA position rules (core, hand-computed)', () => {
         expect(ivaNotApplicable({ tipo: 'persona-juridica', monotributista: null })).to.equal(null);
         expect(ivaNotApplicable({ tipo: 'persona-fisica', monotributista: true })!.motivo).to.contain('monotributista');
         expect(ivaNotApplicable({ tipo: 'persona-fisica', monotributista: null })!.motivo).to.contain('aún no se sincronizó');
+    });
+});
+
+describe('answers: use cases over the in-memory ports', () => {
+
+    it('orders the portfolio by use of the cap, filters by risk and loads a table', async () => {
+
+        const memory = memoryPorts({ now: '2026-03-10T15:00:00Z' });
+        const owner = memory.account();
+        const add = (id: number, cuit: string, sortName: string, categoria: string | null) => {
+
+            memory.world.clients.push({
+                id, publicId: `p${id}`, accountId: owner.accountId, cuit: cuit as never, tipo: 'persona-fisica', nombre: 'N', apellido: sortName,
+                razonSocial: null, representativeId: null, displayName: sortName, sortName, email: null, telefono: null,
+                monotributista: true, autonomo: false, categoria: categoria as never, dataVersion: 1, sealedKey: null
+            });
+        };
+        add(1, '20000000001', 'a', 'A');
+        add(2, '20000000002', 'b', 'H');
+        add(3, '20000000003', 'c', null);
+        // A: 12.000.000 of 10.277.988,13 (1,1675); H: 60.000.000 − 3.000.000 of 70.113.407,33 (0,8130).
+        memory.world.invoices.push(
+            { clientId: 1, mes: '2025-12', kind: 'issued', tipo: '11', importe: 12_000_000, iva: 0 },
+            { clientId: 2, mes: '2025-06', kind: 'issued', tipo: '11', importe: 60_000_000, iva: 0 },
+            { clientId: 2, mes: '2025-07', kind: 'issued', tipo: '13', importe: 3_000_000, iva: 0 },
+            { clientId: 2, mes: '2026-03', kind: 'issued', tipo: '11', importe: 99_000_000, iva: 0 }
+        );
+
+        const all = await listMonotributoPortfolio(memory.ports, owner, { query: {} });
+        expect(all.data.map((row) => [row.cuit, row.usoTope, row.riesgos])).to.deep.equal([
+            ['20000000001', 1.1675, ['tope_superado']],
+            ['20000000002', 0.813, ['tope_cerca']],
+            ['20000000003', null, []]
+        ]);
+        const near = await listMonotributoPortfolio(memory.ports, owner, { query: { riesgo: 'tope_cerca' } });
+        expect(near.data.map((row) => row.cuit)).to.deep.equal(['20000000002']);
+        expect(near.pagination.total).to.equal(1);
+
+        const refused = await refusalOf(loadCategoryTable(memory.ports, { vigenciaDesde: '2026-08-01', fuente: 'ARCA', topes: {} }));
+        expect(refused.message).to.equal("El campo 'topes' debe tener exactamente las 11 categorías, de la A a la K.");
+        const caps = { A: 11e6, B: 16e6, C: 22e6, D: 28e6, E: 33e6, F: 41e6, G: 49e6, H: 75e6, I: 84e6, J: 96e6, K: 116e6 };
+        expect((await loadCategoryTable(memory.ports, { vigenciaDesde: '2026-08-01', fuente: 'ARCA', topes: caps })).outcome).to.equal('created');
+        memory.clock.set('2026-08-10T15:00:00Z');
+        const august = await listMonotributoPortfolio(memory.ports, owner, { query: {} });
+        expect(august.tabla).to.include({ vigenciaDesde: '2026-08-01', desactualizada: false });
     });
 });
