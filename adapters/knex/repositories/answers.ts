@@ -106,7 +106,9 @@ const answersQueries = (knex: Knex, sql: Statements, invoicesFrom: string): Answ
         const months = new Map<number, { mes: string; facturado: number; compras: number }[]>();
         for (const row of sums) {
             const id = toNumber(row.client_id);
-            months.set(id, [...months.get(id) ?? [], { mes: String(row.mes), facturado: toNumber(row.facturado), compras: toNumber(row.compras) }]);
+            const list = months.get(id) ?? [];
+            list.push({ mes: String(row.mes), facturado: toNumber(row.facturado), compras: toNumber(row.compras) });
+            months.set(id, list);
         }
 
         return clients.map((row) => ({ client: internals.client(row), months: months.get(toNumber(row.id)) ?? [] }));
