@@ -10,6 +10,7 @@ import type { ArcaClientOptions } from '../adapters/authority/arca/index.js';
 import type { Clock, Ports } from '../core/ports/index.js';
 import type { HostGate } from '../core/ports/fleet.js';
 import { systemClock } from '../core/ports/clock.js';
+import { withSystemWrites } from '../core/use-cases/sync/system-writes.js';
 import type { ConfiguredAuthority, Relations } from './authority.js';
 import { createAuthorityClient } from './authority.js';
 import { hostGate } from '../adapters/knex/fleet-state.js';
@@ -107,7 +108,7 @@ export const composeApp = async (config: Config, options: ComposeOptions = {}): 
 
     const repositories = knexRepositories(knex, processOwner());
     const ports: Ports = {
-        ...repositories,
+        ...withSystemWrites(repositories),
         rateLimits: config.rateLimits,
         readCache: memoryReadCache({ maxBytes: config.readCacheBytes }),
         clock: options.clock ?? systemClock,

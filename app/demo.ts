@@ -26,9 +26,10 @@ import { assertSecretKeyConfigured } from './secret-keys.js';
 import { operatorMessages } from './messages.js';
 
 // The embedded demo (`npm start`): one account with API writing, its owner, a fresh
-// token and sign-in password each start (shown once, like any token), a small portfolio
-// created the way the API creates clients (keys sealed, first synchronization enqueued) and a
-// few tags on it. The simulated authority accepts these keys.
+// token and sign-in password each start (shown once, like any token; the password signs in
+// to the panel and the OAuth page), a small portfolio created the way the API creates clients
+// (keys sealed, first synchronization enqueued) and a few tags on it. The simulated authority
+// accepts most of these keys; two are there to fail, so the panel opens on every light.
 
 const internals = {
     email: 'demo@arcasync.local',
@@ -36,12 +37,18 @@ const internals = {
         { tipo: 'persona-fisica', cuit: '20-12345678-6', nombre: 'María', apellido: 'González', clave_arca: 'demo-clave-maria', email: 'maria@example.com' },
         { tipo: 'persona-fisica', cuit: '27-23456789-1', nombre: 'Juan', apellido: 'Pérez', clave_arca: 'demo-clave-juan' },
         { tipo: 'persona-fisica', cuit: '20-34567890-3', nombre: 'Lucía', apellido: 'Fernández', clave_arca: 'demo-clave-lucia' },
-        { tipo: 'persona-juridica', cuit: '30-71234567-1', razon_social: 'Panadería La Espiga SRL', representante: '20-12345678-6' }
+        { tipo: 'persona-juridica', cuit: '30-71234567-1', razon_social: 'Panadería La Espiga SRL', representante: '20-12345678-6' },
+        // What the panel's semáforo is for: the simulated authority refuses a key beginning
+        // with 'mala' (someone must load the right one: red) and asks for a CAPTCHA for one
+        // beginning with 'captcha' (retried later by itself: amber). Neither finishes its first
+        // synchronization, so both wait under "Otros".
+        { tipo: 'persona-fisica', cuit: '20-45678901-4', nombre: 'Sofía', apellido: 'Gómez', clave_arca: 'mala-clave-sofia' },
+        { tipo: 'persona-fisica', cuit: '27-56789012-6', nombre: 'Tomás', apellido: 'Ruiz', clave_arca: 'captcha-clave-tomas' }
     ],
     tags: [
         { name: 'Monotributo', color: '#2e7d32', cuits: ['20123456786', '27234567891'] },
         { name: 'Sociedades', color: '#1565c0', cuits: ['30712345671'] },
-        { name: 'Clientes nuevos', color: '#ef6c00', cuits: ['20345678903'] }
+        { name: 'Clientes nuevos', color: '#ef6c00', cuits: ['20345678903', '20456789014', '27567890126'] }
     ],
 
     // Whether the demo process that claimed the database still runs. A claim from another

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import type { DestinationStream, Logger } from 'pino';
 import { withoutSessionIds } from '../core/domain/session-ids.js';
+import { stderrLogStream } from './log-stream.js';
 
 // Structured JSON logs (pino). Every line is checked as it leaves, whoever logged it and
 // whatever serializer ran: no request's bytes, headers or body (a parser error's `rawPacket`,
@@ -97,7 +98,7 @@ export const createLogger = (options: { level: string; destination?: Destination
         level: options.level,
         base: { service: 'arcasync' },
         hooks: { streamWrite: internals.line }
-    }, options.destination ?? pino.destination({ dest: 2, sync: false }));
+    }, options.destination ?? stderrLogStream());
 };
 
 const loggers = new Map<string, Logger>();

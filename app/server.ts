@@ -91,6 +91,10 @@ export const startServing = async (app: App, options: ServeOptions = {}): Promis
         await server?.stop({ timeout: 10_000 });
         metrics?.close();
         await app.close();
+        // The process's last line, written as it exits (app/log-stream.ts).
+        if (server) {
+            logger.info('arcasync detenido');
+        }
     };
 
     let server: Server | undefined;

@@ -342,7 +342,9 @@ const main = async (): Promise<void> => {
     const app = await composeApp(loadConfig({
         ...process.env,
         DATABASE_URL: db.url,
-        ARCASYNC_SECRET_KEY: randomBytes(32).toString('base64')
+        ARCASYNC_SECRET_KEY: randomBytes(32).toString('base64'),
+        // The made-up CUITs below have no valid check digit, as the simulated authority's own.
+        SYNC_CHECK_DIGITS: '0'
     }), db.name === 'SQLite' ? {} : { pool: { max: 10 } });
     try {
         // The portfolio: physical persons with keys, and legal entities each represented by
@@ -360,11 +362,17 @@ const main = async (): Promise<void> => {
             const cuit = `${entity ? '30' : '20'}${String(10_000_000 + i).padStart(8, '0')}${i % 10}` as Cuit;
             const names = entity ? { nombre: null, apellido: null, razonSocial: `Empresa ${i} SA` } : { nombre: 'Ana', apellido: `Bench ${i}`, razonSocial: null };
             const name = displayName({ tipo: entity ? 'persona-juridica' : 'persona-fisica', ...names });
+            const keyDigest = entity ? null : await app.ports.keyIdentity.of(cuit, 'clave-bench');
             const client = (await app.ports.clients.insert({
                 publicId: randomUUID(), accountId, cuit, tipo: entity ? 'persona-juridica' : 'persona-fisica', ...names,
                 representativeId: entity ? people[i % people.length]!.id : null,
-                displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: entity ? null : sealed, keyDigest: entity ? null : await app.ports.keyIdentity.of(cuit, 'clave'), createdAt: Date.now()
+                displayName: name, sortName: sortKey(name), email: null, telefono: null, sealedKey: entity ? null : sealed, keyDigest, createdAt: Date.now()
             }))!;
+            // A daily sync's keys have logged in before: proven keys, which the login ledger
+            // lets in every day (an account gets one unproven key a day, docs/architecture.md).
+            if (keyDigest) {
+                await databaseOf(app)('arca_keys').insert({ key_id: keyDigest, key_cuit: cuit, proven_at: Date.now() - 86_400_000 });
+            }
             synced.push(client.id);
             if (!entity) {
                 people.push({ id: client.id, cuit });

@@ -2,16 +2,10 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { registerAnswerCommands } from './commands/answers.js';
-import { registerAuthorityCommands } from './commands/authority.js';
-import { registerMcpCommands } from './commands/mcp.js';
-import { registerOpenApiCommand } from './commands/openapi.js';
-import { registerSecretCommands } from './commands/secret.js';
-import { registerServerCommands } from './commands/server.js';
-import { registerStaffCommands } from './commands/staff.js';
-import { registerSyncCommands } from './commands/sync.js';
-import { registerWebhookCommands } from './commands/webhook.js';
+import { databaseLabel, loadConfig } from '../app/config.js';
+import { addCommands } from './commands/index.js';
 import type { CliIo } from './io.js';
+import { lazy } from './lazy.js';
 import { exitCodes } from './run.js';
 import { speakSpanish, usageMessage } from './spanish.js';
 import { cliMessages } from './messages.js';
@@ -20,13 +14,17 @@ import { jsonLine, visible } from './terminal-text.js';
 // arcasync: the staff and operators' command line (README.md, The command line), as a function:
 // runCli(argv, io) runs one command line against the given environment and streams and
 // resolves with its exit code. Nothing here ends the process; cli/main.ts does, with that code.
-// The command modules only describe commands: what a command needs is loaded when it runs.
+// One file per command under commands/, a folder per group (docs/development.md); only the
+// command named is loaded (commands/index.ts), and what is heavy waits until it runs (lazy.ts).
+// The classes a failure is recognized by are imported the way the commands are, through
+// import(): where runCli runs in-process under tsx (the tests), a file imported both statically
+// and through import() is two modules, and instanceof would miss.
 
 const internals = {
     // The one prefix of every failure's line (usage errors included).
     errorPrefix: 'Error: ',
 
-    program(io: CliIo): Command {
+    async program(io: CliIo, argv: readonly string[]): Promise<Command> {
 
         // Settings given before the subcommands are added are inherited by them.
         const program = speakSpanish(new Command('arcasync'))
@@ -42,15 +40,7 @@ const internals = {
                 outputError: () => undefined
             });
 
-        registerServerCommands(program, io);
-        registerStaffCommands(program, io);
-        registerSyncCommands(program, io);
-        registerWebhookCommands(program, io);
-        registerAnswerCommands(program, io);
-        registerMcpCommands(program, io);
-        registerOpenApiCommand(program, io);
-        registerAuthorityCommands(program, io);
-        registerSecretCommands(program, io);
+        await addCommands(program, io, argv);
         return program;
     },
 
@@ -79,7 +69,7 @@ const internals = {
         }
 
         // A database that cannot be used: which one, and why, in one line (not the driver's stack).
-        const [{ databaseFailureCause }, { databaseLabel, loadConfig }] = await Promise.all([import('../app/database.js'), import('../app/config.js')]);
+        const { databaseFailureCause } = await lazy.database();
         const cause = databaseFailureCause(err) ?? internals.refusal(err);
         if (cause) {
             let label = 'DATABASE_URL';
@@ -168,7 +158,7 @@ const internals = {
 
 export const runCli = async (argv: readonly string[], io: CliIo): Promise<number> => {
 
-    const program = internals.program(io);
+    const program = await internals.program(io, argv);
     try {
         await program.parseAsync(internals.helpFor(program, argv), { from: 'user' });
         return exitCodes.ok;

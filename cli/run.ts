@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
 import type { App, ComposeOptions } from '../app/compose.js';
 import type { Config } from '../app/config.js';
+import { loadConfig } from '../app/config.js';
+import { invalid } from '../core/domain/errors.js';
 import type { CliIo } from './io.js';
+import { lazy } from './lazy.js';
 import { cliMessages } from './messages.js';
 import { jsonLine, terminalText } from './terminal-text.js';
 
@@ -39,7 +42,7 @@ export const failure = (message: string, exitCode: number = exitCodes.error): Er
 // How many CUITs a worker syncs at once (`sync`, `sync worker`, `serve --worker`): 1 to 200.
 export const defaultWorkerConcurrency = 8;
 
-export const workerConcurrency = async (raw: string | undefined): Promise<number> => {
+export const workerConcurrency = (raw: string | undefined): number => {
 
     if (raw === undefined) {
         return defaultWorkerConcurrency;
@@ -47,31 +50,42 @@ export const workerConcurrency = async (raw: string | undefined): Promise<number
 
     const value = Number(raw);
     if (!Number.isInteger(value) || value < 1 || value > 200) {
-        const { invalid } = await import('../core/domain/errors.js');
         throw invalid([cliMessages.invalidConcurrency]);
     }
 
     return value;
 };
 
-export const configOf = async (io: CliIo, env: NodeJS.ProcessEnv = io.env): Promise<Config> => {
+// --port as typed (`serve`, `demo`): a whole number a socket can listen on (0: any free one),
+// said in Spanish before the server's own English refusal.
+export const parsePort = (raw: string | undefined): number | undefined => {
 
-    const { loadConfig } = await import('../app/config.js');
-    return loadConfig(env, io.cwd);
+    if (raw === undefined) {
+        return undefined;
+    }
+
+    const port = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
+    if (!(port <= 65_535)) {
+        throw failure(cliMessages.invalidPort);
+    }
+
+    return port;
 };
 
-// The app of a command: nothing heavier than commander is loaded before a command runs. Only
-// `migrate` and the demo create a database (create: true).
+export const configOf = (io: CliIo, env: NodeJS.ProcessEnv = io.env): Config => loadConfig(env, io.cwd);
+
+// The app of a command: knex and the adapters are loaded when a command opens it (cli/lazy.ts).
+// Only `migrate` and the demo create a database (create: true).
 export const openApp = async (io: CliIo, options: ComposeOptions & { config?: Config } = {}): Promise<App> => {
 
-    const { composeApp } = await import('../app/compose.js');
+    const { composeApp } = await lazy.compose();
     const { config, ...compose } = options;
-    return composeApp(config ?? await configOf(io), { create: false, ...compose });
+    return composeApp(config ?? configOf(io), { create: false, ...compose });
 };
 
 export const assertDatabaseExists = async (config: Config): Promise<void> => {
 
-    (await import('../app/compose.js')).assertDatabaseExists(config);
+    (await lazy.compose()).assertDatabaseExists(config);
 };
 
 export const withApp = async <T>(io: CliIo, fn: (app: App) => Promise<T>): Promise<T> => {

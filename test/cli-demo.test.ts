@@ -74,6 +74,24 @@ describe('the demo (npm start) and its database', function () {
             expect(banner).to.include('demo@arcasync.local');
             expect(banner).to.include('Para detenerlo: Ctrl+C.');
             expect((await fetch(`${url}/docs`)).status).to.equal(200);
+            expect(banner).to.include(`Panel: ${url}/panel (usuario demo@arcasync.local, contraseña ${password})`);
+            expect(banner.indexOf('Panel:')).to.be.lessThan(banner.indexOf('Token de acceso'));
+
+            // The panel opens on a portfolio with every light and an "Otros" group.
+            const form = await fetch(`${url}/panel/ingresar`);
+            const cookies = form.headers.getSetCookie().map((line) => line.split(';')[0]!);
+            const [, field, crumb] = /<input type="hidden" name="([^"]+)" value="([^"]*)">/.exec(await form.text())!;
+            const signedIn = await fetch(`${url}/panel/ingresar`, {
+                method: 'POST',
+                redirect: 'manual',
+                headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookies.join('; ') },
+                body: new URLSearchParams({ email: 'demo@arcasync.local', password, [field!]: crumb! }).toString()
+            });
+            expect(signedIn.status).to.equal(303);
+            const session = [...cookies, ...signedIn.headers.getSetCookie().map((line) => line.split(';')[0]!)].join('; ');
+            const portfolio = await (await fetch(`${url}/panel`, { headers: { cookie: session } })).text();
+            expect(portfolio).to.include('light-ok').and.include('light-waiting').and.include('light-attention');
+            expect(portfolio).to.include('id="grupo-otros"').and.include('Gómez, Sofía').and.include('Ruiz, Tomás');
             const tags = await (await fetch(`${url}/v1/tags`, { headers: { authorization: `Bearer ${token}` } })).json() as { data: { nombre: string }[] };
             expect(tags.data.map((tag) => tag.nombre)).to.have.members(['Monotributo', 'Sociedades', 'Clientes nuevos']);
 
@@ -116,10 +134,13 @@ describe('the demo (npm start) and its database', function () {
 
         const status = await runInProcess(['sync', 'status', '--json'], { cwd: dir, env: internals.env() });
         expect(status.code, status.stderr).to.equal(0);
-        expect(JSON.parse(status.stdout).summary.clients).to.equal(4);
+        expect(JSON.parse(status.stdout).summary.clients).to.equal(6);
 
+        // Two of the demo's keys are there to fail (the panel's red and amber lights).
         const simulated = await runInProcess(['sync', '--all', '--json'], { cwd: dir, env: internals.env({ AUTHORITY: 'simulated' }) });
-        expect(simulated.code, simulated.stderr).to.equal(0);
-        expect(JSON.parse(simulated.stdout)).to.include({ synced: 4, failed: 0 });
+        expect(simulated.code, simulated.stderr).to.equal(3);
+        const summary = JSON.parse(simulated.stdout) as { synced: number; failed: number; failures: { cuit: string }[] };
+        expect(summary).to.include({ synced: 4, failed: 2 });
+        expect(summary.failures.map((failed) => failed.cuit)).to.have.members(['20456789014', '27567890126']);
     });
 });

@@ -115,7 +115,9 @@ describe('a second demo start while the first runs', function () {
         delete env.AUTHORITY;
         const first = await startCliProcess(['demo', '--host', '127.0.0.1', '--port', '0', '--json'], { cwd: dir, env });
         try {
-            const { url, token, password } = first.first as { url: string; token: string; password: string };
+            const { url, token, password, panel } = first.first as { url: string; token: string; password: string; panel: string };
+            expect(panel).to.equal(`${url}/panel`);
+            expect((await fetch(`${panel}/ingresar`)).status).to.equal(200);
             const file = join(dir, 'data/arcasync.sqlite');
             const before = execFileSync(
                 'sqlite3',

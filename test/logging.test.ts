@@ -1,3 +1,5 @@
+import { get } from 'node:http';
+import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -6,6 +8,8 @@ import { createLogger } from '../app/logger.js';
 import { composeApp } from '../app/compose.js';
 import { loadConfig } from '../app/config.js';
 import { createHttpServer } from '../servers/http/server.js';
+import { builtCli } from './support/build.js';
+import { runProcess, startServeProcess } from './support/cli.js';
 import { testDatabases } from './support/databases.js';
 import { seedAccount } from './support/fixtures.js';
 import { logLeaks } from './support/run-log.js';
@@ -79,6 +83,17 @@ describe('request logs and request ids', () => {
             userId: user.userId,
             accountId: user.accountId
         });
+
+        // A query as a URL writes it: what a raw client sent unencoded is logged percent-encoded.
+        const raw = await new Promise<string>((resolve, reject) => {
+
+            get(`${url}/v1/cuits?etiquetas="Año"&limit=5#frag`, { headers: { authorization: `Bearer ${user.token}` } }, (answer) => {
+
+                answer.resume();
+                resolve(String(answer.headers['x-request-id']));
+            }).on('error', reject);
+        });
+        expect(lineFor(raw)).to.deep.include({ query: 'etiquetas=%22A%C3%B1o%22&limit=5' });
 
         const mcp = new Client({ name: 'registro', version: '1.0.0' });
         await mcp.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${user.token}` } } }));
@@ -187,5 +202,49 @@ describe('request logs and request ids', () => {
             requestId: 'a7c1e0d2-7f55-4c36-9c1b-2b1b0f1e9d11',
             time: 1795424315853
         }), [clave])).to.deep.equal([]);
+    });
+});
+
+// The process's log is written off the request's path (app/log-stream.ts): what is still
+// waiting when the process ends is written before it goes.
+describe('the log at the end of a process', () => {
+
+    it('writes every line, the ones logged just before process.exit too, in order', async function () {
+
+        this.timeout(30_000);
+        // In the built app (dist/), as `serve` runs: a burst longer than a pipe holds, then a
+        // few lines and the exit in the same turn.
+        const script = [
+            "import { createLogger } from './app/logger.js';",
+            "const logger = createLogger({ level: 'info' });",
+            'for (let i = 0; i < 20000; i++) logger.info({ i }, `línea ${i}`);',
+            "setImmediate(() => { for (let i = 20000; i < 20010; i++) logger.info({ i }, `línea ${i}`); logger.info('última'); process.exit(0); });"
+        ].join('\n');
+        const result = await runProcess(['--input-type=module', '-e', script], { cwd: dirname(dirname(builtCli())), env: process.env });
+        expect(result.code, result.stderr.slice(-500)).to.equal(0);
+        const lines = result.stderr.split('\n').filter(Boolean).map((text) => JSON.parse(text) as { i?: number; msg: string });
+        expect(lines).to.have.length(20_011);
+        expect(lines.slice(0, -1).every((line, i) => line.i === i)).to.equal(true);
+        expect(lines.at(-1)!.msg).to.equal('última');
+    });
+
+    it('a serve process stopped by SIGTERM logs every request it answered, then its last line', async function () {
+
+        this.timeout(60_000);
+        const db = await database!.create();
+        const serve = await startServeProcess(db.url, { LOG_LEVEL: 'info' });
+        try {
+            const ids = await Promise.all(Array.from({ length: 200 }, async () => (await fetch(`${serve.url}/v1/tags`)).headers.get('x-request-id')));
+            await serve.stop();
+            expect(serve.child.exitCode).to.equal(0);
+            const lines = serve.log().split('\n').filter(Boolean).map((text) => JSON.parse(text) as { requestId?: string; msg: string });
+            const logged = new Set(lines.map((line) => line.requestId));
+            expect(ids.filter((id) => !logged.has(id!))).to.deep.equal([]);
+            expect(lines.at(-1)!.msg).to.equal('arcasync detenido');
+        }
+        finally {
+            await serve.stop();
+            await db.release();
+        }
     });
 });

@@ -2,15 +2,18 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { syncSystems } from '../core/domain/sync-system.js';
+import { messages } from '../core/domain/messages.js';
+import { assignClientToUser } from '../core/use-cases/staff/assign-client-to-user.js';
 import { setPassword } from '../core/use-cases/staff/set-password.js';
 import { panelTexts } from '../servers/panel/texts.js';
 import { databaseOf } from './support/app.js';
-import { debianChromium, skipWithoutChromium } from './support/chromium.js';
+import { debianChromium, pageProblems, skipWithoutChromium } from './support/chromium.js';
 import { testDatabases } from './support/databases.js';
-import { addClient, seedAccount, tagClient } from './support/fixtures.js';
+import type { SeededUser } from './support/fixtures.js';
+import { addClient, seedAccount, seedUser, tagClient } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { startTestServer, writeServerEnv } from './support/server.js';
 
@@ -33,6 +36,19 @@ for (const database of testDatabases()) {
         let server: TestServer;
         let browser: Browser;
         let email: string;
+        let member: SeededUser;
+        let paused: SeededUser;
+
+        const emailOf = async (user: SeededUser): Promise<string> => (await server.app.ports.users.findById(user.userId))!.email;
+
+        const signIn = async (page: Page, address: string): Promise<void> => {
+
+            await page.goto(`${server.url}/panel/ingresar`);
+            await page.getByLabel(panelTexts.email).fill(address);
+            await page.getByLabel(panelTexts.password).fill(internals.password);
+            await page.getByLabel(panelTexts.password).press('Enter');
+            await page.waitForURL((url) => url.pathname !== '/panel/ingresar');
+        };
 
         before(async function () {
 
@@ -50,6 +66,12 @@ for (const database of testDatabases()) {
             await ports.registry.save(fine.id, { monotributista: true, autonomo: false, categoria: 'D' }, now);
             await tagClient(ports, user.accountId, '20123456786', 'Mensual');
             await addClient(ports, user.accountId, { cuit: '27000000408', apellido: 'Zapata', nombre: 'Zoe' });
+            member = await seedUser(ports, user.accountId, 'member');
+            await setPassword(ports, { userId: member.userId, password: internals.password });
+            await assignClientToUser(ports, { userId: member.userId, cuit: '27000000408' });
+            paused = await seedAccount(ports, { subscription: 'paused' });
+            await setPassword(ports, { userId: paused.userId, password: internals.password });
+            await addClient(ports, paused.accountId, { cuit: '20000000604', apellido: 'Pausado', nombre: 'Pedro' });
             browser = await chromium.launch({ executablePath: debianChromium.path, args: debianChromium.args });
         });
 
@@ -62,25 +84,7 @@ for (const database of testDatabases()) {
         it('signs in, sees the semáforo and "Otros", and signs out', async () => {
 
             const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-            const problems: string[] = [];
-            page.on('console', (message) => {
-
-                if (message.type() === 'error') {
-                    problems.push(message.text());       // a CSP refusal is reported here
-                }
-            });
-            page.on('response', (response) => {
-
-                if (response.status() >= 400) {
-                    problems.push(`${response.status()} ${response.url()}`);
-                }
-            });
-            page.on('request', (request) => {
-
-                if (!request.url().startsWith(server.url)) {
-                    problems.push(`fuera del servicio: ${request.url()}`);
-                }
-            });
+            const problems = pageProblems(page, server.url);
 
             await page.goto(`${server.url}/panel`);
             expect(new URL(page.url()).pathname).to.equal('/panel/ingresar');
@@ -115,6 +119,56 @@ for (const database of testDatabases()) {
             await page.goto(`${server.url}/panel`);
             expect(new URL(page.url()).pathname).to.equal('/panel/ingresar');
             expect(problems).to.deep.equal([]);
+            await page.close();
+        });
+
+        it('searches the portfolio from the keyboard, and shows the account page', async () => {
+
+            const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+            await signIn(page, email);
+            await page.getByLabel(panelTexts.search).fill('gonzalez');
+            await page.getByLabel(panelTexts.search).press('Enter');
+            await page.waitForURL((url) => url.searchParams.get('q') === 'gonzalez');
+            const main = await page.textContent('main') ?? '';
+            expect(main).to.contain('González, María').and.contain(panelTexts.counts(1, 0));
+            expect(main).to.not.contain('Zapata');
+
+            await page.getByRole('link', { name: panelTexts.accountTitle }).click();
+            await page.getByRole('heading', { name: panelTexts.changePassword }).waitFor();
+            expect(await page.getByLabel(panelTexts.currentPassword).getAttribute('autocomplete')).to.equal('current-password');
+            mkdirSync(internals.artifacts, { recursive: true });
+            await page.screenshot({ path: join(internals.artifacts, `panel-cuenta-${database.name}.png`), fullPage: true });
+            await page.close();
+        });
+
+        it('shows a member only the CUITs assigned to them', async () => {
+
+            const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+            await signIn(page, await emailOf(member));
+            await page.getByRole('heading', { name: panelTexts.portfolioTitle }).waitFor();
+            const main = await page.textContent('main') ?? '';
+            expect(main).to.contain('Zapata, Zoe').and.contain(panelTexts.counts(1, 1));
+            expect(main).to.not.contain('González');
+            await page.close();
+        });
+
+        it('sends a paused account to the subscription page while REST answers 403', async () => {
+
+            const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+            await signIn(page, await emailOf(paused));
+            expect(new URL(page.url()).pathname).to.equal('/panel/suscripcion');
+            const main = await page.textContent('main') ?? '';
+            const words = panelTexts.subscription.paused;
+            expect(main).to.contain(words.label).and.contain(words.todo).and.contain(panelTexts.billedCuits(1));
+            expect(main).to.not.contain('Pausado');
+            await page.goto(`${server.url}/panel`);
+            expect(new URL(page.url()).pathname).to.equal('/panel/suscripcion');
+            mkdirSync(internals.artifacts, { recursive: true });
+            await page.screenshot({ path: join(internals.artifacts, `panel-suscripcion-${database.name}.png`), fullPage: true });
+
+            const rest = await fetch(`${server.url}/v1/cuits`, { headers: { authorization: `Bearer ${paused.token}` } });
+            expect(rest.status).to.equal(403);
+            expect((await rest.json() as { error: string }).error).to.equal(messages.subscriptionPaused);
             await page.close();
         });
     });

@@ -94,4 +94,23 @@ describe('read parameters (core)', () => {
             query: { limit: null, from_date: null, to_date: null }
         }, ['limit', 'from_date', 'to_date'])).to.deep.equal({ limit: 50, from_date: undefined, to_date: undefined });
     });
+
+    // Accepted parses are remembered by what the request carried (the hot path's joi cost).
+    it('answers a request asked again as the first time, whatever the first caller did with its answer', () => {
+
+        const names = ['limit', 'offset', 'etiquetas'] as const;
+        const request = { query: { limit: '7', etiquetas: ['Monotributo', 'Sociedades'] } };
+        const first = parseReadRequest(request, names);
+        first.limit = 99;
+        expect(() => first.etiquetas!.push('Otra')).to.throw(TypeError);
+
+        expect(parseReadRequest(request, names)).to.deep.equal({ limit: 7, offset: 0, etiquetas: ['Monotributo', 'Sociedades'] });
+        expect(parseReadRequest({ path: { cuit: '20-12345678-6' }, query: {} }, ['cuit'])).to.deep.equal({ cuit: '20123456786' });
+        expect(parseReadRequest({ path: { cuit: '20-12345678-6' }, query: {} }, ['cuit'])).to.deep.equal({ cuit: '20123456786' });
+        // The same values under other names, or in the query instead of the path, are parsed anew.
+        expect(refusal({ query: { limit: '7', etiquetas: ['Monotributo'] } }, ['limit'])).to.equal(messages.unknownParameter('etiquetas'));
+        expect(refusal({ query: { cuit: '20-12345678-6' } }, ['limit'])).to.equal(messages.unknownParameter('cuit'));
+        expect(refusal({ path: { cuit: '20-1234' }, query: {} }, ['cuit'])).to.equal(messages.field.cuitPath);
+        expect(refusal({ path: { cuit: '20-1234' }, query: {} }, ['cuit'])).to.equal(messages.field.cuitPath);
+    });
 });

@@ -4,7 +4,8 @@ import { clientTypes } from '../../core/domain/client.js';
 import type { HealthState } from '../../core/domain/health.js';
 import { cuitStateTables, isKeyFailureState } from '../../core/domain/health.js';
 import { systemsFor } from '../../core/use-cases/sync/sync-policy.js';
-import { assignedToMember } from './client-rows.js';
+import type { ClientQuery } from '../../core/domain/client.js';
+import { assignedToMember, clientConditions } from './client-rows.js';
 import { dialectOf } from './connection.js';
 import { toNumber } from './column-values.js';
 
@@ -88,7 +89,9 @@ const internals = {
     // up per client by key (correlated subqueries on primary keys and indexes), never joined
     // as a grouped derived table: MariaDB's split materialization of such a join (10.6–10.11)
     // answered as if no client had a row.
-    ranked(knex: Knex, principal: Pick<Principal, 'accountId' | 'userId' | 'role'>, day: string): { sql: string; bindings: (string | number)[] } {
+    ranked(
+        knex: Knex, principal: Pick<Principal, 'accountId' | 'userId' | 'role'>, day: string, narrowed: { where: string[]; bindings: (string | number)[] } = { where: [], bindings: [] }
+    ): { sql: string; bindings: (string | number)[] } {
 
         const key = internals.keyRanks();
         const pending = internals.rank('pendiente');
@@ -103,12 +106,13 @@ const internals = {
         const ended = `(select ${rankOf('a.outcome', key.endings)} from sync_login_attempts a ` +
             'where a.key_id = l.key_digest and a.day = ? and a.ends_day = 1 and a.outcome is not null order by a.id desc limit 1)';
         const sql = 'select c.id, c.sort_name, ' +
+            "(select count(*) from sync_states r where r.client_id = c.id and r.system = 'registry' and r.synced_at is not null) as registry_synced, " +
             `coalesce(case when l.key_digest is null then ${key.missing} end, ${rankOf('f.kind', key.refusals)}, ${ended}, ${systems}, ${pending}) as state_rank ` +
             'from clients c ' +
             "left join clients l on l.account_id = c.account_id and l.id = case when c.tipo = 'persona-fisica' then c.id else c.representative_id end " +
             'left join sync_key_failures f on f.client_id = l.id and f.key_fingerprint = l.key_digest ' +
-            `where c.account_id = ?${member}`;
-        return { sql, bindings: [day, principal.accountId, ...(member ? [principal.userId] : [])] };
+            `where c.account_id = ?${member}${narrowed.where.map((condition) => ` and ${condition}`).join('')}`;
+        return { sql, bindings: [day, principal.accountId, ...(member ? [principal.userId] : []), ...narrowed.bindings] };
     }
 };
 
@@ -143,4 +147,27 @@ export const pageByState = async (
     const counted = await knex.raw(`select count(*) as total from (${ranked.sql}) t where ${where}`, ranked.bindings);
     const row = ((dialectOf(knex) === 'mysql' ? counted[0] : counted) as Record<string, unknown>[])[0];
     return { ids: [], total: toNumber(row?.total ?? 0) };
+};
+
+// The panel's portfolio (servers/panel): every client the principal manages that `query`
+// admits, with its CUIT state and whether its Sistema Registral synchronization ended, those
+// synchronized first ("Otros" last, as the page groups them), each part in the CUIT list's
+// order. One query over the account, so the panel counts and pages by state without deriving
+// every CUIT.
+export const portfolioRanking = async (
+    knex: Knex,
+    principal: Pick<Principal, 'accountId' | 'userId' | 'role'>,
+    query: ClientQuery,
+    day: string
+): Promise<{ id: number; registrySynced: boolean; state: HealthState }[]> => {
+
+    const ranked = internals.ranked(knex, principal, day, clientConditions(query));
+    const rows = await knex.raw(`select t.id, t.registry_synced, t.state_rank from (${ranked.sql}) t order by case when t.registry_synced > 0 then 0 else 1 end, t.sort_name, t.id`, ranked.bindings);
+    const list = (dialectOf(knex) === 'mysql' ? rows[0] : rows) as Record<string, unknown>[];
+    return list.map((row) => ({
+        id: toNumber(row.id),
+        registrySynced: toNumber(row.registry_synced) > 0,
+        // A rank core does not know is 'ok', as worstState reads it.
+        state: cuitStateTables.rank[toNumber(row.state_rank)] ?? 'ok'
+    }));
 };

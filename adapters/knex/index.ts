@@ -10,7 +10,6 @@ import { clientRepository } from './repositories/clients.js';
 import { invoiceRepository } from './repositories/invoices.js';
 import { notificationRepository } from './repositories/notifications.js';
 import { oauthStore, userCredentialRepository } from './repositories/oauth.js';
-import { registryRepository } from './repositories/registry.js';
 import { sctRepository } from './repositories/sct.js';
 import { syncStateRepository } from './repositories/sync-states.js';
 import { tagRepository } from './repositories/tags.js';
@@ -21,6 +20,7 @@ import { throttleCounter } from './throttle-counter.js';
 import { databaseStatus } from './database-status.js';
 import { fleetLimits } from './fleet-state.js';
 import { loginLedger } from './login-ledger.js';
+import { unitOfWork } from './unit-of-work.js';
 
 export { closeDatabase, connect, dialectOf } from './connection.js';
 export { admitDatabase, migrateDown, migrateLatest, migrationStates, planMigrationDown, unlockMigrations } from './migrations/index.js';
@@ -38,8 +38,8 @@ export const knexRepositories = (knex: Knex, owner: string) => ({
     sct: sctRepository(knex),
     ccma: ccmaRepository(knex),
     notifications: notificationRepository(knex),
-    registry: registryRepository(knex),
     syncStates: syncStateRepository(knex),
+    unitOfWork: unitOfWork(knex),
     jobQueue: jobQueue(knex),
     syncTargets: syncTargetRepository(knex),
     loginLedger: loginLedger(knex),

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Ports } from '../../core/ports/index.js';
 import type { CliIo } from '../io.js';
+import { lazy } from '../lazy.js';
 import { configOf } from '../run.js';
 
 const internals = {
@@ -15,7 +16,8 @@ const internals = {
     }) as Ports
 };
 
-// Prints the OpenAPI document the server publishes at /openapi.json, without a database.
+// `arcasync openapi`: the OpenAPI document the server publishes at /openapi.json, without a
+// database.
 export const registerOpenApiCommand = (program: Command, io: CliIo): void => {
 
     program.command('openapi')
@@ -23,10 +25,8 @@ export const registerOpenApiCommand = (program: Command, io: CliIo): void => {
         .option('--out <file>', 'lo escribe en un archivo')
         .action(async (options: { out?: string }) => {
 
-            const [{ openApiDocumentFor }, { createHttpServer }] = await Promise.all(
-                [import('../../servers/http/openapi/document.js'), import('../../servers/http/server.js')]
-            );
-            const config = await configOf(io);
+            const [{ openApiDocumentFor }, { createHttpServer }] = await Promise.all([lazy.openApi(), lazy.httpServer()]);
+            const config = configOf(io);
             const server = await createHttpServer(internals.noPorts, { host: config.host, port: config.port });
             const text = `${JSON.stringify(openApiDocumentFor(server, config.publicUrl), null, 2)}\n`;
             if (options.out) {

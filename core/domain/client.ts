@@ -99,6 +99,21 @@ export interface ClientFilters {
     categoria: Categoria | null;
 }
 
+// What only the panel narrows a CUIT list by, beside the API's filters (never a /v1
+// parameter: SPEC lists those to the letter). `name` is in sortKey's form (no case, no
+// accents), matched anywhere in the name; `digits`, when the search has any, anywhere in the
+// CUIT. A CUIT matches either.
+export interface ClientSearch {
+    name: string;
+    digits: string | null;
+}
+
+export interface ClientQuery extends ClientFilters {
+    search?: ClientSearch | null;
+    // Only these clients (a page the panel picked by state).
+    ids?: readonly number[];
+}
+
 // The delete cascade (docs/api.md, Writes): deleting a CUIT takes with it, in one transaction,
 // everything kept for it besides its row; its synchronization jobs go too, so a pending sync is
 // cancelled and a running one loses its lease before it writes. Nothing goes while the client

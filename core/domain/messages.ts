@@ -135,6 +135,12 @@ export const messages = {
         notFound: (id: number): string => `No existe el webhook ${id}.`,
         disabled: (id: number): string => `El webhook ${id} está deshabilitado.`
     },
+    // A user changing their own password (the panel's account page, change-password.ts).
+    password: {
+        wrongCurrent: 'La contraseña actual no es correcta.',
+        mismatch: 'Las dos contraseñas nuevas no coinciden.',
+        unchanged: 'La contraseña nueva debe ser distinta de la actual.'
+    },
     // Signing in on the OAuth authorization page (the signIn use case).
     signInThrottled: 'Hubo demasiados intentos de ingreso fallidos. Esperá unos minutos y volvé a intentar.',
     // The MCP tools' own arguments (docs/api.md, MCP).

@@ -55,6 +55,47 @@ const internals = {
         }
 
         return schema;
+    },
+
+    // The parse of the last requests, by what they carried. joi takes ~15 µs for a lone CUIT,
+    // the dearest step of a read the read cache answers (bench:api's GET …/sct), and a client
+    // asks for the same few URLs over and over. A parse is a pure function of the names and
+    // the values, so an accepted one is kept (a refusal is parsed anew); only requests of
+    // strings (REST's, an MCP tool's text arguments), whose JSON says all they carry.
+    parsed: new Map<string, Readonly<Record<string, unknown>>>(),
+    maxParsed: 1_000,
+    maxKey: 512,
+
+    isText: (value: unknown): boolean => typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string')),
+
+    memoKey(request: ReadRequest, names: readonly ReadParameterName[]): string | null {
+
+        for (const values of [request.path ?? {}, request.query]) {
+            for (const key in values) {
+                if (!internals.isText(values[key])) {
+                    return null;
+                }
+            }
+        }
+
+        const key = `${names.join(',')} ${JSON.stringify(request.path ?? {})} ${JSON.stringify(request.query)}`;
+        return key.length <= internals.maxKey ? key : null;
+    },
+
+    remember(key: string, values: Record<string, unknown>): void {
+
+        if (internals.parsed.size >= internals.maxParsed) {
+            internals.parsed.delete(internals.parsed.keys().next().value!);      // the oldest
+        }
+
+        // Frozen: every caller gets the same lists (etiquetas, estado).
+        for (const value of Object.values(values)) {
+            if (Array.isArray(value)) {
+                Object.freeze(value);
+            }
+        }
+
+        internals.parsed.set(key, Object.freeze(values));
     }
 };
 
@@ -66,6 +107,12 @@ export const parseReadRequest = <K extends ReadParameterName>(
     names: readonly K[],
     variant?: ParameterVariant
 ): Pick<ReadParameters, K> => {
+
+    const key = internals.memoKey(request, names);
+    const known = key === null ? undefined : internals.parsed.get(key);
+    if (known) {
+        return { ...known } as Pick<ReadParameters, K>;
+    }
 
     const fromPath = names.filter((name) => Object.hasOwn(request.path ?? {}, name));
     const inQuery = names.filter((name) => !fromPath.includes(name));
@@ -79,5 +126,11 @@ export const parseReadRequest = <K extends ReadParameterName>(
     }
 
     const values = { ...pathResult.value, ...queryResult.value } as Record<string, unknown>;
-    return Object.fromEntries(names.map((name) => [name, values[name]])) as Pick<ReadParameters, K>;
+    const parsed = Object.fromEntries(names.map((name) => [name, values[name]]));
+    if (key !== null) {
+        internals.remember(key, parsed);
+        return { ...parsed } as Pick<ReadParameters, K>;
+    }
+
+    return parsed as Pick<ReadParameters, K>;
 };

@@ -10,6 +10,7 @@ import type { ReadCache } from './read-cache.js';
 import type { SecretBox } from './secret-box.js';
 import type { ThrottleCounter } from './throttle-counter.js';
 import type { HolidayCalendar } from './holidays.js';
+import type { UnitOfWork } from './unit-of-work.js';
 import type {
     AccountRepository,
     AnswersRepository,
@@ -54,6 +55,8 @@ export interface Ports {
     notifications: NotificationRepository;
     registry: RegistryRepository;
     syncStates: SyncStateRepository;
+    // A client's synchronized data and the events about it, written together (unit-of-work.ts).
+    unitOfWork: UnitOfWork;
     // The synchronization's queue and the clients as the sync reads them.
     jobQueue: JobQueue;
     syncTargets: SyncTargetRepository;

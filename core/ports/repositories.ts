@@ -1,6 +1,6 @@
 import type { Principal, Role, SubscriptionState } from '../domain/access.js';
 import type { CcmaBalances, CcmaMovement } from '../domain/ccma.js';
-import type { ClientFilters, ClientListRow, ClientRecord, ClientType } from '../domain/client.js';
+import type { ClientListRow, ClientQuery, ClientRecord, ClientType } from '../domain/client.js';
 import type { Cuit } from '../domain/cuit.js';
 import type { HealthState, KeyDay } from '../domain/health.js';
 import type { InvoiceKind, InvoiceRecord, InvoiceTotals } from '../domain/invoice.js';
@@ -153,7 +153,7 @@ export interface ClientRepository {
     // answers null for an absent, a foreign and an unassigned CUIT alike, so the API answers
     // them with one 404 (find-visible-client.ts); listVisible lists only what it manages.
     findVisible(principal: Principal, cuit: Cuit): Promise<ClientRecord | null>;
-    listVisible(principal: Principal, filters: ClientFilters, page: PageRequest): Promise<Page<ClientListRow>>;
+    listVisible(principal: Principal, filters: ClientQuery, page: PageRequest): Promise<Page<ClientListRow>>;
     findInAccount(accountId: number, cuit: Cuit): Promise<ClientRecord | null>;
 }
 
@@ -164,8 +164,10 @@ export interface TagRepository {
     list(accountId: number, page: PageRequest): Promise<Page<Tag>>;
 }
 
-// The write methods below store one system's synchronized result and its syncedAt in one
-// transaction: either both change or neither does.
+// The write methods below store one system's synchronized result, its syncedAt and the events
+// about it in one transaction: all change or none does. Invoices are saved by their store's own
+// fast path; the others are core's system writes (core/use-cases/sync/system-writes.ts) through
+// the unit of work (unit-of-work.ts).
 
 export interface InvoiceRepository {
     list(clientId: number, kind: InvoiceKind, range: DateRange, page: PageRequest): Promise<Page<InvoiceRecord>>;
@@ -196,6 +198,12 @@ export interface CcmaRepository {
 
 export interface NotificationRepository {
     list(clientId: number, page: PageRequest): Promise<Page<Notification>>;
+    // One notification by the authority's id; null when the client has none with it.
+    find(clientId: number, arcaId: string): Promise<Notification | null>;
+    // Marks it read in the service (at `at`, keeping an earlier leidaAt) or, with null, unread,
+    // raising the client's data version with it so no kept read hides the change; the
+    // notification as stored after, null when the client has none with that id.
+    setRead(clientId: number, arcaId: string, at: Timestamp | null): Promise<Notification | null>;
     // Upserted by the authority's id; a notification already stored keeps its leidaAt.
     save(clientId: number, notifications: readonly Notification[], syncedAt: Timestamp): Promise<void>;
 }
@@ -284,6 +292,20 @@ export interface HealthRepository {
         day: string,
         page: { limit: number; offset: number }
     ): Promise<{ ids: number[]; total: number }>;
+    // The panel's portfolio: every client the principal manages that `query` admits, with its
+    // CUIT state (as pageByState computes it) and whether its Sistema Registral
+    // synchronization ended; those synchronized first, each part in visibleIds' order.
+    portfolio(
+        principal: Pick<Principal, 'accountId' | 'userId' | 'role'>,
+        query: ClientQuery,
+        day: string
+    ): Promise<PortfolioEntry[]>;
+}
+
+export interface PortfolioEntry {
+    id: number;
+    registrySynced: boolean;
+    state: HealthState;
 }
 
 // Signed webhooks (migration 011): staff's endpoints, the outbox the sync fills, deliveries.

@@ -133,6 +133,13 @@ export const healthOfCuits = (
     cuits: readonly string[]
 ): Promise<CuitHealthView[]> => healthOf(deps, principal.accountId, { cuits });
 
+// The health of clients the principal manages, by internal id (a page the panel picked).
+export const healthOfClients = (
+    deps: Pick<Ports, 'health' | 'clock'>,
+    principal: Principal,
+    ids: readonly number[]
+): Promise<CuitHealthView[]> => healthOf(deps, principal.accountId, { ids });
+
 // One CUIT's health: the same 404 as every endpoint for a CUIT the principal does not manage.
 export const healthOfCuit = async (deps: Pick<Ports, 'health' | 'clock' | 'clients'>, principal: Principal, cuit: Cuit): Promise<CuitHealthView> => {
 

@@ -1,30 +1,51 @@
+import { pageEngine } from '../pages/engine.js';
 import { texts } from './texts.js';
 
-// The authorization pages, in Spanish, plain HTML forms that work without JavaScript.
+// The authorization pages, in Spanish, plain HTML forms that work without JavaScript:
+// Handlebars templates on the panel's engine (servers/pages/engine.ts: every value escaped).
+// Their one style sheet is the layout's own text (CSP style-src 'unsafe-inline'), never a value.
 
 const internals = {
-    escape: (value: string): string => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!),
+    layout: `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>{{title}}</title><style>
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f6f8;color:#1d2733;margin:0;padding:2rem 1rem}
+main{max-width:28rem;margin:0 auto;background:#fff;border-radius:.75rem;box-shadow:0 1px 4px rgba(0,0,0,.12);padding:1.5rem 1.75rem}
+h1{font-size:1.35rem;margin:0 0 1rem}
+ul{padding-left:1.25rem}
+label{display:block;margin:.75rem 0 .25rem;font-weight:600}
+input{width:100%;box-sizing:border-box;padding:.55rem;border:1px solid #b8c2cc;border-radius:.4rem;font-size:1rem}
+fieldset{border:0;padding:0;margin:1rem 0 0}legend{font-weight:600}
+.actions{display:flex;gap:.75rem;margin-top:1.25rem}
+button{flex:1;padding:.65rem;font-size:1rem;border-radius:.4rem;border:1px solid #1f5fbf;cursor:pointer}
+button[value=allow]{background:#1f5fbf;color:#fff}button[value=deny]{background:#fff;color:#1f5fbf}
+.error{background:#fdecea;color:#8a1c12;border-radius:.4rem;padding:.6rem .8rem}
+.note{color:#56636f;font-size:.9rem}
+</style></head><body><main>{{> @partial-block }}</main></body></html>`,
 
-    style: [
-        'body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f6f8;color:#1d2733;margin:0;padding:2rem 1rem}',
-        'main{max-width:28rem;margin:0 auto;background:#fff;border-radius:.75rem;box-shadow:0 1px 4px rgba(0,0,0,.12);padding:1.5rem 1.75rem}',
-        'h1{font-size:1.35rem;margin:0 0 1rem}',
-        'ul{padding-left:1.25rem}',
-        'label{display:block;margin:.75rem 0 .25rem;font-weight:600}',
-        'input{width:100%;box-sizing:border-box;padding:.55rem;border:1px solid #b8c2cc;border-radius:.4rem;font-size:1rem}',
-        'fieldset{border:0;padding:0;margin:1rem 0 0}legend{font-weight:600}',
-        '.actions{display:flex;gap:.75rem;margin-top:1.25rem}',
-        'button{flex:1;padding:.65rem;font-size:1rem;border-radius:.4rem;border:1px solid #1f5fbf;cursor:pointer}',
-        'button[value=allow]{background:#1f5fbf;color:#fff}button[value=deny]{background:#fff;color:#1f5fbf}',
-        '.error{background:#fdecea;color:#8a1c12;border-radius:.4rem;padding:.6rem .8rem}',
-        '.note{color:#56636f;font-size:.9rem}'
-    ].join(''),
+    consent: `{{#> layout}}<h1>{{t.heading}}</h1>
+<p>{{clientAsks}}</p>
+<p>{{t.scopeTitle}}</p>
+<ul>{{#each t.scopeItems}}<li>{{this}}</li>{{/each}}</ul>
+<p><strong>{{t.scopeNoWrite}}</strong></p>
+{{#if redirectNote}}<p class="note">{{redirectNote}}</p>{{/if}}
+{{#if error}}<p class="error" role="alert">{{error}}</p>{{/if}}
+<form method="post" action="{{action}}">
+<input type="hidden" name="csrf" value="{{csrfToken}}">
+<fieldset><legend>{{t.signInLegend}}</legend>
+<label for="email">{{t.email}}</label>
+<input id="email" name="email" type="email" autocomplete="username" value="{{email}}">
+<label for="password">{{t.password}}</label>
+<input id="password" name="password" type="password" autocomplete="current-password">
+</fieldset>
+<div class="actions">
+<button type="submit" name="decision" value="allow">{{t.allow}}</button>
+<button type="submit" name="decision" value="deny" formnovalidate>{{t.deny}}</button>
+</div></form>{{/layout}}`,
 
-    layout(title: string, body: string): string {
-
-        return `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${internals.escape(title)}</title><style>${internals.style}</style></head><body><main>${body}</main></body></html>`;
-    }
+    error: '{{#> layout}}<h1>{{t.errorTitle}}</h1><p class="error">{{message}}</p>{{/layout}}'
 };
+
+const { compile } = pageEngine(internals.layout);
+const views = { consent: compile(internals.consent), error: compile(internals.error) };
 
 // Every authorization page: never cached, never framed, no script, no referrer leaving the
 // site with the page's address (it carries the interaction), no sniffing.
@@ -47,35 +68,15 @@ export interface ConsentPage {
     error?: string | undefined;
 }
 
-export const consentPage = (page: ConsentPage): string => {
+export const consentPage = (page: ConsentPage): string => views.consent({
+    t: texts,
+    title: texts.pageTitle,
+    clientAsks: texts.clientAsks(page.clientName),
+    redirectNote: page.redirectUri ? texts.redirectNote(page.redirectUri) : null,
+    error: page.error ?? null,
+    action: page.action,
+    csrfToken: page.csrfToken,
+    email: page.email ?? ''
+});
 
-    const text = texts;
-    const error = page.error ? `<p class="error" role="alert">${internals.escape(page.error)}</p>` : '';
-    const redirect = page.redirectUri ? `<p class="note">${internals.escape(text.redirectNote(page.redirectUri))}</p>` : '';
-    return internals.layout(text.pageTitle, [
-        `<h1>${internals.escape(text.heading)}</h1>`,
-        `<p>${internals.escape(text.clientAsks(page.clientName))}</p>`,
-        `<p>${internals.escape(text.scopeTitle)}</p>`,
-        `<ul>${text.scopeItems.map((item) => `<li>${internals.escape(item)}</li>`).join('')}</ul>`,
-        `<p><strong>${internals.escape(text.scopeNoWrite)}</strong></p>`,
-        redirect,
-        error,
-        `<form method="post" action="${internals.escape(page.action)}">`,
-        `<input type="hidden" name="csrf" value="${internals.escape(page.csrfToken)}">`,
-        `<fieldset><legend>${internals.escape(text.signInLegend)}</legend>`,
-        `<label for="email">${internals.escape(text.email)}</label>`,
-        `<input id="email" name="email" type="email" autocomplete="username" value="${internals.escape(page.email ?? '')}">`,
-        `<label for="password">${internals.escape(text.password)}</label>`,
-        '<input id="password" name="password" type="password" autocomplete="current-password">',
-        '</fieldset>',
-        '<div class="actions">',
-        `<button type="submit" name="decision" value="allow">${internals.escape(text.allow)}</button>`,
-        `<button type="submit" name="decision" value="deny" formnovalidate>${internals.escape(text.deny)}</button>`,
-        '</div></form>'
-    ].join(''));
-};
-
-export const errorPage = (message: string): string => {
-
-    return internals.layout(texts.errorTitle, `<h1>${internals.escape(texts.errorTitle)}</h1><p class="error">${internals.escape(message)}</p>`);
-};
+export const errorPage = (message: string): string => views.error({ t: texts, title: texts.errorTitle, message });

@@ -1,6 +1,7 @@
 import { plugin as crumb } from '@hapi/crumb';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { Ports } from '../../core/ports/index.js';
+import { clientRoutes } from './client-routes.js';
 import { errorPageText, panelRoutes, renderErrorPage } from './routes.js';
 import { registerSessionCookie, sessionCookie, sessionStore } from './session.js';
 
@@ -83,6 +84,8 @@ export const registerPanel = async (server: Server, deps: Ports, options: PanelO
         }
     });
 
-    server.route(panelRoutes({ deps, sessions: sessionStore(deps, cookie), crumbKey, trustProxy: options.trustProxy }));
+    const context = { deps, sessions: sessionStore(deps, cookie), crumbKey, trustProxy: options.trustProxy };
+    server.route(panelRoutes(context));
+    server.route(clientRoutes(context));
     server.ext('onPreResponse', internals.onPreResponse);
 };

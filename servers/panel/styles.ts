@@ -1,3 +1,5 @@
+import { clientStylesheet } from './client-styles.js';
+
 // The panel's one stylesheet, served by the service itself (/panel/estilos.css): no CDN, and no
 // inline style, which the panel's Content-Security-Policy (default-src 'self') would refuse.
 // Colours keep at least 4.5:1 against their background (WCAG AA); the focus ring is always
@@ -26,7 +28,7 @@ h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
 .card{background:var(--card);border-radius:.75rem;box-shadow:0 1px 4px rgba(0,0,0,.12);padding:1.5rem 1.75rem}
 .narrow{max-width:28rem;margin:2rem auto}
 label{display:block;margin:.9rem 0 .3rem;font-weight:600}
-input[type=email],input[type=password],input[type=text]{width:100%;padding:.6rem;border:1px solid #6b7785;border-radius:.4rem;font-size:1rem}
+input[type=email],input[type=password],input[type=text],input[type=search]{width:100%;padding:.6rem;border:1px solid #6b7785;border-radius:.4rem;font-size:1rem}
 form button[type=submit]{margin-top:1.25rem;padding:.65rem 1.2rem;font-size:1rem;border-radius:.4rem;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer}
 .top form button[type=submit]{margin-top:0;background:transparent;border-color:#fff;font-size:.95rem;padding:.35rem .8rem}
 .error{background:var(--bad-bg);color:var(--bad);border-radius:.4rem;padding:.6rem .8rem}
@@ -48,10 +50,18 @@ tbody th{font-weight:600}
 .light-attention::before{border-radius:0;transform:rotate(45deg)}
 .sentence{display:block;font-size:.85rem;color:var(--muted);margin-top:.2rem}
 .tag{display:inline-block;border:1px solid var(--line);border-radius:.3rem;padding:0 .35rem;font-size:.85rem}
-.filters{display:flex;flex-wrap:wrap;gap:.75rem 1.25rem;align-items:flex-end;margin:0 0 1rem}
+.filters{display:flex;flex-wrap:wrap;gap:.75rem 1.25rem;align-items:flex-start;margin:0 0 1rem}
+.filter-actions{padding-top:1.75rem}
 .filters label{margin:0 0 .25rem}
 select{padding:.45rem;border:1px solid #6b7785;border-radius:.4rem;font-size:1rem;background:#fff;color:var(--ink)}
 .filters button[type=submit]{margin-top:0}
+.search{flex:1 1 16rem}
+.hint{display:block;font-size:.8rem;color:var(--muted);margin-top:.2rem}
+.tally{display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;list-style:none;padding:0;margin:.25rem 0 1rem}
+.top nav{display:flex;gap:1rem;flex-wrap:wrap}
+.state{font-size:1.1rem;border-radius:.4rem;padding:.6rem .8rem;background:var(--wait-bg);color:var(--wait)}
+.state-active{background:var(--ok-bg);color:var(--ok)}
+.state-ended,.state-inactive{background:var(--bad-bg);color:var(--bad)}
 .paging{display:flex;gap:1rem;align-items:center;margin:1.25rem 0}
 @media (max-width:40rem){
   thead{position:absolute;left:-9999px}
@@ -61,7 +71,7 @@ select{padding:.45rem;border:1px solid #6b7785;border-radius:.4rem;font-size:1re
   td::before,tbody th::before{content:attr(data-label);display:block;font-size:.8rem;color:var(--muted);font-weight:400}
   .signout{margin-left:0}
 }
-`;
+${clientStylesheet}`;
 
 // The panel's icon: the semáforo's green light (served, like the stylesheet, by the service).
 export const panelIcon = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#12315e"/>'

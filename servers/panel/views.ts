@@ -1,9 +1,6 @@
-import Handlebars from 'handlebars';
+import { pageEngine } from '../pages/engine.js';
 
-// The panel's pages, as Handlebars templates: `{{ }}` escapes every value for HTML, so a page
-// never builds markup from a string (no `{{{ }}}` anywhere: test/panel-http.test.ts renders
-// hostile names on every page). Compiled once, at start. The templates live here, not in
-// files beside the code, because the build (tsc) copies no other files to dist/.
+// The panel's pages, as Handlebars templates (servers/pages/engine.ts: every value escaped).
 
 const internals = {
     layout: `<!doctype html>
@@ -20,7 +17,11 @@ const internals = {
 <header class="top">
   <p class="brand">{{t.product}}</p>
   {{#if session}}
-  <nav aria-label="{{t.mainNav}}"><a href="/panel" {{#if (eq page "cartera")}}aria-current="page"{{/if}}>{{t.portfolioTitle}}</a></nav>
+  <nav aria-label="{{t.mainNav}}">
+    <a href="/panel" {{#if (eq page "portfolio")}}aria-current="page"{{/if}}>{{t.portfolioTitle}}</a>
+    <a href="/panel/suscripcion" {{#if (eq page "subscription")}}aria-current="page"{{/if}}>{{t.subscriptionTitle}}</a>
+    <a href="/panel/cuenta" {{#if (eq page "account")}}aria-current="page"{{/if}}>{{t.accountTitle}}</a>
+  </nav>
   <form class="signout" method="post" action="/panel/salir">
     <input type="hidden" name="{{crumbKey}}" value="{{crumb}}">
     <span class="who">{{whoami}}</span>
@@ -56,11 +57,16 @@ const internals = {
 
     portfolio: `{{#> layout}}
 <h1>{{t.portfolioTitle}}</h1>
-{{#if blocked}}
-<p class="error" role="alert">{{blocked}}</p>
-{{else}}
-<p class="counts">{{counts}}</p>
 <form class="filters" method="get" action="/panel" role="search" aria-label="{{t.filters}}">
+  <div class="search"><label for="q">{{t.search}}</label>
+  <input id="q" name="q" type="search" value="{{filter.q}}" maxlength="{{filter.searchLength}}" aria-describedby="q-ayuda">
+  <span class="hint" id="q-ayuda">{{t.searchHint}}</span></div>
+  <div><label for="estado">{{t.stateFilter}}</label>
+  <select id="estado" name="estado"><option value="">{{t.any}}</option>
+  {{#each filter.states}}<option value="{{value}}" {{#if selected}}selected{{/if}}>{{label}}</option>{{/each}}</select></div>
+  <div><label for="atencion">{{t.attentionFilter}}</label>
+  <select id="atencion" name="atencion"><option value="">{{t.anyRegime}}</option>
+  {{#each filter.attention}}<option value="{{value}}" {{#if selected}}selected{{/if}}>{{label}}</option>{{/each}}</select></div>
   <div><label for="etiqueta">{{t.tagFilter}}</label>
   <select id="etiqueta" name="etiqueta"><option value="">{{t.any}}</option>
   {{#each filter.tags}}<option value="{{value}}" {{#if selected}}selected{{/if}}>{{value}}</option>{{/each}}</select></div>
@@ -72,10 +78,17 @@ const internals = {
   {{#each filter.categories}}<option value="{{value}}" {{#if selected}}selected{{/if}}>{{value}}</option>{{/each}}</select></div>
   <div class="filter-actions"><button type="submit">{{t.apply}}</button>{{#if filter.active}} <a href="/panel">{{t.clear}}</a>{{/if}}</div>
 </form>
-{{#unless total}}<p>{{t.emptyPortfolio}}</p>{{/unless}}
+<section class="summary" aria-label="{{t.summary}}">
+  <p class="counts" id="resumen">{{counts.line}}</p>
+  <ul class="tally">
+    {{#each counts.groups}}<li><a href="#grupo-{{id}}">{{label}}</a>: <strong>{{count}}</strong></li>{{/each}}
+    {{#each counts.lights}}<li><span class="light light-{{light}}">{{label}}</span> <strong>{{count}}</strong></li>{{/each}}
+  </ul>
+</section>
+{{#unless total}}<p>{{#if filter.active}}{{t.nothingMatches}}{{else}}{{t.emptyPortfolio}}{{/if}}</p>{{/unless}}
 {{#each groups}}
 <section aria-labelledby="grupo-{{id}}">
-  <h2 id="grupo-{{id}}">{{title}} <span class="count">({{rows.length}})</span></h2>
+  <h2 id="grupo-{{id}}">{{title}} <span class="count">({{total}})</span></h2>
   {{#if note}}<p class="note">{{note}}</p>{{/if}}
   <div class="table-wrap">
   <table>
@@ -91,7 +104,7 @@ const internals = {
     {{#each rows}}
     <tr>
       <td data-label="{{@root.t.columns.state}}"><span class="light light-{{light}}">{{lightLabel}}</span><span class="sentence">{{sentence}}</span></td>
-      <th scope="row" data-label="{{@root.t.columns.name}}">{{name}}</th>
+      <th scope="row" data-label="{{@root.t.columns.name}}"><a href="{{href}}">{{name}}</a></th>
       <td data-label="{{@root.t.columns.cuit}}" class="nowrap">{{cuit}}</td>
       <td data-label="{{@root.t.columns.tags}}">{{#each tags}}<span class="tag">{{this}}</span> {{/each}}</td>
       <td data-label="{{@root.t.columns.regime}}">{{regime}}</td>
@@ -110,7 +123,42 @@ const internals = {
   {{#if paging.next}}<a rel="next" href="{{paging.next}}">{{t.next}}</a>{{/if}}
 </nav>
 {{/if}}
-{{/if}}
+{{/layout}}
+`,
+
+    account: `{{#> layout}}
+<section class="card narrow" aria-labelledby="titulo">
+  <h1 id="titulo">{{t.accountTitle}}</h1>
+  <p>{{whoami}}</p>
+  <h2>{{t.changePassword}}</h2>
+  <p class="note" id="clave-reglas">{{rules}}</p>
+  {{#if error}}<p class="error" role="alert" id="error-clave">{{error}}</p>{{/if}}
+  {{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}
+  <form method="post" action="/panel/cuenta" novalidate>
+    <input type="hidden" name="{{crumbKey}}" value="{{crumb}}">
+    <input type="text" name="usuario" autocomplete="username" value="{{email}}" hidden>
+    <label for="actual">{{t.currentPassword}}</label>
+    <input id="actual" name="actual" type="password" autocomplete="current-password" required
+      {{#if error}}aria-invalid="true" aria-describedby="error-clave"{{/if}}>
+    <label for="nueva">{{t.newPassword}}</label>
+    <input id="nueva" name="nueva" type="password" autocomplete="new-password" required aria-describedby="clave-reglas">
+    <label for="repetida">{{t.repeatPassword}}</label>
+    <input id="repetida" name="repetida" type="password" autocomplete="new-password" required>
+    <button type="submit">{{t.changePasswordButton}}</button>
+  </form>
+</section>
+{{/layout}}
+`,
+
+    subscription: `{{#> layout}}
+<section class="card" aria-labelledby="titulo">
+  <h1 id="titulo">{{t.subscriptionTitle}}</h1>
+  <p class="state state-{{state}}" {{#unless active}}role="alert"{{/unless}}><strong>{{stateLabel}}</strong></p>
+  <p>{{explanation}}</p>
+  {{#if todo}}<h2>{{t.whatToDo}}</h2><p>{{todo}}</p>{{/if}}
+  <p>{{billed}}</p>
+  {{#unless active}}<p class="note">{{t.accessReturns}}</p>{{/unless}}
+</section>
 {{/layout}}
 `,
 
@@ -124,15 +172,14 @@ const internals = {
 `
 };
 
-const engine = Handlebars.create();
-engine.registerHelper('eq', (a: unknown, b: unknown) => a === b);
-engine.registerPartial('layout', internals.layout);
-
-const compile = (source: string) => engine.compile(source, { noEscape: false });
+// Other pages' modules (client-views.ts) compile theirs on the same engine: same layout, same escaping.
+export const { compile } = pageEngine(internals.layout);
 
 export const views = {
     signIn: compile(internals.signIn),
     portfolio: compile(internals.portfolio),
+    account: compile(internals.account),
+    subscription: compile(internals.subscription),
     error: compile(internals.error)
 };
 

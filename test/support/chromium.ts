@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 
 // Debian's Chromium (.ci/run installs it), as the browser suites launch it through playwright-core:
 // headless, in a container without a sandbox, and quiet (no updates, sync or first-run pages).
@@ -24,4 +25,31 @@ export const skipWithoutChromium = (context: Mocha.Context): void => {
         process.stdout.write(`  ${debianChromium.path} no está instalado: se omite la prueba en el navegador.\n`);
         context.skip();
     }
+};
+
+// What a page should never do under the panel's CSP: log an error (a refused script, style or
+// image is reported there), get an error answer, or ask anything of another site. The list
+// fills as the page runs; a journey ends expecting it empty.
+export const pageProblems = (page: Page, serviceUrl: string): string[] => {
+
+    const problems: string[] = [];
+    page.on('console', (message) => {
+
+        if (message.type() === 'error') {
+            problems.push(message.text());
+        }
+    });
+    page.on('response', (response) => {
+
+        if (response.status() >= 400) {
+            problems.push(`${response.status()} ${response.url()}`);
+        }
+    });
+    page.on('request', (request) => {
+
+        if (!request.url().startsWith(serviceUrl)) {
+            problems.push(`fuera del servicio: ${request.url()}`);
+        }
+    });
+    return problems;
 };

@@ -3,6 +3,7 @@ import type { Principal, Role, SubscriptionState } from '../../core/domain/acces
 import type { ClientRecord } from '../../core/domain/client.js';
 import { keyIdentity } from '../../core/domain/key-identity.js';
 import { DomainError } from '../../core/domain/errors.js';
+import type { Notification } from '../../core/domain/notification.js';
 import { defaultRateLimits } from '../../core/domain/rate-limit.js';
 import type { RateLimits } from '../../core/domain/rate-limit.js';
 import { argentineHolidays } from '../../adapters/holidays/argentina.js';
@@ -24,6 +25,9 @@ import type {
     UserRepository
 } from '../../core/ports/index.js';
 import type { JobQueue, SyncReason } from '../../core/ports/job-queue.js';
+import type { SyncState } from '../../core/ports/repositories.js';
+import type { ClientWork, OutboxEvent, SystemChanges, UnitOfWork } from '../../core/ports/unit-of-work.js';
+import { withSystemWrites } from '../../core/use-cases/sync/system-writes.js';
 
 // The ports the core's rules need, as plain objects over arrays: unit tests of the use cases
 // (core/use-cases) run on these instead of a database. Each fake keeps the promise its port's
@@ -54,6 +58,14 @@ export interface MemoryWorld {
     // Invoices as the answers read them: month, kind, type, importe in pesos, IVA in pesos.
     invoices: (InvoiceAmountRow & { clientId: number; iva: number })[];
     calendarFeeds: { userId: number; tokenHash: string }[];
+    // The unit of work's (core/ports/unit-of-work.ts): the accounts with an active webhook
+    // endpoint, the outbox, what the sync's writes changed and each client's sync states.
+    listening: Set<number>;
+    events: (OutboxEvent & { clientId: number; at: number })[];
+    changes: (SystemChanges & { clientId: number })[];
+    syncStates: (SyncState & { clientId: number })[];
+    // Each client's DFE notifications, as a sync would have stored them.
+    notifications: Map<number, Notification[]>;
 }
 
 export interface MemoryClock {
@@ -122,7 +134,8 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
     };
 
     const world: MemoryWorld = {
-        accounts: [], users: [], tokens: [], clients: [], jobs: [], counts: new Map(),
+        accounts: [], users: [], tokens: [], clients: [], jobs: [], counts: new Map(), listening: new Set(), events: [], changes: [], syncStates: [],
+        notifications: new Map(),
         categoryTables: publishedTables.map((table) => ({ ...table, topes: { ...table.topes } })), invoices: [], calendarFeeds: []
     };
     const nextId = (rows: readonly { id: number }[]): number => rows.reduce((max, row) => Math.max(max, row.id), 0) + 1;
@@ -437,7 +450,127 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         }
     };
 
+    // UnitOfWork's promise: what the work wrote stays only when it returns (a throw puts the
+    // outbox and the sync states back as they were). Only the outbox and the sync states are
+    // kept in memory; a system's data is the knex stores' (both databases).
+    const unitOfWork: UnitOfWork = {
+        async transaction(clientId, work) {
+
+            const saved = { events: [...world.events], changes: [...world.changes], syncStates: world.syncStates.map((state) => ({ ...state })) };
+            const cuit = () => {
+
+                const client = world.clients.find((row) => row.id === clientId);
+                return client && world.listening.has(client.accountId) ? client.cuit : null;
+            };
+
+            const client: ClientWork = internals.partial<ClientWork>('unitOfWork', {
+                exists: async () => world.clients.some((row) => row.id === clientId),
+                keyOf: async () => null,
+                outbox: {
+                    listening: async () => cuit(),
+                    async append(event, at, about = clientId) {
+
+                        if (cuit() !== null) {
+                            world.events.push({ ...event, clientId: about, at });
+                        }
+                    },
+                    async changed(system, changes) {
+
+                        if (cuit() !== null) {
+                            const found = world.changes.find((entry) => entry.clientId === clientId && entry.system === system);
+                            if (found) {
+                                found.nuevos += changes.nuevos;
+                                found.cambiados += changes.cambiados;
+                                found.eliminados += changes.eliminados;
+                            }
+                            else {
+                                world.changes.push({ clientId, system, ...changes });
+                            }
+                        }
+                    },
+                    lastKeyState: async () => null,
+                    async takeChanges() {
+
+                        const taken = world.changes.filter((entry) => entry.clientId === clientId);
+                        world.changes = world.changes.filter((entry) => entry.clientId !== clientId);
+                        return taken.map(({ clientId: _, ...entry }) => entry);
+                    }
+                },
+                syncStates: {
+                    get: async (system) => world.syncStates.find((state) => state.clientId === clientId && state.system === system),
+                    async markSynced(system, at) {
+
+                        world.syncStates = world.syncStates.filter((state) => state.clientId !== clientId || state.system !== system);
+                        world.syncStates.push({ clientId, system, syncedAt: at, lastAttemptAt: at, lastError: null, lastState: null, failingSince: null });
+                    },
+                    async recordFailure(system, record) {
+
+                        const previous = world.syncStates.find((state) => state.clientId === clientId && state.system === system);
+                        world.syncStates = world.syncStates.filter((state) => state !== previous);
+                        world.syncStates.push({
+                            clientId,
+                            system,
+                            syncedAt: previous?.syncedAt ?? null,
+                            lastAttemptAt: record.at,
+                            lastError: record.error,
+                            lastState: record.state ?? null,
+                            failingSince: record.failingSince
+                        });
+                    }
+                }
+            });
+            try {
+                return await work(client);
+            }
+            catch (err) {
+                Object.assign(world, saved);
+                throw err;
+            }
+        }
+    };
+
+    // NotificationRepository's reads and marking: newest first; marking raises the client's
+    // data version with it.
+    const notifications = internals.partial<Omit<Ports['notifications'], 'save'>>('notifications', {
+        async list(clientId, page) {
+
+            const all = [...world.notifications.get(clientId) ?? []].sort((a, b) => b.fechaRecepcion.localeCompare(a.fechaRecepcion));
+            return { items: all.slice(page.offset, page.offset + page.limit).map((item) => ({ ...item })), total: all.length };
+        },
+        async find(clientId, arcaId) {
+
+            const found = world.notifications.get(clientId)?.find((item) => item.arcaId === arcaId);
+            return found ? { ...found } : null;
+        },
+        async setRead(clientId, arcaId, at) {
+
+            const client = world.clients.find((row) => row.id === clientId);
+            if (client) {
+                Object.assign(client, { dataVersion: client.dataVersion + 1 });
+            }
+
+            const found = world.notifications.get(clientId)?.find((item) => item.arcaId === arcaId);
+            if (!found) {
+                return null;
+            }
+
+            found.leidaAt = at === null ? null : found.leidaAt ?? new Date(at).toISOString();
+            return { ...found };
+        }
+    });
+
+    const stored = withSystemWrites({
+        unitOfWork,
+        sct: internals.partial<Ports['sct']>('sct', {}),
+        ccma: internals.partial<Ports['ccma']>('ccma', {}),
+        notifications,
+        syncStates: internals.partial<Ports['syncStates']>('syncStates', {
+            list: async (clientId) => world.syncStates.filter((state) => state.clientId === clientId).map(({ clientId: _, ...state }) => state)
+        })
+    });
+
     const ports = internals.partial<Ports>('ports', {
+        ...stored,
         answers,
         calendarFeeds,
         holidays: argentineHolidays,

@@ -152,7 +152,7 @@ const startOn = async (db: { url: string; release(): Promise<void> }, options: T
     const base = loadConfig({ ...testEnv, ...options.env, DATABASE_URL: db.url });
     const config = { ...base, rateLimits: { ...base.rateLimits, ...options.rateLimits } };
     const clock = options.clock ?? testClock();
-    // As `serve` composes it (cli/commands/server.ts).
+    // As `serve` composes it (cli/commands/serve.ts).
     const app = await composeApp(config, { clock, pool: { busyTimeoutMs: servingBusyTimeoutMs } });
     const logger = options.logger ?? runLogger();
     const server = await createHttpServer(app.ports, {

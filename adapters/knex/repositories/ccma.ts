@@ -2,14 +2,14 @@ import type { Knex } from 'knex';
 import type { CcmaBalances } from '../../../core/domain/ccma.js';
 import { periodFromKey, periodKey } from '../../../core/domain/ccma.js';
 import type { CcmaRepository } from '../../../core/ports/index.js';
+import type { ClientStores } from '../../../core/ports/unit-of-work.js';
 import { clientDataTransaction, dialectOf } from '../connection.js';
 import { touchClient } from '../data-versions.js';
 import { listQueries } from '../list-queries.js';
 import { countOf, storableRow, textSizes, toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
-import { markSynced } from './sync-states.js';
 import { recordChanges } from '../../../core/domain/events.js';
-import { changesStep, isListened, storedValue } from '../outbox.js';
+import { storedValue } from '../outbox.js';
 
 const internals = {
     // What names a movement (its period and place in it), and what else it holds.
@@ -23,7 +23,7 @@ const internals = {
         .merge(['saldo_deudor', 'saldo_acreedor'])
 };
 
-export const ccmaRepository = (knex: Knex, sql = statements(knex), queries = listQueries(dialectOf(knex)).ccma): CcmaRepository => ({
+export const ccmaRepository = (knex: Knex, sql = statements(knex), queries = listQueries(dialectOf(knex)).ccma): Omit<CcmaRepository, 'replace'> => ({
 
     async getBalances(clientId) {
 
@@ -66,9 +66,14 @@ export const ccmaRepository = (knex: Knex, sql = statements(knex), queries = lis
             await touchClient(trx, clientId);
             await internals.saveBalances(trx, clientId, balances);
         });
-    },
+    }
+});
 
-    async replace(clientId, balances, movements, syncedAt) {
+// The movements and balances replaced whole, in a client's unit of work
+// (core/ports/unit-of-work.ts); counted: the movements, and the balances as one more record.
+export const ccmaStore = (trx: Knex.Transaction, clientId: number): ClientStores['ccma'] => ({
+
+    async replace(balances, movements, _syncedAt, count) {
 
         const rows = movements.map((movement) => storableRow({
             client_id: clientId,
@@ -84,36 +89,30 @@ export const ccmaRepository = (knex: Knex, sql = statements(knex), queries = lis
             saldo: movement.saldo
         }, textSizes.ccma));
 
-        await clientDataTransaction(knex, async (trx) => {
+        await touchClient(trx, clientId);
+        let changes = null;
+        if (count) {
+            const [before, balance] = await Promise.all([
+                trx('ccma_movements').where({ client_id: clientId }) as Promise<Record<string, unknown>[]>,
+                trx('ccma_balances').where({ client_id: clientId }).first() as Promise<Record<string, unknown> | undefined>
+            ]);
+            changes = recordChanges(
+                before,
+                rows,
+                (row) => storedValue(row, internals.movementKey),
+                (row) => storedValue(row, internals.movementValues)
+            );
+            const saldos = { saldo_deudor: balances.saldoDeudor, saldo_acreedor: balances.saldoAcreedor };
+            changes.nuevos += balance ? 0 : 1;
+            changes.cambiados += balance && storedValue(balance, internals.balanceValues) !== storedValue(saldos, internals.balanceValues) ? 1 : 0;
+        }
 
-            await touchClient(trx, clientId);
-            // What the sync changed, for the account's webhooks (only when they listen): the
-            // movements, and the balances as one more record.
-            if (await isListened(trx, clientId)) {
-                const [before, balance] = await Promise.all([
-                    trx('ccma_movements').where({ client_id: clientId }) as Promise<Record<string, unknown>[]>,
-                    trx('ccma_balances').where({ client_id: clientId }).first() as Promise<Record<string, unknown> | undefined>
-                ]);
-                const changes = recordChanges(
-                    before,
-                    rows,
-                    (row) => storedValue(row, internals.movementKey),
-                    (row) => storedValue(row, internals.movementValues)
-                );
-                const saldos = { saldo_deudor: balances.saldoDeudor, saldo_acreedor: balances.saldoAcreedor };
-                changes.nuevos += balance ? 0 : 1;
-                changes.cambiados += balance && storedValue(balance, internals.balanceValues) !== storedValue(saldos, internals.balanceValues) ? 1 : 0;
-                const step = changesStep(dialectOf(knex), clientId, 'ccma', changes, syncedAt);
-                await trx.raw(step.sql, step.bindings as Knex.RawBinding[]);
-            }
+        await internals.saveBalances(trx, clientId, balances);
+        await trx('ccma_movements').where({ client_id: clientId }).delete();
+        if (rows.length) {
+            await trx.batchInsert('ccma_movements', rows, 300).transacting(trx);
+        }
 
-            await internals.saveBalances(trx, clientId, balances);
-            await trx('ccma_movements').where({ client_id: clientId }).delete();
-            if (rows.length) {
-                await trx.batchInsert('ccma_movements', rows, 300).transacting(trx);
-            }
-
-            await markSynced(trx, clientId, 'ccma', syncedAt);
-        });
+        return changes;
     }
 });

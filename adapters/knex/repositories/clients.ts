@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Principal } from '../../../core/domain/access.js';
 import type { ClientListRow, ClientRecord, DeletedWithClient } from '../../../core/domain/client.js';
-import { deleteCascade, sortKey } from '../../../core/domain/client.js';
+import { deleteCascade } from '../../../core/domain/client.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
 import type { ClientChanges, ClientRepository, CreateClientOutcome, NewClient } from '../../../core/ports/index.js';
 import { createHash } from 'node:crypto';
@@ -10,7 +10,7 @@ import { dialectOf } from '../connection.js';
 import { touchAccount, touchAccountOfClient } from '../data-versions.js';
 import { isForeignKeyViolation, isLockConflict, isUniqueViolation } from '../errors.js';
 import { retriedOnLockConflict } from '../lock-retries.js';
-import { assignedToMember, clientColumns, toClientRecord } from '../client-rows.js';
+import { assignedToMember, clientColumns, clientConditions, toClientRecord } from '../client-rows.js';
 import { listQueries } from '../list-queries.js';
 import { countOf, toNullableNumber, toNumber } from '../column-values.js';
 import type { Binding } from '../statements.js';
@@ -70,8 +70,6 @@ const internals = {
     // Who sees what (client-rows.ts). The reads of every request use fixed SQL (see
     // statements.ts), so visibility is a WHERE fragment.
     visibleTo: (principal: Principal): { where: string; bindings: Binding[] } => visibleClientsWhere(principal),
-
-    flag: (value: boolean): number => (value ? 1 : 0),
 
     // A new key is tried by the service, as a new client's first sync is (the refused one it
     // replaces kept every CUIT it reaches from syncing): a job due now for the client and the
@@ -322,31 +320,11 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
         async listVisible(principal, filters, page) {
 
             const visible = internals.visibleTo(principal);
-            const where = [visible.where];
-            const bindings = [...visible.bindings];
-            if (filters.monotributista !== null) {
-                where.push('c.monotributista = ?');
-                bindings.push(internals.flag(filters.monotributista));
-            }
-
-            if (filters.autonomo !== null) {
-                where.push('c.autonomo = ?');
-                bindings.push(internals.flag(filters.autonomo));
-            }
-
-            if (filters.categoria !== null) {
-                where.push('c.categoria = ?');
-                bindings.push(filters.categoria);
-            }
-
-            if (filters.etiquetas !== null) {
-                // Several tags combine with OR; names match ignoring case and accents.
-                const keys = filters.etiquetas.map(sortKey);
-                where.push(`exists (select 1 from client_tags ct inner join tags t on t.id = ct.tag_id where ct.client_id = c.id and t.sort_name in (${placeholders(keys.length)}))`);
-                bindings.push(...keys);
-            }
-
-            const query = queries.clients(where.join(' and '), principal.role === 'owner');
+            const conditions = clientConditions(filters);
+            const where = [visible.where, ...conditions.where];
+            const bindings = [...visible.bindings, ...conditions.bindings];
+            // A page picked by id (the panel's) reads those rows by primary key, not the account's list index.
+            const query = queries.clients(where.join(' and '), principal.role === 'owner' && !filters.ids);
             const [countRow, rows] = await Promise.all([
                 sql.first(query.count, bindings),
                 sql.all(query.page, [...bindings, page.limit, page.offset])

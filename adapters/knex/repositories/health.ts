@@ -8,7 +8,7 @@ import type { Principal } from '../../../core/domain/access.js';
 import type { HealthClientRow, HealthRepository, SyncState } from '../../../core/ports/index.js';
 import { assignedToMember } from '../client-rows.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
-import { pageByState } from '../health-states.js';
+import { pageByState, portfolioRanking } from '../health-states.js';
 import { loginLedger } from '../login-ledger.js';
 import { syncStateOf } from '../sync-state-rows.js';
 
@@ -58,6 +58,8 @@ export const healthRepository = (knex: Knex): HealthRepository => ({
     },
 
     pageByState: (principal, states, day, page) => pageByState(knex, principal, states, day, page),
+
+    portfolio: (principal, query, day) => portfolioRanking(knex, principal, query, day),
 
     async rows(accountId, wanted, day) {
 

@@ -10,8 +10,8 @@ import { finite } from '../value-rows.js';
 import type { Step } from '../statements.js';
 import { statements, statementsTransaction } from '../statements.js';
 import { upsertChangedSql, upsertCountingSql, upsertSql } from '../upsert.js';
-import { markSyncedSteps } from './sync-states.js';
-import { changesStep, countedChangesStep, listenedSql } from '../outbox.js';
+import { markSyncedStep } from './sync-states.js';
+import { changesStep, countedChangesStep, listenedSql, recoveryStep } from '../outbox.js';
 
 type KindSave = { kind: InvoiceKind; invoices: readonly InvoiceRecord[] };
 type DayRecount = { forget: string; recount: string };
@@ -195,7 +195,10 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
         const kindRows = saves.map(({ kind, invoices }) => invoices.map((invoice) => internals.rowValues(clientId, kind, invoice)));
         const rows = kindRows.flat();
         const touch = touchClientStep(clientId);
-        const synced = markSyncedSteps(dialect, clientId, saves.map(({ kind }) => internals.systems[kind]), syncedAt);
+        // The sync date of each kind, after the recovery of a kind that was failing (the
+        // outbox's, as core's unit of work writes it for the other systems).
+        const systems = saves.map(({ kind }) => internals.systems[kind]);
+        const synced = [...systems.map((system) => recoveryStep(clientId, system, syncedAt)), markSyncedStep(dialect, clientId, systems, syncedAt)];
         // What each kind's save changed (written only for an account whose webhooks listen).
         const changes = saves.map(({ kind }, index) => countedChangesStep(
             dialect,

@@ -1,14 +1,13 @@
 import type { Knex } from 'knex';
-import type { SctData, SctDebt } from '../../../core/domain/sct.js';
-import { recordChanges, sctDebtChange } from '../../../core/domain/events.js';
+import type { SctDebt } from '../../../core/domain/sct.js';
+import { recordChanges } from '../../../core/domain/events.js';
 import type { SctRepository } from '../../../core/ports/index.js';
+import type { ClientStores } from '../../../core/ports/unit-of-work.js';
 import { toIso } from '../../../core/domain/time.js';
-import { clientDataTransaction, dialectOf } from '../connection.js';
 import { touchClient } from '../data-versions.js';
 import { storableRow, textSizes, toNullableNumber, toNumber } from '../column-values.js';
 import { statements } from '../statements.js';
-import { markSynced } from './sync-states.js';
-import { announce, changesStep, listeningCuit, storedValue } from '../outbox.js';
+import { storedValue } from '../outbox.js';
 
 const internals = {
     tables: ['sct_debts', 'sct_due_dates', 'sct_returns'] as const,
@@ -42,7 +41,7 @@ const internals = {
 
 // The three blocks are replaced whole on each sync: the authority shows the current state,
 // not a history.
-export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository => ({
+export const sctRepository = (knex: Knex, sql = statements(knex)): Omit<SctRepository, 'replace'> => ({
 
     async get(clientId) {
 
@@ -68,9 +67,14 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository
                 vencimiento: new Date(toNumber(row.vencimiento)).toISOString()
             }))
         };
-    },
+    }
+});
 
-    async replace(clientId, data: SctData, syncedAt) {
+// The three blocks replaced in a client's unit of work (core/ports/unit-of-work.ts); counted:
+// the debts as they were and as stored now, and what the sync changed in each block.
+export const sctStore = (trx: Knex.Transaction, clientId: number): ClientStores['sct'] => ({
+
+    async replace(data, _syncedAt, count) {
 
         const base = (position: number) => ({ client_id: clientId, position });
         const rows = {
@@ -109,47 +113,36 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): SctRepository
             }, textSizes.sct))
         } satisfies Record<typeof internals.tables[number], Record<string, unknown>[]>;
 
-        await clientDataTransaction(knex, async (trx) => {
-
-            await touchClient(trx, clientId);
-            // The blocks as they were, for the account's webhooks (only when they listen): the
-            // debt's change, and what the sync changed in each block.
-            const cuit = await listeningCuit(trx, clientId);
-            if (cuit !== null) {
-                const before = Object.fromEntries(await Promise.all(internals.tables.map(async (table) => [
-                    table,
-                    await trx(table).where({ client_id: clientId }).orderBy('position') as Record<string, unknown>[]
-                ]))) as Record<typeof internals.tables[number], Record<string, unknown>[]>;
-                const change = sctDebtChange(cuit, internals.debts(before.sct_debts), internals.debts(rows.sct_debts));
-                if (change) {
-                    await announce(trx, clientId, { type: 'sct.deuda_cambio', system: 'sct', data: change }, syncedAt);
-                }
-
-                const changes = { nuevos: 0, cambiados: 0, eliminados: 0 };
-                for (const table of internals.tables) {
-                    const counted = recordChanges(
-                        before[table],
-                        rows[table],
-                        (row) => storedValue(row, internals.keys[table]),
-                        (row) => storedValue(row, internals.values[table])
-                    );
-                    changes.nuevos += counted.nuevos;
-                    changes.cambiados += counted.cambiados;
-                    changes.eliminados += counted.eliminados;
-                }
-
-                const step = changesStep(dialectOf(knex), clientId, 'sct', changes, syncedAt);
-                await trx.raw(step.sql, step.bindings as Knex.RawBinding[]);
-            }
-
+        await touchClient(trx, clientId);
+        let replaced = null;
+        if (count) {
+            const before = Object.fromEntries(await Promise.all(internals.tables.map(async (table) => [
+                table,
+                await trx(table).where({ client_id: clientId }).orderBy('position') as Record<string, unknown>[]
+            ]))) as Record<typeof internals.tables[number], Record<string, unknown>[]>;
+            const changes = { nuevos: 0, cambiados: 0, eliminados: 0 };
             for (const table of internals.tables) {
-                await trx(table).where({ client_id: clientId }).delete();
-                if (rows[table].length) {
-                    await trx.batchInsert(table, rows[table], 200).transacting(trx);
-                }
+                const counted = recordChanges(
+                    before[table],
+                    rows[table],
+                    (row) => storedValue(row, internals.keys[table]),
+                    (row) => storedValue(row, internals.values[table])
+                );
+                changes.nuevos += counted.nuevos;
+                changes.cambiados += counted.cambiados;
+                changes.eliminados += counted.eliminados;
             }
 
-            await markSynced(trx, clientId, 'sct', syncedAt);
-        });
+            replaced = { changes, debts: { before: internals.debts(before.sct_debts), after: internals.debts(rows.sct_debts) } };
+        }
+
+        for (const table of internals.tables) {
+            await trx(table).where({ client_id: clientId }).delete();
+            if (rows[table].length) {
+                await trx.batchInsert(table, rows[table], 200).transacting(trx);
+            }
+        }
+
+        return replaced;
     }
 });

@@ -1,14 +1,11 @@
-import { arcaDay, nextArcaDayStart } from '../../domain/arca-day.js';
-import type { Cuit } from '../../domain/cuit.js';
-import type { LoginRules, LoginWait } from '../../domain/login-ledger.js';
-import { defaultWeeklyWrongCap, isKeyFailureKind } from '../../domain/login-ledger.js';
-import { messages } from '../../domain/messages.js';
+import { arcaDay } from '../../domain/arca-day.js';
+import { defaultWeeklyWrongCap } from '../../domain/login-ledger.js';
 import type { Clock } from '../../ports/clock.js';
 import type { AuthorityClient, KeySession } from '../../ports/authority-client.js';
-import { AuthorityFailure } from '../../ports/authority-client.js';
 import type { LoginLedger } from '../../ports/fleet.js';
+import type { SyncKey } from './key-login.js';
+import { logInKey } from './key-login.js';
 import type { LoginPacer } from './login-pacing.js';
-import { failurePolicy } from './sync-policy.js';
 
 // One login per key per ARCA day (repeated logins bring CAPTCHAs): a key's session is kept and
 // reused for every taxpayer it reaches (the person and every legal entity it represents), one
@@ -16,17 +13,9 @@ import { failurePolicy } from './sync-policy.js';
 // its login CUIT and plaintext), never its CUIT alone: a session serves only the key that opened
 // it, so another account's key for the same CUIT logs in (and fails) for itself. Before any
 // password is posted, the login ledger (shared by the fleet through the database) must allow
-// it by its rule (core/domain/login-ledger.ts); every start, post and outcome is written there. Logins wait their turn in the pacer. A session left idle
+// it by its rule (key-login.ts). A session left idle
 // `idleMs` is closed and the key let go (`onKeyClosed`), so that another worker may take it.
 // Each session tells the authority client how much work it has left (LoginOptions.workLeft).
-
-export interface SyncKey {
-    loginCuit: Cuit;
-    password: string;
-    // The key's identity (core/domain/key-identity.ts), and the account whose sync logs in.
-    keyId: string;
-    accountId: number;
-}
 
 export interface KeyLease {
     session: KeySession;
@@ -57,50 +46,44 @@ export interface KeySessionsOptions {
     stillWanted?: (keyId: string) => Promise<boolean>;
 }
 
-// The key may not log in now (the ledger's rule, core/domain/login-ledger.ts): a failure ended
-// its day or ARCA refused it before (kind), or it waits (its logins are used up, or it is an
-// unproven key whose tries are spent). The job comes back when the ARCA day ends.
-export class KeyDayOver extends Error {
-
-    readonly reason: LoginWait;
-    readonly kind: string | null;
-    readonly retryAfterMs: number;
-
-    constructor(reason: LoginWait, kind: string | null, retryAfterMs: number) {
-
-        super(KeyDayOver.messageOf(reason, kind));
-        this.name = 'KeyDayOver';
-        this.reason = reason;
-        this.kind = kind;
-        this.retryAfterMs = retryAfterMs;
-    }
-
-    static messageOf(reason: LoginWait, kind: string | null): string {
-
-        const what = kind === null ? null : messages.authority[kind as keyof typeof messages.authority] ?? kind;
-        switch (reason) {
-            case 'day_ended':
-                return messages.sync.loginsEndedToday(what ?? messages.sync.internal);
-            case 'key_refused':
-                return `${what ?? messages.authority.rejected_key} ${messages.sync.keyNotRetried}`;
-            case 'unproven_today':
-                return messages.sync.unprovenToday;
-            case 'unproven_week':
-                return messages.sync.unprovenWeek;
-            default:
-                return messages.sync.loginsUsedToday;
-        }
-    }
-}
-
-interface Entry {
-    tail: Promise<void>;
+// One key's place in the pool, as plain data: its session and the ARCA day it was opened on,
+// the taxpayers that asked for it and have not released it (the one being read and those
+// waiting), and the share of the one being read already done.
+interface KeySlot {
     session: KeySession | null;
     day: string;
-    // The taxpayers that asked for the key and have not released it (the one being read and
-    // those waiting), and the share of the one being read already done.
     taxpayers: number;
     done: number;
+}
+
+// What the pool does with a key: nothing while a taxpayer wants it; with a session, keep it
+// (no idle limit) or close it once idle; without one, let the key go now.
+type Unwanted = 'wanted' | 'keep' | 'idle' | 'close';
+
+// The pool's rules as pure transitions of a slot.
+const slots = {
+    empty: (): KeySlot => ({ session: null, day: '', taxpayers: 0, done: 0 }),
+    asked: (slot: KeySlot): KeySlot => ({ ...slot, taxpayers: slot.taxpayers + 1 }),
+    // A taxpayer let go of the key; a broken session is not handed to the next one.
+    released: (slot: KeySlot, session: KeySession, broken: boolean): KeySlot => ({
+        ...slot,
+        taxpayers: slot.taxpayers - 1,
+        done: 0,
+        session: broken && slot.session === session ? null : slot.session
+    }),
+    // The session of another ARCA day is not used: a new day is a new login.
+    stale: (slot: KeySlot, today: string): boolean => slot.session !== null && slot.day !== today,
+    unwanted: (slot: KeySlot, idleMs: number | null): Unwanted => (
+        slot.taxpayers > 0 ? 'wanted' : !slot.session ? 'close' : idleMs === null ? 'keep' : 'idle'
+    ),
+    workLeft: (slot: KeySlot): number => Math.max(0, slot.taxpayers - slot.done)
+};
+
+// A slot in the pool with what is not data: the queue of its taxpayers (one at a time) and the
+// idle timer.
+interface Entry {
+    slot: KeySlot;
+    tail: Promise<void>;
     idle: ReturnType<typeof setTimeout> | null;
 }
 
@@ -108,121 +91,73 @@ export const defaultMaxRelogins = 1;
 
 export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock, 'now'>, options: KeySessionsOptions = {}): KeySessions => {
 
-    const ledger = options.ledger;
-    const rules: LoginRules = { allowance: 1 + (options.maxRelogins ?? defaultMaxRelogins), weeklyWrongCap: options.weeklyWrongCap ?? defaultWeeklyWrongCap };
     const entries = new Map<string, Entry>();
+    const idleMs = options.idleMs ?? null;
     let logins = 0;
+    const login = {
+        authority,
+        clock,
+        ledger: options.ledger,
+        pacer: options.pacer,
+        rules: { allowance: 1 + (options.maxRelogins ?? defaultMaxRelogins), weeklyWrongCap: options.weeklyWrongCap ?? defaultWeeklyWrongCap },
+        counted: () => void logins++
+    };
 
     const entry = (keyId: string): Entry => {
 
         let found = entries.get(keyId);
         if (!found) {
-            found = { tail: Promise.resolve(), session: null, day: '', taxpayers: 0, done: 0, idle: null };
+            found = { slot: slots.empty(), tail: Promise.resolve(), idle: null };
             entries.set(keyId, found);
         }
 
         return found;
     };
 
+    // The key's session closed and the key let go, unless a taxpayer came for it meanwhile or a
+    // job of the key still waits for this worker (stillWanted: kept another idleMs).
+    const close = async (keyId: string, current: Entry): Promise<void> => {
+
+        current.idle = null;
+        const mine = () => slots.unwanted(current.slot, idleMs) !== 'wanted' && !current.idle && entries.get(keyId) === current;
+        if (!mine()) {
+            return;
+        }
+
+        if (current.slot.session && await options.stillWanted?.(keyId).catch(() => false)) {
+            if (mine()) {
+                wait(keyId, current);
+            }
+
+            return;
+        }
+
+        if (mine()) {
+            entries.delete(keyId);
+            await current.slot.session?.close().catch(() => undefined);
+            await options.onKeyClosed?.(keyId).catch(() => undefined);
+        }
+    };
+
+    const wait = (keyId: string, current: Entry): void => {
+
+        current.idle = setTimeout(() => void close(keyId, current), idleMs ?? 0);
+        current.idle.unref();
+    };
+
     // No taxpayer wants the key: its session ends now (none open) or after idleMs.
     const letGo = (keyId: string, current: Entry): void => {
 
-        if (current.taxpayers > 0 || current.idle) {
+        if (current.idle) {
             return;
         }
 
-        const close = async () => {
-
-            current.idle = null;
-            if (current.taxpayers > 0 || entries.get(keyId) !== current) {
-                return;
-            }
-
-            if (current.session && await options.stillWanted?.(keyId).catch(() => false)) {
-                if (current.taxpayers === 0 && !current.idle && entries.get(keyId) === current) {
-                    current.idle = setTimeout(() => void close(), options.idleMs ?? 0);
-                    current.idle.unref();
-                }
-
-                return;
-            }
-
-            if (current.taxpayers > 0 || current.idle || entries.get(keyId) !== current) {
-                return;
-            }
-
-            entries.delete(keyId);
-            await current.session?.close().catch(() => undefined);
-            await options.onKeyClosed?.(keyId).catch(() => undefined);
-        };
-
-        const idleMs = options.idleMs ?? null;
-        if (current.session && idleMs === null) {
-            return;
+        const next = slots.unwanted(current.slot, idleMs);
+        if (next === 'idle') {
+            wait(keyId, current);
         }
-
-        if (current.session) {
-            current.idle = setTimeout(() => void close(), idleMs!);
-            current.idle.unref();
-            return;
-        }
-
-        void close();
-    };
-
-    // The key's login, if the ledger allows it: counted there before the password is posted,
-    // and what came of it written there after. Without a ledger (a probe of one process's own),
-    // the rule is not applied.
-    const logIn = async (key: SyncKey, current: Entry, day: string): Promise<KeySession> => {
-
-        const now = clock.now().getTime();
-        const permit = ledger
-            ? await ledger.begin({ keyCuit: key.loginCuit, keyId: key.keyId, accountId: key.accountId, day, at: now, rules })
-            : { allowed: true as const, attempt: 0, proven: false, relogin: false };
-        if (!permit.allowed) {
-            throw new KeyDayOver(permit.reason, permit.ended?.kind ?? null, nextArcaDayStart(now) - now);
-        }
-
-        const attempt = permit.attempt;
-        const turn = await options.pacer?.start().catch(async (err: unknown) => {
-
-            await ledger?.unposted(attempt);
-            throw err;
-        });
-        logins++;
-        try {
-            const session = await authority.login({ loginCuit: key.loginCuit, password: key.password }, {
-                workLeft: () => Math.max(0, current.taxpayers - current.done),
-                ...(turn ? { started: turn.started } : {})
-            });
-            await ledger?.passwordPosted(attempt, clock.now().getTime());
-            await ledger?.finish(attempt, { kind: 'ok', endsDay: false, at: clock.now().getTime() });
-            return session;
-        }
-        catch (err) {
-            if (err instanceof AuthorityFailure) {
-                const posted = err.touchedPassword || isKeyFailureKind(err.kind);
-                if (posted) {
-                    await ledger?.passwordPosted(attempt, clock.now().getTime());
-                    const endsDay = failurePolicy.endsLoginsForDay(err.kind, err.touchedPassword);
-                    await ledger?.finish(attempt, { kind: err.kind, endsDay, at: clock.now().getTime() });
-                }
-                else if (failurePolicy.endsLoginsForDay(err.kind, false)) {
-                    // A CAPTCHA or a second factor met before the password: nothing posted,
-                    // but the key's day is over.
-                    await ledger?.finish(attempt, { kind: err.kind, endsDay: true, at: clock.now().getTime() });
-                }
-                else {
-                    // Never reached the password (the login page, a block, a timeout before
-                    // it): the start is given back. Anything else may have posted it and stays.
-                    await ledger?.unposted(attempt);
-                }
-            }
-
-            throw err;
-        }
-        finally {
-            turn?.end();
+        else if (next === 'close') {
+            void close(keyId, current);
         }
     };
 
@@ -237,12 +172,13 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
         async acquire(key) {
 
             const current = entry(key.keyId);
-            current.taxpayers++;
+            current.slot = slots.asked(current.slot);
             if (current.idle) {
                 clearTimeout(current.idle);
                 current.idle = null;
             }
 
+            // One taxpayer at a time: this one goes when the one before it released the key.
             const previous = current.tail;
             let unlock!: () => void;
             current.tail = new Promise<void>((resolve) => {
@@ -253,31 +189,31 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
 
             try {
                 const today = arcaDay(clock.now().getTime());
-                if (current.session && current.day !== today) {
-                    await current.session.close().catch(() => undefined);
-                    current.session = null;
+                if (slots.stale(current.slot, today)) {
+                    await current.slot.session!.close().catch(() => undefined);
+                    current.slot = { ...current.slot, session: null };
                 }
 
-                if (!current.session) {
-                    current.session = await logIn(key, current, today);
-                    current.day = today;
+                if (!current.slot.session) {
+                    const session = await logInKey(login, key, today, () => slots.workLeft(current.slot));
+                    current.slot = { ...current.slot, session, day: today };
                 }
             }
             catch (err) {
-                current.taxpayers--;
+                current.slot = { ...current.slot, taxpayers: current.slot.taxpayers - 1 };
                 unlock();
                 letGo(key.keyId, current);
                 throw err;
             }
 
-            const session = current.session;
+            const session = current.slot.session!;
             let released = false;
             return {
                 session,
                 progress(share) {
 
                     if (!released) {
-                        current.done = Math.min(1, Math.max(0, share));
+                        current.slot = { ...current.slot, done: Math.min(1, Math.max(0, share)) };
                     }
                 },
 
@@ -288,10 +224,9 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
                     }
 
                     released = true;
-                    current.taxpayers--;
-                    current.done = 0;
-                    if (broken && current.session === session) {
-                        current.session = null;
+                    const before = current.slot.session;
+                    current.slot = slots.released(current.slot, session, broken);
+                    if (before && !current.slot.session) {
                         void session.close().catch(() => undefined);
                     }
 
@@ -311,7 +246,7 @@ export const createKeySessions = (authority: AuthorityClient, clock: Pick<Clock,
                 }
 
                 await current.tail.catch(() => undefined);
-                await current.session?.close().catch(() => undefined);
+                await current.slot.session?.close().catch(() => undefined);
                 await options.onKeyClosed?.(keyId).catch(() => undefined);
             }
         }

@@ -11,7 +11,7 @@ import type { AuthorityFailureKind, KeySession } from '../../ports/authority-cli
 import type { SyncTarget } from '../../ports/job-queue.js';
 import type { SyncDeps } from './deps.js';
 import type { KeyLease, KeySessions } from './key-sessions.js';
-import { KeyDayOver } from './key-sessions.js';
+import { KeyDayOver } from './key-login.js';
 import type { SyncFailure } from './sync-failure.js';
 import { describeFailure } from './sync-failure.js';
 

@@ -114,18 +114,6 @@ const internals = {
         return null;
     },
 
-    // The sync's end, once some system was stored: what the writes changed becomes the one
-    // `sincronizacion.completada` event of the CUIT (README: States and webhooks). If that
-    // fails, the changes stay recorded and go with the next sync's event: not the job's failure.
-    async announced(deps: SyncDeps, result: SyncClientResult): Promise<SyncClientResult> {
-
-        if (result.systems.some((entry) => entry.ok)) {
-            await deps.syncStates.announceSyncCompleted(result.clientId, deps.clock.now().getTime()).catch(() => false);
-        }
-
-        return result;
-    },
-
     // Each system is fetched, then written before anything else happens (the next system's
     // fetch, a stop, a failure), unless it joins the one fetched before it (joinsBatch): if
     // the received invoices fail, or the sync stops before them, the issued ones are written
@@ -172,47 +160,115 @@ const internals = {
     }
 };
 
-// Synchronize one CUIT: log in (a legal entity through its representative's key), then each
-// system in turn, each stored in one transaction with its syncedAt. A failing system keeps
-// its previous data and syncedAt and records the error; a refused key is remembered and not
-// tried again until the key changes.
-export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promise<SyncClientResult> => {
+// What the steps of one sync share, filled in as they go.
+interface Sync {
+    deps: SyncDeps;
+    input: SyncClientInput;
+    target?: SyncTarget;
+    systems?: SyncSystem[];
+    report?: SyncReport;
+    reading?: Reading;
+    result?: SyncClientResult;
+    // What is undone when the sync ends, however it ends, the last added first.
+    undo: (() => Promise<void> | void)[];
+}
 
-    const target = await deps.syncTargets.find(input.clientId);
-    if (!target) {
-        return goneResult(input.clientId);
-    }
+// A step either lets the next one go on (null) or ends the sync with its result.
+type SyncStep = (sync: Sync) => Promise<SyncClientResult | null>;
 
-    const systems = await internals.systemsToRun(deps, target, input.skipSyncedSince);
-    const report = createSyncReport(deps, target);
-    if (!systems.length) {
-        return report.finish('synced');
-    }
+const steps = {
+    // A CUIT deleted since its job was queued is gone.
+    async find(sync: Sync) {
 
-    const sessions = input.sessions ?? createKeySessions(deps.authority, deps.clock, {
-        ledger: deps.loginLedger,
-        pacer: deps.loginPacer,
-        maxRelogins: deps.maxRelogins,
-        weeklyWrongCap: deps.weeklyWrongCap
-    });
-    try {
+        sync.target = await sync.deps.syncTargets.find(sync.input.clientId) ?? undefined;
+        return sync.target ? null : goneResult(sync.input.clientId);
+    },
+
+    // Its systems (by its kind), less those an earlier attempt of the job stored: none left
+    // is a sync done.
+    async systems(sync: Sync) {
+
+        sync.systems = await internals.systemsToRun(sync.deps, sync.target!, sync.input.skipSyncedSince);
+        sync.report = createSyncReport(sync.deps, sync.target!);
+        return sync.systems.length ? null : sync.report.finish('synced');
+    },
+
+    // The key's session of the day, shared by every job of the worker (key-sessions.ts), or
+    // this sync's own; a refused key fails every system with its reason.
+    async login(sync: Sync) {
+
+        const { deps, input, target, report, systems } = sync as Required<Sync>;
+        const sessions = input.sessions ?? createKeySessions(deps.authority, deps.clock, {
+            ledger: deps.loginLedger,
+            pacer: deps.loginPacer,
+            maxRelogins: deps.maxRelogins,
+            weeklyWrongCap: deps.weeklyWrongCap
+        });
+        if (!input.sessions) {
+            sync.undo.push(() => sessions.close());
+        }
+
         const login = await logInForSync(deps, target, sessions);
         if ('refused' in login) {
             return await report.failRest(systems, login.refused);
         }
 
-        try {
-            const session = login.lease.session.taxpayer(target.cuit);
-            return await internals.announced(deps, await internals.readAll({ deps, input, target, systems, login, session, report }));
+        // The session ended under the sync (the portal's): the key's next taxpayer logs in again.
+        sync.undo.push(() => login.lease.release(report.sessionExpired()));
+        sync.reading = { deps, input, target, systems, login, session: login.lease.session.taxpayer(target.cuit), report };
+        return null;
+    },
+
+    // Each system fetched and stored in its own transaction; a failing one keeps its data and
+    // records why, and the others go on (or the sync ends: the CUIT deleted, the key refused,
+    // the worker stopping, the lease lost).
+    async read(sync: Sync) {
+
+        sync.result = await internals.readAll(sync.reading!);
+        return null;
+    },
+
+    // Once some system was stored, what the writes changed becomes the CUIT's one
+    // `sincronizacion.completada` event (README: States and webhooks). If that fails, the
+    // changes stay recorded and go with the next sync's event: not the job's failure.
+    async announce({ deps, result }: Sync) {
+
+        if (result!.systems.some((entry) => entry.ok)) {
+            await deps.syncStates.announceSyncCompleted(result!.clientId, deps.clock.now().getTime()).catch(() => false);
         }
-        finally {
-            // The session ended under the sync (the portal's): the key's next taxpayer logs in again.
-            login.lease.release(report.sessionExpired());
+
+        return null;
+    }
+};
+
+// Synchronize one CUIT, top to bottom: a step's result ends it early, else it ends with what
+// reading the systems found. A failing system keeps its previous data and syncedAt and records
+// the error; a refused key is remembered and not tried again until the key changes. Whatever
+// ends it, the key's lease is given back and a session of its own closed (Sync.undo).
+const syncSteps: readonly (readonly [name: string, step: SyncStep])[] = [
+    ['find the CUIT', steps.find],
+    ['choose its systems', steps.systems],
+    ['log in', steps.login],
+    ['read and store each system', steps.read],
+    ['announce', steps.announce]
+];
+
+export const syncClient = async (deps: SyncDeps, input: SyncClientInput): Promise<SyncClientResult> => {
+
+    const sync: Sync = { deps, input, undo: [] };
+    try {
+        for (const [, step] of syncSteps) {
+            const result = await step(sync);
+            if (result) {
+                return result;
+            }
         }
+
+        return sync.result!;
     }
     finally {
-        if (!input.sessions) {
-            await sessions.close();
+        for (const undo of sync.undo.reverse()) {
+            await undo();
         }
     }
 };

@@ -4,7 +4,7 @@ import { isWait } from '../../domain/login-ledger.js';
 import { messages } from '../../domain/messages.js';
 import type { AuthorityFailureKind } from '../../ports/authority-client.js';
 import { AuthorityFailure } from '../../ports/authority-client.js';
-import { KeyDayOver } from './key-sessions.js';
+import { KeyDayOver } from './key-login.js';
 import { failurePolicy } from './sync-policy.js';
 
 // What a failure during a sync means: the Spanish text recorded for staff (with the

@@ -44,6 +44,14 @@ const examples = {
 };
 
 const internals = {
+    // How a user gets a token (issue 38): staff create it today; the panel's tokens page comes
+    // with the issue that adds the panel's management pages.
+    bearerDescription: 'Token de acceso de un usuario, en `Authorization: Bearer <token>`. Cómo se obtiene: hoy lo crea el equipo de arcasync ' +
+        'para el usuario (`arcasync token create --user ID`) y se muestra una sola vez; pedilo a quien administra tu cuenta. El token ve lo ' +
+        'mismo que su usuario en el panel (`/panel`): el dueño, todos los CUIT de la cuenta; un miembro, los asignados. La página de tokens ' +
+        'del panel, donde cada usuario generará y revocará los suyos, llega más adelante. Los clientes MCP también pueden obtenerlo con ' +
+        'OAuth 2.1: el usuario ingresa con su e-mail y la contraseña del panel.',
+
 
     // The message each status answers, as the API says it, unless an operation says others.
     get errorExamples(): Record<number, Record<string, string>> {
@@ -440,7 +448,7 @@ export const buildOpenApiDocument = (routes: readonly RouteLike[], options: { se
         tags: Object.entries(internals.tagDescriptions).map(([name, description]) => ({ name, description })),
         paths,
         components: {
-            securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Token de acceso de un usuario: por ahora lo crea el equipo de arcasync (`arcasync token create`); el panel permitirá generarlo al usuario.' } },
+            securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: internals.bearerDescription } },
             schemas: { ...componentSchemas, ...answerSchemas, ...requestSchemas, ...bodies }
         }
     };

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { testOnlyDatabaseOf as databaseOf } from '../app/compose.js';
+import { createLogger } from '../app/logger.js';
+import { createAccount } from '../core/use-cases/staff/create-account.js';
+import { createToken } from '../core/use-cases/staff/create-token.js';
+import { createUser } from '../core/use-cases/staff/create-user.js';
+import { setPassword } from '../core/use-cases/staff/set-password.js';
+import { createHttpServer } from '../servers/http/server.js';
+import { openBenchApp, runOnDatabases, seedPortfolio } from './portfolio-seed.js';
+
+// npm run bench:panel -- [--db sqlite|mysql|both] [--clients 5000] [--requests 10]
+//
+// The panel's pages beside GET /v1/cuits for the same data (issue 38): one account of 5,000
+// CUITs in varied states (portfolio-seed.ts, as bench:estados), the app composed like
+// `arcasync serve`, in this process, answering over HTTP one request at a time; the panel read
+// with a signed-in session cookie, the API with the owner's token. Prints per request the
+// first answer (the portfolio's ranking not yet in the read cache), the median and slowest of
+// --requests runs after it, and the HTML's weight (with the stylesheet and icon every page
+// loads). The target: each panel page within 2x of GET /v1/cuits's median, under 100 KB.
+// (BENCH_MYSQL_URL=mysql://root@127.0.0.1:3306/ names the MariaDB server; a database of its
+// own is created beside it and dropped.)
+
+const internals = {
+    password: 'bench-panel-clave-larga',
+
+    // [label, path, with the session (panel) or the token (API)]. The client page
+    // (/panel/clientes/{cuit}) goes here once it exists, e.g.
+    // ['panel: cliente', `/panel/clientes/${internals.firstCuit}`, 'panel'].
+    requests: [
+        ['GET /v1/cuits?limit=50', '/v1/cuits?limit=50', 'api'],
+        ['GET /v1/cuits?limit=50&offset=2500', '/v1/cuits?limit=50&offset=2500', 'api'],
+        ['GET /v1/cuits?categoria=A&limit=50', '/v1/cuits?categoria=A&limit=50', 'api'],
+        ['panel: primera página', '/panel', 'panel'],
+        ['panel: página 50', '/panel?pagina=50', 'panel'],
+        ['panel: requiere atención', '/panel?atencion=si', 'panel'],
+        ['panel: estado=clave_rechazada', '/panel?estado=clave_rechazada', 'panel'],
+        ['panel: búsqueda por nombre', '/panel?q=apellido0012', 'panel'],
+        ['panel: búsqueda por CUIT', '/panel?q=20-1000004', 'panel']
+    ] as const,
+
+    async signIn(base: string, email: string): Promise<string> {
+
+        const form = await fetch(`${base}/panel/ingresar`);
+        const cookies = form.headers.getSetCookie().map((line) => line.split(';')[0]!);
+        const [, name, value] = /<input type="hidden" name="([^"]+)" value="([^"]*)">/.exec(await form.text())!;
+        const signedIn = await fetch(`${base}/panel/ingresar`, {
+            method: 'POST',
+            redirect: 'manual',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookies.join('; ') },
+            body: new URLSearchParams({ email, password: internals.password, [name!]: value! }).toString()
+        });
+        if (signedIn.status !== 303) {
+            throw new Error(`sign-in: ${signedIn.status}`);
+        }
+
+        return [...cookies, ...signedIn.headers.getSetCookie().map((line) => line.split(';')[0]!)].join('; ');
+    },
+
+    async run(db: 'sqlite' | 'mysql', clients: number, requests: number): Promise<void> {
+
+        const { app, name, close } = await openBenchApp(db, 'panel');
+        try {
+            const now = app.ports.clock.now().getTime();
+            const { id: accountId } = await createAccount(app.ports, { name: 'Estudio Panel' });
+            const email = `panel-${randomUUID().slice(0, 8)}@example.com`;
+            const { id: userId } = await createUser(app.ports, { accountId, email, role: 'owner' });
+            await setPassword(app.ports, { userId, password: internals.password });
+            const { token } = await createToken(app.ports, { userId });
+            const seededAt = Date.now();
+            await seedPortfolio(databaseOf(app), accountId, clients, now);
+            await databaseOf(app).raw(db === 'mysql' ? 'ANALYZE TABLE clients, sync_states, sync_key_failures, sync_login_attempts' : 'ANALYZE');
+
+            const server = await createHttpServer(app.ports, { host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1', logger: createLogger({ level: 'error' }) });
+            await server.start();
+            try {
+                const base = server.info.uri;
+                const cookie = await internals.signIn(base, email);
+                const assets = await Promise.all(['/panel/estilos.css', '/panel/icono.svg'].map(async (path) => (await (await fetch(`${base}${path}`)).arrayBuffer()).byteLength));
+                const assetBytes = assets.reduce((sum, bytes) => sum + bytes, 0);
+                process.stdout.write(`\n${name}: ${clients} CUITs (sembrados en ${((Date.now() - seededAt) / 1000).toFixed(1)} s); hoja de estilos e ícono: ${(assetBytes / 1024).toFixed(1)} KB\n`);
+                process.stdout.write(`${'pedido'.padEnd(38)} ${'primero'.padStart(9)} ${'mediana'.padStart(9)} ${'máx'.padStart(9)} ${'peso'.padStart(9)} ${'vs API'.padStart(7)}\n`);
+                let api = 0;
+                for (const [label, path, via] of internals.requests) {
+                    const times: number[] = [];
+                    let bytes = 0;
+                    for (let i = 0; i <= requests; i++) {
+                        const started = process.hrtime.bigint();
+                        const response = await fetch(`${base}${path}`, { headers: via === 'api' ? { authorization: `Bearer ${token}` } : { cookie }, redirect: 'manual' });
+                        const body = await response.arrayBuffer();
+                        times.push(Number(process.hrtime.bigint() - started) / 1e6);
+                        if (response.status !== 200) {
+                            throw new Error(`${path}: ${response.status}`);
+                        }
+
+                        bytes = body.byteLength + (via === 'panel' ? assetBytes : 0);
+                    }
+
+                    const first = times.shift()!;
+                    times.sort((a, b) => a - b);
+                    const median = times[Math.floor(times.length / 2)]!;
+                    if (path === '/v1/cuits?limit=50') {
+                        api = median;
+                    }
+
+                    const ratio = via === 'panel' ? `${(median / api).toFixed(1)}x` : '';
+                    process.stdout.write(`${label.padEnd(38)} ${`${first.toFixed(1)} ms`.padStart(9)} ${`${median.toFixed(1)} ms`.padStart(9)} ` +
+                        `${`${times.at(-1)!.toFixed(1)} ms`.padStart(9)} ${`${(bytes / 1024).toFixed(1)} KB`.padStart(9)} ${ratio.padStart(7)}\n`);
+                }
+            }
+            finally {
+                await server.stop();
+            }
+        }
+        finally {
+            await close();
+        }
+    }
+};
+
+await runOnDatabases(5_000, internals.run);

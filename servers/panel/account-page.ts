@@ -1,0 +1,76 @@
+import type { ServerRoute } from '@hapi/hapi';
+import { isDomainError } from '../../core/domain/errors.js';
+import { minPasswordLength } from '../../core/domain/password.js';
+import { changePassword } from '../../core/use-cases/change-password.js';
+import { clientAddress } from '../http/client-address.js';
+import type { PanelContext } from './respond.js';
+import { formField, formPayload, panelPaths, redirectTo, renderPage, requireSession } from './respond.js';
+import { panelTexts } from './texts.js';
+
+// Mi cuenta (/panel/cuenta): a user changes their own password (core's changePassword: the
+// current one checked under the sign-in throttle, staff's length rule). Every session and
+// OAuth grant of the user ends with the old password; this browser then gets a new session
+// (a new token, never the old one), since it just proved both the session and the password:
+// asking to sign in again would check nothing more. Open while the subscription is inactive:
+// a user may need to change a password that leaked whatever the account pays.
+
+const internals = {
+    t: panelTexts,
+    options: { whileInactive: true }
+};
+
+export const accountRoutes = (context: PanelContext): ServerRoute[] => [
+    {
+        method: 'GET',
+        path: panelPaths.account,
+        options: { auth: false },
+        handler: async (request, h) => {
+
+            const required = await requireSession(context, request, h, internals.options);
+            if ('redirect' in required) {
+                return required.redirect;
+            }
+
+            const notice = request.query.cambiada === '1' ? internals.t.passwordChanged : null;
+            return renderPage(h, context, request, 'account', {
+                title: internals.t.accountTitle, rules: internals.t.passwordRules(minPasswordLength), email: required.session.email, notice
+            }, required.session);
+        }
+    },
+    {
+        method: 'POST',
+        path: panelPaths.account,
+        options: { auth: false, payload: formPayload },
+        handler: async (request, h) => {
+
+            const required = await requireSession(context, request, h, internals.options);
+            if ('redirect' in required) {
+                return required.redirect;
+            }
+
+            const { session } = required;
+            try {
+                await changePassword(context.deps, {
+                    userId: session.principal.userId,
+                    current: formField(request.payload, 'actual'),
+                    next: formField(request.payload, 'nueva'),
+                    repeated: formField(request.payload, 'repetida'),
+                    address: clientAddress(request, context.trustProxy)
+                });
+            }
+            catch (err) {
+                if (isDomainError(err) && (err.kind === 'invalid' || err.kind === 'rate_limited')) {
+                    return renderPage(h, context, request, 'account', {
+                        title: internals.t.accountTitle, rules: internals.t.passwordRules(minPasswordLength), email: session.email, error: err.message
+                    }, session).code(err.kind === 'invalid' ? 400 : 429);
+                }
+
+                throw err;
+            }
+
+            // The old session went with the password (revoked with every entry of the user).
+            await context.sessions.start(h, session.principal.userId);
+            return redirectTo(h, `${panelPaths.account}?cambiada=1`);
+        }
+    }
+];

@@ -1,0 +1,86 @@
+import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
+import { assertSubscriptionActive } from '../../core/domain/access.js';
+import type { Ports } from '../../core/ports/index.js';
+import type { PanelSession, SessionStore } from './session.js';
+import { panelTexts } from './texts.js';
+import type { PanelView } from './views.js';
+import { views } from './views.js';
+
+// What every panel route shares: the page it renders, its redirects and forms, and the session
+// it requires.
+
+export interface PanelContext {
+    deps: Ports;
+    sessions: SessionStore;
+    crumbKey: string;
+    trustProxy: number;
+}
+
+export const panelPaths = {
+    signIn: '/panel/ingresar',
+    portfolio: '/panel',
+    account: '/panel/cuenta',
+    subscription: '/panel/suscripcion'
+};
+
+const internals = {
+    crumbOf: (request: Request): string => String((request.plugins as Record<string, unknown>).crumb ?? ''),
+
+    subscriptionActive(session: PanelSession): boolean {
+
+        try {
+            assertSubscriptionActive(session.principal);
+            return true;
+        }
+        catch {
+            return false;
+        }
+    }
+};
+
+export const renderPage = (
+    h: ResponseToolkit, context: PanelContext, request: Request, view: PanelView, values: Record<string, unknown>, session: PanelSession | null
+): ResponseObject => {
+
+    const html = views[view]({
+        t: panelTexts,
+        crumbKey: context.crumbKey,
+        crumb: internals.crumbOf(request),
+        session: session !== null,
+        whoami: session ? panelTexts.signedInAs(session.email) : '',
+        page: view,
+        ...values
+    });
+    return h.response(html).type('text/html; charset=utf-8');
+};
+
+// 303: the browser follows with a GET, whatever the form's method was.
+export const redirectTo = (h: ResponseToolkit, to: string): ResponseObject => h.redirect(to).code(303);
+
+export const formField = (payload: unknown, name: string): string => {
+
+    const value = payload && typeof payload === 'object' ? (payload as Record<string, unknown>)[name] : undefined;
+    return typeof value === 'string' ? value : '';
+};
+
+export const formPayload = { parse: true, allow: 'application/x-www-form-urlencoded', maxBytes: 16 * 1024 } as const;
+
+// The request's session, or where to send the browser instead: the sign-in page without one,
+// and the subscription page while the account's subscription is not active (the same check
+// as every API request, read live, so access returns on the next request once it is fixed),
+// unless the page is one an inactive account keeps (`whileInactive`).
+export const requireSession = async (
+    context: PanelContext, request: Request, h: ResponseToolkit, options: { whileInactive?: boolean } = {}
+): Promise<{ session: PanelSession } | { redirect: ResponseObject }> => {
+
+    const session = await context.sessions.current(request);
+    if (!session) {
+        return { redirect: redirectTo(h, panelPaths.signIn) };
+    }
+
+    if (!options.whileInactive && !internals.subscriptionActive(session)) {
+        return { redirect: redirectTo(h, panelPaths.subscription) };
+    }
+
+    return { session };
+};
