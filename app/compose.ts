@@ -1,3 +1,4 @@
+import { argentineHolidays } from '../adapters/holidays/argentina.js';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -112,7 +113,8 @@ export const composeApp = async (config: Config, options: ComposeOptions = {}): 
         readCache: memoryReadCache({ maxBytes: config.readCacheBytes }),
         clock: options.clock ?? systemClock,
         secretBox,
-        keyIdentity: createKeyIdentity({ oauthStore: repositories.oauthStore, secretBox })
+        keyIdentity: createKeyIdentity({ oauthStore: repositories.oauthStore, secretBox }),
+        holidays: argentineHolidays
     };
     if (options.migrate !== false) {
         // Keys stored before identities were kept; without the secret key they wait for a

@@ -6,6 +6,7 @@ import { createToken } from '../core/use-cases/staff/create-token.js';
 import { createUser } from '../core/use-cases/staff/create-user.js';
 import { createHttpServer } from '../servers/http/server.js';
 import { openBenchApp, runOnDatabases, seedPortfolio } from './portfolio-seed.js';
+import { timedGet, timingLine } from './timed-get.js';
 
 // npm run bench:estados -- [--db sqlite|mysql|both] [--clients 20000] [--requests 10]
 //
@@ -54,25 +55,7 @@ const internals = {
                 process.stdout.write(`\n${name}: ${clients} CUITs (sembrados en ${((Date.now() - seededAt) / 1000).toFixed(1)} s)\n`);
                 process.stdout.write(`${'GET /v1/estados?…'.padEnd(48)} ${'mediana'.padStart(9)} ${'máx'.padStart(9)} ${'total'.padStart(7)}\n`);
                 for (const [label, query] of internals.queries) {
-                    const times: number[] = [];
-                    let total = 0;
-                    for (let i = 0; i <= requests; i++) {
-                        const started = process.hrtime.bigint();
-                        const response = await fetch(`${server.info.uri}/v1/estados?${query}`, { headers: { authorization: `Bearer ${token}` } });
-                        const body = await response.json() as { pagination?: { total: number } };
-                        if (!response.ok) {
-                            throw new Error(`${query}: ${response.status} ${JSON.stringify(body)}`);
-                        }
-
-                        total = body.pagination!.total;
-                        if (i > 0) {
-                            times.push(Number(process.hrtime.bigint() - started) / 1e6);
-                        }
-                    }
-
-                    times.sort((a, b) => a - b);
-                    const median = times[Math.floor(times.length / 2)]!;
-                    process.stdout.write(`${label.padEnd(48)} ${`${median.toFixed(1)} ms`.padStart(9)} ${`${times.at(-1)!.toFixed(1)} ms`.padStart(9)} ${String(total).padStart(7)}\n`);
+                    process.stdout.write(timingLine(label, 48, await timedGet(`${server.info.uri}/v1/estados?${query}`, token, requests)));
                 }
             }
             finally {

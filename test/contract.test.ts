@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect } from 'chai';
 import { clientPatchSchemas, newClientSchemas } from '../core/contract/client-body.js';
-import { cuitPathSchema, periodPageSchemas, readParameterSchemas, toolArgumentsSchema } from '../core/contract/read-parameters.js';
+import { cuitPathSchema, monthRangeSchemas, periodPageSchemas, readParameterSchemas, toolArgumentsSchema } from '../core/contract/read-parameters.js';
 import { parseClientPatch, parseNewClient } from '../core/contract/client-body.js';
 import { messages } from '../core/domain/messages.js';
 import { schema } from '../adapters/knex/schema.js';
@@ -47,7 +47,10 @@ describe('the joi contract, as the API and the MCP tools publish it', () => {
             for (const operation of Object.values(item as Json) as Json[]) {
                 for (const parameter of operation.parameters ?? []) {
                     const periods = path.endsWith('/ccma/movimientos') && (parameter.name === 'limit' || parameter.name === 'offset');
-                    const contract = parameter.in === 'path' ? cuitPathSchema : periods ? periodPageSchemas[parameter.name as 'limit'] : readParameterSchemas[parameter.name as keyof typeof readParameterSchemas];
+                    // The IVA position reads `desde` and `hasta` as months.
+                    const months = path.endsWith('/iva') && (parameter.name === 'desde' || parameter.name === 'hasta');
+                    const contract = parameter.in === 'path' ? cuitPathSchema : periods ? periodPageSchemas[parameter.name as 'limit']
+                        : months ? monthRangeSchemas[parameter.name as 'desde'] : readParameterSchemas[parameter.name as keyof typeof readParameterSchemas];
                     const { description, examples, ...schema } = jsonSchemaOf(contract);
                     expect(parameter.schema, `${path} ${parameter.name}`).to.deep.equal(schema);
                     expect(parameter.description, `${path} ${parameter.name}`).to.equal(description);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { jobQueue, syncTargetRepository } from './job-queue.js';
 import { accountRepository } from './repositories/accounts.js';
+import { answersRepository, calendarFeedRepository } from './repositories/answers.js';
 import { ccmaRepository } from './repositories/ccma.js';
 import { healthRepository } from './repositories/health.js';
 import { webhookRepository } from './repositories/webhooks.js';
@@ -49,5 +50,7 @@ export const knexRepositories = (knex: Knex, owner: string) => ({
     throttles: throttleCounter(knex),
     userCredentials: userCredentialRepository(knex),
     oauthStore: oauthStore(knex),
-    database: databaseStatus(knex)
+    database: databaseStatus(knex),
+    answers: answersRepository(knex),
+    calendarFeeds: calendarFeedRepository(knex)
 });

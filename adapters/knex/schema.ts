@@ -86,6 +86,18 @@ export const schema = {
         primary: ['host'],
         indexes: {}
     },
+    calendar_feeds: {
+        columns: {
+            user_id: { type: 'integer', unsigned: true },
+            token_hash: { type: 'string', size: 64 },
+            hint: { type: 'string', size: 16 },
+            created_at: { type: 'bigInteger' }
+        },
+        primary: ['user_id'],
+        indexes: {
+            calendar_feeds_token_hash_unique: { columns: ['token_hash'], unique: true }
+        }
+    },
     ccma_balances: {
         columns: {
             client_id: { type: 'integer', unsigned: true },
@@ -232,9 +244,31 @@ export const schema = {
         },
         primary: ['id'],
         indexes: {
+            // The answers' sums by client, month, kind and type, read from the index alone (019).
+            invoices_answers: { columns: ['client_id', 'fecha', 'kind', 'tipo', 'importe', 'iva', 'tipo_cambio'] },
             invoices_list: { columns: ['client_id', 'kind', 'fecha', 'id'] },
             invoices_natural_key: { columns: ['client_id', 'kind', 'issuer_key', 'tipo', 'punto_venta', 'numero_desde'], unique: true }
         }
+    },
+    monotributo_tables: {
+        columns: {
+            vigencia_desde: { type: 'string', size: 10 },
+            fuente: { type: 'string', size: 500 },
+            tope_a: { type: 'decimal', precision: 18, scale: 2 },
+            tope_b: { type: 'decimal', precision: 18, scale: 2 },
+            tope_c: { type: 'decimal', precision: 18, scale: 2 },
+            tope_d: { type: 'decimal', precision: 18, scale: 2 },
+            tope_e: { type: 'decimal', precision: 18, scale: 2 },
+            tope_f: { type: 'decimal', precision: 18, scale: 2 },
+            tope_g: { type: 'decimal', precision: 18, scale: 2 },
+            tope_h: { type: 'decimal', precision: 18, scale: 2 },
+            tope_i: { type: 'decimal', precision: 18, scale: 2 },
+            tope_j: { type: 'decimal', precision: 18, scale: 2 },
+            tope_k: { type: 'decimal', precision: 18, scale: 2 },
+            loaded_at: { type: 'bigInteger' }
+        },
+        primary: ['vigencia_desde'],
+        indexes: {}
     },
     oauth_entries: {
         columns: {

@@ -1,6 +1,7 @@
 import type Joi from 'joi';
 import { categories } from '../domain/client.js';
 import { healthStates } from '../domain/health.js';
+import { riesgos } from '../domain/monotributo.js';
 import { messages } from '../domain/messages.js';
 import { invalid } from '../domain/errors.js';
 import { maxLimit, pageDefaults } from '../domain/pagination.js';
@@ -59,8 +60,30 @@ export const readParameterSchemas = {
         .example(['clave_vencida', 'clave_rechazada']),
     requiere_atencion: internals.parameter(J.boolean().sensitive(), messages.field.requiere_atencion)
         .description('Solo los CUIT que necesitan que alguien haga algo (true) o solo los que no (false).')
-        .example(true)
+        .example(true),
+    // The answers (docs/answers.md).
+    riesgo: internals.parameter(J.array().single().min(1).items(J.string().valid(...riesgos)), messages.field.riesgo)
+        .description('Solo los CUIT con estos riesgos; varios se combinan con O (parámetro repetido): `tope_cerca` (80 % o más del tope de su categoría), `tope_superado`, `exclusion` (facturación sobre el tope de K o compras del 40 % de ese tope o más).')
+        .example(['tope_cerca', 'tope_superado']),
+    desde: internals.parameter(J.calendarDate(), messages.field.desde)
+        .description('Primer día (AAAA-MM-DD), inclusive. Sin él, hoy en Buenos Aires.')
+        .example('2026-11-01'),
+    hasta: internals.parameter(J.calendarDate(), messages.field.hasta)
+        .description('Último día (AAAA-MM-DD), inclusive; a lo sumo 366 días después de `desde`. Sin él, 30 días después de `desde`.')
+        .example('2026-11-30')
 } satisfies Record<ReadParameterName, Joi.Schema>;
+
+// For the IVA position, `desde` and `hasta` are months: same names, their own rule and words.
+export const monthRangeSchemas = {
+    desde: internals.parameter(J.string().pattern(/^\d{4}-(0[1-9]|1[0-2])$/), messages.field.desdeMes)
+        .description('Primer mes (AAAA-MM), inclusive. Sin él, 11 meses antes de `hasta`.')
+        .example('2026-01'),
+    hasta: internals.parameter(J.string().pattern(/^\d{4}-(0[1-9]|1[0-2])$/), messages.field.hastaMes)
+        .description('Último mes (AAAA-MM), inclusive. Sin él, el mes en curso en Buenos Aires.')
+        .example('2026-10')
+};
+
+export type ParameterVariant = 'months';
 
 // The CUIT of a REST path: the same rule, its own message, never a number.
 export const cuitPathSchema = J.cuit().required().empty(null)
@@ -77,9 +100,9 @@ export const periodPageSchemas = {
 // The query (or the tool's arguments) of a request taking `names`: nothing else is allowed,
 // so a typo like `fromDate` is reported instead of silently ignored; a period has both ends
 // or neither (docs/api.md, Reads).
-const readQuerySchema = (names: readonly ReadParameterName[]): Joi.ObjectSchema => {
+const readQuerySchema = (names: readonly ReadParameterName[], variant?: ParameterVariant): Joi.ObjectSchema => {
 
-    const keys = Object.fromEntries(names.map((name) => [name, readParameterSchemas[name]]));
+    const keys = Object.fromEntries(names.map((name) => [name, variant === 'months' && (name === 'desde' || name === 'hasta') ? monthRangeSchemas[name] : readParameterSchemas[name]]));
     const schema = J.object(keys).messages({ 'object.unknown': messages.unknownParameter('{#label}'), 'object.base': messages.invalidRequest });
     return names.includes('from_date') && names.includes('to_date')
         ? schema.and('from_date', 'to_date').messages({ 'object.and': messages.dateRangeIncomplete })
@@ -117,12 +140,12 @@ const parsing = {
     // Built once per list of names (each use case has one).
     querySchemas: new Map<string, ReturnType<typeof readQuerySchema>>(),
 
-    querySchema(names: readonly ReadParameterName[]) {
+    querySchema(names: readonly ReadParameterName[], variant?: ParameterVariant) {
 
-        const key = names.join(',');
+        const key = `${variant ?? ''}:${names.join(',')}`;
         let schema = parsing.querySchemas.get(key);
         if (!schema) {
-            schema = readQuerySchema(names);
+            schema = readQuerySchema(names, variant);
             parsing.querySchemas.set(key, schema);
         }
 
@@ -140,7 +163,7 @@ const parsing = {
 
     isText: (value: unknown): boolean => typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string')),
 
-    memoKey(request: ReadRequest, names: readonly ReadParameterName[]): string | null {
+    memoKey(request: ReadRequest, names: readonly ReadParameterName[], variant?: ParameterVariant): string | null {
 
         for (const values of [request.path ?? {}, request.query]) {
             for (const key in values) {
@@ -150,7 +173,7 @@ const parsing = {
             }
         }
 
-        const key = `${names.join(',')} ${JSON.stringify(request.path ?? {})} ${JSON.stringify(request.query)}`;
+        const key = `${variant ?? ''}:${names.join(',')} ${JSON.stringify(request.path ?? {})} ${JSON.stringify(request.query)}`;
         return key.length <= parsing.maxKey ? key : null;
     },
 
@@ -173,9 +196,14 @@ const parsing = {
 
 // Parses the named parameters of a read request (core/domain/read-request.ts); anything else it carries is refused. Every
 // failure is joined in one message (docs/api.md, Errors): the path's first, then the query's.
-export const parseReadRequest = <K extends ReadParameterName>(request: ReadRequest, names: readonly K[]): Pick<ReadParameters, K> => {
+// The 'months' variant reads `desde` and `hasta` as months (the IVA position).
+export const parseReadRequest = <K extends ReadParameterName>(
+    request: ReadRequest,
+    names: readonly K[],
+    variant?: ParameterVariant
+): Pick<ReadParameters, K> => {
 
-    const key = parsing.memoKey(request, names);
+    const key = parsing.memoKey(request, names, variant);
     const known = key === null ? undefined : parsing.parsed.get(key);
     if (known) {
         return { ...known } as Pick<ReadParameters, K>;
@@ -186,7 +214,7 @@ export const parseReadRequest = <K extends ReadParameterName>(request: ReadReque
     const path = Object.fromEntries(fromPath.map((name) => [name, request.path![name]]));
 
     const pathResult = fromPath.length ? readPathSchema.validate(path, validationPreferences) : { value: {}, error: undefined };
-    const queryResult = parsing.querySchema(inQuery).validate(request.query, validationPreferences);
+    const queryResult = parsing.querySchema(inQuery, variant).validate(request.query, validationPreferences);
     const failures = [...failuresOf(pathResult.error, fromPath, path), ...failuresOf(queryResult.error, inQuery, request.query)];
     if (failures.length) {
         throw invalid(failures);

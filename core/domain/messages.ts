@@ -30,7 +30,18 @@ export const messages = {
         cuitPath: 'El CUIT de la ruta debe tener 11 dígitos, con o sin guiones (NN-NNNNNNNN-N).',
         cuit: "El parámetro 'cuit' es obligatorio y debe ser un CUIT de 11 dígitos, con o sin guiones (NN-NNNNNNNN-N).",
         estado: "El parámetro 'estado' debe ser uno o más de: ok, pendiente, sin_clave, clave_rechazada, clave_bloqueada, clave_vencida, captcha, segundo_factor, no_adherido, sin_representacion, irregularidades, arca_bloqueo, arca_no_disponible, formato_desconocido, espera_arca, cuit_invalido, error.",
-        requiere_atencion: "El parámetro 'requiere_atencion' debe ser true o false."
+        requiere_atencion: "El parámetro 'requiere_atencion' debe ser true o false.",
+        riesgo: "El parámetro 'riesgo' debe ser uno o más de: tope_cerca, tope_superado, exclusion.",
+        desde: "El parámetro 'desde' debe ser una fecha válida con formato AAAA-MM-DD.",
+        hasta: "El parámetro 'hasta' debe ser una fecha válida con formato AAAA-MM-DD.",
+        desdeMes: "El parámetro 'desde' debe ser un mes válido con formato AAAA-MM.",
+        hastaMes: "El parámetro 'hasta' debe ser un mes válido con formato AAAA-MM."
+    },
+    // The answers' ranges (docs/answers.md).
+    answerRange: {
+        inverted: "El parámetro 'desde' no puede ser posterior a 'hasta'.",
+        tooManyDays: (max: number): string => `El período entre 'desde' y 'hasta' no puede superar ${max} días.`,
+        tooManyMonths: (max: number): string => `El período entre 'desde' y 'hasta' no puede superar ${max} meses.`
     },
     dateRangeIncomplete: "Los parámetros 'from_date' y 'to_date' deben enviarse juntos.",
     dateRangeInverted: "El parámetro 'from_date' no puede ser posterior a 'to_date'.",

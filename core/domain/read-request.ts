@@ -1,6 +1,7 @@
 import type { Categoria } from './client.js';
 import type { Cuit } from './cuit.js';
 import type { HealthState } from './health.js';
+import type { Riesgo } from './monotributo.js';
 
 // What a read request carries, and the values its parameters take once the contract
 // (core/contract/read-parameters.ts, parseReadRequest) has accepted them. Front ends hand over
@@ -27,6 +28,10 @@ export interface ReadParameters {
     to_date: string | undefined;
     estado: HealthState[] | undefined;
     requiere_atencion: boolean | undefined;
+    riesgo: Riesgo[] | undefined;
+    // Days (YYYY-MM-DD), or months (YYYY-MM) under the 'months' variant.
+    desde: string | undefined;
+    hasta: string | undefined;
 }
 
 // The parameters a read may take, by their wire names.

@@ -9,9 +9,12 @@ import type { RateLimitCounter } from './rate-limit-counter.js';
 import type { ReadCache } from './read-cache.js';
 import type { SecretBox } from './secret-box.js';
 import type { ThrottleCounter } from './throttle-counter.js';
+import type { HolidayCalendar } from './holidays.js';
 import type { UnitOfWork } from './unit-of-work.js';
 import type {
     AccountRepository,
+    AnswersRepository,
+    CalendarFeedRepository,
     CcmaRepository,
     ClientRepository,
     HealthRepository,
@@ -71,5 +74,9 @@ export interface Ports {
     // Who a stored clave fiscal is (its keyed hash): what sessions and the ledger are scoped by.
     keyIdentity: KeyIdentity;
     database: DatabaseStatus;
+    // The answers' sums, category tables and calendar addresses (docs/answers.md).
+    answers: AnswersRepository;
+    calendarFeeds: CalendarFeedRepository;
+    holidays: HolidayCalendar;
 }
 export type { WebhookSender } from './webhook-sender.js';

@@ -11,6 +11,9 @@ import type { SctData } from '../domain/sct.js';
 import type { SyncSystem } from '../domain/sync-system.js';
 import type { Tag } from '../domain/tag.js';
 import type { Timestamp } from '../domain/time.js';
+import type { AgendaClient, SctAgendaRow } from '../domain/agenda.js';
+import type { IvaTypeTotal } from '../domain/iva.js';
+import type { CategoryTable, MonotributoMonth } from '../domain/monotributo.js';
 
 export interface AccountRecord {
     id: number;
@@ -415,4 +418,45 @@ export interface WebhookRepository {
     // What waits for a deliverer: events older than `before` with a delivery never tried (to an
     // endpoint not set aside at `now`) or not yet fanned out.
     waiting(before: Timestamp, now: Timestamp): Promise<{ events: number; oldestAt: Timestamp | null }>;
+}
+
+// What the answers (docs/answers.md) read, added up by the database: their rules are core's
+// (core/domain/monotributo.ts, iva.ts, agenda.ts); the SQL only sums by client and month.
+export interface AnswerClient {
+    id: number;
+    cuit: Cuit;
+    displayName: string;
+    tipo: ClientType;
+    monotributista: boolean | null;
+    categoria: string | null;
+}
+
+export interface AnswersRepository {
+    // Every category table loaded, by vigenciaDesde.
+    categoryTables(): Promise<CategoryTable[]>;
+    // A table for a vigenciaDesde already loaded replaces it.
+    saveCategoryTable(table: CategoryTable, at: Timestamp): Promise<'created' | 'replaced'>;
+    // The monotributistas the principal manages (by the registry), by nombre then id, each with
+    // its months between `desde` and `hasta` (YYYY-MM) that had invoices: billing and purchases
+    // in pesos, signed by billingTypes and purchaseTypes. With `clientId`, only that client.
+    monotributoMonths(
+        principal: Principal,
+        range: { desde: string; hasta: string },
+        clientId?: number
+    ): Promise<{ client: AnswerClient; months: MonotributoMonth[] }[]>;
+    // A client's vouchers between two months by month, kind and type: IVA in pesos and count.
+    ivaTotals(clientId: number, range: { desde: string; hasta: string }): Promise<IvaTypeTotal[]>;
+    // Every client the principal manages, by CUIT.
+    agendaClients(principal: Principal): Promise<AgendaClient[]>;
+    // Their SCT due dates, debts and sworn returns falling between two Buenos Aires days.
+    sctAgenda(principal: Principal, range: { desde: string; hasta: string }): Promise<SctAgendaRow[]>;
+}
+
+// Each user's private iCalendar address (docs/answers.md, Agenda): one per user, its secret
+// stored as a digest only.
+export interface CalendarFeedRepository {
+    // Replaces the user's address if it had one.
+    replace(input: { userId: number; tokenHash: string; hint: string; createdAt: Timestamp }): Promise<void>;
+    revoke(userId: number): Promise<boolean>;
+    findUserId(tokenHash: string): Promise<number | null>;
 }

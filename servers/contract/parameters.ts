@@ -1,5 +1,5 @@
 import type { ReadParameterName } from '../../core/domain/read-request.js';
-import { cuitPathSchema, periodPageSchemas as periodPageContract, readParameterSchemas } from '../../core/contract/read-parameters.js';
+import { cuitPathSchema, monthRangeSchemas, periodPageSchemas as periodPageContract, readParameterSchemas } from '../../core/contract/read-parameters.js';
 import type { JsonSchema } from './json-schema.js';
 import { jsonSchemaOf } from './json-schema.js';
 
@@ -23,3 +23,6 @@ export const cuitPathParameter: Schema = jsonSchemaOf(cuitPathSchema);
 
 // For CCMA movements, limit and offset count periods (docs/api.md, Reads).
 export const periodPageSchemas: Pick<typeof parameterSchemas, 'limit' | 'offset'> = internals.of(periodPageContract);
+
+// For the IVA position, `desde` and `hasta` are months.
+export const monthRangeParameters: Pick<typeof parameterSchemas, 'desde' | 'hasta'> = internals.of(monthRangeSchemas);

@@ -1,4 +1,7 @@
+import { agendaKinds } from '../../core/domain/agenda.js';
+import { categories } from '../../core/domain/client.js';
 import { healthStates, keyStates } from '../../core/domain/health.js';
+import { riesgos } from '../../core/domain/monotributo.js';
 import { clientPatchSchemas, newClientSchemas } from '../../core/contract/client-body.js';
 import { jsonSchemaOf } from './json-schema.js';
 
@@ -256,6 +259,146 @@ export const componentSchemas: Record<string, Schema> = {
     })
 };
 
+
+// The answers (docs/answers.md): field by field as core/domain/monotributo.ts, agenda.ts and
+// iva.ts give them.
+const month = { type: 'string', pattern: '^\\d{4}-\\d{2}$', description: 'AAAA-MM' };
+const ratio = { type: 'number', description: 'proporción: 1 es el 100 %' };
+const categoria = { type: ['string', 'null'], enum: [...categories, null] };
+const identityFields = { cuit: cuitFields.cuit, displayCuit: cuitFields.displayCuit, nombre: cuitFields.nombre };
+const riskList = { type: 'array', items: { type: 'string', enum: [...riesgos] }, description: '`tope_cerca` (80 % o más del tope, sin superarlo), `tope_superado`, `exclusion` (facturación sobre el tope de K, o compras del 40 % del tope de K o más)' };
+
+const answerExamples = {
+    identity: { cuit: '20123456786', displayCuit: '20-12345678-6', nombre: 'González, María' },
+    tabla: { vigenciaDesde: '2026-02-01', fuente: 'RG 5637/2025, actualización semestral por IPC; elonce.com (06/02/2026), La Gaceta y la página de categorías de ARCA', desactualizada: false, aviso: null }
+};
+
+export const answerSchemas: Record<string, Schema> = {
+    CategoryTableChoice: object({
+        vigenciaDesde: { ...date, description: 'desde cuándo rige la tabla usada' },
+        fuente: { type: 'string', description: 'de dónde salen los montos' },
+        desactualizada: { type: 'boolean', description: 'la fecha consultada es posterior al semestre de la tabla más nueva cargada: se usa igual y se avisa' },
+        aviso: { ...nullable(string), description: 'por qué se usó esta tabla, cuando no es la del semestre' }
+    }, 'la tabla de categorías vigente hoy'),
+    BillingWindow: object({ desde: month, hasta: month }, 'los 12 meses completos anteriores al mes en curso (hora de Buenos Aires)'),
+    MonotributoControl: internals.example(object({
+        ...identityFields,
+        aplica: { type: 'boolean', const: true },
+        ventana: ref('BillingWindow'),
+        tabla: ref('CategoryTableChoice'),
+        categoria: { ...categoria, description: 'la categoría según el sistema registral' },
+        tope: { ...nullable(number), description: 'tope anual de su categoría (null si la categoría no se conoce)' },
+        facturado: { type: 'number', description: 'facturas, notas de débito y recibos C (11, 12, 15, 211, 212) menos notas de crédito C (13, 213) de la ventana, en pesos' },
+        usoTope: { ...nullable(number), description: 'facturado / tope (1 es el 100 %)' },
+        categoriaSegunFacturacion: { ...categoria, description: 'la menor categoría cuyo tope cubre lo facturado; null si supera el de K' },
+        fueraDelRegimen: { type: 'boolean', description: 'lo facturado supera el tope de K' },
+        topeMaximo: { type: 'number', description: 'tope de la categoría K' },
+        usoTopeMaximo: { ...ratio, description: 'facturado / tope de K' },
+        compras: object({
+            total: { type: 'number', description: 'comprobantes A, B y C recibidos de la ventana (notas de crédito restando), en pesos' },
+            usoTopeMaximo: { ...ratio, description: 'compras / tope de K' },
+            umbralBienes: { type: 'number', description: '80 % del tope de K: exclusión para venta de bienes' },
+            umbralServicios: { type: 'number', description: '40 % del tope de K: exclusión para servicios' },
+            superaUmbralBienes: { type: 'boolean' },
+            superaUmbralServicios: { type: 'boolean' }
+        }, 'compras contra los umbrales de exclusión (la actividad no se conoce: van los dos)'),
+        meses: { type: 'array', items: object({ mes: month, facturado: number, compras: number }), description: 'los 12 meses de la ventana, del más antiguo al más reciente' },
+        recategorizacion: object({
+            desde: date,
+            hasta: { ...date, description: 'último día para recategorizarse' },
+            enCurso: { type: 'boolean' },
+            evaluaDesde: month,
+            evaluaHasta: month
+        }, 'la próxima recategorización (del 15/1 al 5/2 y del 15/7 al 5/8) y los 12 meses que evalúa'),
+        proyeccion: object({
+            ritmoMensual: { type: 'number', description: 'promedio de lo facturado en los últimos 3 meses de la ventana' },
+            mesSuperaTope: { ...nullable(month), description: 'primer mes cuyos 12 meses superarían el tope a ese ritmo (null: no dentro de un año, o ya lo supera)' }
+        }),
+        riesgos: riskList
+    }), {
+        ...answerExamples.identity,
+        aplica: true,
+        ventana: { desde: '2025-03', hasta: '2026-02' },
+        tabla: answerExamples.tabla,
+        categoria: 'H',
+        tope: 70113407.33,
+        facturado: 61244000,
+        usoTope: 0.8735,
+        categoriaSegunFacturacion: 'H',
+        fueraDelRegimen: false,
+        topeMaximo: 108357084.05,
+        usoTopeMaximo: 0.5652,
+        compras: {
+            total: 12500000, usoTopeMaximo: 0.1154, umbralBienes: 86685667.24, umbralServicios: 43342833.62,
+            superaUmbralBienes: false, superaUmbralServicios: false
+        },
+        meses: [{ mes: '2025-03', facturado: 4800000, compras: 950000 }],
+        recategorizacion: { desde: '2026-07-15', hasta: '2026-08-05', enCurso: false, evaluaDesde: '2025-07', evaluaHasta: '2026-06' },
+        proyeccion: { ritmoMensual: 6100000, mesSuperaTope: '2026-05' },
+        riesgos: ['tope_cerca']
+    }),
+    NotApplicable: internals.example(object({
+        ...identityFields,
+        aplica: { type: 'boolean', const: false },
+        motivo: { type: 'string', description: 'por qué no corresponde, en castellano' }
+    }), { ...answerExamples.identity, aplica: false, motivo: 'No corresponde: según el sistema registral de ARCA el CUIT no es monotributista.' }),
+    MonotributoSummary: internals.example(object({
+        ...identityFields,
+        categoria,
+        tope: nullable(number),
+        facturado: number,
+        usoTope: { ...nullable(number), description: 'facturado / tope de su categoría; null si la categoría no se conoce (van al final)' },
+        categoriaSegunFacturacion: categoria,
+        fueraDelRegimen: { type: 'boolean' },
+        usoTopeMaximo: ratio,
+        compras: number,
+        comprasUsoTopeMaximo: ratio,
+        mesSuperaTope: nullable(month),
+        riesgos: riskList
+    }), {
+        ...answerExamples.identity,
+        categoria: 'H', tope: 70113407.33, facturado: 61244000, usoTope: 0.8735, categoriaSegunFacturacion: 'H', fueraDelRegimen: false,
+        usoTopeMaximo: 0.5652, compras: 12500000, comprasUsoTopeMaximo: 0.1154, mesSuperaTope: '2026-05', riesgos: ['tope_cerca']
+    }),
+    MonotributoFilters: object({ riesgo: { type: ['array', 'null'], items: { type: 'string', enum: [...riesgos] } } }),
+    AgendaItem: internals.example(object({
+        fecha: date,
+        ...identityFields,
+        tipo: { type: 'string', enum: [...agendaKinds], description: '`sct_vencimiento`, `sct_deuda` y `ddjj` vienen del SCT; `monotributo_pago` (día 20 o el hábil siguiente) y `recategorizacion` (último día de la ventana) de las reglas del monotributo' },
+        descripcion: { type: 'string', description: 'qué vence, en castellano' },
+        importe: { ...nullable(number), description: 'lo que el SCT informa adeudado (saldo e intereses), cuando lo informa' }
+    }), { fecha: '2026-11-20', ...answerExamples.identity, tipo: 'monotributo_pago', descripcion: 'Pago mensual del monotributo, período 11/2026.', importe: null }),
+    DateRangeFilters: object({ desde: date, hasta: date }, 'los días consultados, ambos inclusive'),
+    MonthRangeFilters: object({ desde: month, hasta: month }, 'los meses consultados, ambos inclusive'),
+    IvaPosition: internals.example(object({
+        ...identityFields,
+        aplica: { type: 'boolean', const: true },
+        desde: month,
+        hasta: month,
+        meses: {
+            type: 'array',
+            items: object({
+                mes: month,
+                debitoFiscal: { type: 'number', description: 'IVA de facturas y notas de débito A, B y M emitidas, menos sus notas de crédito, en pesos' },
+                creditoFiscal: { type: 'number', description: 'IVA de facturas y notas de débito A y M recibidas, menos sus notas de crédito, en pesos (B y C no dan crédito)' },
+                saldoTecnico: { type: 'number', description: 'débito fiscal − crédito fiscal' },
+                comprobantesEmitidos: { type: 'integer', description: 'comprobantes emitidos contados' },
+                comprobantesRecibidos: { type: 'integer', description: 'comprobantes recibidos contados' }
+            })
+        },
+        totales: object({ debitoFiscal: number, creditoFiscal: number, saldoTecnico: number }),
+        excluye: { type: 'array', items: string, description: 'lo que la posición no incluye' }
+    }), {
+        ...answerExamples.identity,
+        aplica: true,
+        desde: '2026-10',
+        hasta: '2026-10',
+        meses: [{ mes: '2026-10', debitoFiscal: 26460, creditoFiscal: 8925, saldoTecnico: 17535, comprobantesEmitidos: 5, comprobantesRecibidos: 4 }],
+        totales: { debitoFiscal: 26460, creditoFiscal: 8925, saldoTecnico: 17535 },
+        excluye: ['Percepciones y retenciones de IVA sufridas: Mis Comprobantes las mezcla en "Otros tributos" y no se pueden separar.']
+    })
+};
+
 // docs/api.md, Writes: request bodies of the write side, generated from the contract's joi schemas
 // (core/contract/client-body.ts), which the core applies to every body whichever front end
 // sends it.
@@ -288,7 +431,21 @@ export const bodySchemas = {
     notifications: object({ data: page('Notification'), pagination: ref('Pagination'), syncedAt }),
     tags: object({ data: page('Tag'), pagination: ref('Pagination') }),
     cuitHealth: object({ data: ref('CuitHealth') }),
-    portfolioHealth: object({ data: page('CuitHealth'), pagination: ref('Pagination'), filters: ref('HealthFilters') })
+    portfolioHealth: object({ data: page('CuitHealth'), pagination: ref('Pagination'), filters: ref('HealthFilters') }),
+    monotributo: object({ data: { oneOf: [ref('MonotributoControl'), ref('NotApplicable')] }, syncedAt: { ...syncedAt, description: 'última sincronización de los comprobantes emitidos' } }),
+    monotributoPortfolio: object({
+        data: page('MonotributoSummary'),
+        pagination: ref('Pagination'),
+        filters: ref('MonotributoFilters'),
+        ventana: ref('BillingWindow'),
+        tabla: ref('CategoryTableChoice')
+    }),
+    agenda: object({ data: page('AgendaItem'), pagination: ref('Pagination'), filters: ref('DateRangeFilters') }),
+    iva: object({
+        data: { oneOf: [ref('IvaPosition'), ref('NotApplicable')] },
+        filters: ref('MonthRangeFilters'),
+        syncedAt: { ...syncedAt, description: 'la más antigua de las últimas sincronizaciones de comprobantes emitidos y recibidos' }
+    })
 } satisfies Record<string, Schema>;
 
 export type BodySchemaName = keyof typeof bodySchemas;
@@ -308,7 +465,7 @@ const inline = (schema: unknown): unknown => {
     const ref = (schema as Schema).$ref;
     if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
         const name = ref.slice('#/components/schemas/'.length);
-        return inline(componentSchemas[name] ?? requestSchemas[name]);
+        return inline(componentSchemas[name] ?? answerSchemas[name] ?? requestSchemas[name]);
     }
 
     return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, inline(value)]));

@@ -16,6 +16,10 @@ declare module '@hapi/hapi' {
     interface RouteOptionsApp {
         parameters?: readonly ReadParameterName[];
         pagesCount?: 'periods';
+        // `desde` and `hasta` read as months (the IVA position).
+        variant?: 'months';
+        // The address holds a secret: logs show the route's pattern instead.
+        secretPath?: boolean;
     }
 }
 

@@ -89,7 +89,8 @@ const internals = {
         const limit = statusCode === 429 ? internals.header(headers, 'X-RateLimit-Limit') : undefined;
         return {
             requestId: request.info.id,
-            req: { method: request.method.toUpperCase(), path: request.path },
+            // A route whose address carries a secret (the calendar feed) is logged by its pattern.
+            req: { method: request.method.toUpperCase(), path: request.route.settings.app?.secretPath ? request.route.path : request.path },
             // The client's address, through TRUST_PROXY reverse proxies: the one the throttles count.
             client: clientAddress(request, trustProxy),
             ...(query ? { query } : {}),

@@ -14,6 +14,7 @@ import type { RequestMetrics } from './metrics.js';
 import { registerHttpMetrics } from './metrics.js';
 import { catchAllRoute, guardTransport } from './transport.js';
 import { accountDataRoutes } from './routes/accounts-data.js';
+import { answerRoutes } from './routes/answers.js';
 import { cuitRoutes } from './routes/cuits.js';
 import { cuitHealthRoutes } from './routes/cuit-health.js';
 import { cuitWriteRoutes } from './routes/cuits-write.js';
@@ -86,6 +87,7 @@ export const createHttpServer = async (deps: Ports, options: HttpServerOptions):
         ...accountDataRoutes(deps),
         ...tagRoutes(deps),
         ...cuitHealthRoutes(deps),
+        ...answerRoutes(deps),
         ...docsRoutes({ publicUrl: options.publicUrl }),
         catchAllRoute
     ]);

@@ -6,9 +6,15 @@ import { DomainError } from '../../core/domain/errors.js';
 import type { Notification } from '../../core/domain/notification.js';
 import { defaultRateLimits } from '../../core/domain/rate-limit.js';
 import type { RateLimits } from '../../core/domain/rate-limit.js';
+import { argentineHolidays } from '../../adapters/holidays/argentina.js';
+import type { CategoryTable, InvoiceAmountRow } from '../../core/domain/monotributo.js';
+import { monthlyTotals } from '../../core/domain/monotributo.js';
+import { publishedTables } from '../../core/domain/monotributo-tables.js';
 import type {
     AccountRecord,
     AccountRepository,
+    AnswersRepository,
+    CalendarFeedRepository,
     ClientRepository,
     NewClient,
     Ports,
@@ -47,6 +53,11 @@ interface MemoryWorld {
     jobs: MemoryJob[];
     // Requests counted per user and window start (Unix seconds).
     counts: Map<string, number>;
+    // The monotributo's category tables (the repository's four to begin with).
+    categoryTables: CategoryTable[];
+    // Invoices as the answers read them: month, kind, type, importe in pesos, IVA in pesos.
+    invoices: (InvoiceAmountRow & { clientId: number; iva: number })[];
+    calendarFeeds: { userId: number; tokenHash: string }[];
     // The unit of work's (core/ports/unit-of-work.ts): the accounts with an active webhook
     // endpoint, the outbox, what the sync's writes changed and each client's sync states.
     listening: Set<number>;
@@ -124,7 +135,8 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
 
     const world: MemoryWorld = {
         accounts: [], users: [], tokens: [], clients: [], jobs: [], counts: new Map(), listening: new Set(), events: [], changes: [], syncStates: [],
-        notifications: new Map()
+        notifications: new Map(),
+        categoryTables: publishedTables.map((table) => ({ ...table, topes: { ...table.topes } })), invoices: [], calendarFeeds: []
     };
     const nextId = (rows: readonly { id: number }[]): number => rows.reduce((max, row) => Math.max(max, row.id), 0) + 1;
 
@@ -388,6 +400,56 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         }
     };
 
+    // AnswersRepository's promise over the world's invoices, summed by core's rule (monthlyTotals).
+    const answers = internals.partial<AnswersRepository>('answers', {
+        async categoryTables() {
+
+            return [...world.categoryTables].sort((a, b) => a.vigenciaDesde.localeCompare(b.vigenciaDesde));
+        },
+        async saveCategoryTable(table) {
+
+            const replaced = world.categoryTables.some((row) => row.vigenciaDesde === table.vigenciaDesde);
+            world.categoryTables = [...world.categoryTables.filter((row) => row.vigenciaDesde !== table.vigenciaDesde), table];
+            return replaced ? 'replaced' : 'created';
+        },
+        async monotributoMonths(principal, range, clientId) {
+
+            return world.clients
+                .filter((client) => visible(principal, client) && client.monotributista === true && (clientId === undefined || client.id === clientId))
+                .sort((a, b) => a.sortName.localeCompare(b.sortName) || a.id - b.id)
+                .map((client) => ({
+                    client: {
+                        id: client.id, cuit: client.cuit, displayName: client.displayName, tipo: client.tipo,
+                        monotributista: client.monotributista, categoria: client.categoria
+                    },
+                    months: monthlyTotals(world.invoices.filter((row) => row.clientId === client.id && row.mes >= range.desde && row.mes <= range.hasta))
+                }));
+        },
+        async ivaTotals(clientId, range) {
+
+            return world.invoices
+                .filter((row) => row.clientId === clientId && row.mes >= range.desde && row.mes <= range.hasta)
+                .map((row) => ({ mes: row.mes, kind: row.kind, tipo: row.tipo, iva: row.iva, cantidad: 1 }));
+        }
+    });
+
+    const calendarFeeds: CalendarFeedRepository = {
+        async replace(input) {
+
+            world.calendarFeeds = [...world.calendarFeeds.filter((row) => row.userId !== input.userId), { userId: input.userId, tokenHash: input.tokenHash }];
+        },
+        async revoke(userId) {
+
+            const before = world.calendarFeeds.length;
+            world.calendarFeeds = world.calendarFeeds.filter((row) => row.userId !== userId);
+            return world.calendarFeeds.length < before;
+        },
+        async findUserId(tokenHash) {
+
+            return world.calendarFeeds.find((row) => row.tokenHash === tokenHash)?.userId ?? null;
+        }
+    };
+
     // UnitOfWork's promise: what the work wrote stays only when it returns (a throw puts the
     // outbox and the sync states back as they were). Only the outbox and the sync states are
     // kept in memory; a system's data is the knex stores' (both databases).
@@ -509,6 +571,9 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
 
     const ports = internals.partial<Ports>('ports', {
         ...stored,
+        answers,
+        calendarFeeds,
+        holidays: argentineHolidays,
         accounts,
         users,
         tokens,

@@ -21,6 +21,7 @@ import * as webhookDelivery from './015_webhook_delivery.js';
 import * as eventSizes from './016_event_sizes.js';
 import * as claimOrder from './017_claim_order.js';
 import * as healthStates from './018_health_states.js';
+import * as answers from './019_answers.js';
 import * as healthKinds from './020_health_kinds.js';
 
 // Migrations are listed here rather than found on disk, so the same list runs from the
@@ -45,6 +46,7 @@ const internals = {
         '016_event_sizes': eventSizes,
         '017_claim_order': claimOrder,
         '018_health_states': healthStates,
+        '019_answers': answers,
         '020_health_kinds': healthKinds
     } as Record<string, Knex.Migration>,
     // How long a process waits for another one's migration (an upgrade started on every

@@ -69,17 +69,7 @@ const internals = {
 
     // Who sees what (client-rows.ts). The reads of every request use fixed SQL (see
     // statements.ts), so visibility is a WHERE fragment.
-    visibleTo(principal: Principal): { where: string; bindings: Binding[] } {
-
-        if (principal.role === 'owner') {
-            return { where: 'c.account_id = ?', bindings: [principal.accountId] };
-        }
-
-        return {
-            where: `c.account_id = ? and ${assignedToMember('?')}`,
-            bindings: [principal.accountId, principal.userId]
-        };
-    },
+    visibleTo: (principal: Principal): { where: string; bindings: Binding[] } => visibleClientsWhere(principal),
 
     // A new key is tried by the service, as a new client's first sync is (the refused one it
     // replaces kept every CUIT it reaches from syncing): a job due now for the client and the
@@ -100,6 +90,20 @@ const internals = {
 
     // How refusals named a key before migration 014.
     sealedDigest: (sealed: string): string => createHash('sha256').update(sealed).digest('hex')
+};
+
+// The clients a principal sees, as a WHERE fragment on clients aliased `c` (docs/api.md,
+// Access): an owner every client of its account, a member those assigned to it.
+export const visibleClientsWhere = (principal: Principal): { where: string; bindings: Binding[] } => {
+
+    if (principal.role === 'owner') {
+        return { where: 'c.account_id = ?', bindings: [principal.accountId] };
+    }
+
+    return {
+        where: `c.account_id = ? and ${assignedToMember('?')}`,
+        bindings: [principal.accountId, principal.userId]
+    };
 };
 
 export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepository => {

@@ -1,12 +1,14 @@
 import type { Server } from '@hapi/hapi';
+import { maxAgendaDays } from '../../../core/domain/agenda.js';
 import { messages } from '../../../core/domain/messages.js';
+import { maxIvaMonths } from '../../../core/use-cases/iva-position.js';
 import { maxLimit, pageDefaults } from '../../../core/domain/pagination.js';
 import { defaultRateLimits } from '../../../core/domain/rate-limit.js';
 import type { ReadParameterName } from '../../../core/domain/read-request.js';
-import { cuitPathParameter, parameterSchemas, periodPageSchemas } from '../../contract/parameters.js';
+import { cuitPathParameter, monthRangeParameters, parameterSchemas, periodPageSchemas } from '../../contract/parameters.js';
 import type { Schema } from '../../contract/parameters.js';
 import type { BodySchemaName } from '../../contract/schemas.js';
-import { bodySchemas, componentSchemas, newCuitBody, requestSchemas } from '../../contract/schemas.js';
+import { answerSchemas, bodySchemas, componentSchemas, newCuitBody, requestSchemas } from '../../contract/schemas.js';
 import { httpMessages } from '../messages.js';
 
 // The published OpenAPI 3.1 document (docs/api.md). Each read route names the parameters its use
@@ -26,7 +28,7 @@ interface Operation {
     errorExamples?: Partial<Record<number, Record<string, string>>>;
     summary: string;
     description: string;
-    tag: 'Salud' | 'CUIT' | 'Comprobantes' | 'Cuentas' | 'Notificaciones' | 'Etiquetas' | 'Estado';
+    tag: 'Salud' | 'CUIT' | 'Comprobantes' | 'Cuentas' | 'Notificaciones' | 'Etiquetas' | 'Estado' | 'Monotributo' | 'Vencimientos' | 'IVA';
     success: { status: 200 | 201 | 204; body: BodySchemaName | 'text' | null; description: string };
     errors: readonly number[];
 }
@@ -226,6 +228,42 @@ const internals = {
             tag: 'Estado',
             success: { status: 200, body: 'portfolioHealth', description: 'Página de estados.' },
             errors: [400, 401, 403, 429, 500]
+        },
+        'GET /v1/cuits/{cuit}/monotributo': {
+            operationId: 'getMonotributoControl',
+            summary: 'Control de monotributo de un CUIT',
+            description: 'Para un monotributista (según el sistema registral): lo facturado en los 12 meses completos anteriores al actual (hora de Buenos Aires) contra el tope de su categoría en la tabla vigente hoy y contra el de K, la categoría que corresponde a lo facturado, las compras contra los umbrales de exclusión (80 % bienes, 40 % servicios del tope de K), la próxima recategorización y el mes en que se superaría el tope al ritmo de los últimos 3 meses. Si no es monotributista, `data.aplica` es false y `data.motivo` dice por qué. Reglas y fuentes: docs/answers.md.',
+            tag: 'Monotributo',
+            success: { status: 200, body: 'monotributo', description: 'Control de monotributo.' },
+            errorExamples: { 400: { 'cuit-invalido': messages.field.cuitPath } },
+            errors: readErrors
+        },
+        'GET /v1/monotributo': {
+            operationId: 'listMonotributoPortfolio',
+            summary: 'Control de monotributo de la cartera',
+            description: 'Los monotributistas que gestiona el usuario, del mayor uso del tope de su categoría al menor (los de categoría desconocida al final; a igual uso, por nombre). `riesgo` filtra (repetible, se combinan con O): por ejemplo `riesgo=tope_cerca&riesgo=tope_superado` responde quién está cerca del tope o lo pasó.',
+            tag: 'Monotributo',
+            success: { status: 200, body: 'monotributoPortfolio', description: 'Página del control de la cartera.' },
+            errorExamples: { 400: { 'riesgo-invalido': messages.field.riesgo } },
+            errors: [400, 401, 403, 429, 500]
+        },
+        'GET /v1/vencimientos': {
+            operationId: 'listAgenda',
+            summary: 'Vencimientos de la cartera',
+            description: `Lo que vence entre \`desde\` y \`hasta\` (por omisión, de hoy a 30 días) para todos los CUIT que gestiona el usuario, ordenado por fecha y CUIT: vencimientos, deudas y declaraciones juradas del SCT, el pago mensual del monotributo (día 20, o el hábil siguiente si cae en fin de semana o feriado nacional) y el último día de cada recategorización. Hasta ${maxAgendaDays} días por consulta.`,
+            tag: 'Vencimientos',
+            success: { status: 200, body: 'agenda', description: 'Página de vencimientos.' },
+            errorExamples: { 400: { 'periodo-largo': messages.answerRange.tooManyDays(maxAgendaDays), 'periodo-invertido': messages.answerRange.inverted } },
+            errors: [400, 401, 403, 429, 500]
+        },
+        'GET /v1/cuits/{cuit}/iva': {
+            operationId: 'getIvaPosition',
+            summary: 'Posición de IVA de un Responsable Inscripto',
+            description: 'Por mes entre `desde` y `hasta` (AAAA-MM; por omisión los 12 meses que terminan en el actual): débito fiscal (A, B y M emitidos, notas de crédito restando), crédito fiscal (A y M recibidos, notas de crédito restando; B y C no dan crédito), saldo técnico y comprobantes contados, en pesos (`iva` × `tipoCambio`). `data.excluye` dice lo que no incluye (percepciones, retenciones, saldos a favor anteriores). Para un monotributista `data.aplica` es false.',
+            tag: 'IVA',
+            success: { status: 200, body: 'iva', description: 'Posición de IVA.' },
+            errorExamples: { 400: { 'mes-invalido': messages.field.desdeMes, 'periodo-largo': messages.answerRange.tooManyMonths(maxIvaMonths) } },
+            errors: readErrors
         }
     } as Record<string, Operation>,
 
@@ -252,7 +290,10 @@ const internals = {
         Cuentas: 'Sistema de Cuentas Tributarias (SCT) y cuenta corriente de monotributo y autónomos (CCMA).',
         Notificaciones: 'Domicilio fiscal electrónico (DFE).',
         Etiquetas: 'Etiquetas de la cuenta.',
-        Estado: 'Salud de la sincronización: qué CUIT no se pueden leer en ARCA, desde cuándo y qué tiene que hacer el contador.'
+        Estado: 'Salud de la sincronización: qué CUIT no se pueden leer en ARCA, desde cuándo y qué tiene que hacer el contador.',
+        Monotributo: 'Control de topes, exclusión y recategorización de monotributistas.',
+        Vencimientos: 'La agenda de vencimientos de la cartera.',
+        IVA: 'Posición de IVA de Responsables Inscriptos.'
     } satisfies Record<Operation['tag'], string>,
 
     // On every answer to a counted request (not the health check): the limit closest to
@@ -284,7 +325,8 @@ const internals = {
 
             const inPath = name === 'cuit' && route.path.includes('{cuit}');
             const schema = inPath ? cuitPathParameter
-                : (app.pagesCount === 'periods' && (name === 'limit' || name === 'offset')) ? periodPageSchemas[name] : parameterSchemas[name];
+                : (app.pagesCount === 'periods' && (name === 'limit' || name === 'offset')) ? periodPageSchemas[name]
+                    : (app.variant === 'months' && (name === 'desde' || name === 'hasta')) ? monthRangeParameters[name] : parameterSchemas[name];
             const { description, examples, ...rest } = schema as Schema & { description: string; examples?: unknown[] };
             return {
                 name,
@@ -349,7 +391,7 @@ const internals = {
 interface RouteLike {
     method: string;
     path: string;
-    settings: { app?: { parameters?: readonly ReadParameterName[]; pagesCount?: 'periods' } };
+    settings: { app?: { parameters?: readonly ReadParameterName[]; pagesCount?: 'periods'; variant?: 'months' } };
 }
 
 export const isDocumentedPath = (path: string): boolean => path === '/healthcheck' || path.startsWith('/v1/');
@@ -407,7 +449,7 @@ const buildOpenApiDocument = (routes: readonly RouteLike[], options: { serverUrl
         paths,
         components: {
             securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: internals.bearerDescription } },
-            schemas: { ...componentSchemas, ...requestSchemas, ...bodies }
+            schemas: { ...componentSchemas, ...answerSchemas, ...requestSchemas, ...bodies }
         }
     };
 };

@@ -1,0 +1,195 @@
+import type { Knex } from 'knex';
+import { arcaDay, arcaDayStart } from '../../../core/domain/arca-day.js';
+import type { Categoria, ClientType } from '../../../core/domain/client.js';
+import { categories } from '../../../core/domain/client.js';
+import type { Cuit } from '../../../core/domain/cuit.js';
+import { formatCuit } from '../../../core/domain/cuit.js';
+import { addDays, firstDayOf, lastDayOf } from '../../../core/domain/months.js';
+import type { TypeRule } from '../../../core/domain/monotributo.js';
+import { billingTypes, purchaseTypes } from '../../../core/domain/monotributo.js';
+import type { AnswerClient, AnswersRepository, CalendarFeedRepository } from '../../../core/ports/index.js';
+import { toNullableBoolean, toNullableNumber, toNumber } from '../column-values.js';
+import type { Binding } from '../statements.js';
+import type { Statements } from '../statements.js';
+import { placeholders, statements } from '../statements.js';
+import { dialectOf } from '../connection.js';
+import { visibleClientsWhere } from './clients.js';
+
+// The answers' reads (docs/answers.md). The monotributo control of a whole portfolio is one
+// aggregate: each visible monotributista's invoices of the window summed by client and month,
+// signed by core's type lists (billingTypes, purchaseTypes), read through the invoices' list
+// index (client, kind, fecha); no invoice row leaves the database.
+
+const internals = {
+    capColumn: (letter: string): string => `tope_${letter.toLowerCase()}`,
+
+    // `+importe` for the rule's adding types, `-importe` for its subtracting ones, else 0.
+    signed(kind: 'E' | 'R', rule: TypeRule): { sql: string; bindings: Binding[] } {
+
+        return {
+            sql: `case when i.kind = '${kind}' and i.tipo in (${placeholders(rule.adds.length)}) then i.importe ` +
+                `when i.kind = '${kind}' and i.tipo in (${placeholders(rule.subtracts.length)}) then -i.importe else 0 end`,
+            bindings: [...rule.adds, ...rule.subtracts]
+        };
+    },
+
+    client: (row: Record<string, unknown>): AnswerClient => ({
+        id: toNumber(row.id),
+        cuit: String(row.cuit) as Cuit,
+        displayName: String(row.display_name),
+        tipo: String(row.tipo) as ClientType,
+        monotributista: toNullableBoolean(row.monotributista),
+        categoria: row.categoria === null || row.categoria === undefined ? null : String(row.categoria)
+    }),
+
+    clientColumns: 'c.id, c.cuit, c.display_name, c.tipo, c.monotributista, c.categoria'
+};
+
+// Invoices are read through migration 019's covering index (invoices_answers), named in the
+// query so the plan does not depend on the optimizer's statistics (as list-queries.ts does).
+export const answersRepository = (knex: Knex, sql = statements(knex)): AnswersRepository => {
+
+    const invoices = dialectOf(knex) === 'mysql' ? 'invoices i force index (invoices_answers)' : 'invoices i indexed by invoices_answers';
+    return answersQueries(knex, sql, invoices);
+};
+
+const answersQueries = (knex: Knex, sql: Statements, invoicesFrom: string): AnswersRepository => ({
+
+    async categoryTables() {
+
+        const rows = await knex('monotributo_tables').select('*').orderBy('vigencia_desde') as Record<string, unknown>[];
+        return rows.map((row) => ({
+            vigenciaDesde: String(row.vigencia_desde),
+            fuente: String(row.fuente),
+            topes: Object.fromEntries(categories.map((letter) => [letter, toNumber(row[internals.capColumn(letter)])])) as Record<Categoria, number>
+        }));
+    },
+
+    async saveCategoryTable(table, at) {
+
+        const row = {
+            fuente: table.fuente,
+            ...Object.fromEntries(categories.map((letter) => [internals.capColumn(letter), table.topes[letter]])),
+            loaded_at: at
+        };
+        return knex.transaction(async (trx) => {
+
+            const updated = await trx('monotributo_tables').where({ vigencia_desde: table.vigenciaDesde }).update(row);
+            if (updated) {
+                return 'replaced' as const;
+            }
+
+            await trx('monotributo_tables').insert({ vigencia_desde: table.vigenciaDesde, ...row });
+            return 'created' as const;
+        });
+    },
+
+    async monotributoMonths(principal, range, clientId) {
+
+        const visible = visibleClientsWhere(principal);
+        const only = clientId === undefined ? { sql: '', bindings: [] } : { sql: ' and c.id = ?', bindings: [clientId] };
+        const billed = internals.signed('E', billingTypes);
+        const bought = internals.signed('R', purchaseTypes);
+        // Both at once: the sums do not need the clients' rows.
+        const [clients, sums] = await Promise.all([
+            sql.all(
+                `select ${internals.clientColumns} from clients c where ${visible.where} and c.monotributista = 1${only.sql} order by c.sort_name asc, c.id asc`,
+                [...visible.bindings, ...only.bindings]
+            ),
+            sql.all(
+                `select i.client_id, substr(i.fecha, 1, 7) as mes, sum(${billed.sql}) as facturado, sum(${bought.sql}) as compras ` +
+                    `from clients c inner join ${invoicesFrom} on i.client_id = c.id and i.fecha between ? and ? and i.kind in ('E', 'R') ` +
+                    `where ${visible.where} and c.monotributista = 1${only.sql} group by i.client_id, substr(i.fecha, 1, 7)`,
+                [...billed.bindings, ...bought.bindings, firstDayOf(range.desde), lastDayOf(range.hasta), ...visible.bindings, ...only.bindings]
+            )
+        ]);
+        const months = new Map<number, { mes: string; facturado: number; compras: number }[]>();
+        for (const row of sums) {
+            const id = toNumber(row.client_id);
+            const list = months.get(id) ?? [];
+            list.push({ mes: String(row.mes), facturado: toNumber(row.facturado), compras: toNumber(row.compras) });
+            months.set(id, list);
+        }
+
+        return clients.map((row) => ({ client: internals.client(row), months: months.get(toNumber(row.id)) ?? [] }));
+    },
+
+    async ivaTotals(clientId, range) {
+
+        const rows = await sql.all(
+            'select substr(i.fecha, 1, 7) as mes, i.kind, i.tipo, sum(coalesce(i.iva, 0) * i.tipo_cambio) as iva, count(*) as cantidad ' +
+                `from ${invoicesFrom} where i.client_id = ? and i.fecha between ? and ? and i.kind in ('E', 'R') group by substr(i.fecha, 1, 7), i.kind, i.tipo`,
+            [clientId, firstDayOf(range.desde), lastDayOf(range.hasta)]
+        );
+        return rows.map((row) => ({
+            mes: String(row.mes),
+            kind: row.kind === 'E' ? 'issued' as const : 'received' as const,
+            tipo: String(row.tipo),
+            iva: toNumber(row.iva),
+            cantidad: toNumber(row.cantidad)
+        }));
+    },
+
+    async agendaClients(principal) {
+
+        const visible = visibleClientsWhere(principal);
+        const rows = await sql.all(`select c.id, c.cuit, c.display_name, c.monotributista from clients c where ${visible.where} order by c.cuit asc`, visible.bindings);
+        return rows.map((row) => ({
+            id: toNumber(row.id),
+            cuit: String(row.cuit),
+            displayCuit: formatCuit(String(row.cuit) as Cuit),
+            nombre: String(row.display_name),
+            monotributista: toNullableBoolean(row.monotributista)
+        }));
+    },
+
+    async sctAgenda(principal, range) {
+
+        const visible = visibleClientsWhere(principal);
+        const from = arcaDayStart(range.desde);
+        const to = arcaDayStart(addDays(range.hasta, 1)) - 1;
+        const rows = await sql.all(
+            'select d.client_id, \'vencimiento\' as kind, d.vencimiento, d.impuesto, d.concepto, d.periodo, d.detalle, null as importe ' +
+                `from sct_due_dates d inner join clients c on c.id = d.client_id where ${visible.where} and d.vencimiento between ? and ? ` +
+                'union all select r.client_id, \'ddjj\' as kind, r.vencimiento, r.impuesto, r.concepto, r.periodo, null as detalle, null as importe ' +
+                `from sct_returns r inner join clients c on c.id = r.client_id where ${visible.where} and r.vencimiento between ? and ? ` +
+                'union all select b.client_id, \'deuda\' as kind, b.vencimiento, b.impuesto, b.concepto, b.periodo, null as detalle, ' +
+                'b.saldo + b.int_resarcitorios + b.int_punitorios as importe ' +
+                `from sct_debts b inner join clients c on c.id = b.client_id where ${visible.where} and b.vencimiento between ? and ?`,
+            [...visible.bindings, from, to, ...visible.bindings, from, to, ...visible.bindings, from, to]
+        );
+        return rows.map((row) => ({
+            clientId: toNumber(row.client_id),
+            kind: String(row.kind) as 'vencimiento' | 'deuda' | 'ddjj',
+            fecha: arcaDay(toNumber(row.vencimiento)),
+            impuesto: String(row.impuesto),
+            concepto: String(row.concepto),
+            periodo: String(row.periodo),
+            detalle: row.detalle === null || row.detalle === undefined ? null : String(row.detalle),
+            importe: toNullableNumber(row.importe)
+        }));
+    }
+});
+
+export const calendarFeedRepository = (knex: Knex): CalendarFeedRepository => ({
+
+    async replace(input) {
+
+        await knex.transaction(async (trx) => {
+
+            await trx('calendar_feeds').where({ user_id: input.userId }).delete();
+            await trx('calendar_feeds').insert({ user_id: input.userId, token_hash: input.tokenHash, hint: input.hint, created_at: input.createdAt });
+        });
+    },
+
+    async revoke(userId) {
+
+        return await knex('calendar_feeds').where({ user_id: userId }).delete() > 0;
+    },
+
+    async findUserId(tokenHash) {
+
+        const row = await knex('calendar_feeds').select('user_id').where({ token_hash: tokenHash }).first() as Record<string, unknown> | undefined;
+        return row ? toNumber(row.user_id) : null;
+    }
+});

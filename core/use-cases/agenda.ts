@@ -1,0 +1,69 @@
+import type { Principal } from '../domain/access.js';
+import type { AgendaItem } from '../domain/agenda.js';
+import { agendaItems, maxAgendaDays } from '../domain/agenda.js';
+import { arcaDay } from '../domain/arca-day.js';
+import { invalid } from '../domain/errors.js';
+import { messages } from '../domain/messages.js';
+import { addDays, daysBetween } from '../domain/months.js';
+import type { Pagination } from '../domain/pagination.js';
+import type { ReadRequest } from '../domain/read-request.js';
+import { parseReadRequest } from '../contract/read-parameters.js';
+import type { Ports } from '../ports/index.js';
+
+// The portfolio's agenda (GET /v1/vencimientos and the private iCalendar feed; docs/answers.md,
+// Agenda): every item of every CUIT the principal manages between two days, by date then CUIT.
+
+export interface AgendaResult {
+    data: AgendaItem[];
+    pagination: Pagination;
+    filters: { desde: string; hasta: string };
+}
+
+export const agendaParameters = ['limit', 'offset', 'desde', 'hasta'] as const;
+
+// Without `hasta`, this many days after `desde`.
+const defaultAgendaDays = 30;
+
+const internals = {
+    range(input: { desde?: string | undefined; hasta?: string | undefined }, today: string): { desde: string; hasta: string } {
+
+        const desde = input.desde ?? today;
+        const hasta = input.hasta ?? addDays(desde, defaultAgendaDays);
+        if (desde > hasta) {
+            throw invalid([messages.answerRange.inverted]);
+        }
+
+        if (daysBetween(desde, hasta) > maxAgendaDays) {
+            throw invalid([messages.answerRange.tooManyDays(maxAgendaDays)]);
+        }
+
+        return { desde, hasta };
+    }
+};
+
+// Every item between two Buenos Aires days (both included), for the list and the calendar feed.
+export const agendaOf = async (
+    deps: Pick<Ports, 'answers' | 'holidays'>,
+    principal: Principal,
+    range: { desde: string; hasta: string }
+): Promise<AgendaItem[]> => {
+
+    const [clients, sct] = await Promise.all([deps.answers.agendaClients(principal), deps.answers.sctAgenda(principal, range)]);
+    return agendaItems({ ...range, clients, sct, isHoliday: deps.holidays.isHoliday });
+};
+
+export const listAgenda = async (
+    deps: Pick<Ports, 'answers' | 'holidays' | 'clock'>,
+    principal: Principal,
+    request: ReadRequest
+): Promise<AgendaResult> => {
+
+    const input = parseReadRequest(request, agendaParameters);
+    const filters = internals.range(input, arcaDay(deps.clock.now().getTime()));
+    const items = await agendaOf(deps, principal, filters);
+    return {
+        data: items.slice(input.offset, input.offset + input.limit),
+        pagination: { limit: input.limit, offset: input.offset, total: items.length },
+        filters
+    };
+};
