@@ -1,8 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { parseArgs } from 'node:util';
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { composeApp, testOnlyDatabaseOf as databaseOf } from '../app/compose.js';
-import { loadConfig } from '../app/config.js';
+import { testOnlyDatabaseOf as databaseOf } from '../app/compose.js';
 import { createLogger } from '../app/logger.js';
 import { arcaDay, arcaDayStart } from '../core/domain/arca-day.js';
 import { categories, sortKey } from '../core/domain/client.js';
@@ -11,7 +9,7 @@ import { createAccount } from '../core/use-cases/staff/create-account.js';
 import { createToken } from '../core/use-cases/staff/create-token.js';
 import { createUser } from '../core/use-cases/staff/create-user.js';
 import { createHttpServer } from '../servers/http/server.js';
-import { benchDatabase } from './database.js';
+import { openBenchApp, runOnDatabases } from './portfolio-seed.js';
 import { timedGet, timingLine } from './timed-get.js';
 
 // npm run bench:answers -- [--db sqlite|mysql|both] [--clients 5000] [--requests 10]
@@ -28,7 +26,6 @@ import { timedGet, timingLine } from './timed-get.js';
 // database of its own is created beside it and dropped.)
 
 const internals = {
-    mysqlBase: process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/',
     chunk: 400,
 
     queries: [
@@ -151,22 +148,7 @@ const internals = {
 
     async run(db: 'sqlite' | 'mysql', clients: number, requests: number): Promise<void> {
 
-        if (db === 'mysql') {
-            process.env.DATABASE_URL = internals.mysqlBase;
-        }
-        else {
-            delete process.env.DATABASE_URL;
-        }
-
-        const database = await benchDatabase('answers');
-        const env = {
-            ...process.env,
-            DATABASE_URL: database.url,
-            ARCASYNC_SECRET_KEY: randomBytes(32).toString('base64'),
-            RATE_LIMIT_PER_MINUTE: '1000000000',
-            RATE_LIMIT_PER_MONTH: '1000000000'
-        };
-        const app = await composeApp(loadConfig(env));
+        const { app, name, close } = await openBenchApp(db, 'answers');
         try {
             const now = app.ports.clock.now().getTime();
             const { id: accountId } = await createAccount(app.ports, { name: 'Estudio Respuestas' });
@@ -181,7 +163,7 @@ const internals = {
             await server.start();
             try {
                 const today = arcaDay(now);
-                process.stdout.write(`\n${database.name}: ${clients} CUITs, ${invoices} comprobantes (sembrados en ${((Date.now() - seededAt) / 1000).toFixed(1)} s)\n`);
+                process.stdout.write(`\n${name}: ${clients} CUITs, ${invoices} comprobantes (sembrados en ${((Date.now() - seededAt) / 1000).toFixed(1)} s)\n`);
                 process.stdout.write(`${'solicitud'.padEnd(44)} ${'mediana'.padStart(9)} ${'máx'.padStart(9)} ${'total'.padStart(7)}\n`);
                 for (const [label, query] of internals.queries) {
                     const path = query === 'year' ? `/v1/vencimientos?desde=${today}&hasta=${addDays(today, 366)}&limit=50` : query;
@@ -193,20 +175,9 @@ const internals = {
             }
         }
         finally {
-            await app.close();
-            await database.drop();
+            await close();
         }
     }
 };
 
-const { values } = parseArgs({
-    options: {
-        db: { type: 'string', default: 'both' },
-        clients: { type: 'string', default: '5000' },
-        requests: { type: 'string', default: '10' }
-    }
-});
-
-for (const db of values.db === 'both' ? ['sqlite', 'mysql'] as const : [values.db as 'sqlite' | 'mysql']) {
-    await internals.run(db, Number(values.clients), Number(values.requests));
-}
+await runOnDatabases(5000, internals.run);
