@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ThrottleCounter } from '../../core/ports/index.js';
 import { toNumber } from './column-values.js';
-import { statements } from './statements.js';
+import { statements } from './fast/statements.js';
 
 // One row per subject holds its current window. As with the rate limits, a single conditional
 // UPDATE counts an attempt only while the window has room, so concurrent attempts from any

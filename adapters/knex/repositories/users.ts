@@ -4,7 +4,7 @@ import { touchAccount } from '../data-versions.js';
 import { principalSelect, toPrincipal } from '../principal.js';
 import type { UserRecord, UserRepository } from '../../../core/ports/index.js';
 import { toNumber } from '../column-values.js';
-import { statements } from '../statements.js';
+import { statements } from '../fast/statements.js';
 
 const internals = {
     columns: ['id', 'account_id', 'email', 'role'],
