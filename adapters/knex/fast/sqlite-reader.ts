@@ -1,7 +1,7 @@
 // Fast path: SQLite's reads on a connection and thread of their own. Earns it: in the integrators'
 // pass the statements were half the API server's CPU, all on the event loop (9ed007d); a sync's
 // write transaction no longer holds every read (test/sqlite-reader.test.ts). Measure: npm run
-// bench:api with a sync running (npm run bench:fleet), against 9ed007d^.
+// bench:api -- --workload integrators, against 9ed007d^.
 
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
