@@ -7,7 +7,7 @@ import { seedAccountWithClient } from '../../support/fixtures.js';
 
 // What the authority writes in an invoice comes back as it was written, whatever its
 // characters: on MySQL a save's rows travel as one INSERT's escaped VALUES
-// (adapters/knex/value-rows.ts), which must change nothing of them, and a text the database
+// (adapters/knex/fast/value-rows.ts), which must change nothing of them, and a text the database
 // cannot hold as written (a lone UTF-16 surrogate, from an HTML entity like &#xD800;) is
 // stored with U+FFFD in its place, never by losing the row's other values.
 

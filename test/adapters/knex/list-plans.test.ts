@@ -2,14 +2,14 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import type { App } from '../../../app/compose.js';
 import { dialectOf } from '../../../adapters/knex/connection.js';
-import { listQueries } from '../../../adapters/knex/list-queries.js';
+import { listQueries } from '../../../adapters/knex/fast/list-queries.js';
 import { createTag } from '../../../core/use-cases/staff/create-tag.js';
 import { invoice, movement, notification } from '../../support/data.js';
 import { databaseOf, useApp } from '../../support/app.js';
 import { testDatabases } from '../../support/databases.js';
 import { addClient, seedAccount } from '../../support/fixtures.js';
 
-// The plans of the paged lists (adapters/knex/list-queries.ts), right after a bulk load and
+// The plans of the paged lists (adapters/knex/fast/list-queries.ts), right after a bulk load and
 // after ANALYZE: a page's keys come from the list's index alone (covering, in index order, no
 // sort of the skipped entries), and only the page's rows are then read by primary key. That
 // is what makes a deep page cost what the first one does; a plan that reads rows to skip them

@@ -8,7 +8,7 @@ import { databaseOf, openApp } from '../../support/app.js';
 import { testDatabases } from '../../support/databases.js';
 import { seedAccountWithClient } from '../../support/fixtures.js';
 
-// On MySQL a sync's save runs on the writer's connections (adapters/knex/mysql-writer.ts),
+// On MySQL a sync's save runs on the writer's connections (adapters/knex/fast/mysql-writer.ts),
 // which take several statements per query: BEGIN with the first rows, the last writes with
 // COMMIT. What that must never change: a failed save leaves nothing written and no
 // transaction open, and knex's pool, which serves the API, still takes one statement a query.

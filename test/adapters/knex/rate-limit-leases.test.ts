@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import type { RateLimits } from '../../../core/domain/rate-limit.js';
 import { windowsAt } from '../../../core/domain/rate-limit.js';
 import type { RateLimitOutcome, RateLimitUsage } from '../../../core/ports/index.js';
-import type { CounterRequest, LeaseStore } from '../../../adapters/knex/rate-limit-leases.js';
-import { leasedCounter } from '../../../adapters/knex/rate-limit-leases.js';
+import type { CounterRequest, LeaseStore } from '../../../adapters/knex/fast/rate-limit-leases.js';
+import { leasedCounter } from '../../../adapters/knex/fast/rate-limit-leases.js';
 
-// Leases over the shared counter (adapters/knex/rate-limit-leases.ts), on a counter kept in
+// Leases over the shared counter (adapters/knex/fast/rate-limit-leases.ts), on a counter kept in
 // memory with the database's rule (a write adds all it asks for or nothing) and a clock the
 // test moves: how many writes a user's requests cost, what each answer reports, and that no
 // process ever lets through more than the limits.

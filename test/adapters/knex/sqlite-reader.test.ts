@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import type { App } from '../../../app/compose.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
-import { statements } from '../../../adapters/knex/statements.js';
+import { statements } from '../../../adapters/knex/fast/statements.js';
 import { databaseOf, useApp } from '../../support/app.js';
 import { testDatabases } from '../../support/databases.js';
 import { addClient, seedAccount } from '../../support/fixtures.js';
 
 // SQLite's pool has one connection, the only writer: the reads of every request go to a
-// connection of their own (adapters/knex/sqlite-reader.ts), so a sync's write transaction
+// connection of their own (adapters/knex/fast/sqlite-reader.ts), so a sync's write transaction
 // holding the writer never makes the API wait, and they see what was committed, not what
 // the transaction has written so far.
 

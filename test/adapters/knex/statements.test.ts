@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type { App } from '../../../app/compose.js';
-import { statements } from '../../../adapters/knex/statements.js';
+import { statements } from '../../../adapters/knex/fast/statements.js';
 import { databaseOf, useApp } from '../../support/app.js';
 import { testDatabases } from '../../support/databases.js';
 import { seedAccount } from '../../support/fixtures.js';
 
-// Fixed SQL sent straight to the driver (adapters/knex/statements.ts): a list page's rows can
+// Fixed SQL sent straight to the driver (adapters/knex/fast/statements.ts): a list page's rows can
 // be read as arrays of their columns, in the SELECT's order, with the values `all` gives.
 
 for (const database of testDatabases()) {

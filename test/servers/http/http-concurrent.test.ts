@@ -9,7 +9,7 @@ import { startTestServer } from '../../support/server.js';
 import { databaseOf } from '../../support/app.js';
 
 // Requests that arrive together, from many users at once, each answered as if it came alone:
-// on MySQL their token, rate-limit and CUIT lookups share statements (adapters/knex/batching.ts).
+// on MySQL their token, rate-limit and CUIT lookups share statements (adapters/knex/fast/batching.ts).
 
 for (const database of testDatabases()) {
 

@@ -1,5 +1,10 @@
-import type { RateLimits, RateWindows } from '../../core/domain/rate-limit.js';
-import type { RateLimitOutcome, RateLimitUsage } from '../../core/ports/index.js';
+// Fast path: a user's requests counted in leases. Earns it: on SQLite every counter write empties
+// the reads' page cache, ~40 µs of server CPU a request in the integrators' pass; 1,000 requests
+// at 50 a second now take fewer than 30 writes (3c6a617, test/rate-limit-leases.test.ts).
+// Measure: npm run bench:api (rate limits raised), against 3c6a617^.
+
+import type { RateLimits, RateWindows } from '../../../core/domain/rate-limit.js';
+import type { RateLimitOutcome, RateLimitUsage } from '../../../core/ports/index.js';
 
 // A user's requests counted in leases: one write to the shared counter takes several of the
 // user's requests at once, and the process hands them out as they come. The counter in the

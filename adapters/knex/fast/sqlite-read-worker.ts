@@ -1,3 +1,5 @@
+// Fast path (with sqlite-reader.ts, whose figure it shares): the reads' thread.
+
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';

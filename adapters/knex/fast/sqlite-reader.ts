@@ -1,3 +1,8 @@
+// Fast path: SQLite's reads on a connection and thread of their own. Earns it: in the integrators'
+// pass the statements were half the API server's CPU, all on the event loop (9ed007d); a sync's
+// write transaction no longer holds every read (test/sqlite-reader.test.ts). Measure: npm run
+// bench:api -- --workload integrators, against 9ed007d^.
+
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
 import type { ReadAnswer, ReadMessage, ReadMode } from './sqlite-read-worker.js';

@@ -1,3 +1,5 @@
+// Fast path (with statements.ts, whose figure it shares): each statement prepared once.
+//
 // A SQLite connection's statements, each prepared once, and once more where its rows are read
 // as arrays (raw mode is a setting of the prepared statement): on the pool's connections
 // (statements.ts) and on the reads' own, in its thread (sqlite-read-worker.ts).
