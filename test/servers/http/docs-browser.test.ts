@@ -14,7 +14,7 @@ import { startTestServer } from '../../support/server.js';
 
 const internals = {
     artifacts: fileURLToPath(new URL('../../../test-artifacts/', import.meta.url)),
-    groups: ['Salud', 'CUIT', 'Comprobantes', 'Cuentas', 'Notificaciones', 'Etiquetas', 'Estado']
+    groups: ['Salud', 'CUIT', 'Comprobantes', 'Cuentas', 'Notificaciones', 'Etiquetas', 'Estado', 'Monotributo', 'Vencimientos', 'IVA']
 };
 
 const [database] = testDatabases();
