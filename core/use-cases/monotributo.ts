@@ -131,6 +131,33 @@ export const listMonotributoPortfolio = async (
     };
 };
 
+// The portfolio view's figures for some CUITs the principal manages (a page of the panel's
+// cartera): read for those CUITs only, so a page costs its rows, not the whole portfolio. A CUIT
+// that is not a monotributista per the registry has none.
+export const monotributoSummariesOf = async (
+    deps: Pick<Ports, 'clients' | 'answers' | 'clock'>,
+    principal: Principal,
+    cuits: readonly Cuit[]
+): Promise<Map<string, MonotributoSummary>> => {
+
+    if (cuits.length === 0) {
+        return new Map();
+    }
+
+    const day = monotributoDay(arcaDay(deps.clock.now().getTime()), await deps.answers.categoryTables());
+    const summaries = await Promise.all(cuits.map(async (cuit) => {
+
+        const client = await findVisibleClient(deps, principal, cuit);
+        if (client.monotributista !== true) {
+            return null;
+        }
+
+        const [row] = await deps.answers.monotributoMonths(principal, day.ventana, client.id);
+        return internals.summary(internals.identity(client), controlOn(day, client.categoria, row?.months ?? []));
+    }));
+    return new Map(summaries.filter((summary) => summary !== null).map((summary) => [summary.cuit, summary]));
+};
+
 // Staff: the tables loaded, by vigenciaDesde.
 export const listCategoryTables = (deps: Pick<Ports, 'answers'>): Promise<CategoryTable[]> => deps.answers.categoryTables();
 
