@@ -36,6 +36,7 @@ const internals = {
         ['panel: estado=clave_rechazada', '/panel?estado=clave_rechazada', 'panel'],
         ['panel: búsqueda por nombre', '/panel?q=apellido0012', 'panel'],
         ['panel: búsqueda por CUIT', '/panel?q=20-1000004', 'panel'],
+        ['GET /v1/vencimientos?limit=50', '/v1/vencimientos?limit=50', 'api'],
         ['panel: agenda', '/panel/agenda', 'panel']
     ] as const,
 
