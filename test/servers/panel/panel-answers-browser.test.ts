@@ -4,17 +4,17 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
-import { setPassword } from '../core/use-cases/staff/set-password.js';
-import { answerTexts } from '../servers/panel/answer-texts.js';
-import { clientTexts } from '../servers/panel/client-texts.js';
-import { panelTexts } from '../servers/panel/texts.js';
-import { debianChromium, pageProblems, skipWithoutChromium } from './support/chromium.js';
-import { invoice } from './support/data.js';
-import { testDatabases } from './support/databases.js';
-import type { SeededUser } from './support/fixtures.js';
-import { addClient, seedAccount } from './support/fixtures.js';
-import type { TestServer } from './support/server.js';
-import { startTestServer, writeServerEnv } from './support/server.js';
+import { setPassword } from '../../../core/use-cases/staff/set-password.js';
+import { answerTexts } from '../../../servers/panel/answer-texts.js';
+import { clientTexts } from '../../../servers/panel/client-texts.js';
+import { panelTexts } from '../../../servers/panel/texts.js';
+import { debianChromium, pageProblems, skipWithoutChromium } from '../../support/chromium.js';
+import { invoice } from '../../support/data.js';
+import { testDatabases } from '../../support/databases.js';
+import type { SeededUser } from '../../support/fixtures.js';
+import { addClient, seedAccount } from '../../support/fixtures.js';
+import type { TestServer } from '../../support/server.js';
+import { startTestServer, writeServerEnv } from '../../support/server.js';
 
 // The panel's answers as a person uses them, in Debian's Chromium under the panel's CSP: la
 // cartera's cap column, the Agenda page from the main navigation (each item opening its
@@ -22,7 +22,7 @@ import { startTestServer, writeServerEnv } from './support/server.js';
 // stylesheet. Screenshots go to test-artifacts/.
 
 const internals = {
-    artifacts: fileURLToPath(new URL('../test-artifacts/', import.meta.url)),
+    artifacts: fileURLToPath(new URL('../../../test-artifacts/', import.meta.url)),
     password: 'una-clave-larga-de-prueba'
 };
 

@@ -1,20 +1,20 @@
 import { expect } from 'chai';
-import type { InvoiceRecord } from '../core/domain/invoice.js';
-import { messages } from '../core/domain/messages.js';
-import { assignClientToUser } from '../core/use-cases/staff/assign-client-to-user.js';
-import { setPassword } from '../core/use-cases/staff/set-password.js';
-import { answerTexts, formatPercent } from '../servers/panel/answer-texts.js';
-import { formatMoney } from '../servers/panel/client-format.js';
-import { panelTexts } from '../servers/panel/texts.js';
-import { invoice, sctData } from './support/data.js';
-import { testDatabases } from './support/databases.js';
-import { noRateLimits } from './support/endpoints.js';
-import type { SeededUser } from './support/fixtures.js';
-import { addClient, seedAccount, seedUser } from './support/fixtures.js';
-import type { PanelAgent } from './support/panel.js';
-import { panelAgent } from './support/panel.js';
-import type { TestServer } from './support/server.js';
-import { startTestServer, testClock } from './support/server.js';
+import type { InvoiceRecord } from '../../../core/domain/invoice.js';
+import { messages } from '../../../core/domain/messages.js';
+import { assignClientToUser } from '../../../core/use-cases/staff/assign-client-to-user.js';
+import { setPassword } from '../../../core/use-cases/staff/set-password.js';
+import { answerTexts, formatPercent } from '../../../servers/panel/answer-texts.js';
+import { formatMoney } from '../../../servers/panel/client-format.js';
+import { panelTexts } from '../../../servers/panel/texts.js';
+import { invoice, sctData } from '../../support/data.js';
+import { testDatabases } from '../../support/databases.js';
+import { noRateLimits } from '../../support/endpoints.js';
+import type { SeededUser } from '../../support/fixtures.js';
+import { addClient, seedAccount, seedUser } from '../../support/fixtures.js';
+import type { PanelAgent } from '../../support/panel.js';
+import { panelAgent } from '../../support/panel.js';
+import type { TestServer } from '../../support/server.js';
+import { startTestServer, testClock } from '../../support/server.js';
 
 // The panel's answers over HTTP (docs/panel.md: la cartera's cap column, the client's
 // Monotributo and IVA tabs, Agenda, the private calendar on Mi cuenta), each figure compared
