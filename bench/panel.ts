@@ -35,7 +35,9 @@ const internals = {
         ['panel: requiere atención', '/panel?atencion=si', 'panel'],
         ['panel: estado=clave_rechazada', '/panel?estado=clave_rechazada', 'panel'],
         ['panel: búsqueda por nombre', '/panel?q=apellido0012', 'panel'],
-        ['panel: búsqueda por CUIT', '/panel?q=20-1000004', 'panel']
+        ['panel: búsqueda por CUIT', '/panel?q=20-1000004', 'panel'],
+        ['GET /v1/vencimientos?limit=50', '/v1/vencimientos?limit=50', 'api'],
+        ['panel: agenda', '/panel/agenda', 'panel']
     ] as const,
 
     async signIn(base: string, email: string): Promise<string> {
@@ -68,6 +70,10 @@ const internals = {
             const { token } = await createToken(app.ports, { userId });
             const seededAt = Date.now();
             await seedPortfolio(databaseOf(app), accountId, clients, now);
+            // Seven in ten persons monotributistas with a category, as bench:answers: la cartera
+            // reads each page's monotributistas' use of their cap (issue 41).
+            await databaseOf(app)('clients').where({ account_id: accountId, tipo: 'persona-fisica' }).whereRaw('id % 10 < 7')
+                .update({ monotributista: true, categoria: databaseOf(app).raw(`substr('ABCDEFGHIJK', (id % 11) + 1, 1)`) });
             await databaseOf(app).raw(db === 'mysql' ? 'ANALYZE TABLE clients, sync_states, sync_key_failures, sync_login_attempts' : 'ANALYZE');
 
             const server = await createHttpServer(app.ports, { host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1', logger: createLogger({ level: 'error' }) });

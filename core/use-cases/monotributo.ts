@@ -9,8 +9,10 @@ import type { ReadRequest } from '../domain/read-request.js';
 import { parseReadRequest } from '../contract/read-parameters.js';
 import { toIso } from '../domain/time.js';
 import type { Ports } from '../ports/index.js';
+import { cachedRead } from './cached-read.js';
 import { clientSyncedAt } from './client-synced-at.js';
 import { findVisibleClient } from './find-visible-client.js';
+import { portfolioLimits } from './portfolio.js';
 
 // The monotributo control (docs/answers.md): one CUIT's (GET /v1/cuits/{cuit}/monotributo) and
 // the portfolio's, riskiest first (GET /v1/monotributo); the category tables staff load
@@ -129,6 +131,42 @@ export const listMonotributoPortfolio = async (
         ventana: day.ventana,
         tabla: day.choice
     };
+};
+
+// The portfolio view's figures for some CUITs the principal manages (a page of the panel's
+// cartera): read for those CUITs only, so a page costs its rows, not the whole portfolio. A CUIT
+// that is not a monotributista per the registry has none. Kept as la cartera keeps its page
+// (portfolio.ts): under the account's data version and for at most 15 s, since an invoice sync
+// raises only its client's version; turning back to a page then costs nothing more.
+export const monotributoSummariesOf = async (
+    deps: Pick<Ports, 'clients' | 'answers' | 'clock' | 'readCache'>,
+    principal: Principal,
+    cuits: readonly Cuit[]
+): Promise<Map<string, MonotributoSummary>> => {
+
+    if (cuits.length === 0) {
+        return new Map();
+    }
+
+    const now = deps.clock.now().getTime();
+    const viewer = principal.role === 'owner' ? 'owner' : `user-${principal.userId}`;
+    const key = `monotributo-page:${principal.accountId}:${viewer}:${Math.floor(now / portfolioLimits.freshMs)}:${cuits.join(',')}`;
+    const summaries = await cachedRead(deps.readCache, key, principal.dataVersion, async () => {
+
+        const day = monotributoDay(arcaDay(now), await deps.answers.categoryTables());
+        const read = await Promise.all(cuits.map(async (cuit) => {
+
+            const client = await findVisibleClient(deps, principal, cuit);
+            if (client.monotributista !== true) {
+                return null;
+            }
+
+            const [row] = await deps.answers.monotributoMonths(principal, day.ventana, client.id);
+            return internals.summary(internals.identity(client), controlOn(day, client.categoria, row?.months ?? []));
+        }));
+        return read.filter((summary) => summary !== null);
+    });
+    return new Map(summaries.map((summary) => [summary.cuit, summary]));
 };
 
 // Staff: the tables loaded, by vigenciaDesde.

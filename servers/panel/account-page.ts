@@ -1,10 +1,12 @@
 import type { ServerRoute } from '@hapi/hapi';
 import { isDomainError } from '../../core/domain/errors.js';
 import { minPasswordLength } from '../../core/domain/password.js';
+import { createCalendarFeed, revokeCalendarFeed } from '../../core/use-cases/calendar-feed.js';
 import { changePassword } from '../../core/use-cases/change-password.js';
 import { clientAddress } from '../http/client-address.js';
 import type { PanelContext } from './respond.js';
 import { formField, formPayload, panelPaths, redirectTo, renderPage, requireSession } from './respond.js';
+import { answerTexts } from './answer-texts.js';
 import { panelTexts } from './texts.js';
 
 // Mi cuenta (/panel/cuenta): a user changes their own password (core's changePassword: the
@@ -13,10 +15,15 @@ import { panelTexts } from './texts.js';
 // (a new token, never the old one), since it just proved both the session and the password:
 // asking to sign in again would check nothing more. Open while the subscription is inactive:
 // a user may need to change a password that leaked whatever the account pays.
+//
+// The private calendar address (core's calendar feed): created by a POST whose answer is the
+// page showing it, once (the secret is never in an address the browser keeps in its history
+// or in a redirect); revoked by another POST. Both behind the CSRF check like every form.
 
 const internals = {
     t: panelTexts,
-    options: { whileInactive: true }
+    options: { whileInactive: true },
+    calendarPath: `${panelPaths.account}/calendario`
 };
 
 export const accountRoutes = (context: PanelContext): ServerRoute[] => [
@@ -32,8 +39,10 @@ export const accountRoutes = (context: PanelContext): ServerRoute[] => [
             }
 
             const notice = request.query.cambiada === '1' ? internals.t.passwordChanged : null;
+            const revoked = request.query.calendario;
+            const calendar = { notice: revoked === 'revocado' ? answerTexts.calendarRevoked : revoked === 'ninguno' ? answerTexts.calendarNoneToRevoke : null };
             return renderPage(h, context, request, 'account', {
-                title: internals.t.accountTitle, rules: internals.t.passwordRules(minPasswordLength), email: required.session.email, notice
+                title: internals.t.accountTitle, rules: internals.t.passwordRules(minPasswordLength), email: required.session.email, notice, calendar
             }, required.session);
         }
     },
@@ -71,6 +80,42 @@ export const accountRoutes = (context: PanelContext): ServerRoute[] => [
             // The old session went with the password (revoked with every entry of the user).
             await context.sessions.start(h, session.principal.userId);
             return redirectTo(h, `${panelPaths.account}?cambiada=1`);
+        }
+    },
+    {
+        method: 'POST',
+        path: internals.calendarPath,
+        options: { auth: false, payload: formPayload },
+        handler: async (request, h) => {
+
+            const required = await requireSession(context, request, h);
+            if ('redirect' in required) {
+                return required.redirect;
+            }
+
+            const { session } = required;
+            const { token } = await createCalendarFeed(context.deps, session.principal.userId);
+            return renderPage(h, context, request, 'account', {
+                title: internals.t.accountTitle,
+                rules: internals.t.passwordRules(minPasswordLength),
+                email: session.email,
+                calendar: { address: `${context.baseUrl()}/calendario/${token}.ics` }
+            }, session).header('Cache-Control', 'no-store');
+        }
+    },
+    {
+        method: 'POST',
+        path: `${internals.calendarPath}/revocar`,
+        options: { auth: false, payload: formPayload },
+        handler: async (request, h) => {
+
+            const required = await requireSession(context, request, h, internals.options);
+            if ('redirect' in required) {
+                return required.redirect;
+            }
+
+            const { revoked } = await revokeCalendarFeed(context.deps, required.session.principal.userId);
+            return redirectTo(h, `${panelPaths.account}?calendario=${revoked ? 'revocado' : 'ninguno'}`);
         }
     }
 ];

@@ -27,7 +27,7 @@ import { panelTexts } from './texts.js';
 // the page shows what the user's token sees through /v1), shaped for the templates
 // (client-views.ts): every amount and date already in its es-AR words.
 
-const clientTabs = ['comprobantes', 'sct', 'ccma', 'notificaciones', 'estado'] as const;
+const clientTabs = ['comprobantes', 'monotributo', 'iva', 'sct', 'ccma', 'notificaciones', 'estado'] as const;
 export type ClientTab = typeof clientTabs[number];
 
 type Deps = Ports;
@@ -37,7 +37,7 @@ const internals = {
     invoicePage: 50,
     periodPage: 6,
     inboxPage: 50,
-    tabPaths: { comprobantes: '', sct: '/cuenta-tributaria', ccma: '/ccma', notificaciones: '/notificaciones', estado: '/estado' } satisfies Record<ClientTab, string>,
+    tabPaths: { comprobantes: '', monotributo: '/monotributo', iva: '/iva', sct: '/cuenta-tributaria', ccma: '/ccma', notificaciones: '/notificaciones', estado: '/estado' } satisfies Record<ClientTab, string>,
 
     light: (health: CuitHealthView['estado']): 'ok' | 'waiting' | 'attention' => (health === 'ok' ? 'ok' : needsAttention(health) ? 'attention' : 'waiting'),
 

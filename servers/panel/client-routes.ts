@@ -6,8 +6,10 @@ import type { CuitHealthView } from '../../core/use-cases/cuit-health.js';
 import { healthOfCuit } from '../../core/use-cases/cuit-health.js';
 import { getNotification } from '../../core/use-cases/get-notification.js';
 import { markNotificationRead } from '../../core/use-cases/mark-notification-read.js';
+import { ivaTab, monotributoTab } from './client-answers.js';
 import type { ClientTab, InvoiceQuery } from './client-page.js';
 import { ccmaTab, clientBase, clientHeader, healthTab, invoicesTab, notificationPath, notificationsTab, notificationView, sctTab } from './client-page.js';
+import { answerTexts } from './answer-texts.js';
 import { clientTexts } from './client-texts.js';
 import type { ClientView } from './client-views.js';
 import { clientViews } from './client-views.js';
@@ -49,6 +51,7 @@ const internals = {
     common: (context: PanelContext, request: Request, session: PanelSession, page: string) => ({
         t: internals.t,
         c: internals.c,
+        a: answerTexts,
         crumbKey: context.crumbKey,
         crumb: internals.crumbOf(request),
         session: true,
@@ -182,6 +185,18 @@ export const clientRoutes = (context: PanelContext): ServerRoute[] => {
             path: '/panel/clientes/{cuit}',
             options: { auth: false },
             handler: tab('comprobantes', 'invoices', (visit) => invoicesTab(deps, visit.session.principal, visit.cuit, internals.invoiceQuery(visit.request.query)))
+        },
+        {
+            method: 'GET',
+            path: '/panel/clientes/{cuit}/monotributo',
+            options: { auth: false },
+            handler: tab('monotributo', 'monotributo', (visit) => monotributoTab(deps, visit.session.principal, visit.cuit))
+        },
+        {
+            method: 'GET',
+            path: '/panel/clientes/{cuit}/iva',
+            options: { auth: false },
+            handler: tab('iva', 'iva', (visit) => ivaTab(deps, visit.session.principal, visit.cuit))
         },
         { method: 'GET', path: '/panel/clientes/{cuit}/comprobantes.csv', options: { auth: false }, handler: download('csv') },
         { method: 'GET', path: '/panel/clientes/{cuit}/comprobantes.xlsx', options: { auth: false }, handler: download('xlsx') },

@@ -34,5 +34,18 @@ input[type=date]{padding:.45rem;border:1px solid #6b7785;border-radius:.4rem;fon
 tr.unread th,tr.unread td{font-weight:700}
 form.inline button.small{margin:0;padding:.25rem .6rem;font-size:.85rem;border-radius:.4rem;border:1px solid var(--accent);background:var(--card);color:var(--accent);cursor:pointer}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.gauge{width:100%;height:auto;display:block}
+.gauge .meter-label{font-size:14px;font-weight:600;fill:var(--ink)}
+.gauge .meter-mark{stroke:#1f2933;stroke-width:2}
+.gauge .tick{font-size:11px;fill:var(--muted)}
+.cap-track{fill:#e1e6eb}
+.cap-ok{fill:#15803d}
+.cap-near{fill:#b45309}
+.cap-over{fill:#b91c1c}
+.cap{white-space:nowrap}
+.cap-meter{vertical-align:middle}
+.agenda{list-style:none;margin:0 0 1rem;padding:0}
+.agenda li{background:var(--card);border-radius:.5rem;padding:.5rem .8rem;margin:0 0 .4rem}
+.secret{width:100%;font-family:monospace;font-size:.9rem}
 @media (max-width:40rem){.num{text-align:left}}
 `;

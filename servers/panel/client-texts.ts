@@ -7,6 +7,8 @@ export const clientTexts = {
     sections: 'Secciones del cliente',
     tabs: {
         comprobantes: 'Comprobantes',
+        monotributo: 'Monotributo',
+        iva: 'IVA',
         sct: 'Cuenta tributaria',
         ccma: 'CCMA',
         notificaciones: 'Domicilio fiscal electrónico',

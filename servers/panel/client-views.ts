@@ -24,6 +24,23 @@ const internals = {
 </nav>
 `,
 
+    // The 12 months' bars (invoice-chart.ts's geometry), with the texts each tab names.
+    chart: (title: string, description: string, issued: string, received: string) => `<figure class="chart-box">
+<svg class="chart" viewBox="0 0 {{chart.width}} {{chart.height}}" aria-labelledby="grafico-titulo grafico-desc" xmlns="http://www.w3.org/2000/svg">
+  <title id="grafico-titulo">{{${title}}}</title>
+  <desc id="grafico-desc">{{${description}}}</desc>
+  {{#each chart.ticks}}<line class="grid" x1="{{x1}}" x2="{{x2}}" y1="{{y}}" y2="{{y}}"/><text class="tick" x="{{labelX}}" y="{{y}}" text-anchor="end" dominant-baseline="middle">{{label}}</text>
+  {{/each}}
+  <line class="axis" x1="{{chart.baseline.x1}}" x2="{{chart.baseline.x2}}" y1="{{chart.baseline.y}}" y2="{{chart.baseline.y}}"/>
+  {{#each chart.months}}<a href="{{href}}"><title>{{title}}</title>
+    <rect class="bar-issued" x="{{issued.x}}" y="{{issued.y}}" width="{{issued.width}}" height="{{issued.height}}"/>
+    <rect class="bar-received" x="{{received.x}}" y="{{received.y}}" width="{{received.width}}" height="{{received.height}}"/>
+    <text class="month" x="{{labelX}}" y="{{labelY}}" text-anchor="middle">{{label}}</text></a>
+  {{/each}}
+</svg>
+<figcaption class="legend"><span class="key key-issued"></span>{{${issued}}} <span class="key key-received"></span>{{${received}}}</figcaption>
+</figure>`,
+
     synced: '<p class="note">{{#if syncedAt}}{{syncedAt}}{{else}}{{@root.c.neverSynced}}{{/if}}</p>',
 
 
@@ -87,21 +104,7 @@ export const clientViews = {
 </form>
 <p class="counts">{{c.period}}: {{period.label}}</p>
 <p class="downloads">{{c.downloads}}: <a href="{{downloads.csv}}" download>{{c.downloadCsv}}</a> · <a href="{{downloads.xlsx}}" download>{{c.downloadXlsx}}</a></p>
-<figure class="chart-box">
-<svg class="chart" viewBox="0 0 {{chart.width}} {{chart.height}}" aria-labelledby="grafico-titulo grafico-desc" xmlns="http://www.w3.org/2000/svg">
-  <title id="grafico-titulo">{{c.chartTitle}}</title>
-  <desc id="grafico-desc">{{c.chartDescription}}</desc>
-  {{#each chart.ticks}}<line class="grid" x1="{{x1}}" x2="{{x2}}" y1="{{y}}" y2="{{y}}"/><text class="tick" x="{{labelX}}" y="{{y}}" text-anchor="end" dominant-baseline="middle">{{label}}</text>
-  {{/each}}
-  <line class="axis" x1="{{chart.baseline.x1}}" x2="{{chart.baseline.x2}}" y1="{{chart.baseline.y}}" y2="{{chart.baseline.y}}"/>
-  {{#each chart.months}}<a href="{{href}}"><title>{{title}}</title>
-    <rect class="bar-issued" x="{{issued.x}}" y="{{issued.y}}" width="{{issued.width}}" height="{{issued.height}}"/>
-    <rect class="bar-received" x="{{received.x}}" y="{{received.y}}" width="{{received.width}}" height="{{received.height}}"/>
-    <text class="month" x="{{labelX}}" y="{{labelY}}" text-anchor="middle">{{label}}</text></a>
-  {{/each}}
-</svg>
-<figcaption class="legend"><span class="key key-issued"></span>{{c.issued}} <span class="key key-received"></span>{{c.received}}</figcaption>
-</figure>
+${internals.chart('c.chartTitle', 'c.chartDescription', 'c.issued', 'c.received')}
 <details class="chart-table"><summary>{{c.chartTable}}</summary>
 <div class="table-wrap"><table>
   <thead><tr><th scope="col">{{c.month}}</th><th scope="col" class="num">{{c.issued}}</th><th scope="col" class="num">{{c.received}}</th></tr></thead>
@@ -230,6 +233,69 @@ ${internals.synced}
   <p class="note">{{c.neverOpened}}</p>
   <p><a href="{{notification.inbox}}">{{c.backToInbox}}</a></p>
 </section>
+`),
+
+    monotributo: clientPage(`
+${internals.synced}
+{{#if notApplicable}}<p class="notice" role="status">{{notApplicable}}</p>{{/if}}
+{{#with monotributo}}
+<section aria-labelledby="tope">
+  <h2 id="tope">{{@root.a.gaugeTitle}}</h2>
+  <p class="summary">{{billed}}</p>
+  <figure class="chart-box">
+  <svg class="gauge" viewBox="0 0 {{gauge.width}} {{gauge.height}}" role="img" aria-labelledby="medidor-titulo medidor-desc" xmlns="http://www.w3.org/2000/svg">
+    <title id="medidor-titulo">{{@root.a.gaugeTitle}}</title>
+    <desc id="medidor-desc">{{@root.a.gaugeDescription}}{{#each gauge.meters}} {{label}}.{{/each}}</desc>
+    {{#each gauge.meters}}<g class="meter">
+      <text class="meter-label" x="{{labelX}}" y="{{labelY}}">{{label}}</text>
+      <rect class="cap-track" x="{{track.x}}" y="{{track.y}}" width="{{track.width}}" height="{{track.height}}" rx="3"/>
+      <rect class="cap-{{fill.level}}" x="{{fill.x}}" y="{{fill.y}}" width="{{fill.width}}" height="{{fill.height}}" rx="3"/>
+      {{#each marks}}<line class="meter-mark" x1="{{x}}" x2="{{x}}" y1="{{y1}}" y2="{{y2}}"/><text class="tick" x="{{x}}" y="{{labelY}}" text-anchor="middle">{{label}}</text>{{/each}}
+    </g>
+    {{/each}}
+  </svg>
+  </figure>
+  <dl class="facts">
+    {{#each facts}}<div><dt>{{term}}</dt><dd>{{value}}</dd></div>{{/each}}
+  </dl>
+  {{#if tableNotice}}<p class="note">{{tableNotice}}</p>{{/if}}
+  <p class="note">{{table}}</p>
+</section>
+<section aria-labelledby="compras">
+  <h2 id="compras">{{@root.a.purchases}}</h2>
+  <dl class="facts">
+    {{#each purchases}}<div><dt>{{term}}</dt><dd>{{value}}</dd></div>{{/each}}
+  </dl>
+</section>
+${internals.chart('@root.a.monthChartTitle', '@root.a.monthChartDescription', '@root.a.billedLegend', '@root.a.purchasesLegend')}
+<details class="chart-table"><summary>{{@root.c.chartTable}}</summary>
+<div class="table-wrap"><table>
+  <thead><tr><th scope="col">{{@root.c.month}}</th><th scope="col" class="num">{{@root.a.billedLegend}}</th><th scope="col" class="num">{{@root.a.purchasesLegend}}</th></tr></thead>
+  <tbody>{{#each chartRows}}<tr><th scope="row">{{month}}</th><td class="num">{{billed}}</td><td class="num">{{bought}}</td></tr>{{/each}}</tbody>
+</table></div>
+</details>
+{{/with}}
+`),
+
+    iva: clientPage(`
+${internals.synced}
+{{#if notApplicable}}<p class="notice" role="status">{{notApplicable}}</p>{{/if}}
+{{#with iva}}
+<section aria-labelledby="posicion">
+  <h2 id="posicion">{{@root.a.ivaHeading}}</h2>
+  <div class="table-wrap"><table>
+    <thead><tr><th scope="col">{{@root.a.ivaColumns.mes}}</th><th scope="col" class="num">{{@root.a.ivaColumns.debito}}</th><th scope="col" class="num">{{@root.a.ivaColumns.credito}}</th>
+      <th scope="col" class="num">{{@root.a.ivaColumns.saldo}}</th><th scope="col" class="num">{{@root.a.ivaColumns.emitidos}}</th><th scope="col" class="num">{{@root.a.ivaColumns.recibidos}}</th></tr></thead>
+    <tbody>{{#each months}}<tr>
+      <th scope="row" data-label="{{@root.a.ivaColumns.mes}}">{{month}}</th><td data-label="{{@root.a.ivaColumns.debito}}" class="num">{{debito}}</td>
+      <td data-label="{{@root.a.ivaColumns.credito}}" class="num">{{credito}}</td><td data-label="{{@root.a.ivaColumns.saldo}}" class="num">{{saldo}}</td>
+      <td data-label="{{@root.a.ivaColumns.emitidos}}" class="num">{{emitidos}}</td><td data-label="{{@root.a.ivaColumns.recibidos}}" class="num">{{recibidos}}</td></tr>{{/each}}</tbody>
+    <tfoot><tr><th scope="row">{{@root.a.total}}</th><td class="num">{{totals.debito}}</td><td class="num">{{totals.credito}}</td><td class="num">{{totals.saldo}}</td><td></td><td></td></tr></tfoot>
+  </table></div>
+  <h3>{{@root.a.leavesOut}}</h3>
+  <ul>{{#each excluye}}<li>{{this}}</li>{{/each}}</ul>
+</section>
+{{/with}}
 `),
 
     health: clientPage(`

@@ -38,7 +38,8 @@ const internals = {
     tickLabel: (value: number): string => `${value < 0 ? '-' : ''}$ ${internals.compact.format(Math.abs(value))}`
 };
 
-export const invoiceChart = (months: readonly ChartMonth[], linkOf: (month: ChartMonth) => string) => {
+// `titleOf` says a month's bars in words (the Monotributo tab's are billing and purchases).
+export const invoiceChart = (months: readonly ChartMonth[], linkOf: (month: ChartMonth) => string, titleOf = clientTexts.chartBar) => {
 
     const { width, height, left, right, top, bottom, barWidth } = internals;
     const values = months.flatMap((month) => [month.issued, month.received]);
@@ -68,7 +69,7 @@ export const invoiceChart = (months: readonly ChartMonth[], linkOf: (month: Char
             const middle = left + slot * index + slot / 2;
             return {
                 href: linkOf(month),
-                title: clientTexts.chartBar(monthName(month.fromDate), formatMoney(month.issued), formatMoney(month.received)),
+                title: titleOf(monthName(month.fromDate), formatMoney(month.issued), formatMoney(month.received)),
                 label: monthLabel(month.fromDate),
                 labelX: internals.round(middle),
                 labelY: height - bottom + 18,

@@ -84,7 +84,9 @@ export const registerPanel = async (server: Server, deps: Ports, options: PanelO
         }
     });
 
-    const context = { deps, sessions: sessionStore(deps, cookie), crumbKey, trustProxy: options.trustProxy };
+    // Where published addresses (the private calendar's) point: PUBLIC_URL, else where it listens.
+    const baseUrl = () => (options.publicUrl ?? server.info.uri).replace(/\/+$/, '');
+    const context = { deps, sessions: sessionStore(deps, cookie), crumbKey, trustProxy: options.trustProxy, baseUrl };
     server.route(panelRoutes(context));
     server.route(clientRoutes(context));
     server.ext('onPreResponse', internals.onPreResponse);

@@ -4,9 +4,12 @@ import { categories } from '../../core/domain/client.js';
 import { isDomainError } from '../../core/domain/errors.js';
 import { healthStates } from '../../core/domain/health.js';
 import type { Ports } from '../../core/ports/index.js';
+import type { Cuit } from '../../core/domain/cuit.js';
 import { listTags } from '../../core/use-cases/list-tags.js';
+import { monotributoSummariesOf } from '../../core/use-cases/monotributo.js';
 import type { PortfolioRow } from '../../core/use-cases/portfolio.js';
 import { listPortfolio, portfolioLimits, semaphoreOf } from '../../core/use-cases/portfolio.js';
+import { capMeter } from './cap-meter.js';
 import { formatCount, formatDay } from './format.js';
 import type { PanelContext } from './respond.js';
 import { panelPaths, renderPage, requireSession } from './respond.js';
@@ -45,7 +48,7 @@ const internals = {
         };
     },
 
-    row({ item, health }: PortfolioRow) {
+    row({ item, health }: PortfolioRow, caps: Awaited<ReturnType<typeof monotributoSummariesOf>>) {
 
         const light = health ? semaphoreOf(health.estado) : 'waiting';
         const latest = (health?.sistemas ?? []).map((entry) => entry.syncedAt).filter((at): at is string => at !== null).sort().at(-1);
@@ -63,7 +66,8 @@ const internals = {
             cuit: item.displayCuit,
             tags: item.etiquetas,
             regime: regime.length ? regime.join(' · ') : internals.t.unknownRegime,
-            lastSync: latest ? formatDay(latest) : internals.t.never
+            lastSync: latest ? formatDay(latest) : internals.t.never,
+            cap: capMeter(caps.get(item.cuit))
         };
     },
 
@@ -77,7 +81,10 @@ const internals = {
         const { counts } = portfolio;
         const kept = new URLSearchParams(Object.entries(form).filter(([, value]) => value !== ''));
         const link = (to: number) => `${panelPaths.portfolio}?${new URLSearchParams([...kept, ['pagina', String(to)]]).toString()}`;
-        const rows = portfolio.data.map(internals.row);
+        // The cap's use for this page's monotributistas only (not the portfolio's aggregate).
+        const monotributistas = portfolio.data.filter(({ item }) => item.monotributista).map(({ item }) => item.cuit as Cuit);
+        const caps = await monotributoSummariesOf(deps, principal, monotributistas);
+        const rows = portfolio.data.map((row) => internals.row(row, caps));
         const groups = [
             { id: 'clientes', title: internals.t.synced, total: formatCount(counts.synced), note: null, rows: rows.filter((row) => row.synced) },
             { id: 'otros', title: internals.t.others, total: formatCount(counts.others), note: internals.t.othersNote, rows: rows.filter((row) => !row.synced) }

@@ -2,6 +2,7 @@ import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import { assertSubscriptionActive } from '../../core/domain/access.js';
 import type { Ports } from '../../core/ports/index.js';
 import type { PanelSession, SessionStore } from './session.js';
+import { answerTexts } from './answer-texts.js';
 import { panelTexts } from './texts.js';
 import type { PanelView } from './views.js';
 import { views } from './views.js';
@@ -14,13 +15,15 @@ export interface PanelContext {
     sessions: SessionStore;
     crumbKey: string;
     trustProxy: number;
+    baseUrl: () => string;
 }
 
 export const panelPaths = {
     signIn: '/panel/ingresar',
     portfolio: '/panel',
     account: '/panel/cuenta',
-    subscription: '/panel/suscripcion'
+    subscription: '/panel/suscripcion',
+    agenda: '/panel/agenda'
 };
 
 const internals = {
@@ -44,6 +47,7 @@ export const renderPage = (
 
     const html = views[view]({
         t: panelTexts,
+        a: answerTexts,
         crumbKey: context.crumbKey,
         crumb: internals.crumbOf(request),
         session: session !== null,

@@ -2,6 +2,15 @@ import { pageEngine } from '../pages/engine.js';
 
 // The panel's pages, as Handlebars templates (servers/pages/engine.ts: every value escaped).
 
+// "Página N de M" with its links, as la cartera and the agenda page it.
+const paging = `{{#if paging}}
+<nav class="paging" aria-label="{{t.pages}}">
+  {{#if paging.previous}}<a rel="prev" href="{{paging.previous}}">{{t.previous}}</a>{{/if}}
+  <span>{{paging.label}}</span>
+  {{#if paging.next}}<a rel="next" href="{{paging.next}}">{{t.next}}</a>{{/if}}
+</nav>
+{{/if}}`;
+
 const internals = {
     layout: `<!doctype html>
 <html lang="es-AR">
@@ -19,6 +28,7 @@ const internals = {
   {{#if session}}
   <nav aria-label="{{t.mainNav}}">
     <a href="/panel" {{#if (eq page "portfolio")}}aria-current="page"{{/if}}>{{t.portfolioTitle}}</a>
+    <a href="/panel/agenda" {{#if (eq page "agenda")}}aria-current="page"{{/if}}>{{a.agendaTitle}}</a>
     <a href="/panel/suscripcion" {{#if (eq page "subscription")}}aria-current="page"{{/if}}>{{t.subscriptionTitle}}</a>
     <a href="/panel/cuenta" {{#if (eq page "account")}}aria-current="page"{{/if}}>{{t.accountTitle}}</a>
   </nav>
@@ -98,6 +108,7 @@ const internals = {
       <th scope="col">{{@root.t.columns.cuit}}</th>
       <th scope="col">{{@root.t.columns.tags}}</th>
       <th scope="col">{{@root.t.columns.regime}}</th>
+      <th scope="col">{{@root.a.capColumn}}</th>
       <th scope="col">{{@root.t.columns.lastSync}}</th>
     </tr></thead>
     <tbody>
@@ -108,6 +119,7 @@ const internals = {
       <td data-label="{{@root.t.columns.cuit}}" class="nowrap">{{cuit}}</td>
       <td data-label="{{@root.t.columns.tags}}">{{#each tags}}<span class="tag">{{this}}</span> {{/each}}</td>
       <td data-label="{{@root.t.columns.regime}}">{{regime}}</td>
+      <td data-label="{{@root.a.capColumn}}" class="cap">{{#if cap}}<svg class="cap-meter" width="60" height="10" viewBox="0 0 60 10" aria-hidden="true"><rect class="cap-track" width="60" height="10" rx="2"/><rect class="cap-{{cap.level}}" width="{{cap.width}}" height="10" rx="2"/></svg> <span title="{{cap.title}}">{{cap.label}}</span>{{/if}}</td>
       <td data-label="{{@root.t.columns.lastSync}}">{{lastSync}}</td>
     </tr>
     {{/each}}
@@ -116,13 +128,7 @@ const internals = {
   </div>
 </section>
 {{/each}}
-{{#if paging}}
-<nav class="paging" aria-label="{{t.pages}}">
-  {{#if paging.previous}}<a rel="prev" href="{{paging.previous}}">{{t.previous}}</a>{{/if}}
-  <span>{{paging.label}}</span>
-  {{#if paging.next}}<a rel="next" href="{{paging.next}}">{{t.next}}</a>{{/if}}
-</nav>
-{{/if}}
+${paging}
 {{/layout}}
 `,
 
@@ -130,6 +136,22 @@ const internals = {
 <section class="card narrow" aria-labelledby="titulo">
   <h1 id="titulo">{{t.accountTitle}}</h1>
   <p>{{whoami}}</p>
+  <h2>{{a.calendarHeading}}</h2>
+  <p class="note">{{a.calendarExplanation}}</p>
+  {{#if calendar.notice}}<p class="notice" role="status">{{calendar.notice}}</p>{{/if}}
+  {{#if calendar.address}}
+  <p class="notice" role="status">{{a.calendarCreated}}</p>
+  <label for="calendario">{{a.calendarAddress}}</label>
+  <input id="calendario" class="secret" type="text" readonly value="{{calendar.address}}" autocomplete="off" spellcheck="false">
+  {{/if}}
+  <form method="post" action="/panel/cuenta/calendario">
+    <input type="hidden" name="{{crumbKey}}" value="{{crumb}}">
+    <button type="submit">{{#if calendar.address}}{{a.calendarReplace}}{{else}}{{a.calendarCreate}}{{/if}}</button>
+  </form>
+  <form method="post" action="/panel/cuenta/calendario/revocar">
+    <input type="hidden" name="{{crumbKey}}" value="{{crumb}}">
+    <button type="submit" class="secondary">{{a.calendarRevoke}}</button>
+  </form>
   <h2>{{t.changePassword}}</h2>
   <p class="note" id="clave-reglas">{{rules}}</p>
   {{#if error}}<p class="error" role="alert" id="error-clave">{{error}}</p>{{/if}}
@@ -162,6 +184,30 @@ const internals = {
 {{/layout}}
 `,
 
+    agenda: `{{#> layout}}
+<h1>{{a.agendaTitle}}</h1>
+<form class="filters" method="get" action="/panel/agenda" aria-label="{{a.agendaForm}}">
+  <div><label for="desde">{{a.from}}</label><input id="desde" name="desde" type="date" value="{{desde}}"></div>
+  <div><label for="hasta">{{a.to}}</label><input id="hasta" name="hasta" type="date" value="{{hasta}}"></div>
+  <div class="filter-actions"><button type="submit">{{a.show}}</button></div>
+</form>
+{{#if error}}<p class="error" role="alert">{{error}}</p>{{else}}
+<p class="counts">{{range}}</p>
+{{#each groups}}
+<section class="agenda-day" aria-labelledby="{{id}}">
+  <h2 id="{{id}}">{{heading}}</h2>
+  <ul class="agenda">
+  {{#each items}}<li class="agenda-{{kind}}"><a href="{{href}}">{{name}}</a> <span class="cuit">{{cuit}}</span><span class="sentence">{{description}}{{#if amount}} · {{@root.a.amount}}: {{amount}}{{/if}}</span></li>
+  {{/each}}
+  </ul>
+</section>
+{{else}}<p>{{a.agendaEmpty}}</p>
+{{/each}}
+${paging}
+{{/if}}
+{{/layout}}
+`,
+
     error: `{{#> layout}}
 <section class="card narrow" aria-labelledby="titulo">
   <h1 id="titulo">{{t.errorTitle}}</h1>
@@ -180,6 +226,7 @@ export const views = {
     portfolio: compile(internals.portfolio),
     account: compile(internals.account),
     subscription: compile(internals.subscription),
+    agenda: compile(internals.agenda),
     error: compile(internals.error)
 };
 
