@@ -1,3 +1,4 @@
+import type { ArcaMeter } from '../../../core/domain/arca-meter.js';
 import type { Categoria } from '../../../core/domain/client.js';
 import { categories } from '../../../core/domain/client.js';
 import { firstDayOf, lastDayOf } from '../../../core/domain/months.js';
@@ -56,5 +57,25 @@ export const simulatedRecategorization = (taxpayer: SimulatedTaxpayer, today: st
         fechaDesdeRecategorizacion: `${window.desde}T00:00:00`,
         fechaHastaRecategorizacion: `${window.hasta}T23:59:59`,
         showAlertaRecategorizacion: window.enCurso && implied !== taxpayer.registry.categoria
+    };
+};
+
+// The meter as the scraper reads it back (the oracle's): none where the dashboard shows no
+// category, a 0 left unknown.
+export const expectedMeter = (taxpayer: SimulatedTaxpayer, today: string): ArcaMeter | null => {
+
+    if (!taxpayer.registry.monotributista || !taxpayer.registry.categoria) {
+        return null;
+    }
+
+    const { d } = simulatedBillingMeter(taxpayer, today);
+    const recategorization = simulatedRecategorization(taxpayer, today);
+    return {
+        facturado: d.valor > 0 ? d.valor : null,
+        tope: d.valorTope > 0 ? d.valorTope : null,
+        periodo: d.fechas,
+        debeRecategorizar: recategorization.showAlertaRecategorizacion,
+        recategorizacionDesde: recategorization.fechaDesdeRecategorizacion.slice(0, 10),
+        recategorizacionHasta: recategorization.fechaHastaRecategorizacion.slice(0, 10)
     };
 };
