@@ -957,6 +957,11 @@ describe('arca adapter on recorded pages (nock)', () => {
                 });
         };
 
+        // A key of one taxpayer: sent straight to Inicio.aspx.
+        const straight = (page = 'monotributo/Inicio.html') => enter()
+            .get('/app/SelecRepresentado.aspx').reply(302, '', { location: '/app/Inicio.aspx' })
+            .get('/app/Inicio.aspx').reply(200, internals.fixture(page), internals.html);
+
         // ARCA's meter, in the same sessions: the dashboard's page method, then the portal's
         // deberecategorizar (docs/authority.md, ARCA's meter).
         const meter = (billing = 'monotributo/CalcularFacturacion.json', recategorization = 'portal/deberecategorizar.json') => {
@@ -990,9 +995,7 @@ describe('arca adapter on recorded pages (nock)', () => {
         it('a key of one taxpayer is sent straight to Inicio.aspx: classifies from tipoCuitImpuestos and reads "Categoría X"', async () => {
 
             const session = await internals.session(clock);
-            enter()
-                .get('/app/SelecRepresentado.aspx').reply(302, '', { location: '/app/Inicio.aspx' })
-                .get('/app/Inicio.aspx').reply(200, internals.fixture('monotributo/Inicio.html'), internals.html);
+            straight();
             meter();
             expect(await session.taxpayer(internals.person).registry()).to.deep.equal({ monotributista: true, autonomo: false, categoria: 'F', meter: meterRead });
 
@@ -1017,9 +1020,7 @@ describe('arca adapter on recorded pages (nock)', () => {
         it('reads ARCA\'s meter in either shape, leaving a 0 unknown', async () => {
 
             const session = await internals.session(clock);
-            enter()
-                .get('/app/SelecRepresentado.aspx').reply(302, '', { location: '/app/Inicio.aspx' })
-                .get('/app/Inicio.aspx').reply(200, internals.fixture('monotributo/Inicio.html'), internals.html);
+            straight();
             meter('monotributo/CalcularFacturacion-cero.json', 'portal/deberecategorizar-data.json');
             expect((await session.taxpayer(internals.person).registry()).meter).to.deep.equal({
                 facturado: null,
@@ -1036,19 +1037,15 @@ describe('arca adapter on recorded pages (nock)', () => {
         it('a meter that cannot be read is its failure: the classification and category are kept', async () => {
 
             const session = await internals.session(clock);
-            enter()
-                .get('/app/SelecRepresentado.aspx').reply(302, '', { location: '/app/Inicio.aspx' })
-                .get('/app/Inicio.aspx').reply(200, internals.fixture('monotributo/Inicio.html'), internals.html);
-            nock(internals.mono).post('/app/Inicio.aspx/CalcularFacturacion').times(3).reply(500, '<html><body>Server Error in \'/app\' Application.</body></html>', internals.html);
+            straight();
+            nock(internals.mono).post('/app/Inicio.aspx/CalcularFacturacion').reply(500, '<html><body>Server Error in \'/app\' Application.</body></html>', internals.html);
             const { meter: failed, ...classification } = await session.taxpayer(internals.person).registry();
             expect(classification).to.deep.equal({ monotributista: true, autonomo: false, categoria: 'F' });
             expect((failed as AuthorityFailure).kind).to.equal('unavailable');
             expect(nock.pendingMocks()).to.deep.equal([]);
 
             // A portal answer without the fields: an unknown page, failing the meter alone.
-            enter()
-                .get('/app/SelecRepresentado.aspx').reply(302, '', { location: '/app/Inicio.aspx' })
-                .get('/app/Inicio.aspx').reply(200, internals.fixture('monotributo/Inicio.html'), internals.html);
+            straight();
             nock(internals.mono).post('/app/Inicio.aspx/CalcularFacturacion').reply(200, internals.fixture('monotributo/CalcularFacturacion.json'), { 'content-type': 'application/json; charset=utf-8' });
             nock(internals.portal).get(`/portal/api/monotributista/${internals.person}/deberecategorizar`).reply(200, { error: 'no encontrado' }, internals.json);
             const second = await session.taxpayer(internals.person).registry();
@@ -1063,9 +1060,7 @@ describe('arca adapter on recorded pages (nock)', () => {
             const dir = mkdtempSync(join(tmpdir(), 'arcasync-diag-'));
             try {
                 const session = await internals.session(clock, { diagnostics: createDiagnostics({ dir }) });
-                enter()
-                    .get('/app/SelecRepresentado.aspx').reply(302, '', { location: '/app/Inicio.aspx' })
-                    .get('/app/Inicio.aspx').reply(200, internals.fixture('monotributo/Inicio-sin-categoria.html'), internals.html);
+                straight('monotributo/Inicio-sin-categoria.html');
                 expect(await session.taxpayer(internals.person).registry()).to.deep.equal({ monotributista: true, autonomo: false, categoria: null });
                 await session.close();
                 const files = readdirSync(dir);

@@ -122,7 +122,8 @@ export const readMeter = async (http: HttpSession, dashboard: HttpResponse, cuit
             xhr: true,
             origin: dashboard.url.origin,
             referer: dashboard.url,
-            retry: 'safe',
+            // The slow service's requests are not retried (registry.ts); the next day reads again.
+            retry: 'never',
             timeoutMs
         }, (response) => {
 
