@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2';
-import { listQueries, seekDay } from '../adapters/knex/list-queries.js';
+import { listQueries, seekDay } from '../adapters/knex/fast/list-queries.js';
 import { tokenPrincipalsSql } from '../adapters/knex/repositories/tokens.js';
 import { hashToken } from '../core/domain/token.js';
 import { gcMsSoFar } from './gc-time.js';
@@ -14,7 +14,7 @@ import { statementsSent } from './statement-count.js';
 // framework, logging or mapping: what the database and Node allow for the same pages, to
 // print the API's distance to it. The SQL is the API's own, from the same JavaScript: the
 // token and CUIT lookup every request about a CUIT starts with (tokenPrincipalsSql, by the
-// token's digest as the API stores it) and the lists' (adapters/knex/list-queries.ts).
+// token's digest as the API stores it) and the lists' (adapters/knex/fast/list-queries.ts).
 // GET /bench/counts answers the statements sent and the time spent in V8's collections so
 // far. Prints its URL as one JSON line on stdout, serves until SIGTERM.
 

@@ -3,9 +3,9 @@ import Database from 'better-sqlite3';
 import mysql from 'mysql2';
 
 // How many statements this process sends to the database, whichever layer sends them (knex's
-// query builder, adapters/knex/statements.ts, the lean floor): the drivers' own methods are
+// query builder, adapters/knex/fast/statements.ts, the lean floor): the drivers' own methods are
 // wrapped, so the bench can print statements per request beside the time they cost. SQLite's
-// reads run in a thread of their own (adapters/knex/sqlite-reader.ts), where this module is
+// reads run in a thread of their own (adapters/knex/fast/sqlite-reader.ts), where this module is
 // not loaded: each statement posted to it is counted as it leaves.
 
 type Method = (this: unknown, ...args: unknown[]) => unknown;

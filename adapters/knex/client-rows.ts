@@ -2,8 +2,8 @@ import type { ClientQuery, ClientRecord, ClientType } from '../../core/domain/cl
 import { sortKey } from '../../core/domain/client.js';
 import type { Cuit } from '../../core/domain/cuit.js';
 import { toNullableBoolean, toNullableNumber, toNumber } from './column-values.js';
-import { clientListColumns } from './list-queries.js';
-import { placeholders } from './statements.js';
+import { clientListColumns } from './fast/list-queries.js';
+import { placeholders } from './fast/statements.js';
 
 // A client as its row (clients aliased `c`), and which clients a user sees: read by the
 // client repository and, for the CUIT a request names, by the token lookup (tokens.ts) in the

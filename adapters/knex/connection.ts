@@ -3,8 +3,8 @@ import { dirname } from 'node:path';
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
 import { retriedOnLockConflict } from './lock-retries.js';
-import { closeMysqlWriter } from './mysql-writer.js';
-import { closeSqliteReader } from './sqlite-reader.js';
+import { closeMysqlWriter } from './fast/mysql-writer.js';
+import { closeSqliteReader } from './fast/sqlite-reader.js';
 
 // One knex instance from DATABASE_URL: `sqlite:PATH` (embedded default, better-sqlite3) or
 // `mysql://user:pass@host:port/db` (MySQL 8 / MariaDB 10.6+ through mysql2). Dialect

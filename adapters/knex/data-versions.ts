@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Statements, Step } from './statements.js';
-import { statementsOf } from './statements.js';
+import type { Statements, Step } from './fast/statements.js';
+import { statementsOf } from './fast/statements.js';
 
 // Every change a read endpoint can show raises a data version in the transaction that makes
 // it: the client's for its own endpoints (invoices, SCT, CCMA, DFE, sync dates), the

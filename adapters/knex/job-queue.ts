@@ -300,14 +300,17 @@ export const jobQueue = (knex: Knex): JobQueue => {
 
         async enqueueDaily({ dayStart, now, plan }) {
 
-            // Clients with nothing pending or running and no job of the day, with their key.
-            const dueSql = `SELECT c.id AS client_id, c.account_id, ${internals.keySql} AS key_id FROM clients c
-                LEFT JOIN clients r ON r.id = c.representative_id
-                WHERE NOT EXISTS (SELECT 1 FROM sync_jobs j WHERE j.client_id = c.id AND (j.status IN ('pending', 'running') OR j.created_at >= ? OR j.run_after >= ?))`;
             const insert = async (on: OnConnection): Promise<number> => {
 
-                const rows: unknown = await on(knex.raw(dueSql, [dayStart, dayStart]));
-                const due = (dialect === 'mysql' ? (rows as [Record<string, unknown>[]])[0] : rows as Record<string, unknown>[]).map((row) => ({
+                // Clients with nothing pending or running and no job of the day, with their key.
+                const rows = await on(knex('clients as c')
+                    .leftJoin('clients as r', 'r.id', 'c.representative_id')
+                    .select('c.id as client_id', 'c.account_id', knex.raw(`${internals.keySql} as key_id`))
+                    .whereNotExists(knex('sync_jobs as j').select(knex.raw('1')).whereRaw('j.client_id = c.id').andWhere((job) => job
+                        .whereIn('j.status', ['pending', 'running'])
+                        .orWhere('j.created_at', '>=', dayStart)
+                        .orWhere('j.run_after', '>=', dayStart)))) as Record<string, unknown>[];
+                const due = rows.map((row) => ({
                     clientId: toNumber(row.client_id),
                     accountId: toNumber(row.account_id),
                     keyId: row.key_id === null ? null : String(row.key_id)

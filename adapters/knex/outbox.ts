@@ -7,7 +7,7 @@ import type { Timestamp } from '../../core/domain/time.js';
 import type { Outbox, OutboxEvent } from '../../core/ports/unit-of-work.js';
 import { toNumber } from './column-values.js';
 import type { Dialect } from './connection.js';
-import type { Binding, Step } from './statements.js';
+import type { Binding, Step } from './fast/statements.js';
 
 // The webhook outbox (migration 011) and what a sync's writes changed (sync_changes, migration
 // 012): its one writer. Which event and its payload are core's (core/use-cases/sync/

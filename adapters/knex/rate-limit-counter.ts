@@ -3,9 +3,9 @@ import type { RateLimitCounter, RateLimitOutcome, RateLimitUsage } from '../../c
 import { toNumber } from './column-values.js';
 import { dialectOf } from './connection.js';
 import type { Dialect } from './connection.js';
-import type { CounterRequest } from './rate-limit-leases.js';
-import { leasedCounter } from './rate-limit-leases.js';
-import { statements } from './statements.js';
+import type { CounterRequest } from './fast/rate-limit-leases.js';
+import { leasedCounter } from './fast/rate-limit-leases.js';
+import { statements } from './fast/statements.js';
 
 // One row per user holds both windows. The happy path is a single conditional UPDATE that
 // adds a user's requests only while both counts stay within their limits, so concurrent

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { ThrottleCounter } from '../../core/ports/index.js';
 import { toNumber } from './column-values.js';
-import { statements } from './statements.js';
 
 // One row per subject holds its current window. As with the rate limits, a single conditional
 // UPDATE counts an attempt only while the window has room, so concurrent attempts from any
@@ -9,9 +8,6 @@ import { statements } from './statements.js';
 // start (MySQL evaluates assignments left to right with updated values, SQLite with the old).
 
 const internals = {
-    count: 'update throttles set count = CASE WHEN window_start = ? THEN count + 1 ELSE 1 END, window_start = ? ' +
-        'where subject = ? and (not window_start = ? or count < ?)',
-
     // A subject's row is no longer needed once its window is over; every rule's window is far
     // shorter than a day (core/domain/throttle.ts). Rows older than that are dropped whenever a
     // new subject's row is made, so addresses and emails seen once do not pile up for ever.
@@ -20,14 +16,17 @@ const internals = {
 
 export const throttleCounter = (knex: Knex): ThrottleCounter => {
 
-    const sql = statements(knex);
     return {
         async tryCount(subject, windowStart, limit) {
 
             // A refused UPDATE means a full window, or no row yet (or one another process was
             // creating meanwhile): look, then try again.
             for (let attempt = 0; attempt < 3; attempt++) {
-                if (await sql.run(internals.count, [windowStart, windowStart, subject, windowStart, limit]) > 0) {
+                const counted = await knex('throttles')
+                    .where({ subject })
+                    .andWhere((window) => window.whereNot('window_start', windowStart).orWhere('count', '<', limit))
+                    .update({ count: knex.raw('case when window_start = ? then count + 1 else 1 end', [windowStart]), window_start: windowStart });
+                if (counted > 0) {
                     return true;
                 }
 

@@ -9,9 +9,9 @@ import type { TypeRule } from '../../../core/domain/monotributo.js';
 import { billingTypes, purchaseTypes } from '../../../core/domain/monotributo.js';
 import type { AnswerClient, AnswersRepository, CalendarFeedRepository } from '../../../core/ports/index.js';
 import { toNullableBoolean, toNullableNumber, toNumber } from '../column-values.js';
-import type { Binding } from '../statements.js';
-import type { Statements } from '../statements.js';
-import { placeholders, statements } from '../statements.js';
+import type { Binding } from '../fast/statements.js';
+import type { Statements } from '../fast/statements.js';
+import { placeholders, statements } from '../fast/statements.js';
 import { dialectOf } from '../connection.js';
 import { visibleClientsWhere } from './clients.js';
 

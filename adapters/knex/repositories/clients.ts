@@ -5,16 +5,16 @@ import { deleteCascade } from '../../../core/domain/client.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
 import type { ClientChanges, ClientRepository, CreateClientOutcome, NewClient } from '../../../core/ports/index.js';
 import { createHash } from 'node:crypto';
-import { batched } from '../batching.js';
+import { batched } from '../fast/batching.js';
 import { dialectOf } from '../connection.js';
 import { touchAccount, touchAccountOfClient } from '../data-versions.js';
 import { isForeignKeyViolation, isLockConflict, isUniqueViolation } from '../errors.js';
 import { retriedOnLockConflict } from '../lock-retries.js';
 import { assignedToMember, clientColumns, clientConditions, toClientRecord } from '../client-rows.js';
-import { listQueries } from '../list-queries.js';
+import { listQueries } from '../fast/list-queries.js';
 import { countOf, toNullableNumber, toNumber } from '../column-values.js';
-import type { Binding } from '../statements.js';
-import { placeholders, statements } from '../statements.js';
+import type { Binding } from '../fast/statements.js';
+import { placeholders, statements } from '../fast/statements.js';
 import { pendingJobRow } from '../pending-job.js';
 
 const internals = {

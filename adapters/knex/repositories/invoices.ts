@@ -3,13 +3,13 @@ import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js
 import type { InvoiceRepository } from '../../../core/ports/index.js';
 import { clientDataIsolation, dialectOf } from '../connection.js';
 import { touchClientStep } from '../data-versions.js';
-import { invoiceListColumns, listQueries, seekDay } from '../list-queries.js';
+import { invoiceListColumns, listQueries, seekDay } from '../fast/list-queries.js';
 import { fittedText, storableText, textSizes, toNullableNumber, toNumber } from '../column-values.js';
-import type { ValueRow } from '../value-rows.js';
-import { finite } from '../value-rows.js';
-import type { Step } from '../statements.js';
-import { statements, statementsTransaction } from '../statements.js';
-import { upsertChangedSql, upsertCountingSql, upsertSql } from '../upsert.js';
+import type { ValueRow } from '../fast/value-rows.js';
+import { finite } from '../fast/value-rows.js';
+import type { Step } from '../fast/statements.js';
+import { statements, statementsTransaction } from '../fast/statements.js';
+import { upsertChangedSql, upsertCountingSql, upsertSql } from '../fast/upsert.js';
 import { markSyncedStep } from './sync-states.js';
 import { changesStep, countedChangesStep, listenedSql, recoveryStep } from '../outbox.js';
 

@@ -5,9 +5,9 @@ import type { NotificationRepository } from '../../../core/ports/index.js';
 import type { ClientStores } from '../../../core/ports/unit-of-work.js';
 import { clientDataTransaction, dialectOf } from '../connection.js';
 import { touchClient } from '../data-versions.js';
-import { listQueries } from '../list-queries.js';
+import { listQueries } from '../fast/list-queries.js';
 import { countOf, storableRow, textSizes, toNullableNumber, toNumber } from '../column-values.js';
-import { statements } from '../statements.js';
+import { statements } from '../fast/statements.js';
 import { storedValue } from '../outbox.js';
 
 const internals = {

@@ -6,7 +6,7 @@ import type { ClientStores } from '../../../core/ports/unit-of-work.js';
 import { toIso } from '../../../core/domain/time.js';
 import { touchClient } from '../data-versions.js';
 import { storableRow, textSizes, toNullableNumber, toNumber } from '../column-values.js';
-import { statements } from '../statements.js';
+import { statements } from '../fast/statements.js';
 import { storedValue } from '../outbox.js';
 
 const internals = {

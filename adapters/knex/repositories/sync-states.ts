@@ -5,9 +5,9 @@ import type { SyncStateRepository } from '../../../core/ports/index.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
 import type { Dialect } from '../connection.js';
 import type { ClientStores } from '../../../core/ports/unit-of-work.js';
-import type { Step } from '../statements.js';
-import { sqlByShape, statements } from '../statements.js';
-import { upsertSql } from '../upsert.js';
+import type { Step } from '../fast/statements.js';
+import { sqlByShape, statements } from '../fast/statements.js';
+import { upsertSql } from '../fast/upsert.js';
 import { syncStateOf } from '../sync-state-rows.js';
 
 const internals = {

@@ -4,9 +4,9 @@ import type { TagRepository } from '../../../core/ports/index.js';
 import { dialectOf } from '../connection.js';
 import { touchAccount } from '../data-versions.js';
 import { isUniqueViolation } from '../errors.js';
-import { listQueries } from '../list-queries.js';
+import { listQueries } from '../fast/list-queries.js';
 import { countOf, toNumber } from '../column-values.js';
-import { statements } from '../statements.js';
+import { statements } from '../fast/statements.js';
 
 export const tagRepository = (knex: Knex, sql = statements(knex), queries = listQueries(dialectOf(knex)).tags): TagRepository => ({
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { TokenRecord, TokenRepository } from '../../../core/ports/index.js';
-import { batched } from '../batching.js';
+import { batched } from '../fast/batching.js';
 import { dialectOf } from '../connection.js';
 import type { Principal } from '../../../core/domain/access.js';
 import type { ClientRecord } from '../../../core/domain/client.js';
@@ -8,7 +8,7 @@ import type { Cuit } from '../../../core/domain/cuit.js';
 import { assignedToMember, clientColumns, toClientRecord } from '../client-rows.js';
 import { principalSelect, toPrincipal } from '../principal.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
-import { placeholders, sqlByShape, statements } from '../statements.js';
+import { placeholders, sqlByShape, statements } from '../fast/statements.js';
 
 const internals = {
     // Never token_hash: nothing that reads tokens back needs it.

@@ -1,10 +1,9 @@
 import type { Knex } from 'knex';
 import type { Role } from '../../../core/domain/access.js';
 import { touchAccount } from '../data-versions.js';
-import { principalSelect, toPrincipal } from '../principal.js';
+import { principalQuery, toPrincipal } from '../principal.js';
 import type { UserRecord, UserRepository } from '../../../core/ports/index.js';
 import { toNumber } from '../column-values.js';
-import { statements } from '../statements.js';
 
 const internals = {
     columns: ['id', 'account_id', 'email', 'role'],
@@ -16,7 +15,7 @@ const internals = {
     })
 };
 
-export const userRepository = (knex: Knex, sql = statements(knex)): UserRepository => ({
+export const userRepository = (knex: Knex): UserRepository => ({
 
     async create(input) {
 
@@ -56,7 +55,7 @@ export const userRepository = (knex: Knex, sql = statements(knex)): UserReposito
 
     async findPrincipal(id) {
 
-        const row = await sql.first(`${principalSelect()} where u.id = ? limit 1`, [id]);
+        const row = await principalQuery(knex).where('u.id', id).first() as Record<string, unknown> | undefined;
         return row ? toPrincipal(row) : null;
     },
 
