@@ -24,7 +24,11 @@ export const arcaPaths = {
     portalInfo: '/portal/api/info',
     // The path carries the LOGIN CUIT, not the represented one.
     authorization: (loginCuit: string, service: string) => `/portal/api/servicios/${loginCuit}/servicio/${service}/autorizacion`,
-    taxes: (cuit: string) => `/portal/api/cuit/${cuit}/tipoCuitImpuestos`
+    taxes: (cuit: string) => `/portal/api/cuit/${cuit}/tipoCuitImpuestos`,
+    // ARCA's recategorization flag and window for a monotributista, on the portal session.
+    recategorization: (cuit: string) => `/portal/api/monotributista/${cuit}/deberecategorizar`,
+    // The dashboard's billing meter: an ASP.NET page method of Inicio.aspx (POST, JSON).
+    meter: '/app/Inicio.aspx/CalcularFacturacion'
 };
 
 // Each service: its portal name and the entry URL the token/sign form is POSTed to.

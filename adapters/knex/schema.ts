@@ -76,6 +76,20 @@ export const schema = {
         primary: ['key_cuit'],
         indexes: {}
     },
+    arca_meters: {
+        columns: {
+            client_id: { type: 'integer', unsigned: true },
+            facturado: { type: 'decimal', precision: 18, scale: 2, nullable: true },
+            tope: { type: 'decimal', precision: 18, scale: 2, nullable: true },
+            periodo: { type: 'string', size: 100, nullable: true },
+            debe_recategorizar: { type: 'boolean', nullable: true },
+            recategorizacion_desde: { type: 'string', size: 10, nullable: true },
+            recategorizacion_hasta: { type: 'string', size: 10, nullable: true },
+            leido_at: { type: 'bigInteger' }
+        },
+        primary: ['client_id'],
+        indexes: {}
+    },
     authority_host_blocks: {
         columns: {
             host: { type: 'string', size: 100 },

@@ -114,6 +114,7 @@ export const messages = {
     // Synchronization: what `sync status` shows per system, and the sync commands.
     sync: {
         noKey: 'El CUIT no tiene clave fiscal guardada.',
+        meterUnread: 'No se pudo leer el facturómetro de ARCA; se conserva la última lectura',
         noRepresentative: 'La persona jurídica no tiene un representante con clave fiscal.',
         unreadableKey: 'La clave fiscal guardada no se pudo descifrar.',
         keyNotRetried: 'No se reintenta hasta que se cambie la clave.',

@@ -1,3 +1,4 @@
+import type { ArcaMeter } from '../domain/arca-meter.js';
 import type { CcmaBalances, CcmaMovement } from '../domain/ccma.js';
 import type { Cuit } from '../domain/cuit.js';
 import type { InvoiceKind, InvoiceRecord } from '../domain/invoice.js';
@@ -68,10 +69,17 @@ export interface CcmaReading {
     movements: CcmaMovement[] | AuthorityFailure;
 }
 
+// The registry as read: with ARCA's own meter where the monotributo dashboard was reached (in the
+// same session, never an extra login). A meter that could not be read is its failure: the
+// classification is kept and no meter stored. Absent: not read (not a monotributista).
+export interface RegistryReading extends RegistryClassification {
+    meter?: ArcaMeter | AuthorityFailure;
+}
+
 // What one taxpayer's data is read through, inside its key's session: each call selects the
 // taxpayer in the service before reading.
 export interface TaxpayerSession {
-    registry(): Promise<RegistryClassification>;
+    registry(): Promise<RegistryReading>;
     invoices(kind: InvoiceKind, range: DateRange): Promise<InvoiceRecord[]>;
     sct(): Promise<SctData>;
     // Balances and movements come from different pages: movements that could not be read are

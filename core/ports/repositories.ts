@@ -1,3 +1,4 @@
+import type { ArcaMeter, ArcaMeterReading } from '../domain/arca-meter.js';
 import type { Principal, Role, SubscriptionState } from '../domain/access.js';
 import type { CcmaBalances, CcmaMovement } from '../domain/ccma.js';
 import type { ClientListRow, ClientQuery, ClientRecord, ClientType } from '../domain/client.js';
@@ -215,7 +216,9 @@ export interface RegistryClassification {
 }
 
 export interface RegistryRepository {
-    save(clientId: number, classification: RegistryClassification, syncedAt: Timestamp): Promise<void>;
+    // With `meter`, ARCA's meter as read now replaces the client's last one (same transaction);
+    // without it the last one stays (not read, or its read failed).
+    save(clientId: number, classification: RegistryClassification, syncedAt: Timestamp, meter?: ArcaMeter): Promise<void>;
 }
 
 export interface SyncState {
@@ -450,6 +453,8 @@ export interface AnswersRepository {
     agendaClients(principal: Principal): Promise<AgendaClient[]>;
     // Their SCT due dates, debts and sworn returns falling between two Buenos Aires days.
     sctAgenda(principal: Principal, range: { desde: string; hasta: string }): Promise<SctAgendaRow[]>;
+    // ARCA's own meter as last read for the client (null: never read).
+    arcaMeter(clientId: number): Promise<ArcaMeterReading | null>;
 }
 
 // Each user's private iCalendar address (docs/answers.md, Agenda): one per user, its secret

@@ -1,3 +1,4 @@
+import type { ArcaMeter } from '../domain/arca-meter.js';
 import type { CcmaBalances, CcmaMovement } from '../domain/ccma.js';
 import type { EventType, RecordChanges } from '../domain/events.js';
 import type { KeyRecord, KeyState } from '../domain/health.js';
@@ -73,7 +74,11 @@ interface KeyOfClient {
 export interface ClientStores {
     // False when the client no longer exists (its rows went with it).
     exists(): Promise<boolean>;
-    registry: { save(classification: RegistryClassification, syncedAt: Timestamp, count: boolean): Promise<RecordChanges | null> };
+    registry: {
+        save(classification: RegistryClassification, syncedAt: Timestamp, count: boolean): Promise<RecordChanges | null>;
+        // ARCA's meter read with it (core/domain/arca-meter.ts), replacing the last one.
+        saveMeter(meter: ArcaMeter, readAt: Timestamp): Promise<void>;
+    };
     sct: { replace(data: SctData, syncedAt: Timestamp, count: boolean): Promise<SctReplaced | null> };
     ccma: { replace(balances: CcmaBalances, movements: readonly CcmaMovement[], syncedAt: Timestamp, count: boolean): Promise<RecordChanges | null> };
     notifications: { save(notifications: readonly Notification[], syncedAt: Timestamp, count: boolean): Promise<NotificationsSaved | null> };

@@ -1,6 +1,7 @@
 import type { Principal } from '../domain/access.js';
 import { arcaDay } from '../domain/arca-day.js';
 import { formatCuit } from '../domain/cuit.js';
+import type { ArcaMeterReading } from '../domain/arca-meter.js';
 import type { Cuit } from '../domain/cuit.js';
 import type { CategoryTable, MonotributoControl, MonotributoNotApplicable, Riesgo, TableChoice } from '../domain/monotributo.js';
 import { billingWindow, controlOn, monotributoControl, monotributoDay, notApplicable, parseCategoryTable } from '../domain/monotributo.js';
@@ -24,7 +25,18 @@ interface Identity {
     nombre: string;
 }
 
-type MonotributoView = Identity & (MonotributoControl | MonotributoNotApplicable);
+// ARCA's own meter beside arcasync's figure (core/domain/arca-meter.ts), as last read by the
+// daily sync; null when never read.
+interface ArcaMeterView {
+    facturado: number | null;
+    tope: number | null;
+    periodo: string | null;
+    debeRecategorizar: boolean | null;
+    recategorizacion: { desde: string | null; hasta: string | null };
+    leidoAt: string;
+}
+
+type MonotributoView = Identity & ((MonotributoControl & { arca: ArcaMeterView | null }) | MonotributoNotApplicable);
 
 export interface MonotributoResult {
     data: MonotributoView;
@@ -82,6 +94,15 @@ const internals = {
 
     // usoTope descending; a CUIT without a known category (no cap) after every one with it;
     // ties keep the list's order (nombre, then internal id): a total order for paging.
+    arca: (reading: ArcaMeterReading | null): ArcaMeterView | null => (reading ? {
+        facturado: reading.facturado,
+        tope: reading.tope,
+        periodo: reading.periodo,
+        debeRecategorizar: reading.debeRecategorizar,
+        recategorizacion: { desde: reading.recategorizacionDesde, hasta: reading.recategorizacionHasta },
+        leidoAt: new Date(reading.leidoAt).toISOString()
+    } : null),
+
     byUse: (a: MonotributoSummary, b: MonotributoSummary): number => (b.usoTope ?? -1) - (a.usoTope ?? -1)
 };
 
@@ -102,9 +123,13 @@ export const getMonotributoControl = async (
     }
 
     const today = arcaDay(deps.clock.now().getTime());
-    const [tables, rows] = await Promise.all([deps.answers.categoryTables(), deps.answers.monotributoMonths(principal, billingWindow(today), client.id)]);
+    const [tables, rows, meter] = await Promise.all([
+        deps.answers.categoryTables(),
+        deps.answers.monotributoMonths(principal, billingWindow(today), client.id),
+        deps.answers.arcaMeter(client.id)
+    ]);
     const control = monotributoControl({ today, categoria: client.categoria, tables, months: rows[0]?.months ?? [] });
-    return { data: { ...identity, ...control }, syncedAt };
+    return { data: { ...identity, ...control, arca: internals.arca(meter) }, syncedAt };
 };
 
 // "Who is near the cap?": every monotributista of the principal from one aggregate (sums by

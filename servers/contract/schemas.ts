@@ -314,7 +314,11 @@ export const answerSchemas: Record<string, Schema> = {
             ritmoMensual: { type: 'number', description: 'promedio de lo facturado en los últimos 3 meses de la ventana' },
             mesSuperaTope: { ...nullable(month), description: 'primer mes cuyos 12 meses superarían el tope a ese ritmo (null: no dentro de un año, o ya lo supera)' }
         }),
-        riesgos: riskList
+        riesgos: riskList,
+        arca: {
+            oneOf: [ref('ArcaMeter'), { type: 'null' }],
+            description: 'el facturómetro de ARCA (servicio de monotributo), junto a la cifra de arcasync, leído en la sincronización diaria; null si nunca se leyó'
+        }
     }), {
         ...answerExamples.identity,
         aplica: true,
@@ -335,7 +339,22 @@ export const answerSchemas: Record<string, Schema> = {
         meses: [{ mes: '2025-03', facturado: 4800000, compras: 950000 }],
         recategorizacion: { desde: '2026-07-15', hasta: '2026-08-05', enCurso: false, evaluaDesde: '2025-07', evaluaHasta: '2026-06' },
         proyeccion: { ritmoMensual: 6100000, mesSuperaTope: '2026-05' },
-        riesgos: ['tope_cerca']
+        riesgos: ['tope_cerca'],
+        arca: {
+            facturado: 60912500.5, tope: 70113407.33, periodo: '01/03/2025 al 28/02/2026', debeRecategorizar: false,
+            recategorizacion: { desde: '2026-07-15', hasta: '2026-08-05' }, leidoAt: '2026-03-14T06:12:40.000Z'
+        }
+    }),
+    ArcaMeter: internals.example(object({
+        facturado: { ...nullable(number), description: 'lo facturado que cuenta ARCA para el tope (`valor` de CalcularFacturacion), en pesos; null si ARCA respondió 0, que no es confiable' },
+        tope: { ...nullable(number), description: 'el tope de la categoría según ARCA (`valorTope`)' },
+        periodo: { ...nullable(string), description: 'el período que cuenta ARCA, tal como lo escribe (`fechas`)' },
+        debeRecategorizar: { ...nullable({ type: 'boolean' }), description: 'ARCA avisa que debe recategorizarse (`showAlertaRecategorizacion`)' },
+        recategorizacion: object({ desde: nullable(date), hasta: nullable(date) }, 'la ventana de recategorización según ARCA'),
+        leidoAt: { ...dateTime, description: 'cuándo se leyó; una lectura que falla deja la anterior' }
+    }, 'el facturómetro de ARCA'), {
+        facturado: 60912500.5, tope: 70113407.33, periodo: '01/03/2025 al 28/02/2026', debeRecategorizar: false,
+        recategorizacion: { desde: '2026-07-15', hasta: '2026-08-05' }, leidoAt: '2026-03-14T06:12:40.000Z'
     }),
     NotApplicable: internals.example(object({
         ...identityFields,

@@ -83,6 +83,8 @@ interface RequestSpec {
     method?: 'GET' | 'POST';
     url: URL;
     form?: Record<string, string>;
+    // A JSON body (an ASP.NET page method), sent as application/json; charset=UTF-8.
+    json?: unknown;
     accept?: string;
     referer?: URL | string;
     origin?: string;
@@ -283,7 +285,7 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
                 }
 
                 if (body !== undefined) {
-                    headers['content-type'] = 'application/x-www-form-urlencoded';
+                    headers['content-type'] = spec.json === undefined ? 'application/x-www-form-urlencoded' : 'application/json; charset=UTF-8';
                 }
 
                 if (spec.referer) {
@@ -358,7 +360,7 @@ export const createTransport = (overrides: Partial<TransportOptions> = {}): Tran
 
                 let url = spec.url;
                 let method: string = spec.method ?? 'GET';
-                let body = spec.form ? new URLSearchParams(spec.form).toString() : undefined;
+                let body = spec.json !== undefined ? JSON.stringify(spec.json) : spec.form ? new URLSearchParams(spec.form).toString() : undefined;
                 for (let hop = 0; hop <= internals.maxRedirects; ++hop) {
                     const response = await exchange(spec, url, method, body);
                     const location = response.headers.location;

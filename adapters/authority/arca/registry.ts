@@ -1,8 +1,9 @@
-import type { RegistryClassification } from '../../../core/ports/repositories.js';
+import type { RegistryReading } from '../../../core/ports/authority-client.js';
 import { arcaPaths } from '../hosts.js';
 import { failure, isAuthorityFailure } from './failures.js';
 import { pageText, parseForms } from './html.js';
 import type { HttpResponse, HttpSession } from './http.js';
+import { readMeter } from './monotributo-meter.js';
 import { openService, portalJson } from './services.js';
 
 // The registry classification (docs/authority.md): GET /portal/api/cuit/{cuit}/tipoCuitImpuestos
@@ -15,7 +16,8 @@ import { openService, portalJson } from './services.js';
 // btnAcceder); a key that reaches one goes straight to Inicio.aspx. Inicio.aspx's
 // hidCUITContribuyente is checked to be the CUIT asked for before the letter is read. The
 // service warms up slowly (30–45 s): its requests get a longer limit, and are not retried.
-// When the dashboard shows no category, it is left unknown and the page captured.
+// When the dashboard shows no category, it is left unknown and the page captured. With the
+// dashboard open, ARCA's own meter is read in the same session (monotributo-meter.ts).
 
 interface Tax {
     id?: unknown;
@@ -84,7 +86,8 @@ export const createRegistry = (http: HttpSession, loginCuit: string) => {
         }, (response) => response);
     };
 
-    const category = async (cuit: string): Promise<string | null> => {
+    // The taxpayer's dashboard and the letter it shows; null when the key reaches none.
+    const category = async (cuit: string): Promise<{ letter: string | null; dashboard: HttpResponse } | null> => {
 
         let landing: HttpResponse;
         try {
@@ -118,15 +121,21 @@ export const createRegistry = (http: HttpSession, loginCuit: string) => {
             http.unexpected(dashboard, 'registry', 'monotributo', 'el tablero no muestra la categoría');
         }
 
-        return letter;
+        return { letter, dashboard };
     };
 
     return {
-        async registry(cuit: string): Promise<RegistryClassification> {
+        async registry(cuit: string): Promise<RegistryReading> {
 
             const taxes = await portalJson(http, arcaPaths.taxes(cuit), 'tipoCuitImpuestos', parseTaxes);
-            const categoria = taxes.monotributista ? await category(cuit) : null;
-            return { ...taxes, categoria };
+            const shown = taxes.monotributista ? await category(cuit) : null;
+            // A dashboard without its category is not a complete page (public code sees the
+            // meter answer 0 on those): the meter is not asked.
+            if (!shown?.letter) {
+                return { ...taxes, categoria: null };
+            }
+
+            return { ...taxes, categoria: shown.letter, meter: await readMeter(http, shown.dashboard, cuit, internals.warmUpMs) };
         }
     };
 };

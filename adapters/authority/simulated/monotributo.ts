@@ -1,8 +1,9 @@
-import { arcaHosts, arcaServices } from '../hosts.js';
+import { arcaHosts, arcaPaths, arcaServices } from '../hosts.js';
+import { simulatedBillingMeter } from './meter.js';
 import type { Taxpayer } from './pages.js';
 import { escapeHtml, htmlPage, messagePage } from './pages.js';
 import type { Route } from './reply.js';
-import { cookiesOf, formOf, html, redirect } from './reply.js';
+import { cookiesOf, formOf, html, json, redirect } from './reply.js';
 import { enterService } from './service-entry.js';
 import type { SimulatedState } from './state.js';
 
@@ -11,7 +12,8 @@ import type { SimulatedState } from './state.js';
 // several taxpayers with a grid (ctl00$ContentPlaceHolder1$hID + btnAcceder, with the page's
 // __VIEWSTATE) and sends a key of one taxpayer straight to Inicio.aspx. Inicio.aspx without a
 // choice falls on Error.aspx; with one it shows "Categoría X …", spanFacturometroCategoria and
-// hidCUITContribuyente. The first page of a session takes `monotributoWarmUpMs` (the real one
+// hidCUITContribuyente; its page method Inicio.aspx/CalcularFacturacion answers the meter
+// (meter.ts). The first page of a session takes `monotributoWarmUpMs` (the real one
 // warms up in 30–45 s).
 
 interface MonotributoState { login: string; viewState: string; selected: string | null; warm: boolean }
@@ -84,6 +86,12 @@ export const monotributoRoutes = (state: SimulatedState): Route => {
         if (path === `${internals.base}Inicio.aspx` && mono.selected) {
             state.read({ host: arcaHosts.monotributo, cuit: mono.selected, what: 'categoria' });
             return html(res, monotributoDashboard({ cuit: mono.selected, name: state.name(mono.selected) }, state.taxpayer(mono.selected).registry.categoria));
+        }
+
+        // The dashboard's meter (an ASP.NET page method): JSON, for the taxpayer chosen.
+        if (path === arcaPaths.meter && req.method === 'POST' && mono.selected) {
+            state.read({ host: arcaHosts.monotributo, cuit: mono.selected, what: 'CalcularFacturacion' });
+            return json(res, simulatedBillingMeter(state.taxpayer(mono.selected), state.today));
         }
 
         if (path === `${internals.base}Error.aspx`) {

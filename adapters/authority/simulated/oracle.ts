@@ -1,7 +1,9 @@
+import type { ArcaMeter } from '../../../core/domain/arca-meter.js';
 import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js';
 import type { DateRange } from '../../../core/domain/period.js';
 import type { SimulatedTaxpayer } from './data.js';
 import { invoicesIn } from './data.js';
+import { expectedMeter } from './meter.js';
 import { servedInvoice } from './mis-comprobantes.js';
 import type { SimulatedState } from './state.js';
 
@@ -9,6 +11,8 @@ import type { SimulatedState } from './state.js';
 // oracle every end-to-end test compares the stored data with.
 
 export interface ExpectedData extends SimulatedTaxpayer {
+    // ARCA's meter as read with the registry (null: none read).
+    meter: ArcaMeter | null;
     invoicesIn(kind: InvoiceKind, range: DateRange): InvoiceRecord[];
     summary(range: DateRange): {
         issued: { count: number; importe: number };
@@ -26,6 +30,7 @@ export const expectedOf = (state: SimulatedState, cuit: string): ExpectedData =>
         ...data,
         issued: served(data.issued),
         received: served(data.received),
+        meter: expectedMeter(data, state.today),
         invoicesIn: (kind, range) => served(invoicesIn(data[kind], range)),
         summary(range) {
 

@@ -3,6 +3,7 @@ import { arcaHosts, arcaPaths, arcaServices } from '../hosts.js';
 import { escapeHtml, htmlPage } from './pages.js';
 import type { Route } from './reply.js';
 import { cookiesOf, formOf, json, redirect, html } from './reply.js';
+import { simulatedRecategorization } from './meter.js';
 import type { SimulatedState } from './state.js';
 
 // portalcf.cloud.afip.gob.ar: the jwt is exchanged (once, before it expires) for the AFIPSID
@@ -10,7 +11,8 @@ import type { SimulatedState } from './state.js';
 // {name}/autorizacion hands out a service's token/sign (none when not adhered; a name it does
 // not know is refused); and the
 // registry's /portal/api/cuit/{cuit}/tipoCuitImpuestos lists the taxes of any CUIT the key
-// reaches.
+// reaches, and /portal/api/monotributista/{cuit}/deberecategorizar its recategorization
+// (meter.ts).
 
 const internals = {
     services: new Set<string>([...Object.values(arcaServices).map((service) => service.name), 'padron-puc-consulta-internet'])
@@ -117,6 +119,12 @@ export const portalRoutes = (state: SimulatedState): Route => {
             const data = state.taxpayer(taxes[1]!);
             state.read({ host: arcaHosts.portal, cuit: taxes[1]!, what: 'tipoCuitImpuestos' });
             return json(res, tipoCuitImpuestos(data.registry, data.entity));
+        }
+
+        const recategorization = /^\/portal\/api\/monotributista\/(\d{11})\/deberecategorizar$/.exec(path);
+        if (recategorization && state.reaches(cuit, recategorization[1]!)) {
+            state.read({ host: arcaHosts.portal, cuit: recategorization[1]!, what: 'deberecategorizar' });
+            return json(res, simulatedRecategorization(state.taxpayer(recategorization[1]!), state.today));
         }
 
         return json(res, { error: 'no encontrado' }, 404);

@@ -143,6 +143,20 @@ const answersQueries = (knex: Knex, sql: Statements, invoicesFrom: string): Answ
         }));
     },
 
+    async arcaMeter(clientId) {
+
+        const row = await knex('arca_meters').where({ client_id: clientId }).first() as Record<string, unknown> | undefined;
+        return row ? {
+            facturado: toNullableNumber(row.facturado),
+            tope: toNullableNumber(row.tope),
+            periodo: row.periodo as string | null,
+            debeRecategorizar: toNullableBoolean(row.debe_recategorizar),
+            recategorizacionDesde: row.recategorizacion_desde as string | null,
+            recategorizacionHasta: row.recategorizacion_hasta as string | null,
+            leidoAt: toNumber(row.leido_at)
+        } : null;
+    },
+
     async sctAgenda(principal, range) {
 
         const visible = visibleClientsWhere(principal);

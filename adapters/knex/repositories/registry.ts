@@ -5,13 +5,30 @@ import { touchAccountOfClient } from '../data-versions.js';
 import { storedValue } from '../outbox.js';
 
 const internals = {
-    columns: ['monotributista', 'autonomo', 'categoria']
+    columns: ['monotributista', 'autonomo', 'categoria'],
+    meterValues: ['facturado', 'tope', 'periodo', 'debe_recategorizar', 'recategorizacion_desde', 'recategorizacion_hasta', 'leido_at']
 };
 
 // The registry classification lives on the client row, where GET /v1/cuits filters on it and
 // shows it with its date: the account's data version moves too. Its store in a client's unit
 // of work (core/ports/unit-of-work.ts).
 export const registryStore = (trx: Knex.Transaction, clientId: number): ClientStores['registry'] => ({
+
+    // One row per client, the last reading (arca_meters); the client's data version moves
+    // with the registry's save beside it.
+    async saveMeter(meter, readAt) {
+
+        await trx('arca_meters').insert(storableRow({
+            client_id: clientId,
+            facturado: meter.facturado,
+            tope: meter.tope,
+            periodo: meter.periodo,
+            debe_recategorizar: meter.debeRecategorizar,
+            recategorizacion_desde: meter.recategorizacionDesde,
+            recategorizacion_hasta: meter.recategorizacionHasta,
+            leido_at: readAt
+        })).onConflict('client_id').merge(internals.meterValues);
+    },
 
     async save(classification, _syncedAt, count) {
 

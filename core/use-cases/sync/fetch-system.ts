@@ -1,5 +1,6 @@
 import type { InvoiceKind, InvoiceRecord } from '../../domain/invoice.js';
 import { normalizeInvoice } from '../../domain/invoice.js';
+import { messages } from '../../domain/messages.js';
 import { enteringNotification } from '../../domain/notification.js';
 import type { SyncSystem } from '../../domain/sync-system.js';
 import type { Timestamp } from '../../domain/time.js';
@@ -18,6 +19,8 @@ export interface Fetched {
     system: SyncSystem;
     records: number;
     write: { invoices: { kind: InvoiceKind; invoices: readonly InvoiceRecord[] } } | { store: (at: Timestamp) => Promise<void> };
+    // What was read only in part, said in the system's outcome (ARCA's meter not read).
+    notice?: string;
 }
 
 export interface FetchOptions {
@@ -51,8 +54,16 @@ export const fetchSystem = async (
 
     switch (system) {
         case 'registry': {
-            const classification = await session.registry();
-            return { system, records: 1, write: { store: (at) => deps.registry.save(target.id, classification, at) } };
+            // ARCA's meter rides on the registry's read: its failure costs only itself (no
+            // meter stored, the last one kept) and is said in the sync's notice.
+            const { meter, ...classification } = await session.registry();
+            const read = meter instanceof AuthorityFailure ? undefined : meter;
+            return {
+                system,
+                records: 1,
+                write: { store: (at) => deps.registry.save(target.id, classification, at, read) },
+                ...(meter instanceof AuthorityFailure ? { notice: `${messages.sync.meterUnread}: ${meter.message}` } : {})
+            };
         }
 
         case 'issued_invoices':

@@ -107,8 +107,8 @@ const internals = {
             return null;
         }
 
-        for (const { system, records, write } of batch) {
-            reading.report.stored(system, records, 'invoices' in write);
+        for (const { system, records, write, notice } of batch) {
+            reading.report.stored(system, records, 'invoices' in write, notice);
         }
 
         return null;

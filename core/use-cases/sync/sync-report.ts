@@ -10,6 +10,8 @@ interface SystemOutcome {
     ok: boolean;
     error: string | null;
     records: number;
+    // Stored, with something left unread (ARCA's meter): why.
+    notice?: string;
 }
 
 // synced: every system stored; partial: some failed; failed: nothing could be fetched;
@@ -45,7 +47,7 @@ interface SyncEnd {
 // The result of one CUIT's sync as it is built, system by system: each failure is recorded in
 // the client's sync state as it happens (false when the client was deleted meanwhile).
 export interface SyncReport {
-    stored(system: SyncSystem, records: number, invoices: boolean): void;
+    stored(system: SyncSystem, records: number, invoices: boolean, notice?: string): void;
     failed(system: SyncSystem, failure: Omit<SyncEnd, 'outcome'> & { kind: AuthorityFailureKind | null }): Promise<boolean>;
     // A system failed because the key's session ended (the portal's).
     sessionExpired(): boolean;
@@ -84,9 +86,9 @@ export const createSyncReport = (deps: Pick<SyncDeps, 'syncStates' | 'clock'>, t
     );
 
     const report: SyncReport = {
-        stored(system, records, invoices) {
+        stored(system, records, invoices, notice) {
 
-            result.systems.push({ system, ok: true, error: null, records });
+            result.systems.push({ system, ok: true, error: null, records, ...(notice ? { notice } : {}) });
             result.invoices += invoices ? records : 0;
         },
 

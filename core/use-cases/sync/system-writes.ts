@@ -99,12 +99,15 @@ const systemWrites = (unitOfWork: UnitOfWork): Writes => ({
 
     registry: {
         // One record: new on the first sync, changed when the classification moved.
-        save: (clientId, classification, syncedAt) => unitOfWork.transaction(clientId, (work) => internals.counted(
-            work,
-            'registry',
-            syncedAt,
-            (count) => work.registry.save(classification, syncedAt, count)
-        ))
+        // ARCA's meter, when read, in the same transaction: it is no record of its own.
+        save: (clientId, classification, syncedAt, meter) => unitOfWork.transaction(clientId, async (work) => {
+
+            if (meter) {
+                await work.registry.saveMeter(meter, syncedAt);
+            }
+
+            await internals.counted(work, 'registry', syncedAt, (count) => work.registry.save(classification, syncedAt, count));
+        })
     },
 
     sct: {

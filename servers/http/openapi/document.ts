@@ -232,7 +232,7 @@ const internals = {
         'GET /v1/cuits/{cuit}/monotributo': {
             operationId: 'getMonotributoControl',
             summary: 'Control de monotributo de un CUIT',
-            description: 'Para un monotributista (según el sistema registral): lo facturado en los 12 meses completos anteriores al actual (hora de Buenos Aires) contra el tope de su categoría en la tabla vigente hoy y contra el de K, la categoría que corresponde a lo facturado, las compras contra los umbrales de exclusión (80 % bienes, 40 % servicios del tope de K), la próxima recategorización y el mes en que se superaría el tope al ritmo de los últimos 3 meses. Si no es monotributista, `data.aplica` es false y `data.motivo` dice por qué. Reglas y fuentes: docs/answers.md.',
+            description: 'Para un monotributista (según el sistema registral): lo facturado en los 12 meses completos anteriores al actual (hora de Buenos Aires) contra el tope de su categoría en la tabla vigente hoy y contra el de K, la categoría que corresponde a lo facturado, las compras contra los umbrales de exclusión (80 % bienes, 40 % servicios del tope de K), la próxima recategorización y el mes en que se superaría el tope al ritmo de los últimos 3 meses; al lado, `data.arca`: el facturómetro y la ventana de recategorización que informa ARCA, leídos en la sincronización diaria (null si nunca se leyeron). Si no es monotributista, `data.aplica` es false y `data.motivo` dice por qué. Reglas y fuentes: docs/answers.md.',
             tag: 'Monotributo',
             success: { status: 200, body: 'monotributo', description: 'Control de monotributo.' },
             errorExamples: { 400: { 'cuit-invalido': messages.field.cuitPath } },

@@ -957,6 +957,32 @@ describe('arca adapter on recorded pages (nock)', () => {
                 });
         };
 
+        // A key of one taxpayer: sent straight to Inicio.aspx.
+        const straight = (page = 'monotributo/Inicio.html') => enter()
+            .get('/app/SelecRepresentado.aspx').reply(302, '', { location: '/app/Inicio.aspx' })
+            .get('/app/Inicio.aspx').reply(200, internals.fixture(page), internals.html);
+
+        // ARCA's meter, in the same sessions: the dashboard's page method, then the portal's
+        // deberecategorizar (docs/authority.md, ARCA's meter).
+        const meter = (billing = 'monotributo/CalcularFacturacion.json', recategorization = 'portal/deberecategorizar.json') => {
+
+            nock(internals.mono, { reqheaders: { 'content-type': 'application/json; charset=UTF-8', 'x-requested-with': 'XMLHttpRequest', cookie: /ASP\.NET_SessionId=m1/ } })
+                .post('/app/Inicio.aspx/CalcularFacturacion', {})
+                .reply(200, internals.fixture(billing), { 'content-type': 'application/json; charset=utf-8' });
+            nock(internals.portal)
+                .get(`/portal/api/monotributista/${internals.person}/deberecategorizar`)
+                .reply(200, internals.fixture(recategorization), internals.json);
+        };
+
+        const meterRead = {
+            facturado: 8523417.35,
+            tope: 32531632.63,
+            periodo: '01/12/2024 al 30/11/2025',
+            debeRecategorizar: true,
+            recategorizacionDesde: '2026-01-15',
+            recategorizacionHasta: '2026-02-05'
+        };
+
         const grid = () => enter()
             .get('/app/SelecRepresentado.aspx').reply(200, internals.fixture('monotributo/SelecRepresentado.html'), internals.html)
             .post('/app/SelecRepresentado.aspx', {
@@ -969,10 +995,9 @@ describe('arca adapter on recorded pages (nock)', () => {
         it('a key of one taxpayer is sent straight to Inicio.aspx: classifies from tipoCuitImpuestos and reads "Categoría X"', async () => {
 
             const session = await internals.session(clock);
-            enter()
-                .get('/app/SelecRepresentado.aspx').reply(302, '', { location: '/app/Inicio.aspx' })
-                .get('/app/Inicio.aspx').reply(200, internals.fixture('monotributo/Inicio.html'), internals.html);
-            expect(await session.taxpayer(internals.person).registry()).to.deep.equal({ monotributista: true, autonomo: false, categoria: 'F' });
+            straight();
+            meter();
+            expect(await session.taxpayer(internals.person).registry()).to.deep.equal({ monotributista: true, autonomo: false, categoria: 'F', meter: meterRead });
 
             nock(internals.portal).get(`/portal/api/cuit/${internals.person}/tipoCuitImpuestos`).reply(200, internals.fixture('portal/tipoCuitImpuestos-autonomo.json'), internals.json);
             expect(await session.taxpayer(internals.person).registry()).to.deep.equal({ monotributista: false, autonomo: true, categoria: null });
@@ -984,8 +1009,48 @@ describe('arca adapter on recorded pages (nock)', () => {
 
             const session = await internals.session(clock);
             grid().get('/app/Inicio.aspx').reply(200, internals.fixture('monotributo/Inicio.html'), internals.html);
-            expect(await session.taxpayer(internals.person).registry()).to.deep.equal({ monotributista: true, autonomo: false, categoria: 'F' });
+            meter();
+            expect(await session.taxpayer(internals.person).registry()).to.deep.equal({ monotributista: true, autonomo: false, categoria: 'F', meter: meterRead });
             expect(nock.pendingMocks()).to.deep.equal([]);
+            await session.close();
+        });
+
+        // Where sources disagree: `d` as an object or as a JSON string; the portal's fields at the
+        // top or under `data`, dates dd/mm/yyyy or ISO. A 0 is not trusted (public code).
+        it('reads ARCA\'s meter in either shape, leaving a 0 unknown', async () => {
+
+            const session = await internals.session(clock);
+            straight();
+            meter('monotributo/CalcularFacturacion-cero.json', 'portal/deberecategorizar-data.json');
+            expect((await session.taxpayer(internals.person).registry()).meter).to.deep.equal({
+                facturado: null,
+                tope: 32531632.63,
+                periodo: null,
+                debeRecategorizar: false,
+                recategorizacionDesde: '2026-01-15',
+                recategorizacionHasta: '2026-02-05'
+            });
+            expect(nock.pendingMocks()).to.deep.equal([]);
+            await session.close();
+        });
+
+        it('a meter that cannot be read is its failure: the classification and category are kept', async () => {
+
+            const session = await internals.session(clock);
+            straight();
+            nock(internals.mono).post('/app/Inicio.aspx/CalcularFacturacion').reply(500, '<html><body>Server Error in \'/app\' Application.</body></html>', internals.html);
+            const { meter: failed, ...classification } = await session.taxpayer(internals.person).registry();
+            expect(classification).to.deep.equal({ monotributista: true, autonomo: false, categoria: 'F' });
+            expect((failed as AuthorityFailure).kind).to.equal('unavailable');
+            expect(nock.pendingMocks()).to.deep.equal([]);
+
+            // A portal answer without the fields: an unknown page, failing the meter alone.
+            straight();
+            nock(internals.mono).post('/app/Inicio.aspx/CalcularFacturacion').reply(200, internals.fixture('monotributo/CalcularFacturacion.json'), { 'content-type': 'application/json; charset=utf-8' });
+            nock(internals.portal).get(`/portal/api/monotributista/${internals.person}/deberecategorizar`).reply(200, { error: 'no encontrado' }, internals.json);
+            const second = await session.taxpayer(internals.person).registry();
+            expect(second.categoria).to.equal('F');
+            expect((second.meter as AuthorityFailure).kind).to.equal('unexpected_page');
             await session.close();
         });
 
@@ -995,9 +1060,7 @@ describe('arca adapter on recorded pages (nock)', () => {
             const dir = mkdtempSync(join(tmpdir(), 'arcasync-diag-'));
             try {
                 const session = await internals.session(clock, { diagnostics: createDiagnostics({ dir }) });
-                enter()
-                    .get('/app/SelecRepresentado.aspx').reply(302, '', { location: '/app/Inicio.aspx' })
-                    .get('/app/Inicio.aspx').reply(200, internals.fixture('monotributo/Inicio-sin-categoria.html'), internals.html);
+                straight('monotributo/Inicio-sin-categoria.html');
                 expect(await session.taxpayer(internals.person).registry()).to.deep.equal({ monotributista: true, autonomo: false, categoria: null });
                 await session.close();
                 const files = readdirSync(dir);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { Cuit } from '../../../core/domain/cuit.js';
 import { messages } from '../../../core/domain/messages.js';
 import type { InvoiceRecord } from '../../../core/domain/invoice.js';
 import { createCalendarFeed, revokeCalendarFeed } from '../../../core/use-cases/calendar-feed.js';
@@ -175,6 +176,28 @@ for (const database of testDatabases()) {
                 expect(body.data.meses).to.have.length(12);
                 expect(body.data.meses.find((month: { mes: string }) => month.mes === '2025-11')).to.deep.equal({ mes: '2025-11', facturado: 1_250_000, compras: 0 });
                 expect(body.data.recategorizacion).to.deep.equal({ desde: '2026-07-15', hasta: '2026-08-05', enCurso: false, evaluaDesde: '2025-07', evaluaHasta: '2026-06' });
+                expect(body.data.arca, 'ARCA\'s meter never read').to.equal(null);
+            });
+
+            it('shows ARCA\'s meter as last read beside arcasync\'s figure, to the cent', async () => {
+
+                const { ports } = server.app;
+                const id = (await ports.clients.findInAccount(owner.accountId, cuits.near as Cuit))!.id;
+                const readAt = Date.UTC(2026, 2, 10, 6, 30, 0);
+                await ports.registry.save(id, { monotributista: true, autonomo: false, categoria: 'H' }, readAt, {
+                    facturado: 60_912_500.5, tope: 70_113_407.33, periodo: '01/02/2025 al 31/01/2026', debeRecategorizar: true,
+                    recategorizacionDesde: '2026-01-15', recategorizacionHasta: '2026-02-05'
+                });
+                const body = await get(owner, `/v1/cuits/${cuits.near}/monotributo`);
+                expect(body.data.facturado, 'arcasync\'s own figure unchanged').to.equal(61_244_000);
+                expect(body.data.arca).to.deep.equal({
+                    facturado: 60_912_500.5, tope: 70_113_407.33, periodo: '01/02/2025 al 31/01/2026', debeRecategorizar: true,
+                    recategorizacion: { desde: '2026-01-15', hasta: '2026-02-05' }, leidoAt: '2026-03-10T06:30:00.000Z'
+                });
+
+                // A registry saved without a meter (its read failed) keeps the last one.
+                await ports.registry.save(id, { monotributista: true, autonomo: false, categoria: 'H' }, readAt + 86_400_000);
+                expect((await get(owner, `/v1/cuits/${cuits.near}/monotributo`)).data.arca.leidoAt).to.equal('2026-03-10T06:30:00.000Z');
             });
 
             it('says it does not apply to a CUIT that is not a monotributista', async () => {
