@@ -23,9 +23,41 @@ import { openBenchApp, runOnDatabases, seedPortfolio } from './portfolio-seed.js
 const internals = {
     password: 'bench-panel-clave-larga',
 
-    // [label, path, with the session (panel) or the token (API)]. The client page
-    // (/panel/clientes/{cuit}) goes here once it exists, e.g.
-    // ['panel: cliente', `/panel/clientes/${internals.firstCuit}`, 'panel'].
+    // A client with a year of invoices (100 issued and 40 received a month): its page reads
+    // the period's lists and the chart's 12 monthly totals.
+    clientPages: (cuit: string, month: string) => [
+        [`GET /v1/cuits/{cuit}/mis-comprobantes/emitidos`, `/v1/cuits/${cuit}/mis-comprobantes/emitidos?from_date=${month}-01&to_date=${month}-28&limit=50`, 'api'],
+        ['panel: cliente, comprobantes', `/panel/clientes/${cuit}?desde=${month}-01&hasta=${month}-28`, 'panel'],
+        ['panel: cliente, cuenta tributaria', `/panel/clientes/${cuit}/cuenta-tributaria`, 'panel'],
+        ['panel: cliente, estado', `/panel/clientes/${cuit}/estado`, 'panel']
+    ] as const,
+
+    yearOfInvoices(now: number) {
+
+        const today = new Date(now);
+        const months = Array.from({ length: 12 }, (_, back) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - back, 10)).toISOString().slice(0, 7));
+        const of = (kind: 'issued' | 'received', count: number) => months.flatMap((month, m) => Array.from({ length: count }, (_, i) => ({
+            fecha: `${month}-${String(1 + (i % 28)).padStart(2, '0')}`,
+            tipo: kind === 'issued' ? '11' : '1',
+            puntoVenta: '00002',
+            numeroDesde: String(m * 1000 + i + 1).padStart(8, '0'),
+            numeroHasta: String(m * 1000 + i + 1).padStart(8, '0'),
+            codigoAutorizacion: '74123456789012',
+            counterpart: { tipoDocumento: '80', numeroDocumento: '30712345671', nombre: `Contraparte ${i}` },
+            impNetoGravado: 1000 + i,
+            impNetoNoGravado: null,
+            impOpExentas: null,
+            otrosTributos: null,
+            iva: 210,
+            tipoCambio: 1,
+            importeOriginal: 1210 + i,
+            monedaOriginal: 'PES',
+            importe: 1210 + i
+        })));
+        return { month: months[1]!, issued: of('issued', 100), received: of('received', 40) };
+    },
+
+    // [label, path, with the session (panel) or the token (API)].
     requests: [
         ['GET /v1/cuits?limit=50', '/v1/cuits?limit=50', 'api'],
         ['GET /v1/cuits?limit=50&offset=2500', '/v1/cuits?limit=50&offset=2500', 'api'],
@@ -86,7 +118,10 @@ const internals = {
                 process.stdout.write(`\n${name}: ${clients} CUITs (sembrados en ${((Date.now() - seededAt) / 1000).toFixed(1)} s); hoja de estilos e ícono: ${(assetBytes / 1024).toFixed(1)} KB\n`);
                 process.stdout.write(`${'pedido'.padEnd(38)} ${'primero'.padStart(9)} ${'mediana'.padStart(9)} ${'máx'.padStart(9)} ${'peso'.padStart(9)} ${'vs API'.padStart(7)}\n`);
                 let api = 0;
-                for (const [label, path, via] of internals.requests) {
+                const client = (await databaseOf(app)('clients').select('id', 'cuit').where({ account_id: accountId, tipo: 'persona-fisica' }).orderBy('id').first()) as { id: number; cuit: string };
+                const year = internals.yearOfInvoices(now);
+                await app.ports.invoices.saveKinds(client.id, [{ kind: 'issued', invoices: year.issued }, { kind: 'received', invoices: year.received }], now);
+                for (const [label, path, via] of [...internals.requests, ...internals.clientPages(client.cuit, year.month)]) {
                     const times: number[] = [];
                     let bytes = 0;
                     for (let i = 0; i <= requests; i++) {
@@ -104,7 +139,9 @@ const internals = {
                     const first = times.shift()!;
                     times.sort((a, b) => a - b);
                     const median = times[Math.floor(times.length / 2)]!;
-                    if (path === '/v1/cuits?limit=50') {
+                    // Each panel page against the API request listed before it (la cartera against the
+                    // CUIT list, a client's page against its invoice list).
+                    if (via === 'api' && (path === '/v1/cuits?limit=50' || path.includes('/mis-comprobantes/'))) {
                         api = median;
                     }
 
