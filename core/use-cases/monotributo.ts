@@ -31,7 +31,7 @@ export interface MonotributoResult {
 }
 
 // A row of the portfolio: the control without its months and windows (the same for every row).
-interface MonotributoSummary extends Identity {
+export interface MonotributoSummary extends Identity {
     categoria: string | null;
     tope: number | null;
     facturado: number;
@@ -141,4 +141,23 @@ export const loadCategoryTable = async (deps: Pick<Ports, 'answers' | 'clock'>, 
     const table = parseCategoryTable(input);
     const outcome = await deps.answers.saveCategoryTable(table, deps.clock.now().getTime());
     return { table, outcome };
+};
+
+// The controls of some CUITs of the principal (a page of `listar_cuits`), by CUIT: only the
+// monotributistas among them appear. One aggregate, the portfolio's, then the page's rows.
+export const monotributoSummariesOf = async (
+    deps: Pick<Ports, 'answers' | 'clock'>,
+    principal: Principal,
+    cuits: readonly string[]
+): Promise<MonotributoSummary[]> => {
+
+    if (!cuits.length) {
+        return [];
+    }
+
+    const day = monotributoDay(arcaDay(deps.clock.now().getTime()), await deps.answers.categoryTables());
+    const rows = await deps.answers.monotributoMonths(principal, day.ventana);
+    return rows
+        .filter(({ client }) => cuits.includes(client.cuit))
+        .map(({ client, months }) => internals.summary(internals.identity(client), controlOn(day, client.categoria, months)));
 };
