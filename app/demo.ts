@@ -38,6 +38,11 @@ const internals = {
         { tipo: 'persona-fisica', cuit: '27-23456789-1', nombre: 'Juan', apellido: 'Pérez', clave_arca: 'demo-clave-juan' },
         { tipo: 'persona-fisica', cuit: '20-34567890-3', nombre: 'Lucía', apellido: 'Fernández', clave_arca: 'demo-clave-lucia' },
         { tipo: 'persona-juridica', cuit: '30-71234567-1', razon_social: 'Panadería La Espiga SRL', representante: '20-12345678-6' },
+        // The answers (docs/answers.md): the simulated authority bills one at 87 % of H's cap and
+        // one at 120 % of C's (adapters/authority/simulated/data.ts, answerTaxpayers), so
+        // GET /v1/monotributo and listar_cuits have someone near and someone past the cap.
+        { tipo: 'persona-fisica', cuit: '20-41000001-7', nombre: 'Andrea', apellido: 'Sánchez', clave_arca: 'demo-clave-andrea' },
+        { tipo: 'persona-fisica', cuit: '27-41000003-8', nombre: 'Carla', apellido: 'Medina', clave_arca: 'demo-clave-carla' },
         // What the panel's semáforo is for: the simulated authority refuses a key beginning
         // with 'mala' (someone must load the right one: red) and asks for a CAPTCHA for one
         // beginning with 'captcha' (retried later by itself: amber). Neither finishes its first
@@ -46,7 +51,7 @@ const internals = {
         { tipo: 'persona-fisica', cuit: '27-56789012-6', nombre: 'Tomás', apellido: 'Ruiz', clave_arca: 'captcha-clave-tomas' }
     ],
     tags: [
-        { name: 'Monotributo', color: '#2e7d32', cuits: ['20123456786', '27234567891'] },
+        { name: 'Monotributo', color: '#2e7d32', cuits: ['20123456786', '27234567891', '20410000017', '27410000038'] },
         { name: 'Sociedades', color: '#1565c0', cuits: ['30712345671'] },
         { name: 'Clientes nuevos', color: '#ef6c00', cuits: ['20345678903', '20456789014', '27567890126'] }
     ],

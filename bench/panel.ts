@@ -35,7 +35,8 @@ const internals = {
     yearOfInvoices(now: number) {
 
         const today = new Date(now);
-        const months = Array.from({ length: 12 }, (_, back) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - back, 10)).toISOString().slice(0, 7));
+        const monthOf = (back: number): string => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - back, 10)).toISOString().slice(0, 7);
+        const months = Array.from({ length: 12 }, (_, back) => monthOf(back));
         const of = (kind: 'issued' | 'received', count: number) => months.flatMap((month, m) => Array.from({ length: count }, (_, i) => ({
             fecha: `${month}-${String(1 + (i % 28)).padStart(2, '0')}`,
             tipo: kind === 'issued' ? '11' : '1',

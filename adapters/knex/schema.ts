@@ -264,6 +264,18 @@ export const schema = {
             invoices_natural_key: { columns: ['client_id', 'kind', 'issuer_key', 'tipo', 'punto_venta', 'numero_desde'], unique: true }
         }
     },
+    monotributo_cap_levels: {
+        columns: {
+            client_id: { type: 'integer', unsigned: true },
+            level: { type: 'integer' },
+            previous_level: { type: 'integer' },
+            facturado: { type: 'decimal', precision: 18, scale: 2 },
+            tope: { type: 'decimal', precision: 18, scale: 2, nullable: true },
+            checked_at: { type: 'bigInteger' }
+        },
+        primary: ['client_id'],
+        indexes: {}
+    },
     monotributo_tables: {
         columns: {
             vigencia_desde: { type: 'string', size: 10 },

@@ -9,7 +9,7 @@ import type { SctDebt } from './sct.js';
 // transaction of its data: one too big for its column would roll the data back with it.
 export const eventListMax = 50;
 
-export const eventTypes = ['sincronizacion.completada', 'salud.cambio', 'dfe.nuevas', 'sct.deuda_cambio', 'prueba'] as const;
+export const eventTypes = ['sincronizacion.completada', 'salud.cambio', 'dfe.nuevas', 'sct.deuda_cambio', 'monotributo.tope', 'prueba'] as const;
 export type EventType = typeof eventTypes[number];
 
 const internals = {

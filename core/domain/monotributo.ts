@@ -53,6 +53,16 @@ export interface InvoiceAmountRow {
 }
 
 export const riesgos = ['tope_cerca', 'tope_superado', 'exclusion'] as const;
+
+// The levels of a monotributista's billing against its caps whose rise `monotributo.tope`
+// announces (docs/api.md, Webhooks), by number: 1 from 80 % of its category's cap (the
+// portfolio's tope_cerca), 2 past it, 3 past K's (out of the regime); 0 below 80 % or with its
+// category unknown. The database applies them as it saves issued invoices
+// (adapters/knex/cap-levels.ts), in the save's transaction.
+export const capLevels = {
+    nearShare: 0.8,
+    umbral: { 1: 'tope_cerca', 2: 'tope_superado', 3: 'fuera_del_regimen' }
+} as const;
 export type Riesgo = typeof riesgos[number];
 
 export interface TableChoice {
@@ -125,7 +135,7 @@ const internals = {
     semesterMonths: 6,
     goodsShare: 0.8,
     servicesShare: 0.4,
-    nearShare: 0.8,
+    nearShare: capLevels.nearShare,
     cents: (value: number): number => Math.round(value * 100) / 100 || 0,
     ratio: (value: number, of: number): number => Math.round((value / of) * 10_000) / 10_000 || 0,
     maxFuente: 500

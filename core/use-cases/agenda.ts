@@ -67,3 +67,18 @@ export const listAgenda = async (
         filters
     };
 };
+
+// One CUIT's agenda from today for `days` days (consultar_sct): the same items as the
+// portfolio's, of that CUIT only.
+export const agendaOfCuit = async (
+    deps: Pick<Ports, 'answers' | 'holidays' | 'clock'>,
+    principal: Principal,
+    cuit: string,
+    days = defaultAgendaDays
+): Promise<{ desde: string; hasta: string; items: AgendaItem[] }> => {
+
+    const desde = arcaDay(deps.clock.now().getTime());
+    const range = { desde, hasta: addDays(desde, days) };
+    const items = await agendaOf(deps, principal, range);
+    return { ...range, items: items.filter((item) => item.cuit === cuit) };
+};

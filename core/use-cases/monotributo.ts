@@ -45,7 +45,7 @@ export interface MonotributoResult {
 }
 
 // A row of the portfolio: the control without its months and windows (the same for every row).
-interface MonotributoSummary extends Identity {
+export interface MonotributoSummary extends Identity {
     categoria: string | null;
     tope: number | null;
     facturado: number;

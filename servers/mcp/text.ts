@@ -13,6 +13,12 @@ import type { HealthState } from '../../core/domain/health.js';
 import { systemSentence } from '../../core/domain/health.js';
 import { isFinalConsumer } from '../../core/domain/invoice.js';
 import { byCount, counted } from '../../core/domain/spanish.js';
+import type { AgendaItem } from '../../core/domain/agenda.js';
+import type { IvaPosition } from '../../core/domain/iva.js';
+import type { MonotributoControl } from '../../core/domain/monotributo.js';
+import type { MonotributoSummary } from '../../core/use-cases/monotributo.js';
+
+type CuitAgenda = { desde: string; hasta: string; items: readonly AgendaItem[] };
 
 // The readable side of each tool's answer: a short Spanish summary, one line per record, for
 // people and for clients that do not read structuredContent.
@@ -77,32 +83,94 @@ const internals = {
 
     // The state of what was read, in one sentence: "Sin datos de la cuenta corriente (SCT): ARCA
     // exige cambiar la clave fiscal (desde el 3/11/2026). Pedile al cliente que…".
-    health: (label: string, health: ReadHealthView): string => systemSentence(label, health)
+    health: (label: string, health: ReadHealthView): string => systemSentence(label, health),
+
+    // Whole pesos, as an accountant quotes a yearly figure: "$ 61.244.000".
+    pesos: (value: number): string => `$ ${Math.round(value).toLocaleString('es-AR', { maximumFractionDigits: 0 })}`,
+
+    percent: (ratio: number): string => `${Math.round(ratio * 100)} %`,
+
+    month: (mes: string): string => `${mes.slice(5)}/${mes.slice(0, 4)}`,
+
+    // The sentence an assistant can quote about a monotributista's cap (docs/answers.md):
+    // "Facturó $ 61.244.000 en los últimos 12 meses: el 87 % del tope de la categoría H.", then
+    // what follows from it: past the cap, out of the regime, the month the pace passes it.
+    cap(control: {
+        categoria: string | null;
+        facturado: number;
+        usoTope: number | null;
+        usoTopeMaximo: number;
+        categoriaSegunFacturacion: string | null;
+        fueraDelRegimen: boolean;
+        mesSuperaTope: string | null;
+        comprasSuperanUmbral: boolean;
+    }): string {
+
+        const billed = `Facturó ${internals.pesos(control.facturado)} en los últimos 12 meses`;
+        const use = control.categoria && control.usoTope !== null
+            ? `${billed}: el ${internals.percent(control.usoTope)} del tope de la categoría ${control.categoria}.`
+            : `${billed}: el ${internals.percent(control.usoTopeMaximo)} del tope de la categoría K (no se conoce su categoría).`;
+        const consequence = control.fueraDelRegimen
+            ? ' Supera el tope de la categoría K: queda fuera del régimen.'
+            : control.usoTope !== null && control.usoTope > 1
+                ? ` Supera el tope de su categoría: por lo facturado corresponde la categoría ${control.categoriaSegunFacturacion}.`
+                : control.mesSuperaTope
+                    ? ` Al ritmo de los últimos 3 meses superaría el tope en ${internals.month(control.mesSuperaTope)}.`
+                    : '';
+        const purchases = control.comprasSuperanUmbral ? ' Sus compras alcanzan el 40 % del tope de la categoría K (umbral de exclusión para servicios).' : '';
+        return `${use}${consequence}${purchases}`;
+    },
+
+    capOfSummary: (summary: MonotributoSummary): string => internals.cap({
+        ...summary,
+        comprasSuperanUmbral: summary.riesgos.includes('exclusion') && !summary.fueraDelRegimen
+    }),
+
+    capOfControl: (control: MonotributoControl): string => internals.cap({
+        ...control,
+        mesSuperaTope: control.proyeccion.mesSuperaTope,
+        comprasSuperanUmbral: control.compras.superaUmbralServicios
+    }),
+
+    atRisk: (summary: MonotributoSummary | undefined): boolean => Boolean(summary && summary.riesgos.length)
 };
 
 export const text = {
-    cuits(result: ListCuitsResult, attention: readonly { cuit: string; estado: HealthState; mensaje: string; accion: string }[] = []): string {
+    cuits(
+        result: ListCuitsResult,
+        attention: readonly { cuit: string; estado: HealthState; mensaje: string; accion: string }[] = [],
+        monotributo: readonly MonotributoSummary[] = []
+    ): string {
 
         const marked = new Map(attention.map((entry) => [entry.cuit, entry]));
+        const caps = new Map(monotributo.map((summary) => [summary.cuit, summary]));
         const lines = result.data.map((item) => {
 
             const tags = item.etiquetas.length ? `; etiquetas: ${item.etiquetas.join(', ')}` : '';
             const state = marked.get(item.cuit);
             const mark = state ? `\n  ⚠ requiere atención (${state.estado}): ${state.mensaje} ${state.accion}` : '';
-            return `- ${item.nombre} (CUIT ${item.displayCuit}, ${item.tipo}); monotributista: ${internals.yesNo(item.monotributista)}, autónomo: ${internals.yesNo(item.autonomo)}, categoría: ${item.categoria ?? 's/d'}${tags}${mark}`;
+            const cap = caps.get(item.cuit);
+            const use = cap?.usoTope !== null && cap?.usoTope !== undefined ? `, uso del tope: ${internals.percent(cap.usoTope)}` : '';
+            const capMark = cap && internals.atRisk(cap) ? `\n  ⚠ tope: ${internals.capOfSummary(cap)}` : '';
+            return `- ${item.nombre} (CUIT ${item.displayCuit}, ${item.tipo}); monotributista: ${internals.yesNo(item.monotributista)}, autónomo: ${internals.yesNo(item.autonomo)}, categoría: ${item.categoria ?? 's/d'}${use}${tags}${mark}${capMark}`;
         });
         const count = attention.length;
         const summary = count
             ? [`${count} de estos CUIT no se ${byCount(count, 'puede', 'pueden')} sincronizar bien con ARCA (${byCount(count, 'marcado', 'marcados')} con ⚠).`]
             : [];
-        return [internals.page('CUIT', 'CUIT', result.pagination, result.data.length), ...summary, ...lines].join('\n');
+        const risky = monotributo.filter(internals.atRisk).length;
+        const capSummary = risky
+            ? [`${risky} de estos CUIT ${byCount(risky, 'está', 'están')} cerca del tope de su categoría del monotributo o ${byCount(risky, 'lo supera', 'lo superan')} (${byCount(risky, 'marcado', 'marcados')} con ⚠ tope).`]
+            : [];
+        return [internals.page('CUIT', 'CUIT', result.pagination, result.data.length), ...summary, ...capSummary, ...lines].join('\n');
     },
 
     invoices(
         kind: 'emitidos' | 'recibidos',
         result: ListInvoicesResult<IssuedInvoiceView | ReceivedInvoiceView>,
         summary: InvoicePeriodSummary,
-        health: ReadHealthView
+        health: ReadHealthView,
+        answer: { monotributo: MonotributoControl | null; iva: IvaPosition | null } = { monotributo: null, iva: null }
     ): string {
 
         const lines = result.data.map((invoice) => {
@@ -117,15 +185,45 @@ export const text = {
             internals.synced(result.syncedAt),
             internals.health(`los comprobantes ${kind}`, health),
             ...internals.summary(summary),
+            ...(answer.monotributo ? [`Monotributo, categoría ${answer.monotributo.categoria ?? 's/d'}: ${internals.capOfControl(answer.monotributo)}`] : []),
+            ...(answer.iva ? text.ivaPosition(answer.iva) : []),
             ...lines
         ].join('\n');
     },
 
-    sct(result: SctResult, summary: SctSummary | null, health: ReadHealthView): string {
+    // The IVA position of the period's months (Responsable Inscripto): totals, a line a month,
+    // and what it leaves out.
+    ivaPosition(position: IvaPosition): string[] {
+
+        const { totales } = position;
+        const range = position.desde === position.hasta
+            ? internals.month(position.desde)
+            : `${internals.month(position.desde)} a ${internals.month(position.hasta)}`;
+        const owed = totales.saldoTecnico > 0 ? ' a pagar' : totales.saldoTecnico < 0 ? ' a favor' : '';
+        return [
+            `Posición de IVA (Responsable Inscripto), ${range}: débito fiscal ${internals.money(totales.debitoFiscal)}, crédito fiscal ${internals.money(totales.creditoFiscal)}, saldo técnico ${internals.money(totales.saldoTecnico)}${owed}.`,
+            ...(position.meses.length > 1
+                ? position.meses.map((month) => `- ${internals.month(month.mes)}: débito ${internals.money(month.debitoFiscal)}, crédito ${internals.money(month.creditoFiscal)}, saldo ${internals.money(month.saldoTecnico)} (${
+                    counted(month.comprobantesEmitidos, 'comprobante emitido', 'comprobantes emitidos')
+                }, ${counted(month.comprobantesRecibidos, 'recibido', 'recibidos')})`)
+                : []),
+            `No incluye: ${position.excluye.map((item) => item.replace(/\.$/, '')).join('; ')}.`
+        ];
+    },
+
+    // The CUIT's due dates ahead (consultar_sct): the portfolio agenda's items of this CUIT.
+    agenda(agenda: CuitAgenda): string[] {
+
+        const head = `Agenda del ${agenda.desde} al ${agenda.hasta}: ${agenda.items.length ? `${counted(agenda.items.length, 'vencimiento', 'vencimientos')}.` : 'sin vencimientos.'}`;
+        return [head, ...agenda.items.map((item) => `- ${item.fecha} ${item.descripcion}${item.importe === null ? '' : ` (${internals.money(item.importe)})`}`)];
+    },
+
+    sct(result: SctResult, summary: SctSummary | null, health: ReadHealthView, agenda?: CuitAgenda): string {
 
         const state = internals.health('la cuenta corriente (SCT)', health);
+        const upcoming = agenda ? text.agenda(agenda) : [];
         if (!result.data) {
-            return `Sin datos de la cuenta corriente (SCT). ${internals.synced(result.syncedAt)}\n${state}`;
+            return [`Sin datos de la cuenta corriente (SCT). ${internals.synced(result.syncedAt)}`, state, ...upcoming].join('\n');
         }
 
         const { deuda, vencimientos, ddjj } = result.data;
@@ -139,7 +237,8 @@ export const text = {
             `Vencimientos próximos: ${vencimientos.length}.`,
             ...vencimientos.map((item) => `- ${internals.day(item.vencimiento)} ${item.impuesto}, período ${item.periodo}: ${item.detalle}`),
             `Declaraciones juradas: ${ddjj.length}.`,
-            ...ddjj.map((item) => `- ${item.impuesto}, período ${item.periodo}, vence ${internals.day(item.vencimiento)}`)
+            ...ddjj.map((item) => `- ${item.impuesto}, período ${item.periodo}, vence ${internals.day(item.vencimiento)}`),
+            ...upcoming
         ].join('\n');
     },
 

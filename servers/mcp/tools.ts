@@ -16,6 +16,13 @@ import { listCuits, listCuitsParameters } from '../../core/use-cases/list-cuits.
 import { listInvoicesParameters, listIssuedInvoices, listReceivedInvoices } from '../../core/use-cases/list-invoices.js';
 import { listNotifications, listNotificationsParameters } from '../../core/use-cases/list-notifications.js';
 import { summarizeInvoicePeriod } from '../../core/use-cases/summarize-invoice-period.js';
+import { agendaOfCuit } from '../../core/use-cases/agenda.js';
+import { getIvaPosition, maxIvaMonths } from '../../core/use-cases/iva-position.js';
+import { getMonotributoControl, monotributoSummariesOf } from '../../core/use-cases/monotributo.js';
+import type { Cuit } from '../../core/domain/cuit.js';
+import type { IvaPosition } from '../../core/domain/iva.js';
+import type { MonotributoControl } from '../../core/domain/monotributo.js';
+import { addMonths } from '../../core/domain/months.js';
 import type { ReadHealthView } from '../../core/use-cases/cuit-health.js';
 import { healthOfCuit, healthOfCuits, healthOfRead } from '../../core/use-cases/cuit-health.js';
 import type { SyncSystem } from '../../core/domain/sync-system.js';
@@ -142,6 +149,28 @@ const internals = {
         };
     },
 
+    component: (name: string): Schema => ({ $ref: `#/components/schemas/${name}` }),
+
+    // The answer beside a CUIT's invoices (docs/answers.md): a monotributista's cap, or a
+    // Responsable Inscripto's IVA position over the period's months (at most the last 24).
+    async invoiceAnswer(
+        deps: Ports,
+        principal: Principal,
+        cuit: unknown,
+        period: { fromDate: string; toDate: string }
+    ): Promise<{ monotributo: MonotributoControl | null; iva: IvaPosition | null }> {
+
+        const control = await getMonotributoControl(deps, principal, { query: { cuit } as RawParameters });
+        if (control.data.aplica) {
+            return { monotributo: control.data, iva: null };
+        }
+
+        const hasta = period.toDate.slice(0, 7);
+        const desde = [period.fromDate.slice(0, 7), addMonths(hasta, 1 - maxIvaMonths)].sort().at(-1)!;
+        const position = await getIvaPosition(deps, principal, { query: { cuit, desde, hasta } as RawParameters });
+        return { monotributo: null, iva: position.data.aplica ? position.data : null };
+    },
+
     without: (args: RawParameters, name: string): RawParameters => Object.fromEntries(Object.entries(args).filter(([key]) => key !== name)),
 
     // The state of what a tool read (its CUIT's systems), once the read itself was allowed.
@@ -227,6 +256,11 @@ const definitions: ToolDefinition[] = [
                 ...bodySchemas.cuitList,
                 properties: {
                     ...(bodySchemas.cuitList.properties as Schema),
+                    monotributo: {
+                        type: 'array',
+                        description: 'Los monotributistas de la página: lo facturado en los últimos 12 meses contra el tope de su categoría y el de la K, y sus riesgos (tope_cerca desde el 80 %, tope_superado, exclusion).',
+                        items: { $ref: '#/components/schemas/MonotributoSummary' }
+                    },
                     atencion: {
                         type: 'array',
                         description: 'Los CUIT de la página que no se pueden sincronizar bien: su estado y qué hacer.',
@@ -264,7 +298,10 @@ const definitions: ToolDefinition[] = [
                     accion: entry.accion,
                     requiereAtencion: entry.requiereAtencion
                 }));
-            return { structured: { ...result, atencion }, text: text.cuits(result, atencion) };
+            const monotributistas = result.data.filter((item) => item.monotributista === true).map((item) => item.cuit as Cuit);
+            const byCuit = await monotributoSummariesOf(deps, principal, monotributistas);
+            const monotributo = monotributistas.flatMap((cuit) => byCuit.get(cuit) ?? []);
+            return { structured: { ...result, atencion, monotributo }, text: text.cuits(result, atencion, monotributo) };
         }
     },
     {
@@ -280,7 +317,15 @@ const definitions: ToolDefinition[] = [
                     pagination: componentSchemas.Pagination,
                     filters: componentSchemas.InvoiceFilters,
                     syncedAt: { type: ['string', 'null'], format: 'date-time' },
-                    resumen: internals.invoiceSummary
+                    resumen: internals.invoiceSummary,
+                    monotributo: {
+                        anyOf: [internals.component('MonotributoControl'), { type: 'null' }],
+                        description: 'Si el CUIT es monotributista: lo facturado en los últimos 12 meses contra el tope de su categoría (no depende del período consultado).'
+                    },
+                    iva: {
+                        anyOf: [internals.component('IvaPosition'), { type: 'null' }],
+                        description: 'Si el CUIT es Responsable Inscripto: la posición de IVA de los meses del período (a lo sumo los últimos 24).'
+                    }
                 },
                 required: ['data', 'pagination', 'filters', 'syncedAt', 'resumen']
             })) as Tool['outputSchema'],
@@ -296,7 +341,8 @@ const definitions: ToolDefinition[] = [
                 summarizeInvoicePeriod(deps, principal, kind, request)
             ]);
             const estado = await internals.health(deps, principal, args, [kind === 'issued' ? 'issued_invoices' : 'received_invoices']);
-            return { structured: { ...result, resumen, estado }, text: text.invoices(tipo, result, resumen, estado) };
+            const answer = await internals.invoiceAnswer(deps, principal, args.cuit, result.filters);
+            return { structured: { ...result, resumen, estado, ...answer }, text: text.invoices(tipo, result, resumen, estado, answer) };
         }
     },
     {
@@ -307,7 +353,21 @@ const definitions: ToolDefinition[] = [
             inputSchema: internals.input([], getSctParameters),
             outputSchema: selfContained(internals.withHealth({
                 ...bodySchemas.sct,
-                properties: { ...(bodySchemas.sct.properties as Schema), resumen: internals.sctSummary },
+                properties: {
+                    ...(bodySchemas.sct.properties as Schema),
+                    resumen: internals.sctSummary,
+                    agenda: {
+                        type: 'object',
+                        description: 'Lo que vence para el CUIT de hoy a 30 días: vencimientos y deudas del SCT, declaraciones juradas, el pago mensual del monotributo y la recategorización (como GET /v1/vencimientos).',
+                        properties: {
+                            desde: { type: 'string', format: 'date' },
+                            hasta: { type: 'string', format: 'date' },
+                            items: { type: 'array', items: internals.component('AgendaItem') }
+                        },
+                        required: ['desde', 'hasta', 'items'],
+                        additionalProperties: false
+                    }
+                },
                 required: [...(bodySchemas.sct.required as string[]), 'resumen']
             })) as Tool['outputSchema'],
             annotations: { title: 'Consultar cuenta corriente (SCT)', ...internals.annotations }
@@ -317,7 +377,8 @@ const definitions: ToolDefinition[] = [
             const result = await getSct(deps, principal, { query: args });
             const resumen = result.data ? summarizeSct(result.data, formatDate(deps.clock.now())) : null;
             const estado = await internals.health(deps, principal, args, ['sct']);
-            return { structured: { ...result, resumen, estado }, text: text.sct(result, resumen, estado) };
+            const agenda = await agendaOfCuit(deps, principal, parseReadRequest({ query: { cuit: args.cuit } }, ['cuit']).cuit);
+            return { structured: { ...result, resumen, estado, agenda }, text: text.sct(result, resumen, estado, agenda) };
         }
     },
     {

@@ -134,13 +134,13 @@ describe('the demo (npm start) and its database', function () {
 
         const status = await runInProcess(['sync', 'status', '--json'], { cwd: dir, env: internals.env() });
         expect(status.code, status.stderr).to.equal(0);
-        expect(JSON.parse(status.stdout).summary.clients).to.equal(6);
+        expect(JSON.parse(status.stdout).summary.clients).to.equal(8);
 
         // Two of the demo's keys are there to fail (the panel's red and amber lights).
         const simulated = await runInProcess(['sync', '--all', '--json'], { cwd: dir, env: internals.env({ AUTHORITY: 'simulated' }) });
         expect(simulated.code, simulated.stderr).to.equal(3);
         const summary = JSON.parse(simulated.stdout) as { synced: number; failed: number; failures: { cuit: string }[] };
-        expect(summary).to.include({ synced: 4, failed: 2 });
+        expect(summary).to.include({ synced: 6, failed: 2 });
         expect(summary.failures.map((failed) => failed.cuit)).to.have.members(['20456789014', '27567890126']);
     });
 });

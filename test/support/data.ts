@@ -94,3 +94,17 @@ export const notification = (overrides: Partial<Notification> & Pick<Notificatio
     leidaAt: null,
     ...overrides
 });
+
+// Vouchers for the answers' fixtures (issue 41), numbered apart so the natural key never
+// repeats, no IVA unless given.
+export const numberedInvoices = (rows: readonly Partial<InvoiceRecord>[]): InvoiceRecord[] => rows.map((row, index) => invoice({
+    numeroDesde: String(index + 1),
+    numeroHasta: String(index + 1),
+    iva: 0,
+    ...row
+}));
+
+// A voucher in pesos: its amount and, for the IVA position, its IVA.
+export const pesosInvoice = (fecha: string, tipo: string, importe: number, iva = 0): Partial<InvoiceRecord> => ({
+    fecha, tipo, importeOriginal: importe, importe, iva
+});

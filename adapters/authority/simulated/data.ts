@@ -1,3 +1,4 @@
+import type { Categoria } from '../../../core/domain/client.js';
 import { categories } from '../../../core/domain/client.js';
 import type { CcmaBalances, CcmaMovement } from '../../../core/domain/ccma.js';
 import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js';
@@ -7,6 +8,9 @@ import type { SctData } from '../../../core/domain/sct.js';
 import { dateToIso } from '../../../core/domain/time.js';
 import type { AuthorityNotification } from '../../../core/ports/authority-client.js';
 import type { RegistryClassification } from '../../../core/ports/repositories.js';
+import { publishedTables } from '../../../core/domain/monotributo-tables.js';
+import { billingTypes, billingWindow, signOf, tableInForce } from '../../../core/domain/monotributo.js';
+import { addDays, firstDayOf, lastDayOf } from '../../../core/domain/months.js';
 import { seededRandom, seedOf } from './random.js';
 
 // What the simulated authority holds for a CUIT, in the domain's own terms: a pure function of
@@ -34,6 +38,22 @@ export interface DataOptions {
 export const defaultDataOptions = (today: string): DataOptions => ({ today, months: 14, issuedPerMonth: [4, 12], receivedPerMonth: [3, 9] });
 
 type Random = () => number;
+
+// CUITs made for the answers (issue 41, docs/answers.md), the same on every run: monotributistas
+// whose issued invoices of the last 12 complete months come to a share of their category's cap
+// in the table in force on `today` (near it, past it, past K's), and a Responsable Inscripto
+// whose vouchers both ways include A, B, M and A credit notes. Every other CUIT's data is as before.
+export const answerTaxpayers = {
+    near: { cuit: '20410000017', categoria: 'H', share: 0.87 },
+    atCap: { cuit: '20410000025', categoria: 'D', share: 1 },
+    over: { cuit: '27410000038', categoria: 'C', share: 1.2 },
+    beyondK: { cuit: '20410000041', categoria: 'K', share: 1.1 },
+    ri: { cuit: '30710000057' }
+} as const;
+
+const monotributoProfiles = new Map<string, { categoria: Categoria; share: number }>(
+    [answerTaxpayers.near, answerTaxpayers.atCap, answerTaxpayers.over, answerTaxpayers.beyondK].map((profile) => [profile.cuit, profile])
+);
 
 const internals = {
     dayMs: 86_400_000,
@@ -353,6 +373,48 @@ const internals = {
             };
         });
         return list.sort((a, b) => b.fechaRecepcion.localeCompare(a.fechaRecepcion));
+    },
+
+    // Every issued invoice scaled so that the window's billing is `share` of the category's cap
+    // (credit notes keep subtracting); the last cent of rounding lands on the window's last one.
+    // The window's days before a first sync's backfill (the 12 months up to today) hold none, so
+    // that what the sync stores is the whole window's billing.
+    scaledToCap(all: InvoiceRecord[], profile: { categoria: Categoria; share: number }, today: string): InvoiceRecord[] {
+
+        const window = billingWindow(today);
+        const backfillFrom = addDays(`${Number(today.slice(0, 4)) - 1}${today.slice(4)}`, 1);
+        const issued = all.filter((invoice) => invoice.fecha < firstDayOf(window.desde) || invoice.fecha >= backfillFrom);
+        const inWindow = (invoice: InvoiceRecord) => invoice.fecha >= firstDayOf(window.desde) && invoice.fecha <= lastDayOf(window.hasta);
+        const billed = (list: readonly InvoiceRecord[]) => list.filter(inWindow)
+            .reduce((sum, invoice) => sum + signOf(billingTypes, invoice.tipo) * invoice.importe, 0);
+        const target = internals.cents(tableInForce(publishedTables, today).table.topes[profile.categoria] * profile.share);
+        const factor = target / billed(issued);
+        const scaled = issued.map((invoice) => {
+
+            const importeOriginal = internals.cents(invoice.importeOriginal * factor);
+            return { ...invoice, importeOriginal, importe: pesosAmount(importeOriginal, invoice.tipoCambio) };
+        });
+        const last = scaled.filter((invoice) => inWindow(invoice) && invoice.tipo === '11' && invoice.monedaOriginal === 'PES').at(-1)!;
+        const rest = internals.cents(target - billed(scaled));
+        last.importeOriginal = internals.cents(last.importeOriginal + rest);
+        last.importe = last.importeOriginal;
+        return scaled;
+    },
+
+    // A Responsable Inscripto's A vouchers, some of them made M (51) and A credit notes (3),
+    // deterministically: every fifth A from the third an M, from the fifth a credit note.
+    withMAndCreditNotes: (invoices: InvoiceRecord[]): InvoiceRecord[] => {
+
+        let seen = 0;
+        return invoices.map((invoice) => {
+
+            if (invoice.tipo !== '1') {
+                return invoice;
+            }
+
+            seen++;
+            return seen % 5 === 3 ? { ...invoice, tipo: '51' } : seen % 5 === 0 ? { ...invoice, tipo: '3' } : invoice;
+        });
     }
 };
 
@@ -362,9 +424,14 @@ export const generateTaxpayer = (cuit: string, options: DataOptions): SimulatedT
 
     const random = internals.random(seedOf(`${cuit}|${options.today}|${options.months}`));
     const entity = isEntityCuit(cuit);
-    const registry = internals.registry(random, entity);
-    const issued = internals.invoices(internals.random(seedOf(`${cuit}|E|${options.today}`)), 'issued', registry, options);
-    const received = internals.invoices(internals.random(seedOf(`${cuit}|R|${options.today}`)), 'received', registry, options);
+    const drawn = internals.registry(random, entity);
+    const profile = monotributoProfiles.get(cuit);
+    const ri = cuit === answerTaxpayers.ri.cuit;
+    const registry: RegistryClassification = profile ? { monotributista: true, autonomo: false, categoria: profile.categoria } : drawn;
+    const generated = internals.invoices(internals.random(seedOf(`${cuit}|E|${options.today}`)), 'issued', registry, options);
+    const issued = profile ? internals.scaledToCap(generated, profile, options.today) : ri ? internals.withMAndCreditNotes(generated) : generated;
+    const bought = internals.invoices(internals.random(seedOf(`${cuit}|R|${options.today}`)), 'received', registry, options);
+    const received = ri ? internals.withMAndCreditNotes(bought) : bought;
     return {
         cuit,
         entity,

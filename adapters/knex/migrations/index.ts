@@ -23,6 +23,7 @@ import * as claimOrder from './017_claim_order.js';
 import * as healthStates from './018_health_states.js';
 import * as answers from './019_answers.js';
 import * as healthKinds from './020_health_kinds.js';
+import * as capLevels from './021_monotributo_cap_levels.js';
 import * as arcaMeters from './024_arca_meters.js';
 
 // Migrations are listed here rather than found on disk, so the same list runs from the
@@ -49,6 +50,7 @@ const internals = {
         '018_health_states': healthStates,
         '019_answers': answers,
         '020_health_kinds': healthKinds,
+        '021_monotributo_cap_levels': capLevels,
         '024_arca_meters': arcaMeters
     } as Record<string, Knex.Migration>,
     // How long a process waits for another one's migration (an upgrade started on every

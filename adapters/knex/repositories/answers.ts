@@ -5,7 +5,7 @@ import { categories } from '../../../core/domain/client.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
 import { formatCuit } from '../../../core/domain/cuit.js';
 import { addDays, firstDayOf, lastDayOf } from '../../../core/domain/months.js';
-import type { TypeRule } from '../../../core/domain/monotributo.js';
+import type { CategoryTable, TypeRule } from '../../../core/domain/monotributo.js';
 import { billingTypes, purchaseTypes } from '../../../core/domain/monotributo.js';
 import type { AnswerClient, AnswersRepository, CalendarFeedRepository } from '../../../core/ports/index.js';
 import { toNullableBoolean, toNullableNumber, toNumber } from '../column-values.js';
@@ -45,6 +45,21 @@ const internals = {
     clientColumns: 'c.id, c.cuit, c.display_name, c.tipo, c.monotributista, c.categoria'
 };
 
+// Every category table loaded, by vigenciaDesde (also read by an invoice save: its cap levels).
+export const categoryTablesOf = async (knex: Knex): Promise<CategoryTable[]> => {
+
+    const rows = await knex('monotributo_tables').select('*').orderBy('vigencia_desde') as Record<string, unknown>[];
+    return rows.map((row) => ({
+        vigenciaDesde: String(row.vigencia_desde),
+        fuente: String(row.fuente),
+        topes: Object.fromEntries(categories.map((letter) => [letter, toNumber(row[internals.capColumn(letter)])])) as Record<Categoria, number>
+    }));
+};
+
+// `+i.importe` for the rule's adding types of a kind, `-i.importe` for its subtracting ones
+// (alias i: invoices), as the answers and an invoice save's cap levels sum them.
+export const signedAmount = (kind: 'E' | 'R', rule: TypeRule): { sql: string; bindings: Binding[] } => internals.signed(kind, rule);
+
 // Invoices are read through migration 019's covering index (invoices_answers), named in the
 // query so the plan does not depend on the optimizer's statistics (as list-queries.ts does).
 export const answersRepository = (knex: Knex, sql = statements(knex)): AnswersRepository => {
@@ -55,15 +70,7 @@ export const answersRepository = (knex: Knex, sql = statements(knex)): AnswersRe
 
 const answersQueries = (knex: Knex, sql: Statements, invoicesFrom: string): AnswersRepository => ({
 
-    async categoryTables() {
-
-        const rows = await knex('monotributo_tables').select('*').orderBy('vigencia_desde') as Record<string, unknown>[];
-        return rows.map((row) => ({
-            vigenciaDesde: String(row.vigencia_desde),
-            fuente: String(row.fuente),
-            topes: Object.fromEntries(categories.map((letter) => [letter, toNumber(row[internals.capColumn(letter)])])) as Record<Categoria, number>
-        }));
-    },
+    categoryTables: () => categoryTablesOf(knex),
 
     async saveCategoryTable(table, at) {
 

@@ -12,6 +12,8 @@ import { statements, statementsTransaction } from '../fast/statements.js';
 import { upsertChangedSql, upsertCountingSql, upsertSql } from '../fast/upsert.js';
 import { markSyncedStep } from './sync-states.js';
 import { changesStep, countedChangesStep, listenedSql, recoveryStep } from '../outbox.js';
+import { capLevelSteps } from '../cap-levels.js';
+import { categoryTablesOf } from './answers.js';
 
 type KindSave = { kind: InvoiceKind; invoices: readonly InvoiceRecord[] };
 type DayRecount = { forget: string; recount: string };
@@ -198,7 +200,10 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
         // The sync date of each kind, after the recovery of a kind that was failing (the
         // outbox's, as core's unit of work writes it for the other systems).
         const systems = saves.map(({ kind }) => internals.systems[kind]);
-        const synced = [...systems.map((system) => recoveryStep(clientId, system, syncedAt)), markSyncedStep(dialect, clientId, systems, syncedAt)];
+        // A save of issued invoices works the monotributista's cap level out again after its
+        // rows (the table in force read before the transaction) and announces its rise.
+        const levels = saves.some(({ kind }) => kind === 'issued') ? capLevelSteps(dialect, clientId, await categoryTablesOf(knex), syncedAt) : [];
+        const synced = [...levels, ...systems.map((system) => recoveryStep(clientId, system, syncedAt)), markSyncedStep(dialect, clientId, systems, syncedAt)];
         // What each kind's save changed (written only for an account whose webhooks listen).
         const changes = saves.map(({ kind }, index) => countedChangesStep(
             dialect,

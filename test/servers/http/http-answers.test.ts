@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import type { Cuit } from '../../../core/domain/cuit.js';
 import { messages } from '../../../core/domain/messages.js';
-import type { InvoiceRecord } from '../../../core/domain/invoice.js';
 import { createCalendarFeed, revokeCalendarFeed } from '../../../core/use-cases/calendar-feed.js';
 import { assignClientToUser } from '../../../core/use-cases/staff/assign-client-to-user.js';
-import { invoice, sctData } from '../../support/data.js';
+import { numberedInvoices, pesosInvoice, sctData } from '../../support/data.js';
 import { testDatabases } from '../../support/databases.js';
 import { noRateLimits } from '../../support/endpoints.js';
 import type { SeededUser } from '../../support/fixtures.js';
@@ -27,20 +26,12 @@ const internals = {
         unknown: '27555555556',
         ri: '30666666667',
         foreign: '20777777778'
-    },
-
-    // Issued or received vouchers, numbered apart so the natural key never repeats.
-    numbered: (rows: readonly Partial<InvoiceRecord>[]): InvoiceRecord[] => rows.map((row, index) => invoice({
-        numeroDesde: String(index + 1),
-        numeroHasta: String(index + 1),
-        iva: 0,
-        ...row
-    })),
-
-    pesos: (fecha: string, tipo: string, importe: number, iva = 0): Partial<InvoiceRecord> => ({ fecha, tipo, importeOriginal: importe, importe, iva })
+    }
 };
 
-const { cuits, numbered, pesos } = internals;
+const { cuits } = internals;
+const numbered = numberedInvoices;
+const pesos = pesosInvoice;
 
 for (const database of testDatabases()) {
 

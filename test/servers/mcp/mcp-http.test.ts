@@ -127,8 +127,10 @@ for (const database of testDatabases()) {
                 expect(rest.status, path).to.equal(200);
                 expect(result.isError, name).to.not.equal(true);
                 // The REST body, with the period's or the account's summary beside it where a tool adds
-                // one, and the state of what was read (estado; atencion for the list).
-                const { resumen, estado, atencion, ...body } = result.structuredContent as Record<string, unknown>;
+                // one, the state of what was read (estado; atencion for the list) and the answers of
+                // issue 41 (the cap, the IVA position, the agenda).
+                const { resumen, estado, atencion, monotributo, iva, agenda, ...body } = result.structuredContent as Record<string, unknown>;
+                expect([monotributo, iva, agenda].some((answer) => answer !== undefined), name).to.equal(name !== 'consultar_ccma' && name !== 'listar_dfe');
                 expect(estado === undefined && atencion === undefined, name).to.equal(false);
                 expect(body, `${name} ${JSON.stringify(args)}`).to.deep.equal(rest.body);
                 expect(resumen === undefined, name).to.equal(!['listar_mis_comprobantes', 'consultar_sct'].includes(name));
