@@ -3,6 +3,7 @@ import { isDomainError } from '../../core/domain/errors.js';
 import { signIn } from '../../core/use-cases/sign-in.js';
 import { clientAddress } from '../http/client-address.js';
 import { accountRoutes } from './account-page.js';
+import { estudioRoutes } from './estudio-pages.js';
 import { portfolioRoutes } from './portfolio-page.js';
 import type { PanelContext } from './respond.js';
 import { formField, formPayload, panelPaths, redirectTo, renderPage } from './respond.js';
@@ -103,7 +104,8 @@ export const panelRoutes = (context: PanelContext): ServerRoute[] => {
         },
         ...portfolioRoutes(context),
         ...accountRoutes(context),
-        ...subscriptionRoutes(context)
+        ...subscriptionRoutes(context),
+        ...estudioRoutes(context)
     ];
 };
 

@@ -26,6 +26,8 @@ export const panelTexts = {
     backToPortfolio: 'Volver a la cartera',
     portfolioTitle: 'La cartera',
     mainNav: 'Principal',
+    navTokens: 'Tokens de la API',
+    navConnections: 'Asistentes',
     counts: (total: number, attention: number): string => `${formatCount(total)} ${total === 1 ? 'CUIT' : 'CUITs'} · ${formatCount(attention)} ${attention === 1 ? 'requiere' : 'requieren'} atención`,
     summary: 'Resumen de la cartera',
     emptyPortfolio: 'Todavía no hay CUITs en la cartera.',

@@ -21,6 +21,8 @@ const internals = {
     <a href="/panel" {{#if (eq page "portfolio")}}aria-current="page"{{/if}}>{{t.portfolioTitle}}</a>
     <a href="/panel/suscripcion" {{#if (eq page "subscription")}}aria-current="page"{{/if}}>{{t.subscriptionTitle}}</a>
     <a href="/panel/cuenta" {{#if (eq page "account")}}aria-current="page"{{/if}}>{{t.accountTitle}}</a>
+    <a href="/panel/tokens" {{#if (eq page "tokens")}}aria-current="page"{{/if}}>{{t.navTokens}}</a>
+    <a href="/panel/conexiones" {{#if (eq page "connections")}}aria-current="page"{{/if}}>{{t.navConnections}}</a>
   </nav>
   <form class="signout" method="post" action="/panel/salir">
     <input type="hidden" name="{{crumbKey}}" value="{{crumb}}">
