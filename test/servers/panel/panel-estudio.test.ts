@@ -1,16 +1,16 @@
 import { expect } from 'chai';
-import { setPassword } from '../core/use-cases/staff/set-password.js';
-import { estudioTexts } from '../servers/panel/estudio-texts.js';
-import { mcpScope } from '../servers/oauth/provider.js';
-import { panelTexts } from '../servers/panel/texts.js';
-import type { SeededUser } from './support/fixtures.js';
-import { addClient, seedUser } from './support/fixtures.js';
-import { grant, mcpStatus, oauthTest, register, startOAuthTestServer } from './support/oauth.js';
-import type { PanelAgent } from './support/panel.js';
-import { panelAgent } from './support/panel.js';
-import type { TestServer } from './support/server.js';
-import { injected } from './support/server.js';
-import { testDatabases } from './support/databases.js';
+import { setPassword } from '../../../core/use-cases/staff/set-password.js';
+import { estudioTexts } from '../../../servers/panel/estudio-texts.js';
+import { mcpScope } from '../../../servers/oauth/provider.js';
+import { panelTexts } from '../../../servers/panel/texts.js';
+import type { SeededUser } from '../../support/fixtures.js';
+import { addClient, seedUser } from '../../support/fixtures.js';
+import { grant, mcpStatus, oauthTest, register, startOAuthTestServer } from '../../support/oauth.js';
+import type { PanelAgent } from '../../support/panel.js';
+import { panelAgent } from '../../support/panel.js';
+import type { TestServer } from '../../support/server.js';
+import { injected } from '../../support/server.js';
+import { testDatabases } from '../../support/databases.js';
 
 // The panel running the estudio over HTTP (docs/panel.md, El estudio): API tokens generated,
 // used and revoked; MCP connections revoked; tags managed and assigned; every form's CSRF
