@@ -31,5 +31,24 @@ export const estudioTexts = {
     unknownClient: '(cliente sin nombre)',
     revokeConnectionTitle: 'Revocar la conexión',
     revokeConnectionQuestion: (name: string): string => `¿Revocar el acceso de «${name}»? Deja de poder leer tus datos en el acto; para volver a usarlo tendrás que autorizarlo otra vez.`,
-    connectionRevoked: 'Conexión revocada.'
+    connectionRevoked: 'Conexión revocada.',
+
+    tagsTitle: 'Etiquetas',
+    tagsIntro: 'Las etiquetas de la cuenta ordenan la cartera y filtran la API (GET /v1/cuits?etiquetas=…). Las administran los usuarios owner.',
+    ownersOnly: 'Solo los usuarios owner de la cuenta administran las etiquetas.',
+    newTag: 'Nueva etiqueta',
+    tagName: 'Nombre',
+    tagColor: 'Color',
+    createTag: 'Crear etiqueta',
+    saveTag: 'Guardar',
+    deleteTag: 'Borrar',
+    noTags: 'La cuenta todavía no tiene etiquetas.',
+    tagColumns: { name: 'Etiqueta', edit: 'Nombre y color', actions: 'Acciones' },
+    deleteTagTitle: 'Borrar la etiqueta',
+    deleteTagQuestion: (name: string): string => `¿Borrar la etiqueta «${name}»? Se quita de todos los CUITs que la tienen. No se puede deshacer.`,
+    confirmDelete: 'Sí, borrar',
+    tagCreated: 'Etiqueta creada.',
+    tagUpdated: 'Etiqueta actualizada.',
+    tagDeleted: 'Etiqueta borrada.',
+    noSelection: 'Elegí al menos un CUIT de la cartera y una etiqueta.'
 };

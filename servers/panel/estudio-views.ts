@@ -12,7 +12,8 @@ const internals = {
   <p>{{question}}</p>
   <form method="post" action="{{action}}">
     <input type="hidden" name="{{crumbKey}}" value="{{crumb}}">
-    <button type="submit">{{e.confirmRevoke}}</button> <a href="{{back}}">{{e.cancel}}</a>
+    {{#if field}}<input type="hidden" name="{{field.name}}" value="{{field.value}}">{{/if}}
+    <button type="submit">{{#if confirmLabel}}{{confirmLabel}}{{else}}{{e.confirmRevoke}}{{/if}}</button> <a href="{{back}}">{{e.cancel}}</a>
   </form>
 </section>
 {{/layout}}
@@ -60,6 +61,45 @@ const internals = {
 {{/layout}}
 `,
 
+    tags: `{{#> layout}}
+<h1>{{e.tagsTitle}}</h1>
+<p>{{e.tagsIntro}}</p>
+{{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}
+{{#if error}}<p class="error" role="alert" id="error-etiqueta">{{error}}</p>{{/if}}
+<section class="card narrow" aria-labelledby="nueva">
+  <h2 id="nueva">{{e.newTag}}</h2>
+  <form method="post" action="/panel/etiquetas" novalidate>
+    <input type="hidden" name="{{crumbKey}}" value="{{crumb}}">
+    <label for="nombre">{{e.tagName}}</label>
+    <input id="nombre" name="nombre" type="text" maxlength="100" value="{{name}}" {{#if error}}aria-describedby="error-etiqueta"{{/if}}>
+    <label for="color">{{e.tagColor}}</label>
+    <input id="color" name="color" type="color" value="{{#if color}}{{color}}{{else}}#336699{{/if}}">
+    <button type="submit">{{e.createTag}}</button>
+  </form>
+</section>
+{{#if tags.length}}
+<div class="table-wrap"><table>
+  <thead><tr><th scope="col">{{e.tagColumns.name}}</th><th scope="col">{{e.tagColumns.edit}}</th><th scope="col">{{e.tagColumns.actions}}</th></tr></thead>
+  <tbody>{{#each tags}}<tr>
+    <th scope="row" data-label="{{@root.e.tagColumns.name}}"><span class="tag">{{nombre}}</span> <code>{{color}}</code></th>
+    <td data-label="{{@root.e.tagColumns.edit}}">
+      <form method="post" action="/panel/etiquetas/editar" class="tag-edit">
+        <input type="hidden" name="{{@root.crumbKey}}" value="{{@root.crumb}}">
+        <input type="hidden" name="etiqueta" value="{{nombre}}">
+        <label for="nombre-{{@index}}">{{@root.e.tagName}}</label>
+        <input id="nombre-{{@index}}" name="nombre" type="text" maxlength="100" value="{{nombre}}">
+        <label for="color-{{@index}}">{{@root.e.tagColor}}</label>
+        <input id="color-{{@index}}" name="color" type="color" value="{{color}}">
+        <button type="submit" aria-label="{{@root.e.saveTag}} {{nombre}}">{{@root.e.saveTag}}</button>
+      </form>
+    </td>
+    <td data-label="{{@root.e.tagColumns.actions}}"><a href="{{remove}}" aria-label="{{@root.e.deleteTag}} {{nombre}}">{{@root.e.deleteTag}}</a></td>
+  </tr>{{/each}}</tbody>
+</table></div>
+{{else}}<p>{{e.noTags}}</p>{{/if}}
+{{/layout}}
+`,
+
     connections: `{{#> layout}}
 <h1>{{e.connectionsTitle}}</h1>
 <p>{{e.connectionsIntro}}</p>
@@ -82,6 +122,7 @@ const internals = {
 export const estudioViews = {
     confirm: compile(internals.confirm),
     tokens: compile(internals.tokens),
+    tags: compile(internals.tags),
     connections: compile(internals.connections)
 };
 

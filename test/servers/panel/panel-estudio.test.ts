@@ -222,5 +222,113 @@ for (const database of testDatabases()) {
                 expect(after.text).to.not.contain('onerror');
             });
         });
+
+        describe('tags', () => {
+
+            const tagsOf = async (token: string) => {
+
+                const cuits = await server.request('/v1/cuits', { token });
+                expect(cuits.status).to.equal(200);
+                return Object.fromEntries(cuits.body.data.map((client: { cuit: string; etiquetas: string[] }) => [client.cuit, client.etiquetas]));
+            };
+
+            it('creates, renames and recolours a tag, assigns it in bulk from la cartera, and the API shows each change at once', async () => {
+
+                const agent = await signedIn(ownerEmail);
+                await agent.get('/panel/tokens');
+                const token = internals.tokenOnPage.exec((await agent.post('/panel/tokens', { nombre: 'Lectura' })).text)![1]!;
+                // The API read before, so a cached answer would show if a change did not raise the data version.
+                expect((await server.request('/v1/tags', { token })).body.data).to.deep.equal([]);
+                expect(await tagsOf(token)).to.deep.equal({ '20123456786': [], '27000000408': [] });
+
+                await agent.get('/panel/etiquetas');
+                await internals.refusesForeignAndMissingCrumb(server, agent, '/panel/etiquetas', { nombre: 'Mensual', color: '#aa0000' });
+                const created = await agent.post('/panel/etiquetas', { nombre: 'Mensual', color: '#AA0000' });
+                expect(created.status).to.equal(303);
+                expect((await server.request('/v1/tags', { token })).body.data).to.deep.equal([{ nombre: 'Mensual', color: '#aa0000' }]);
+
+                const taken = await agent.post('/panel/etiquetas', { nombre: 'mensual', color: '#000000' });
+                expect(taken.status).to.equal(409);
+                const bad = await agent.post('/panel/etiquetas', { nombre: '', color: 'rojo' });
+                expect(bad.status).to.equal(400);
+                expect(bad.text).to.contain('El nombre no puede estar vacío.');
+
+                await agent.get('/panel/etiquetas');
+                await internals.refusesForeignAndMissingCrumb(server, agent, '/panel/etiquetas/editar', { etiqueta: 'Mensual', nombre: 'Trimestral', color: '#00aa00' });
+                expect((await agent.post('/panel/etiquetas/editar', { etiqueta: 'Mensual', nombre: 'Trimestral', color: '#00aa00' })).status).to.equal(303);
+                expect((await server.request('/v1/tags', { token })).body.data).to.deep.equal([{ nombre: 'Trimestral', color: '#00aa00' }]);
+
+                // La cartera's selection: the checkboxes and the form they belong to.
+                const cartera = await agent.get('/panel');
+                expect(cartera.text).to.contain('<form id="seleccion"');
+                expect(cartera.text).to.match(/<input type="checkbox" name="cuit" value="20-12345678-6" form="seleccion"/);
+                await internals.refusesForeignAndMissingCrumb(server, agent, '/panel/etiquetas/asignar', { cuit: '20-12345678-6', etiqueta: 'Trimestral', accion: 'asignar' });
+                const form = new URLSearchParams([['cuit', '20-12345678-6'], ['cuit', '27-00000040-8'], ['etiqueta', 'Trimestral'], ['accion', 'asignar'], ['volver', '/panel?q=a']]);
+                const assigned = await agent.post('/panel/etiquetas/asignar', { cuit: '20-12345678-6', etiqueta: 'Trimestral', accion: 'asignar', volver: '/panel?q=a' });
+                expect(assigned.status).to.equal(303);
+                expect(assigned.headers.get('location')).to.equal('/panel?q=a');
+                expect(await tagsOf(token)).to.deep.equal({ '20123456786': ['Trimestral'], '27000000408': [] });
+
+                // Both CUITs at once, as a browser posts several checked boxes of one name.
+                await agent.get('/panel');
+                const both = await server.request('/panel/etiquetas/asignar', {
+                    method: 'POST',
+                    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: [...agent.cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+                    body: `${new URLSearchParams([...form, ['arcasync-crumb', agent.cookies.get('arcasync-crumb')!]]).toString()}`
+                });
+                expect(both.status).to.equal(303);
+                expect(await tagsOf(token)).to.deep.equal({ '20123456786': ['Trimestral'], '27000000408': ['Trimestral'] });
+                const filtered = await server.request('/v1/cuits?etiquetas=Trimestral', { token });
+                expect(filtered.body.data).to.have.length(2);
+
+                // Somewhere outside the panel is never where it goes back to.
+                await agent.get('/panel');
+                const away = await agent.post('/panel/etiquetas/asignar', { cuit: '27-00000040-8', etiqueta: 'Trimestral', accion: 'quitar', volver: '//evil.example/' });
+                expect(away.headers.get('location')).to.equal('/panel');
+                expect(await tagsOf(token)).to.deep.equal({ '20123456786': ['Trimestral'], '27000000408': [] });
+
+                const confirm = await agent.get('/panel/etiquetas/borrar?etiqueta=Trimestral');
+                expect(confirm.status).to.equal(200);
+                expect(confirm.text).to.contain(estudioTexts.deleteTagQuestion('Trimestral'));
+                await internals.refusesForeignAndMissingCrumb(server, agent, '/panel/etiquetas/borrar', { etiqueta: 'Trimestral' });
+                expect((await agent.post('/panel/etiquetas/borrar', { etiqueta: 'Trimestral' })).status).to.equal(303);
+                expect((await server.request('/v1/tags', { token })).body.data).to.deep.equal([]);
+                expect(await tagsOf(token)).to.deep.equal({ '20123456786': [], '27000000408': [] });
+            });
+
+            it('shows hostile tag names as text', async () => {
+
+                const agent = await signedIn(ownerEmail);
+                await agent.get('/panel/etiquetas');
+                expect((await agent.post('/panel/etiquetas', { nombre: internals.hostile, color: '#123456' })).status).to.equal(303);
+                for (const path of ['/panel/etiquetas', '/panel', `/panel/etiquetas/borrar?etiqueta=${encodeURIComponent(internals.hostile)}`]) {
+                    const page = await agent.get(path);
+                    expect(page.status, path).to.equal(200);
+                    expect(page.text, path).to.contain('&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;');
+                    expect(page.text, path).to.not.contain(internals.hostile);
+                }
+
+                await agent.post('/panel/etiquetas/borrar', { etiqueta: internals.hostile });
+            });
+
+            it('gives a member the 403 page on every tag page and form, and no selection in la cartera', async () => {
+
+                const agent = await signedIn(memberEmail);
+                for (const path of ['/panel/etiquetas', '/panel/etiquetas/borrar?etiqueta=x']) {
+                    const page = await agent.get(path);
+                    expect(page.status, path).to.equal(403);
+                    expect(page.text).to.contain(estudioTexts.ownersOnly);
+                }
+
+                for (const path of ['/panel/etiquetas', '/panel/etiquetas/editar', '/panel/etiquetas/borrar', '/panel/etiquetas/asignar']) {
+                    const refused = await agent.post(path, { nombre: 'x', color: '#000000', etiqueta: 'x', cuit: '20-12345678-6' });
+                    expect(refused.status, path).to.equal(403);
+                    expect(refused.text).to.contain(estudioTexts.ownersOnly);
+                }
+
+                const cartera = await agent.get('/panel');
+                expect(cartera.text).to.not.contain('form="seleccion"');
+            });
+        });
     });
 }
