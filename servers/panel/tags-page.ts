@@ -68,6 +68,17 @@ const internals = {
     }
 };
 
+// The client page's tag form (owners): the account's tags, back to the same page afterwards.
+export const clientTagging = async (context: PanelContext, request: Request, session: PanelSession, cuit: string) => {
+
+    if (session.principal.role !== 'owner') {
+        return { tagging: null };
+    }
+
+    const tags = await listTags(context.deps, session.principal, { query: { limit: '100' } });
+    return { tagging: { cuit, tags: tags.data.map((tag) => tag.nombre), back: request.url.pathname + request.url.search } };
+};
+
 export const tagRoutes = (context: PanelContext): ServerRoute[] => [
     {
         method: 'GET',

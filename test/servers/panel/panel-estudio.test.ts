@@ -287,10 +287,18 @@ for (const database of testDatabases()) {
                 expect(away.headers.get('location')).to.equal('/panel');
                 expect(await tagsOf(token)).to.deep.equal({ '20123456786': ['Trimestral'], '27000000408': [] });
 
+                // From the client's own page, back to it.
+                const clientPage = await agent.get('/panel/clientes/27000000408');
+                expect(clientPage.text).to.contain('<select id="etiqueta-cliente" name="etiqueta"><option value="Trimestral">');
+                const fromClient = await agent.post('/panel/etiquetas/asignar', { cuit: '27000000408', etiqueta: 'Trimestral', accion: 'asignar', volver: '/panel/clientes/27000000408' });
+                expect(fromClient.headers.get('location')).to.equal('/panel/clientes/27000000408');
+                expect(await tagsOf(token)).to.deep.equal({ '20123456786': ['Trimestral'], '27000000408': ['Trimestral'] });
+
                 const confirm = await agent.get('/panel/etiquetas/borrar?etiqueta=Trimestral');
                 expect(confirm.status).to.equal(200);
                 expect(confirm.text).to.contain(estudioTexts.deleteTagQuestion('Trimestral'));
                 await internals.refusesForeignAndMissingCrumb(server, agent, '/panel/etiquetas/borrar', { etiqueta: 'Trimestral' });
+                await agent.get('/panel/etiquetas/borrar?etiqueta=Trimestral');
                 expect((await agent.post('/panel/etiquetas/borrar', { etiqueta: 'Trimestral' })).status).to.equal(303);
                 expect((await server.request('/v1/tags', { token })).body.data).to.deep.equal([]);
                 expect(await tagsOf(token)).to.deep.equal({ '20123456786': [], '27000000408': [] });
@@ -328,6 +336,10 @@ for (const database of testDatabases()) {
 
                 const cartera = await agent.get('/panel');
                 expect(cartera.text).to.not.contain('form="seleccion"');
+                await server.app.ports.users.assignClient(member.userId, (await server.app.ports.clients.findInAccount(member.accountId, '27000000408' as never))!.id);
+                const clientPage = await agent.get('/panel/clientes/27000000408');
+                expect(clientPage.status).to.equal(200);
+                expect(clientPage.text).to.not.contain('etiqueta-cliente');
             });
         });
     });
