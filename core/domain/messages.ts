@@ -50,6 +50,7 @@ export const messages = {
         accountNotFound: (id: number): string => `No existe la cuenta ${id}.`,
         userNotFound: (id: number): string => `No existe el usuario ${id}.`,
         tokenNotFound: (id: number): string => `No existe el token ${id}.`,
+        connectionNotFound: 'No existe esa conexión.',
         clientNotInAccount: (cuit: string): string => `El CUIT ${cuit} no pertenece a la cuenta.`,
         tagNotFound: (name: string): string => `No existe la etiqueta '${name}' en la cuenta.`,
         tagTaken: (name: string): string => `Ya existe la etiqueta '${name}' en la cuenta.`,

@@ -29,6 +29,8 @@ export interface OAuthStore {
     destroy(kind: string, id: string): Promise<void>;
     // Everything issued under a grant (codes, access and refresh tokens), at once.
     revokeByGrantId(grantId: string): Promise<void>;
+    // The live entries of a kind issued to a user (their grants), each with its stored id.
+    listByAccount(kind: string, accountId: string, now: Timestamp): Promise<(OAuthEntry & { id: string })[]>;
     // Everything issued to a user (grants, codes, tokens, sessions); how many entries went.
     revokeAccount(accountId: string): Promise<number>;
     // How many live entries of a kind there are (registered clients, to cap them).

@@ -162,6 +162,12 @@ export interface TagRepository {
     // null when the account already has a tag with that name.
     create(input: { accountId: number; name: string; color: string }): Promise<number | null>;
     assign(input: { accountId: number; clientId: number; name: string }): Promise<boolean>;
+    // false when the tag does not exist; assigned or not, the client ends without it.
+    unassign(input: { accountId: number; clientId: number; name: string }): Promise<boolean>;
+    // Renames and recolours one; 'missing' without it, 'taken' when the new name is another's.
+    update(input: { accountId: number; name: string; newName: string; color: string }): Promise<'updated' | 'missing' | 'taken'>;
+    // Deletes it and its assignments; false when it did not exist.
+    remove(input: { accountId: number; name: string }): Promise<boolean>;
     list(accountId: number, page: PageRequest): Promise<Page<Tag>>;
 }
 

@@ -99,7 +99,7 @@ export const accountRoutes = (context: PanelContext): ServerRoute[] => [
                 title: internals.t.accountTitle,
                 rules: internals.t.passwordRules(minPasswordLength),
                 email: session.email,
-                calendar: { address: `${context.baseUrl()}/calendario/${token}.ics` }
+                calendar: { address: `${context.baseUrl(request)}/calendario/${token}.ics` }
             }, session).header('Cache-Control', 'no-store');
         }
     },

@@ -19,6 +19,12 @@ const internals = {
     header: `<p class="crumbs"><a href="/panel">{{c.backToPortfolio}}</a></p>
 <h1>{{client.name}} <span class="cuit">{{c.cuit}} {{client.cuit}}</span></h1>
 <p class="client-state"><span class="light light-{{client.light}}">{{client.lightLabel}}</span> <span>{{client.sentence}}</span></p>
+{{#if tagging}}{{#if tagging.tags.length}}<form class="filters" method="post" action="/panel/etiquetas/asignar" aria-label="{{t.clientTags}}">
+  <input type="hidden" name="{{crumbKey}}" value="{{crumb}}"><input type="hidden" name="cuit" value="{{tagging.cuit}}"><input type="hidden" name="volver" value="{{tagging.back}}">
+  <div><label for="etiqueta-cliente">{{t.clientTags}}</label>
+  <select id="etiqueta-cliente" name="etiqueta">{{#each tagging.tags}}<option value="{{this}}">{{this}}</option>{{/each}}</select></div>
+  <div class="filter-actions"><button type="submit" name="accion" value="asignar">{{t.assignOne}}</button> <button type="submit" name="accion" value="quitar">{{t.unassignOne}}</button></div>
+</form>{{/if}}{{/if}}
 <nav class="tabs" aria-label="{{c.sections}}">
 {{#each tabs}}<a href="{{href}}" {{#if current}}aria-current="page"{{/if}}>{{label}}</a>{{/each}}
 </nav>

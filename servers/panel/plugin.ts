@@ -1,6 +1,7 @@
 import { plugin as crumb } from '@hapi/crumb';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { Ports } from '../../core/ports/index.js';
+import { publicUrls } from '../http/public-urls.js';
 import { clientRoutes } from './client-routes.js';
 import { errorPageText, panelRoutes, renderErrorPage } from './routes.js';
 import { registerSessionCookie, sessionCookie, sessionStore } from './session.js';
@@ -19,7 +20,7 @@ const internals = {
     isPanel: (path: string): boolean => /^\/panel(?:\/|$)/.test(path),
 
     // What every page loads: cacheable, and no CSRF cookie for them.
-    assets: new Set(['/panel/estilos.css', '/panel/icono.svg']),
+    assets: new Set(['/panel/estilos.css', '/panel/icono.svg', '/panel/copiar.js']),
 
     // Every panel response: only the service's own resources, never framed, never cached (pages
     // show a client's data), no sniffing, and the address kept inside the site.
@@ -84,8 +85,8 @@ export const registerPanel = async (server: Server, deps: Ports, options: PanelO
         }
     });
 
-    // Where published addresses (the private calendar's) point: PUBLIC_URL, else where it listens.
-    const baseUrl = () => (options.publicUrl ?? server.info.uri).replace(/\/+$/, '');
+    const urls = publicUrls(server, options.publicUrl, options.trustProxy);
+    const baseUrl = (request: Request): string => urls.baseFor(request);
     const context = { deps, sessions: sessionStore(deps, cookie), crumbKey, trustProxy: options.trustProxy, baseUrl };
     server.route(panelRoutes(context));
     server.route(clientRoutes(context));

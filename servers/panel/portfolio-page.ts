@@ -153,7 +153,9 @@ export const portfolioRoutes = (context: PanelContext): ServerRoute[] => [
                 throw err;
             }
 
-            return renderPage(h, context, request, 'portfolio', { title: internals.t.portfolioTitle, ...values }, session);
+            // Owners tag the selection (estudio-pages.ts), back to this very page afterwards.
+            const selection = session.principal.role === 'owner' ? { back: request.url.pathname + request.url.search } : null;
+            return renderPage(h, context, request, 'portfolio', { title: internals.t.portfolioTitle, ...values, selection }, session);
         }
     }
 ];

@@ -1,6 +1,7 @@
 import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import { assertSubscriptionActive } from '../../core/domain/access.js';
 import type { Ports } from '../../core/ports/index.js';
+import type { PageTemplate } from '../pages/engine.js';
 import type { PanelSession, SessionStore } from './session.js';
 import { answerTexts } from './answer-texts.js';
 import { panelTexts } from './texts.js';
@@ -15,7 +16,8 @@ export interface PanelContext {
     sessions: SessionStore;
     crumbKey: string;
     trustProxy: number;
-    baseUrl: () => string;
+    // {base_url} as this request reached it (PUBLIC_URL, or where the server listens).
+    baseUrl(request: Request): string;
 }
 
 export const panelPaths = {
@@ -43,16 +45,22 @@ const internals = {
 
 export const renderPage = (
     h: ResponseToolkit, context: PanelContext, request: Request, view: PanelView, values: Record<string, unknown>, session: PanelSession | null
+): ResponseObject => renderTemplate(h, context, request, views[view], view, values, session);
+
+// The same for another module's templates (compiled on views.ts's engine), `page` naming it.
+export const renderTemplate = (
+    h: ResponseToolkit, context: PanelContext, request: Request, template: PageTemplate, page: string,
+    values: Record<string, unknown>, session: PanelSession | null
 ): ResponseObject => {
 
-    const html = views[view]({
+    const html = template({
         t: panelTexts,
         a: answerTexts,
         crumbKey: context.crumbKey,
         crumb: internals.crumbOf(request),
         session: session !== null,
         whoami: session ? panelTexts.signedInAs(session.email) : '',
-        page: view,
+        page,
         ...values
     });
     return h.response(html).type('text/html; charset=utf-8');

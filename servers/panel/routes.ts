@@ -4,6 +4,8 @@ import { signIn } from '../../core/use-cases/sign-in.js';
 import { clientAddress } from '../http/client-address.js';
 import { accountRoutes } from './account-page.js';
 import { agendaRoutes } from './agenda-page.js';
+import { estudioRoutes } from './estudio-pages.js';
+import { tagRoutes } from './tags-page.js';
 import { portfolioRoutes } from './portfolio-page.js';
 import type { PanelContext } from './respond.js';
 import { formField, formPayload, panelPaths, redirectTo, renderPage } from './respond.js';
@@ -105,7 +107,9 @@ export const panelRoutes = (context: PanelContext): ServerRoute[] => {
         ...portfolioRoutes(context),
         ...accountRoutes(context),
         ...agendaRoutes(context),
-        ...subscriptionRoutes(context)
+        ...subscriptionRoutes(context),
+        ...estudioRoutes(context),
+        ...tagRoutes(context)
     ];
 };
 

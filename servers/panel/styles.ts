@@ -71,6 +71,8 @@ select{padding:.45rem;border:1px solid #6b7785;border-radius:.4rem;font-size:1re
   td::before,tbody th::before{content:attr(data-label);display:block;font-size:.8rem;color:var(--muted);font-weight:400}
   .signout{margin-left:0}
 }
+.copyable{display:flex;gap:.5rem;align-items:center}
+.copyable input{flex:1;font-family:ui-monospace,monospace}
 ${clientStylesheet}`;
 
 // The panel's icon: the semáforo's green light (served, like the stylesheet, by the service).

@@ -31,6 +31,9 @@ const internals = {
     <a href="/panel/agenda" {{#if (eq page "agenda")}}aria-current="page"{{/if}}>{{a.agendaTitle}}</a>
     <a href="/panel/suscripcion" {{#if (eq page "subscription")}}aria-current="page"{{/if}}>{{t.subscriptionTitle}}</a>
     <a href="/panel/cuenta" {{#if (eq page "account")}}aria-current="page"{{/if}}>{{t.accountTitle}}</a>
+    <a href="/panel/tokens" {{#if (eq page "tokens")}}aria-current="page"{{/if}}>{{t.navTokens}}</a>
+    <a href="/panel/conexiones" {{#if (eq page "connections")}}aria-current="page"{{/if}}>{{t.navConnections}}</a>
+    <a href="/panel/etiquetas" {{#if (eq page "tags")}}aria-current="page"{{/if}}>{{t.navTags}}</a>
   </nav>
   <form class="signout" method="post" action="/panel/salir">
     <input type="hidden" name="{{crumbKey}}" value="{{crumb}}">
@@ -103,6 +106,7 @@ const internals = {
   <div class="table-wrap">
   <table>
     <thead><tr>
+      {{#if @root.selection}}<th scope="col">{{@root.t.select}}</th>{{/if}}
       <th scope="col">{{@root.t.columns.state}}</th>
       <th scope="col">{{@root.t.columns.name}}</th>
       <th scope="col">{{@root.t.columns.cuit}}</th>
@@ -114,6 +118,7 @@ const internals = {
     <tbody>
     {{#each rows}}
     <tr>
+      {{#if @root.selection}}<td data-label="{{@root.t.select}}"><input type="checkbox" name="cuit" value="{{cuit}}" form="seleccion" aria-label="{{@root.t.select}} {{name}}"></td>{{/if}}
       <td data-label="{{@root.t.columns.state}}"><span class="light light-{{light}}">{{lightLabel}}</span><span class="sentence">{{sentence}}</span></td>
       <th scope="row" data-label="{{@root.t.columns.name}}"><a href="{{href}}">{{name}}</a></th>
       <td data-label="{{@root.t.columns.cuit}}" class="nowrap">{{cuit}}</td>
@@ -128,6 +133,16 @@ const internals = {
   </div>
 </section>
 {{/each}}
+{{#if selection}}{{#if total}}
+<form id="seleccion" class="filters" method="post" action="/panel/etiquetas/asignar" aria-label="{{t.selectionTags}}">
+  <input type="hidden" name="{{crumbKey}}" value="{{crumb}}">
+  <input type="hidden" name="volver" value="{{selection.back}}">
+  <div><label for="etiqueta-seleccion">{{t.selectionTags}}</label>
+  <select id="etiqueta-seleccion" name="etiqueta">{{#each filter.tags}}<option value="{{value}}">{{value}}</option>{{/each}}</select></div>
+  <div class="filter-actions"><button type="submit" name="accion" value="asignar">{{t.assignTag}}</button>
+  <button type="submit" name="accion" value="quitar">{{t.unassignTag}}</button> <a href="/panel/etiquetas">{{t.manageTags}}</a></div>
+</form>
+{{/if}}{{/if}}
 ${paging}
 {{/layout}}
 `,

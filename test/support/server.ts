@@ -133,7 +133,7 @@ const overSocket = (url: string): SendRequest => async (path, requestOptions = {
 
 // The same request through hapi's server.inject: routing, auth, validation and error mapping
 // as on a socket, without the listener (servers/http/listener.ts) and Node's HTTP parser.
-const injected = (server: Server): SendRequest => async (path, requestOptions = {}) => {
+export const injected = (server: Server): SendRequest => async (path, requestOptions = {}) => {
 
     const { headers, body } = internals.headersOf(requestOptions);
     const response = await server.inject({ method: requestOptions.method ?? 'GET', url: path, headers, ...(body === undefined ? {} : { payload: body }) });

@@ -72,6 +72,12 @@ export const oauthStore = (knex: Knex): OAuthStore => ({
         await knex('oauth_entries').where({ grant_id: grantId }).delete();
     },
 
+    async listByAccount(kind, accountId, now) {
+
+        const rows = await internals.live(knex('oauth_entries').select('id', 'payload', 'consumed_at').where({ kind, account_id: accountId }), now).orderBy('id');
+        return rows.map((row: Record<string, unknown>) => ({ id: String(row.id), ...internals.toEntry(row)! }));
+    },
+
     async revokeAccount(accountId) {
 
         return knex('oauth_entries').where({ account_id: accountId }).delete();

@@ -44,6 +44,57 @@ export const tagRepository = (knex: Knex, sql = statements(knex), queries = list
         return true;
     },
 
+    async unassign(input) {
+
+        const tag = await knex('tags').select('id').where({ account_id: input.accountId, sort_name: sortKey(input.name) }).first();
+        if (!tag) {
+            return false;
+        }
+
+        await knex.transaction(async (trx) => {
+
+            await touchAccount(trx, input.accountId);
+            await trx('client_tags').where({ client_id: input.clientId, tag_id: toNumber(tag.id) }).delete();
+        });
+        return true;
+    },
+
+    async update(input) {
+
+        try {
+            return await knex.transaction(async (trx) => {
+
+                await touchAccount(trx, input.accountId);
+                const changed = await trx('tags').where({ account_id: input.accountId, sort_name: sortKey(input.name) })
+                    .update({ name: input.newName, sort_name: sortKey(input.newName), color: input.color });
+                return changed > 0 ? 'updated' : 'missing';
+            });
+        }
+        catch (err) {
+            if (isUniqueViolation(err)) {
+                return 'taken';
+            }
+
+            throw err;
+        }
+    },
+
+    async remove(input) {
+
+        return knex.transaction(async (trx) => {
+
+            await touchAccount(trx, input.accountId);
+            const tag = await trx('tags').select('id').where({ account_id: input.accountId, sort_name: sortKey(input.name) }).first();
+            if (!tag) {
+                return false;
+            }
+
+            await trx('client_tags').where({ tag_id: toNumber(tag.id) }).delete();
+            await trx('tags').where({ id: toNumber(tag.id) }).delete();
+            return true;
+        });
+    },
+
     async list(accountId, page) {
 
         const [countRow, rows] = await Promise.all([

@@ -5,8 +5,9 @@ import { parseStaffName, requireAccount, staffNames } from './staff-input.js';
 
 const colorPattern = /^#[0-9a-fA-F]{6}$/;
 
-// Tags are managed by staff and the dashboard, never through the API (docs/api.md, Resources).
-export const createTag = async (deps: Pick<Ports, 'accounts' | 'tags'>, input: { accountId: number; name: string; color: string }) => {
+// A tag's name and colour as stored (the colour in lower case), or every failure in Spanish:
+// the one rule for creating and for changing one.
+export const parseTag = (input: { name: string; color: string }): { name: string; color: string } => {
 
     const name = parseStaffName(input.name, staffNames.tag);
     const failures: string[] = [];
@@ -22,11 +23,18 @@ export const createTag = async (deps: Pick<Ports, 'accounts' | 'tags'>, input: {
         throw invalid(failures);
     }
 
+    return { name, color: input.color.toLowerCase() };
+};
+
+// Tags are managed by staff and the dashboard, never through the API (docs/api.md, Resources).
+export const createTag = async (deps: Pick<Ports, 'accounts' | 'tags'>, input: { accountId: number; name: string; color: string }) => {
+
+    const { name, color } = parseTag(input);
     await requireAccount(deps, input.accountId);
-    const id = await deps.tags.create({ accountId: input.accountId, name, color: input.color.toLowerCase() });
+    const id = await deps.tags.create({ accountId: input.accountId, name, color });
     if (id === null) {
         throw conflict(messages.admin.tagTaken(name));
     }
 
-    return { id, nombre: name, color: input.color.toLowerCase() };
+    return { id, nombre: name, color };
 };

@@ -1,0 +1,174 @@
+import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import { isDomainError } from '../../core/domain/errors.js';
+import { listTags } from '../../core/use-cases/list-tags.js';
+import { assignTag, unassignTag } from '../../core/use-cases/staff/assign-tag.js';
+import { deleteTag, updateTag } from '../../core/use-cases/staff/change-tag.js';
+import { createTag } from '../../core/use-cases/staff/create-tag.js';
+import { estudioTexts } from './estudio-texts.js';
+import { estudioViews } from './estudio-views.js';
+import type { PanelContext } from './respond.js';
+import { formField, formPayload, redirectTo, renderPage, renderTemplate, requireSession } from './respond.js';
+import type { PanelSession } from './session.js';
+import { panelTexts } from './texts.js';
+
+// Las etiquetas (/panel/etiquetas): create, rename, recolour, delete, and assign or take off
+// la cartera's selection, through the staff use cases the CLI's `tag` commands run. Tags are
+// account-wide: a change shows on every user's cartera and in every token's API answers, so
+// only owners make them (as owners alone see the whole cartera a tag spans); a member gets the
+// 403 page. Every change raises the account's data version: the API shows it on its next read.
+
+const internals = {
+    e: estudioTexts,
+    path: '/panel/etiquetas',
+    // How many CUITs one selection may carry: la cartera shows 50 a page.
+    maxSelection: 200,
+    statusOf: { invalid: 400, conflict: 409, not_found: 404 } as Record<string, number>,
+
+    // Where to go back to after tagging: a page of the panel, never another site.
+    back: (value: string): string => (/^\/panel(?:[/?]|$)/.test(value) && !value.startsWith('//') ? value : '/panel'),
+
+    async page(h: ResponseToolkit, context: PanelContext, request: Request, session: PanelSession, values: Record<string, unknown>): Promise<ResponseObject> {
+
+        const tags = await listTags(context.deps, session.principal, { query: { limit: '100' } });
+        return renderTemplate(h, context, request, estudioViews.tags, 'tags', {
+            title: internals.e.tagsTitle,
+            e: internals.e,
+            tags: tags.data.map((tag) => ({ ...tag, remove: `${internals.path}/borrar?${new URLSearchParams({ etiqueta: tag.nombre }).toString()}` })),
+            ...values
+        }, session);
+    },
+
+    // Owners only, with an active subscription (the API's rule for every read and write).
+    handle(context: PanelContext, act: (request: Request, h: ResponseToolkit, session: PanelSession) => Promise<ResponseObject>) {
+
+        return async (request: Request, h: ResponseToolkit) => {
+
+            const required = await requireSession(context, request, h);
+            if ('redirect' in required) {
+                return required.redirect;
+            }
+
+            if (required.session.principal.role !== 'owner') {
+                return renderPage(h, context, request, 'error', { title: panelTexts.errorTitle, message: internals.e.ownersOnly }, required.session).code(403);
+            }
+
+            try {
+                return await act(request, h, required.session);
+            }
+            catch (err) {
+                const status = isDomainError(err) ? internals.statusOf[err.kind] : undefined;
+                if (status === undefined) {
+                    throw err;
+                }
+
+                const values = { error: (err as Error).message, name: formField(request.payload, 'nombre'), color: formField(request.payload, 'color') };
+                return (await internals.page(h, context, request, required.session, values)).code(status);
+            }
+        };
+    }
+};
+
+// The client page's tag form (owners): the account's tags, back to the same page afterwards.
+export const clientTagging = async (context: PanelContext, request: Request, session: PanelSession, cuit: string) => {
+
+    if (session.principal.role !== 'owner') {
+        return { tagging: null };
+    }
+
+    const tags = await listTags(context.deps, session.principal, { query: { limit: '100' } });
+    return { tagging: { cuit, tags: tags.data.map((tag) => tag.nombre), back: request.url.pathname + request.url.search } };
+};
+
+export const tagRoutes = (context: PanelContext): ServerRoute[] => [
+    {
+        method: 'GET',
+        path: internals.path,
+        options: { auth: false },
+        handler: internals.handle(context, (request, h, session) => {
+
+            const done = request.query.hecho;
+            const notice = done === 'creada' ? internals.e.tagCreated : done === 'editada' ? internals.e.tagUpdated : done === 'borrada' ? internals.e.tagDeleted : null;
+            return internals.page(h, context, request, session, { notice });
+        })
+    },
+    {
+        method: 'POST',
+        path: internals.path,
+        options: { auth: false, payload: formPayload },
+        handler: internals.handle(context, async (request, h, session) => {
+
+            await createTag(context.deps, { accountId: session.principal.accountId, name: formField(request.payload, 'nombre'), color: formField(request.payload, 'color') });
+            return redirectTo(h, `${internals.path}?hecho=creada`);
+        })
+    },
+    {
+        method: 'POST',
+        path: `${internals.path}/editar`,
+        options: { auth: false, payload: formPayload },
+        handler: internals.handle(context, async (request, h, session) => {
+
+            await updateTag(context.deps, {
+                accountId: session.principal.accountId,
+                name: formField(request.payload, 'etiqueta'),
+                newName: formField(request.payload, 'nombre'),
+                color: formField(request.payload, 'color')
+            });
+            return redirectTo(h, `${internals.path}?hecho=editada`);
+        })
+    },
+    {
+        method: 'GET',
+        path: `${internals.path}/borrar`,
+        options: { auth: false },
+        handler: internals.handle(context, async (request, h, session) => {
+
+            const name = typeof request.query.etiqueta === 'string' ? request.query.etiqueta : '';
+            const tags = await listTags(context.deps, session.principal, { query: { limit: '100' } });
+            if (!tags.data.some((tag) => tag.nombre === name)) {
+                return renderPage(h, context, request, 'error', { title: panelTexts.errorTitle, message: panelTexts.notFound }, session).code(404);
+            }
+
+            return renderTemplate(h, context, request, estudioViews.confirm, 'tags', {
+                title: internals.e.deleteTagTitle,
+                e: internals.e,
+                question: internals.e.deleteTagQuestion(name),
+                action: `${internals.path}/borrar`,
+                field: { name: 'etiqueta', value: name },
+                confirmLabel: internals.e.confirmDelete,
+                back: internals.path
+            }, session);
+        })
+    },
+    {
+        method: 'POST',
+        path: `${internals.path}/borrar`,
+        options: { auth: false, payload: formPayload },
+        handler: internals.handle(context, async (request, h, session) => {
+
+            await deleteTag(context.deps, { accountId: session.principal.accountId, name: formField(request.payload, 'etiqueta') });
+            return redirectTo(h, `${internals.path}?hecho=borrada`);
+        })
+    },
+    {
+        // La cartera's selection: checkboxes named `cuit` tied to this form, one tag, assign or take off.
+        method: 'POST',
+        path: `${internals.path}/asignar`,
+        options: { auth: false, payload: formPayload },
+        handler: internals.handle(context, async (request, h, session) => {
+
+            const payload = request.payload as Record<string, unknown> | null;
+            const cuits = [payload?.cuit ?? []].flat().filter((cuit): cuit is string => typeof cuit === 'string').slice(0, internals.maxSelection);
+            const name = formField(payload, 'etiqueta');
+            if (!cuits.length || !name) {
+                return renderPage(h, context, request, 'error', { title: panelTexts.errorTitle, message: internals.e.noSelection }, session).code(400);
+            }
+
+            const change = formField(payload, 'accion') === 'quitar' ? unassignTag : assignTag;
+            for (const cuit of cuits) {
+                await change(context.deps, { accountId: session.principal.accountId, cuit, name });
+            }
+
+            return redirectTo(h, internals.back(formField(payload, 'volver')));
+        })
+    }
+];

@@ -1,0 +1,346 @@
+import { expect } from 'chai';
+import { setPassword } from '../../../core/use-cases/staff/set-password.js';
+import { estudioTexts } from '../../../servers/panel/estudio-texts.js';
+import { mcpScope } from '../../../servers/oauth/provider.js';
+import { panelTexts } from '../../../servers/panel/texts.js';
+import type { SeededUser } from '../../support/fixtures.js';
+import { addClient, seedUser } from '../../support/fixtures.js';
+import { grant, mcpStatus, oauthTest, register, startOAuthTestServer } from '../../support/oauth.js';
+import type { PanelAgent } from '../../support/panel.js';
+import { panelAgent } from '../../support/panel.js';
+import type { TestServer } from '../../support/server.js';
+import { injected } from '../../support/server.js';
+import { testDatabases } from '../../support/databases.js';
+
+// The panel running the estudio over HTTP (docs/panel.md, El estudio): API tokens generated,
+// used and revoked; MCP connections revoked; tags managed and assigned; every form's CSRF
+// check, who may do what, and hostile names shown as text.
+
+const internals = {
+    hostile: '<img src=x onerror=alert(1)>',
+    tokenOnPage: /id="token-valor" type="text" readonly value="([^"]+)"/,
+
+    // A form posted with this browser's cookies but another browser's CSRF token.
+    async foreignPost(server: TestServer, agent: PanelAgent, path: string, fields: Record<string, string>) {
+
+        const other = panelAgent(server);
+        await other.get('/panel/ingresar');
+        const cookie = [...agent.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+        return server.request(path, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+            body: new URLSearchParams({ ...fields, 'arcasync-crumb': other.cookies.get('arcasync-crumb')! }).toString()
+        });
+    },
+
+    async refusesForeignAndMissingCrumb(server: TestServer, agent: PanelAgent, path: string, fields: Record<string, string>) {
+
+        const missing = await agent.post(path, fields, { crumb: false });
+        expect(missing.status, `${path} without a CSRF token`).to.equal(403);
+        expect(missing.text).to.contain(panelTexts.formExpired);
+        const foreign = await internals.foreignPost(server, agent, path, fields);
+        expect(foreign.status, `${path} with another browser's CSRF token`).to.equal(403);
+    }
+};
+
+for (const database of testDatabases()) {
+
+    describe(`the panel running the estudio (${database.name})`, function () {
+
+        this.timeout(60_000);
+
+        let server: TestServer;
+        let ownerEmail: string;
+        let member: SeededUser;
+        let memberEmail: string;
+
+        before(async () => {
+
+            let listening: TestServer;
+            ({ server: listening, email: ownerEmail } = await startOAuthTestServer(database));
+            // OAuth's flows need its socket; the panel's agent needs redirects answered, not
+            // followed (fetch would follow them without the cookies): the same server, injected.
+            server = { ...listening, request: injected(listening.server) };
+            const ports = server.app.ports;
+            const owner = (await ports.users.findByEmail(ownerEmail))!;
+            member = await seedUser(ports, owner.accountId, 'member');
+            await setPassword(ports, { userId: member.userId, password: oauthTest.password });
+            memberEmail = (await ports.users.findById(member.userId))!.email;
+            await addClient(ports, owner.accountId, { cuit: '20123456786', apellido: 'Alfaro', nombre: 'Ana' });
+            await addClient(ports, owner.accountId, { cuit: '27000000408', apellido: 'Zapata', nombre: 'Zoe' });
+        });
+
+        after(async () => {
+
+            await server?.stop();
+        });
+
+        const signedIn = async (email: string): Promise<PanelAgent> => {
+
+            const agent = panelAgent(server);
+            const answer = await agent.signIn(email, oauthTest.password);
+            expect(answer.status, answer.text.slice(0, 3000)).to.equal(303);
+            return agent;
+        };
+
+        describe('API tokens', () => {
+
+            it('generates a token shown once that works with REST, lists it without the token, and revokes it (401)', async () => {
+
+                const agent = await signedIn(ownerEmail);
+                const page = await agent.get('/panel/tokens');
+                expect(page.status).to.equal(200);
+                expect(page.text).to.contain('<script src="/panel/copiar.js" defer></script>');
+
+                const created = await agent.post('/panel/tokens', { nombre: 'Planilla de Marta' });
+                expect(created.status).to.equal(200);
+                expect(created.text).to.contain(estudioTexts.tokenCreated);
+                const token = internals.tokenOnPage.exec(created.text)?.[1];
+                expect(token, 'the token on the answer to its creation').to.be.a('string');
+                expect(created.text).to.contain(`curl -H &quot;Authorization: Bearer ${token}&quot; ${server.url}/v1/cuits`);
+
+                // It inherits the owner's permissions: every CUIT of the account.
+                const cuits = await server.request('/v1/cuits', { token: token! });
+                expect(cuits.status).to.equal(200);
+                expect(cuits.body.data.map((client: { cuit: string }) => client.cuit)).to.have.members(['20123456786', '27000000408']);
+
+                const list = await agent.get('/panel/tokens');
+                expect(list.text).to.contain('Planilla de Marta');
+                expect(list.text).to.not.contain(token!);
+                expect(list.text).to.not.contain(estudioTexts.tokenCreated);
+
+                const revokePath = /href="(\/panel\/tokens\/\d+\/revocar)" aria-label="Revocar Planilla de Marta"/.exec(list.text)![1]!;
+                const confirm = await agent.get(revokePath);
+                expect(confirm.status).to.equal(200);
+                expect(confirm.text).to.contain(estudioTexts.revokeTokenQuestion('Planilla de Marta'));
+                // Seeing the question revokes nothing.
+                expect((await server.request('/v1/cuits', { token: token! })).status).to.equal(200);
+
+                await internals.refusesForeignAndMissingCrumb(server, agent, revokePath, {});
+                expect((await server.request('/v1/cuits', { token: token! })).status).to.equal(200);
+
+                const revoked = await agent.post(revokePath, {});
+                expect(revoked.status).to.equal(303);
+                expect(revoked.headers.get('location')).to.equal('/panel/tokens?revocado=1');
+                expect((await server.request('/v1/cuits', { token: token! })).status).to.equal(401);
+                const after = await agent.get('/panel/tokens?revocado=1');
+                expect(after.text).to.contain(estudioTexts.tokenRevoked);
+                expect(after.text).to.not.contain('Planilla de Marta');
+            });
+
+            it('refuses token generation without its own CSRF token, and a bad name with the staff message', async () => {
+
+                const agent = await signedIn(ownerEmail);
+                await agent.get('/panel/tokens');
+                await internals.refusesForeignAndMissingCrumb(server, agent, '/panel/tokens', { nombre: 'x' });
+                expect((await agent.get('/panel/tokens')).text).to.not.contain('id="token-valor"');
+
+                const bad = await agent.post('/panel/tokens', { nombre: 'a\u001b[31mb' });
+                expect(bad.status).to.equal(400);
+                expect(bad.text).to.contain('El nombre del token no puede tener caracteres de control');
+                expect(bad.text).to.not.contain('id="token-valor"');
+            });
+
+            it("gives a member a token with the member's permissions, and never another user's token to revoke", async () => {
+
+                const owner = await signedIn(ownerEmail);
+                await owner.get('/panel/tokens');
+                await owner.post('/panel/tokens', { nombre: 'Del owner' });
+                const ownerRevoke = /href="(\/panel\/tokens\/\d+\/revocar)"[^>]*aria-label="Revocar Del owner"/.exec((await owner.get('/panel/tokens')).text)![1]!;
+
+                const agent = await signedIn(memberEmail);
+                await agent.get('/panel/tokens');
+                const created = await agent.post('/panel/tokens', { nombre: internals.hostile });
+                const token = internals.tokenOnPage.exec(created.text)![1]!;
+                // Nothing assigned to the member yet: its token sees no CUIT, as the member.
+                const cuits = await server.request('/v1/cuits', { token });
+                expect(cuits.status).to.equal(200);
+                expect(cuits.body.data).to.deep.equal([]);
+
+                const list = await agent.get('/panel/tokens');
+                expect(list.text).to.contain('&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;');
+                expect(list.text).to.not.contain(internals.hostile);
+                expect(list.text).to.not.contain('Del owner');
+
+                expect((await agent.get(ownerRevoke)).status).to.equal(404);
+                const refused = await agent.post(ownerRevoke, {});
+                expect(refused.status).to.equal(404);
+                expect(refused.text).to.contain(panelTexts.notFound);
+                expect((await owner.get('/panel/tokens')).text).to.contain('Del owner');
+            });
+
+            it('serves the copy script from the service, cacheable and without a CSRF cookie', async () => {
+
+                const script = await server.request('/panel/copiar.js');
+                expect(script.status).to.equal(200);
+                expect(script.headers.get('content-type')).to.match(/^text\/javascript/);
+                expect(script.text).to.contain('navigator.clipboard');
+                expect(script.headers.getSetCookie()).to.deep.equal([]);
+            });
+        });
+
+        describe('connected assistants', () => {
+
+            it("lists the user's MCP clients and revoking one refuses its access token at once", async () => {
+
+                const kept = await register(server, { client_name: 'Asistente que queda' });
+                const keptTokens = await grant(server, kept, ownerEmail);
+                const clientId = await register(server, { client_name: internals.hostile });
+                const tokens = await grant(server, clientId, ownerEmail);
+                expect((await mcpStatus(server, tokens.access_token)).status).to.equal(200);
+
+                const agent = await signedIn(ownerEmail);
+                const page = await agent.get('/panel/conexiones');
+                expect(page.status).to.equal(200);
+                expect(page.text).to.contain('Asistente que queda');
+                expect(page.text).to.contain('&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;');
+                expect(page.text).to.not.contain(internals.hostile);
+                expect(page.text).to.contain(`<code>${mcpScope}</code>`);
+
+                // A member sees none of the owner's.
+                const memberAgent = await signedIn(memberEmail);
+                const memberPage = await memberAgent.get('/panel/conexiones');
+                expect(memberPage.text).to.contain(estudioTexts.noConnections);
+
+                const revokePath = new RegExp(`href="(/panel/conexiones/[0-9a-f]{64}/revocar)" aria-label="Revocar ${'&lt;img src&#x3D;x onerror&#x3D;alert\\(1\\)&gt;'}"`).exec(page.text)![1]!;
+                expect((await memberAgent.get(revokePath)).status).to.equal(404);
+                expect((await memberAgent.post(revokePath, {})).status).to.equal(404);
+                expect((await mcpStatus(server, tokens.access_token)).status).to.equal(200);
+
+                const confirm = await agent.get(revokePath);
+                expect(confirm.status).to.equal(200);
+                await internals.refusesForeignAndMissingCrumb(server, agent, revokePath, {});
+                expect((await mcpStatus(server, tokens.access_token)).status).to.equal(200);
+
+                const revoked = await agent.post(revokePath, {});
+                expect(revoked.status).to.equal(303);
+                expect((await mcpStatus(server, tokens.access_token)).status).to.equal(401);
+                expect((await mcpStatus(server, keptTokens.access_token)).status).to.equal(200);
+                const after = await agent.get('/panel/conexiones?revocada=1');
+                expect(after.text).to.contain(estudioTexts.connectionRevoked);
+                expect(after.text).to.contain('Asistente que queda');
+                expect(after.text).to.not.contain('onerror');
+            });
+        });
+
+        describe('tags', () => {
+
+            const tagsOf = async (token: string) => {
+
+                const cuits = await server.request('/v1/cuits', { token });
+                expect(cuits.status).to.equal(200);
+                return Object.fromEntries(cuits.body.data.map((client: { cuit: string; etiquetas: string[] }) => [client.cuit, client.etiquetas]));
+            };
+
+            it('creates, renames and recolours a tag, assigns it in bulk from la cartera, and the API shows each change at once', async () => {
+
+                const agent = await signedIn(ownerEmail);
+                await agent.get('/panel/tokens');
+                const token = internals.tokenOnPage.exec((await agent.post('/panel/tokens', { nombre: 'Lectura' })).text)![1]!;
+                // The API read before, so a cached answer would show if a change did not raise the data version.
+                expect((await server.request('/v1/tags', { token })).body.data).to.deep.equal([]);
+                expect(await tagsOf(token)).to.deep.equal({ '20123456786': [], '27000000408': [] });
+
+                await agent.get('/panel/etiquetas');
+                await internals.refusesForeignAndMissingCrumb(server, agent, '/panel/etiquetas', { nombre: 'Mensual', color: '#aa0000' });
+                const created = await agent.post('/panel/etiquetas', { nombre: 'Mensual', color: '#AA0000' });
+                expect(created.status).to.equal(303);
+                expect((await server.request('/v1/tags', { token })).body.data).to.deep.equal([{ nombre: 'Mensual', color: '#aa0000' }]);
+
+                const taken = await agent.post('/panel/etiquetas', { nombre: 'mensual', color: '#000000' });
+                expect(taken.status).to.equal(409);
+                const bad = await agent.post('/panel/etiquetas', { nombre: '', color: 'rojo' });
+                expect(bad.status).to.equal(400);
+                expect(bad.text).to.contain('El nombre no puede estar vacío.');
+
+                await agent.get('/panel/etiquetas');
+                await internals.refusesForeignAndMissingCrumb(server, agent, '/panel/etiquetas/editar', { etiqueta: 'Mensual', nombre: 'Trimestral', color: '#00aa00' });
+                expect((await agent.post('/panel/etiquetas/editar', { etiqueta: 'Mensual', nombre: 'Trimestral', color: '#00aa00' })).status).to.equal(303);
+                expect((await server.request('/v1/tags', { token })).body.data).to.deep.equal([{ nombre: 'Trimestral', color: '#00aa00' }]);
+
+                // La cartera's selection: the checkboxes and the form they belong to.
+                const cartera = await agent.get('/panel');
+                expect(cartera.text).to.contain('<form id="seleccion"');
+                expect(cartera.text).to.match(/<input type="checkbox" name="cuit" value="20-12345678-6" form="seleccion"/);
+                await internals.refusesForeignAndMissingCrumb(server, agent, '/panel/etiquetas/asignar', { cuit: '20-12345678-6', etiqueta: 'Trimestral', accion: 'asignar' });
+                const form = new URLSearchParams([['cuit', '20-12345678-6'], ['cuit', '27-00000040-8'], ['etiqueta', 'Trimestral'], ['accion', 'asignar'], ['volver', '/panel?q=a']]);
+                const assigned = await agent.post('/panel/etiquetas/asignar', { cuit: '20-12345678-6', etiqueta: 'Trimestral', accion: 'asignar', volver: '/panel?q=a' });
+                expect(assigned.status).to.equal(303);
+                expect(assigned.headers.get('location')).to.equal('/panel?q=a');
+                expect(await tagsOf(token)).to.deep.equal({ '20123456786': ['Trimestral'], '27000000408': [] });
+
+                // Both CUITs at once, as a browser posts several checked boxes of one name.
+                await agent.get('/panel');
+                const both = await server.request('/panel/etiquetas/asignar', {
+                    method: 'POST',
+                    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: [...agent.cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+                    body: `${new URLSearchParams([...form, ['arcasync-crumb', agent.cookies.get('arcasync-crumb')!]]).toString()}`
+                });
+                expect(both.status).to.equal(303);
+                expect(await tagsOf(token)).to.deep.equal({ '20123456786': ['Trimestral'], '27000000408': ['Trimestral'] });
+                const filtered = await server.request('/v1/cuits?etiquetas=Trimestral', { token });
+                expect(filtered.body.data).to.have.length(2);
+
+                // Somewhere outside the panel is never where it goes back to.
+                await agent.get('/panel');
+                const away = await agent.post('/panel/etiquetas/asignar', { cuit: '27-00000040-8', etiqueta: 'Trimestral', accion: 'quitar', volver: '//evil.example/' });
+                expect(away.headers.get('location')).to.equal('/panel');
+                expect(await tagsOf(token)).to.deep.equal({ '20123456786': ['Trimestral'], '27000000408': [] });
+
+                // From the client's own page, back to it.
+                const clientPage = await agent.get('/panel/clientes/27000000408');
+                expect(clientPage.text).to.contain('<select id="etiqueta-cliente" name="etiqueta"><option value="Trimestral">');
+                const fromClient = await agent.post('/panel/etiquetas/asignar', { cuit: '27000000408', etiqueta: 'Trimestral', accion: 'asignar', volver: '/panel/clientes/27000000408' });
+                expect(fromClient.headers.get('location')).to.equal('/panel/clientes/27000000408');
+                expect(await tagsOf(token)).to.deep.equal({ '20123456786': ['Trimestral'], '27000000408': ['Trimestral'] });
+
+                const confirm = await agent.get('/panel/etiquetas/borrar?etiqueta=Trimestral');
+                expect(confirm.status).to.equal(200);
+                expect(confirm.text).to.contain(estudioTexts.deleteTagQuestion('Trimestral'));
+                await internals.refusesForeignAndMissingCrumb(server, agent, '/panel/etiquetas/borrar', { etiqueta: 'Trimestral' });
+                await agent.get('/panel/etiquetas/borrar?etiqueta=Trimestral');
+                expect((await agent.post('/panel/etiquetas/borrar', { etiqueta: 'Trimestral' })).status).to.equal(303);
+                expect((await server.request('/v1/tags', { token })).body.data).to.deep.equal([]);
+                expect(await tagsOf(token)).to.deep.equal({ '20123456786': [], '27000000408': [] });
+            });
+
+            it('shows hostile tag names as text', async () => {
+
+                const agent = await signedIn(ownerEmail);
+                await agent.get('/panel/etiquetas');
+                expect((await agent.post('/panel/etiquetas', { nombre: internals.hostile, color: '#123456' })).status).to.equal(303);
+                for (const path of ['/panel/etiquetas', '/panel', `/panel/etiquetas/borrar?etiqueta=${encodeURIComponent(internals.hostile)}`]) {
+                    const page = await agent.get(path);
+                    expect(page.status, path).to.equal(200);
+                    expect(page.text, path).to.contain('&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;');
+                    expect(page.text, path).to.not.contain(internals.hostile);
+                }
+
+                await agent.post('/panel/etiquetas/borrar', { etiqueta: internals.hostile });
+            });
+
+            it('gives a member the 403 page on every tag page and form, and no selection in la cartera', async () => {
+
+                const agent = await signedIn(memberEmail);
+                for (const path of ['/panel/etiquetas', '/panel/etiquetas/borrar?etiqueta=x']) {
+                    const page = await agent.get(path);
+                    expect(page.status, path).to.equal(403);
+                    expect(page.text).to.contain(estudioTexts.ownersOnly);
+                }
+
+                for (const path of ['/panel/etiquetas', '/panel/etiquetas/editar', '/panel/etiquetas/borrar', '/panel/etiquetas/asignar']) {
+                    const refused = await agent.post(path, { nombre: 'x', color: '#000000', etiqueta: 'x', cuit: '20-12345678-6' });
+                    expect(refused.status, path).to.equal(403);
+                    expect(refused.text).to.contain(estudioTexts.ownersOnly);
+                }
+
+                const cartera = await agent.get('/panel');
+                expect(cartera.text).to.not.contain('form="seleccion"');
+                await server.app.ports.users.assignClient(member.userId, (await server.app.ports.clients.findInAccount(member.accountId, '27000000408' as never))!.id);
+                const clientPage = await agent.get('/panel/clientes/27000000408');
+                expect(clientPage.status).to.equal(200);
+                expect(clientPage.text).to.not.contain('etiqueta-cliente');
+            });
+        });
+    });
+}
