@@ -218,7 +218,7 @@ for (const database of testDatabases()) {
             const events = await cli('webhook', 'create', '--account', String(accountId), '--url', 'http://127.0.0.1:9/x', '--events', `salud.cambio,x${internals.hostile}\ny`);
             expect(events.code).to.equal(1);
             internals.assertClean(events.stderr, 'webhook create --events');
-            expect(events.stderr.split('\n')).to.deep.equal([`Error: Tipos de evento desconocidos: x${internals.shown}\\ny. Los tipos son: sincronizacion.completada, salud.cambio, dfe.nuevas, sct.deuda_cambio, prueba.`, '']);
+            expect(events.stderr.split('\n')).to.deep.equal([`Error: Tipos de evento desconocidos: x${internals.shown}\\ny. Los tipos son: sincronizacion.completada, salud.cambio, dfe.nuevas, sct.deuda_cambio, monotributo.tope, prueba.`, '']);
             expect(await databaseOf(server.app)('webhook_endpoints').where({ account_id: accountId })).to.deep.equal([]);
         });
     });

@@ -1,3 +1,4 @@
+import type { CategoryTable } from '../../../core/domain/monotributo-tables.js';
 import type { Knex } from 'knex';
 import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js';
 import type { InvoiceRepository } from '../../../core/ports/index.js';
@@ -187,6 +188,28 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
     // COMMIT). On MySQL the rows of every kind go in the same statements, and a save of up to
     // batchSize rows is one round trip: BEGIN, the version raise, the rows, the days, syncedAt
     // and COMMIT; the days are added only if no row of the whole save met a stored invoice.
+    // The category tables change twice a year (staff load them): kept here for a minute, so a
+    // save stays one round trip on MySQL (test/adapters/knex/mysql-writer.test.ts) instead of
+    // reading them before every save. A table loaded in another process counts within a minute.
+    const tables: { read: Promise<CategoryTable[]> | null; at: number } = { read: null, at: 0 };
+    const tablesInForce = (): Promise<CategoryTable[]> => {
+
+        const now = Date.now();
+        if (!tables.read || now - tables.at > 60_000) {
+            const read = categoryTablesOf(knex);
+            read.catch(() => {
+
+                if (tables.read === read) {
+                    tables.read = null;
+                }
+            });
+            tables.read = read;
+            tables.at = now;
+        }
+
+        return tables.read;
+    };
+
     const saveKinds: InvoiceRepository['saveKinds'] = async (clientId, saves, syncedAt) => {
 
         if (!saves.length) {
@@ -201,8 +224,8 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
         // outbox's, as core's unit of work writes it for the other systems).
         const systems = saves.map(({ kind }) => internals.systems[kind]);
         // A save of issued invoices works the monotributista's cap level out again after its
-        // rows (the table in force read before the transaction) and announces its rise.
-        const levels = saves.some(({ kind }) => kind === 'issued') ? capLevelSteps(dialect, clientId, await categoryTablesOf(knex), syncedAt) : [];
+        // rows (the table in force, read before the transaction) and announces its rise.
+        const levels = saves.some(({ kind }) => kind === 'issued') ? capLevelSteps(dialect, clientId, await tablesInForce(), syncedAt) : [];
         const synced = [...levels, ...systems.map((system) => recoveryStep(clientId, system, syncedAt)), markSyncedStep(dialect, clientId, systems, syncedAt)];
         // What each kind's save changed (written only for an account whose webhooks listen).
         const changes = saves.map(({ kind }, index) => countedChangesStep(
