@@ -141,8 +141,9 @@ const internals = {
                     times.sort((a, b) => a - b);
                     const median = times[Math.floor(times.length / 2)]!;
                     // Each panel page against the API request listed before it (la cartera against the
-                    // CUIT list, a client's page against its invoice list).
-                    if (via === 'api' && (path === '/v1/cuits?limit=50' || path.includes('/mis-comprobantes/'))) {
+                    // CUIT list, the agenda against GET /v1/vencimientos, a client's page against
+                    // its invoice list).
+                    if (via === 'api' && (path === '/v1/cuits?limit=50' || path.startsWith('/v1/vencimientos') || path.includes('/mis-comprobantes/'))) {
                         api = median;
                     }
 
