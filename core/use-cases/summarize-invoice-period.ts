@@ -35,3 +35,27 @@ export const summarizeInvoicePeriod = async (
         return { periodo, cantidad: porMoneda.reduce((sum, currency) => sum + currency.cantidad, 0), porMoneda };
     });
 };
+
+// Several months of both kinds added up, as summarizeInvoicePeriod adds each (the panel's
+// 12-month chart): one visibility check and one cached answer for them all, where a summary a
+// month and kind costs its own check and lookup (docs/panel.md, Benchmark).
+export const summarizeInvoiceMonths = async (
+    deps: Pick<Ports, 'clients' | 'invoices' | 'clock' | 'readCache'>,
+    principal: Principal,
+    request: ReadRequest,
+    months: readonly DateRange[]
+): Promise<{ issued: InvoicePeriodSummary; received: InvoicePeriodSummary }[]> => {
+
+    const { cuit } = parseReadRequest(request, ['cuit'] as const);
+    const client = await findVisibleClient(deps, principal, cuit);
+    const key = `invoice-months:${client.id}:${months.map((month) => `${month.fromDate}:${month.toDate}`).join(',')}`;
+    return cachedRead(deps.readCache, key, client.dataVersion, () => Promise.all(months.map(async (periodo) => {
+
+        const [issued, received] = await Promise.all((['issued', 'received'] as const).map(async (kind) => {
+
+            const porMoneda = totalsByCurrency(await deps.invoices.totals(client.id, kind, periodo));
+            return { periodo, cantidad: porMoneda.reduce((sum, currency) => sum + currency.cantidad, 0), porMoneda };
+        }));
+        return { issued: issued!, received: received! };
+    })));
+};

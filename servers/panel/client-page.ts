@@ -16,7 +16,7 @@ import { getSct } from '../../core/use-cases/get-sct.js';
 import { listCcmaMovements } from '../../core/use-cases/list-ccma-movements.js';
 import { listIssuedInvoices, listReceivedInvoices } from '../../core/use-cases/list-invoices.js';
 import { listNotifications } from '../../core/use-cases/list-notifications.js';
-import { summarizeInvoicePeriod } from '../../core/use-cases/summarize-invoice-period.js';
+import { summarizeInvoiceMonths, summarizeInvoicePeriod } from '../../core/use-cases/summarize-invoice-period.js';
 import { clientTexts } from './client-texts.js';
 import { formatCalendarDay, formatMoment, formatMoney, formatYearMonth, monthName } from './client-format.js';
 import type { ChartMonth } from './invoice-chart.js';
@@ -113,7 +113,6 @@ export interface InvoiceQuery {
     receivedPage: number;
 }
 
-const periodParameters = (period: DateRange): Record<string, string> => ({ from_date: period.fromDate, to_date: period.toDate });
 
 export const invoicesTab = async (deps: Deps, principal: Principal, cuit: Cuit, query: InvoiceQuery) => {
 
@@ -129,11 +128,9 @@ export const invoicesTab = async (deps: Deps, principal: Principal, cuit: Cuit, 
     ]);
 
     const months = internals.lastMonths(deps.clock.now());
-    const totals = await Promise.all(months.flatMap((month) => (['issued', 'received'] as const).map(
-        (kind) => summarizeInvoicePeriod(deps, principal, kind, { path, query: periodParameters(month) })
-    )));
+    const totals = await summarizeInvoiceMonths(deps, principal, { path, query: {} }, months);
     const chartMonths: ChartMonth[] = months.map((month, index) => ({
-        ...month, issued: internals.pesos(totals[index * 2]!), received: internals.pesos(totals[index * 2 + 1]!)
+        ...month, issued: internals.pesos(totals[index]!.issued), received: internals.pesos(totals[index]!.received)
     }));
     const periodLink = (period: DateRange) => `${base}?${new URLSearchParams({ desde: period.fromDate, hasta: period.toDate }).toString()}`;
 
