@@ -456,9 +456,10 @@ export interface AnswersRepository {
     // A client's vouchers between two months by month, kind and type: IVA in pesos and count.
     ivaTotals(clientId: number, range: { desde: string; hasta: string }): Promise<IvaTypeTotal[]>;
     // Every client the principal manages, by CUIT.
-    agendaClients(principal: Principal): Promise<AgendaClient[]>;
+    // `clientId`: that one client only (a CUIT's agenda), still within what the principal sees.
+    agendaClients(principal: Principal, clientId?: number): Promise<AgendaClient[]>;
     // Their SCT due dates, debts and sworn returns falling between two Buenos Aires days.
-    sctAgenda(principal: Principal, range: { desde: string; hasta: string }): Promise<SctAgendaRow[]>;
+    sctAgenda(principal: Principal, range: { desde: string; hasta: string }, clientId?: number): Promise<SctAgendaRow[]>;
     // ARCA's own meter as last read for the client (null: never read).
     arcaMeter(clientId: number): Promise<ArcaMeterReading | null>;
 }

@@ -9,6 +9,8 @@ import type { Pagination } from '../domain/pagination.js';
 import type { ReadRequest } from '../domain/read-request.js';
 import { parseReadRequest } from '../contract/read-parameters.js';
 import type { Ports } from '../ports/index.js';
+import type { Cuit } from '../domain/cuit.js';
+import { findVisibleClient } from './find-visible-client.js';
 
 // The portfolio's agenda (GET /v1/vencimientos and the private iCalendar feed; docs/answers.md,
 // Agenda): every item of every CUIT the principal manages between two days, by date then CUIT.
@@ -45,10 +47,11 @@ const internals = {
 export const agendaOf = async (
     deps: Pick<Ports, 'answers' | 'holidays'>,
     principal: Principal,
-    range: { desde: string; hasta: string }
+    range: { desde: string; hasta: string },
+    clientId?: number
 ): Promise<AgendaItem[]> => {
 
-    const [clients, sct] = await Promise.all([deps.answers.agendaClients(principal), deps.answers.sctAgenda(principal, range)]);
+    const [clients, sct] = await Promise.all([deps.answers.agendaClients(principal, clientId), deps.answers.sctAgenda(principal, range, clientId)]);
     return agendaItems({ ...range, clients, sct, isHoliday: deps.holidays.isHoliday });
 };
 
@@ -69,16 +72,16 @@ export const listAgenda = async (
 };
 
 // One CUIT's agenda from today for `days` days (consultar_sct): the same items as the
-// portfolio's, of that CUIT only.
+// portfolio's, read for that client alone (another account's CUIT is the same 404 as a missing one).
 export const agendaOfCuit = async (
-    deps: Pick<Ports, 'answers' | 'holidays' | 'clock'>,
+    deps: Pick<Ports, 'answers' | 'holidays' | 'clock' | 'clients'>,
     principal: Principal,
-    cuit: string,
+    cuit: Cuit,
     days = defaultAgendaDays
 ): Promise<{ desde: string; hasta: string; items: AgendaItem[] }> => {
 
+    const client = await findVisibleClient(deps, principal, cuit);
     const desde = arcaDay(deps.clock.now().getTime());
     const range = { desde, hasta: addDays(desde, days) };
-    const items = await agendaOf(deps, principal, range);
-    return { ...range, items: items.filter((item) => item.cuit === cuit) };
+    return { ...range, items: await agendaOf(deps, principal, range, client.id) };
 };

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Principal } from '../../../core/domain/access.js';
 import { arcaDay, arcaDayStart } from '../../../core/domain/arca-day.js';
 import type { Categoria, ClientType } from '../../../core/domain/client.js';
 import { categories } from '../../../core/domain/client.js';
@@ -21,6 +22,13 @@ import { visibleClientsWhere } from './clients.js';
 // index (client, kind, fecha); no invoice row leaves the database.
 
 const internals = {
+    // The clients the principal sees, or the one of them a CUIT's agenda asks for.
+    visibleOrOne(principal: Principal, clientId: number | undefined): { where: string; bindings: Binding[] } {
+
+        const visible = visibleClientsWhere(principal);
+        return clientId === undefined ? visible : { where: `${visible.where} and c.id = ?`, bindings: [...visible.bindings, clientId] };
+    },
+
     capColumn: (letter: string): string => `tope_${letter.toLowerCase()}`,
 
     // `+importe` for the rule's adding types, `-importe` for its subtracting ones, else 0.
@@ -137,9 +145,9 @@ const answersQueries = (knex: Knex, sql: Statements, invoicesFrom: string): Answ
         }));
     },
 
-    async agendaClients(principal) {
+    async agendaClients(principal, clientId) {
 
-        const visible = visibleClientsWhere(principal);
+        const visible = internals.visibleOrOne(principal, clientId);
         const rows = await sql.all(`select c.id, c.cuit, c.display_name, c.monotributista from clients c where ${visible.where} order by c.cuit asc`, visible.bindings);
         return rows.map((row) => ({
             id: toNumber(row.id),
@@ -164,9 +172,9 @@ const answersQueries = (knex: Knex, sql: Statements, invoicesFrom: string): Answ
         } : null;
     },
 
-    async sctAgenda(principal, range) {
+    async sctAgenda(principal, range, clientId) {
 
-        const visible = visibleClientsWhere(principal);
+        const visible = internals.visibleOrOne(principal, clientId);
         const from = arcaDayStart(range.desde);
         const to = arcaDayStart(addDays(range.hasta, 1)) - 1;
         const rows = await sql.all(
