@@ -56,6 +56,8 @@ export const clientFormTexts = {
         managers: 'sus asignaciones a usuarios del equipo;'
     } satisfies Record<DeletedWithClient, string>,
     deleteAlso: 'y sus datos del sistema registral y su clave fiscal guardada.',
+    // A legal entity keeps no key of its own (its representative's stays with the representative).
+    deleteAlsoEntity: 'y sus datos del sistema registral.',
     representativeRule: 'Una persona física que representa personas jurídicas de la cuenta no se puede borrar: primero borralas o cambiales el representante.',
     confirmDelete: 'Sí, borrar el cliente',
     created: 'Cliente creado. Su primera sincronización con ARCA ya está en marcha.',

@@ -70,7 +70,7 @@ const remove = `{{#> layout}}
   {{#if general}}<p class="error" role="alert">{{general}}</p>{{/if}}
   <p>{{question}}</p>
   <p>{{f.deleteGoes}}</p>
-  <ul>{{#each cascade}}<li>{{this}}</li>{{/each}}<li>{{f.deleteAlso}}</li></ul>
+  <ul>{{#each cascade}}<li>{{this}}</li>{{/each}}<li>{{#if person}}{{f.deleteAlso}}{{else}}{{f.deleteAlsoEntity}}{{/if}}</li></ul>
   {{#if person}}<p class="note">{{f.representativeRule}}</p>{{/if}}
   <form method="post" action="{{action}}">
     <input type="hidden" name="{{crumbKey}}" value="{{crumb}}">

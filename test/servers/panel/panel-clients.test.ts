@@ -233,12 +233,14 @@ for (const database of testDatabases()) {
             }
 
             expect(confirm.text).to.contain(internals.html(clientFormTexts.representativeRule));
+            expect(confirm.text).to.contain(internals.html(clientFormTexts.deleteAlso));
             const refused = await agent.post(`/panel/clientes/${internals.dashed(person)}/borrar`, {});
             expect(refused.status).to.equal(409);
             expect(refused.text).to.contain(internals.html(messages.clientWrite.representsEntities));
             expect((await listed(owner)).map((client) => client.cuit)).to.include.members([person, entity]);
 
-            await agent.get(`/panel/clientes/${internals.dashed(entity)}/borrar`);
+            const entityConfirm = await agent.get(`/panel/clientes/${internals.dashed(entity)}/borrar`);
+            expect(entityConfirm.text).to.contain(internals.html(clientFormTexts.deleteAlsoEntity)).and.not.contain(internals.html(clientFormTexts.deleteAlso));
             const gone = await agent.post(`/panel/clientes/${internals.dashed(entity)}/borrar`, {});
             expect(gone.status).to.equal(303);
             expect(gone.headers.get('location')).to.equal(`/panel?borrado=${internals.dashed(entity)}`);
@@ -284,6 +286,19 @@ for (const database of testDatabases()) {
             }
 
             expect((await listed(other)).find((client) => client.cuit === foreignCuit)).to.deep.include({ nombre: 'Ajena, Ana' });
+        });
+
+        it('shows a hostile name as text on the edit and delete pages', async () => {
+
+            const hostile = '<script>alert(1)</script>';
+            const cuit = internals.nextCuit();
+            await addClient(server.app.ports, owner.accountId, { cuit, nombre: hostile, apellido: 'Ataque' });
+            const agent = await signedIn(owner);
+            for (const path of [`/panel/clientes/${cuit}/editar`, `/panel/clientes/${cuit}/borrar`]) {
+                const page = await agent.get(path);
+                expect(page.status).to.equal(200);
+                expect(page.text).to.contain(internals.html(hostile)).and.not.contain(hostile);
+            }
         });
 
         it('assigns a member\'s new CUIT to it, and lets it edit and delete only what it sees', async () => {
