@@ -50,3 +50,16 @@ export const assertWritingEnabled = (principal: Principal): void => {
         throw forbidden(messages.writingDisabled);
     }
 };
+
+// Where a client write comes from. Through the API it needs the account's API writing (SPEC 5,
+// rule 5: the enterprise feature staff enable); from the panel, SPEC's dashboard, it does not:
+// "CUITs created by API count the same as those created from the dashboard". Every other rule
+// is the same for both.
+export type WriteChannel = 'api' | 'panel';
+
+export const assertMayWrite = (principal: Principal, channel: WriteChannel): void => {
+
+    if (channel === 'api') {
+        assertWritingEnabled(principal);
+    }
+};

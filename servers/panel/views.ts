@@ -70,6 +70,8 @@ const internals = {
 
     portfolio: `{{#> layout}}
 <h1>{{t.portfolioTitle}}</h1>
+{{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}
+{{#if newClient}}<p class="page-actions"><a href="{{newClient.href}}">{{newClient.label}}</a></p>{{/if}}
 <form class="filters" method="get" action="/panel" role="search" aria-label="{{t.filters}}">
   <div class="search"><label for="q">{{t.search}}</label>
   <input id="q" name="q" type="search" value="{{filter.q}}" maxlength="{{filter.searchLength}}" aria-describedby="q-ayuda">
