@@ -32,7 +32,7 @@ export const clientFormTexts = {
         representante: 'Una persona física ya cargada en la cuenta: ARCA se consulta con su clave fiscal.'
     },
     keyReplace: 'Dejala vacía para conservar la clave guardada; si escribís una, reemplaza a la anterior.',
-    representativeReplace: 'Dejalo vacío para conservar el representante actual; si escribís un CUIT (una persona física ya cargada en la cuenta), pasa a ser el representante.',
+    representativeReplace: 'El CUIT de una persona física ya cargada en la cuenta. Vacío conserva el representante actual.',
     contactClear: 'Vaciá el email o el teléfono para borrarlos.',
     create: 'Crear cliente',
     edit: 'Editar',

@@ -7,7 +7,7 @@ import type { DomainError } from '../../core/domain/errors.js';
 import { isDomainError } from '../../core/domain/errors.js';
 import { createClient } from '../../core/use-cases/create-client.js';
 import { deleteClient } from '../../core/use-cases/delete-client.js';
-import { findVisibleClient } from '../../core/use-cases/find-visible-client.js';
+import { editableClient } from '../../core/use-cases/editable-client.js';
 import { updateClient } from '../../core/use-cases/update-client.js';
 import { clientBase } from './client-page.js';
 import { clientFormTexts } from './client-form-texts.js';
@@ -26,6 +26,12 @@ import { panelTexts } from './texts.js';
 // what it sees. A CUIT the user may not see is the one 404 page. The key is never sent back.
 
 type Body = Record<string, string | null>;
+
+// A client the user sees, with its representative's CUIT when the user sees that person too.
+interface Editable {
+    client: ClientRecord;
+    representante: Cuit | null;
+}
 
 const internals = {
     f: clientFormTexts,
@@ -53,9 +59,10 @@ const internals = {
         return body;
     },
 
-    // The edit as a merge patch: the fields changed from what is stored; the key and the
-    // representative only when typed (neither is shown); an emptied email or phone is null.
-    patchBody(payload: unknown, client: ClientRecord): Body {
+    // The edit as a merge patch: the fields changed from what is stored; the key only when
+    // typed (it is never shown), the representative when typed and another (empty keeps it: a
+    // member may not see it); an emptied email or phone is null.
+    patchBody(payload: unknown, { client, representante }: Editable): Body {
 
         const stored: Record<string, string | null> = {
             nombre: client.nombre, apellido: client.apellido, razon_social: client.razonSocial, email: client.email, telefono: client.telefono
@@ -68,9 +75,14 @@ const internals = {
             }
         }
 
-        const replaced = client.tipo === 'persona-fisica' ? 'clave_arca' : 'representante';
-        if (formField(payload, replaced) !== '') {
-            body[replaced] = formField(payload, replaced);
+        const key = formField(payload, 'clave_arca');
+        if (client.tipo === 'persona-fisica' && key !== '') {
+            body.clave_arca = key;
+        }
+
+        const typed = formField(payload, 'representante');
+        if (client.tipo === 'persona-juridica' && typed.trim() !== '' && parseCuit(typed.trim()) !== representante) {
+            body.representante = typed;
         }
 
         for (const name of internals.contact) {
@@ -171,7 +183,7 @@ const internals = {
 
     // A client page's form: the client the user sees, else the 404 page (malformed, absent,
     // another account's or not assigned alike).
-    handleClient(context: PanelContext, act: (request: Request, h: ResponseToolkit, session: PanelSession, client: ClientRecord) => Promise<ResponseObject>) {
+    handleClient(context: PanelContext, act: (request: Request, h: ResponseToolkit, session: PanelSession, editable: Editable) => Promise<ResponseObject>) {
 
         return internals.handle(context, async (request, h, session) => {
 
@@ -181,7 +193,7 @@ const internals = {
             }
 
             try {
-                return await act(request, h, session, await findVisibleClient(context.deps, session.principal, cuit));
+                return await act(request, h, session, await editableClient(context.deps, session.principal, cuit));
             }
             catch (err) {
                 if (isDomainError(err) && err.kind === 'not_found') {
@@ -246,22 +258,28 @@ export const clientFormRoutes = (context: PanelContext): ServerRoute[] => [
         method: 'GET',
         path: '/panel/clientes/{cuit}/editar',
         options: { auth: false },
-        handler: internals.handleClient(context, async (request, h, session, client) => internals.editPage(h, context, request, session, client, {
-            nombre: client.nombre ?? '',
-            apellido: client.apellido ?? '',
-            razon_social: client.razonSocial ?? '',
-            email: client.email ?? '',
-            telefono: client.telefono ?? ''
-        }))
+        handler: internals.handleClient(context, async (request, h, session, { client, representante }) => {
+
+            const stored = {
+                nombre: client.nombre ?? '',
+                apellido: client.apellido ?? '',
+                razon_social: client.razonSocial ?? '',
+                representante: representante ? formatCuit(representante) : '',
+                email: client.email ?? '',
+                telefono: client.telefono ?? ''
+            };
+            return internals.editPage(h, context, request, session, client, stored);
+        })
     },
     {
         method: 'POST',
         path: '/panel/clientes/{cuit}/editar',
         options: { auth: false, payload: formPayload },
-        handler: internals.handleClient(context, async (request, h, session, client) => {
+        handler: internals.handleClient(context, async (request, h, session, editable) => {
 
+            const { client } = editable;
             try {
-                await updateClient(context.deps, session.principal, client.cuit, internals.patchBody(request.payload, client), 'panel');
+                await updateClient(context.deps, session.principal, client.cuit, internals.patchBody(request.payload, editable), 'panel');
                 return redirectTo(h, `${clientBase(client.cuit)}?hecho=editado`);
             }
             catch (err) {
@@ -277,13 +295,13 @@ export const clientFormRoutes = (context: PanelContext): ServerRoute[] => [
         method: 'GET',
         path: '/panel/clientes/{cuit}/borrar',
         options: { auth: false },
-        handler: internals.handleClient(context, async (request, h, session, client) => internals.deletePage(h, context, request, session, client))
+        handler: internals.handleClient(context, async (request, h, session, { client }) => internals.deletePage(h, context, request, session, client))
     },
     {
         method: 'POST',
         path: '/panel/clientes/{cuit}/borrar',
         options: { auth: false, payload: formPayload },
-        handler: internals.handleClient(context, async (request, h, session, client) => {
+        handler: internals.handleClient(context, async (request, h, session, { client }) => {
 
             try {
                 await deleteClient(context.deps, session.principal, client.cuit, 'panel');

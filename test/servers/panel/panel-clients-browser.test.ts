@@ -7,8 +7,7 @@ import { chromium } from 'playwright-core';
 import { messages } from '../../../core/domain/messages.js';
 import { setPassword } from '../../../core/use-cases/staff/set-password.js';
 import { clientFormTexts } from '../../../servers/panel/client-form-texts.js';
-import { panelTexts } from '../../../servers/panel/texts.js';
-import { debianChromium, pageProblems, skipWithoutChromium } from '../../support/chromium.js';
+import { debianChromium, pageProblems, panelSignIn, skipWithoutChromium } from '../../support/chromium.js';
 import { testDatabases } from '../../support/databases.js';
 import type { SeededUser } from '../../support/fixtures.js';
 import { seedAccount } from '../../support/fixtures.js';
@@ -63,11 +62,7 @@ for (const database of testDatabases()) {
             const problems = pageProblems(page, server.url);
             const { f } = internals;
 
-            await page.goto(`${server.url}/panel/ingresar`);
-            await page.getByLabel(panelTexts.email).fill(email);
-            await page.getByLabel(panelTexts.password).fill(internals.password);
-            await page.getByLabel(panelTexts.password).press('Enter');
-            await page.waitForURL((url) => url.pathname === '/panel');
+            await panelSignIn(page, server.url, email, internals.password);
 
             // A persona física, first with a malformed CUIT: refused beside the field, the rest kept.
             await page.getByRole('link', { name: f.newClient }).click();

@@ -217,6 +217,40 @@ for (const database of testDatabases()) {
             expect(server.app.ports.secretBox.open(await sealed())).to.equal(internals.newKey);
         });
 
+        it('edits a legal entity: its representative shown and changed only when another is typed', async () => {
+
+            const agent = await signedIn(owner);
+            const [first, second, entity] = [internals.nextCuit(), internals.nextCuit(), internals.nextCuit('30')];
+            await agent.get('/panel/clientes/nuevo');
+            for (const body of [internals.person(first), internals.person(second), internals.entity(entity, first)]) {
+                expect((await agent.post('/panel/clientes/nuevo', body)).status).to.equal(303);
+            }
+
+            const representativeOf = async () => {
+
+                const row = await databaseOf(server.app)('clients').where({ account_id: owner.accountId, cuit: entity }).first();
+                return (await databaseOf(server.app)('clients').where({ id: row.representative_id }).first()).cuit as string;
+            };
+
+            const path = `/panel/clientes/${entity}/editar`;
+            const form = await agent.get(path);
+            expect(form.text).to.contain(`value="${internals.dashed(first)}"`).and.contain('value="Molinos del Sur SA"');
+            expect(form.text).to.not.contain('name="clave_arca"');
+
+            // The same representative (however written) and an empty field both keep it.
+            expect((await agent.post(path, { razon_social: 'Molinos SA', representante: first, email: 'admin@example.com', telefono: '' })).status).to.equal(303);
+            expect((await agent.post(path, { razon_social: 'Molinos SA', representante: '', email: 'admin@example.com', telefono: '1' })).status).to.equal(303);
+            expect(await representativeOf()).to.equal(first);
+
+            const unknown = await agent.post(path, { razon_social: 'Molinos SA', representante: foreignCuit, email: 'admin@example.com', telefono: '1' });
+            expect(unknown.status).to.equal(400);
+            expect(unknown.text).to.contain(`<p class="field-error" id="error-representante">${internals.html(messages.clientWrite.representativeNotFound)}</p>`);
+
+            expect((await agent.post(path, { razon_social: 'Molinos SA', representante: internals.dashed(second), email: 'admin@example.com', telefono: '1' })).status).to.equal(303);
+            expect(await representativeOf()).to.equal(second);
+            expect((await listed(owner)).find((client) => client.cuit === entity)).to.deep.include({ nombre: 'Molinos SA', telefono: '1' });
+        });
+
         it('deletes after a confirmation that says what goes, refusing a representative with SPEC\'s 409; REST then answers 404', async () => {
 
             const agent = await signedIn(owner);
