@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { Role } from '../../../core/domain/access.js';
+import { keepsAnOwner } from '../../../core/domain/access.js';
+import type { Cuit } from '../../../core/domain/cuit.js';
 import { touchAccount } from '../data-versions.js';
 import { principalQuery, toPrincipal } from '../principal.js';
 import type { UserRecord, UserRepository } from '../../../core/ports/index.js';
@@ -12,7 +14,36 @@ const internals = {
         accountId: toNumber(row.account_id),
         email: String(row.email),
         role: row.role as Role
-    })
+    }),
+
+    // A change to a user's role or membership, in one transaction: the account's data version
+    // raised first (on MySQL that locks the account's row, so such changes of one account queue
+    // behind each other: core/ports/repositories.ts, setRole), then the core's rule read on the
+    // account's users as they now are. The account's cached lists change too (who sees what).
+    async teamChange<T extends string>(knex: Knex, id: number, role: Role | null, write: (trx: Knex.Transaction) => Promise<unknown>, done: T) {
+
+        return knex.transaction(async (trx): Promise<T | 'last_owner' | 'absent'> => {
+
+            const user = await trx('users').select('account_id').where({ id }).first();
+            if (!user) {
+                return 'absent';
+            }
+
+            const accountId = toNumber(user.account_id);
+            await touchAccount(trx, accountId);
+            const team = (await trx('users').select('id', 'role').where({ account_id: accountId })).map((row) => ({ id: toNumber(row.id), role: row.role as Role }));
+            if (!team.some((row) => row.id === id)) {
+                return 'absent';
+            }
+
+            if (!keepsAnOwner(team, { userId: id, role })) {
+                return 'last_owner';
+            }
+
+            await write(trx);
+            return done;
+        });
+    }
 };
 
 export const userRepository = (knex: Knex): UserRepository => ({
@@ -71,5 +102,43 @@ export const userRepository = (knex: Knex): UserRepository => ({
 
             await trx('user_clients').insert({ user_id: userId, client_id: clientId }).onConflict(['user_id', 'client_id']).ignore();
         });
-    }
+    },
+
+    async unassignClient(userId, clientId) {
+
+        await knex.transaction(async (trx) => {
+
+            const user = await trx('users').select('account_id').where({ id: userId }).first();
+            if (user) {
+                await touchAccount(trx, toNumber(user.account_id));
+            }
+
+            await trx('user_clients').where({ user_id: userId, client_id: clientId }).delete();
+        });
+    },
+
+    async assignedCuits(userId) {
+
+        const rows = await knex('user_clients as uc').join('clients as c', 'c.id', 'uc.client_id').where('uc.user_id', userId).orderBy('c.cuit').select('c.cuit');
+        return rows.map((row) => String(row.cuit) as Cuit);
+    },
+
+    async listTeam(accountId) {
+
+        const rows = await knex('users as u')
+            .where('u.account_id', accountId)
+            .select('u.id', 'u.account_id', 'u.email', 'u.role', 'u.password_hash')
+            .select(knex.raw('(select count(*) from user_clients uc where uc.user_id = u.id) as assigned_count'))
+            .orderBy('u.id');
+        return rows.map((row: Record<string, unknown>) => ({
+            ...internals.toRecord(row),
+            assignedCount: toNumber(row.assigned_count),
+            pending: row.password_hash === null
+        }));
+    },
+
+    setRole: (id, role) => internals.teamChange(knex, id, role, (trx) => trx('users').where({ id }).update({ role }), 'changed'),
+
+    // Tokens, assignments, invitations and rate-limit rows go by their foreign keys' cascade.
+    remove: (id) => internals.teamChange(knex, id, null, (trx) => trx('users').where({ id }).delete(), 'removed')
 });
