@@ -24,7 +24,7 @@ const internals = {
 // link (acceptInvitation).
 export const inviteUser = async (deps: InviteDeps, input: { accountId: number; email: string; role?: string | undefined }) => {
 
-    const { id } = await createUser(deps, { accountId: input.accountId, email: input.email, role: input.role });
+    const { id } = await createUser(deps, { accountId: input.accountId, email: input.email, role: input.role ?? 'member' });
     return { id, ...await internals.issue(deps, id) };
 };
 
