@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Role } from '../../../core/domain/access.js';
 import { keepsAnOwner } from '../../../core/domain/access.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
+import { dialectOf } from '../connection.js';
 import { touchAccount } from '../data-versions.js';
 import { principalQuery, toPrincipal } from '../principal.js';
 import type { UserRecord, UserRepository } from '../../../core/ports/index.js';
@@ -16,22 +17,40 @@ const internals = {
         role: row.role as Role
     }),
 
-    // A change to a user's role or membership, in one transaction: the account's data version
-    // raised first (on MySQL that locks the account's row, so such changes of one account queue
-    // behind each other: core/ports/repositories.ts, setRole), then the core's rule read on the
-    // account's users as they now are. The account's cached lists change too (who sees what).
+    // A change to a user's role or membership, in one transaction that first raises the
+    // account's data version (the account's cached lists change: who sees what), which
+    // serializes such changes of one account, then applies the core's rule to the account's
+    // users as they are now. On MySQL the plain read of the account takes no lock, the raise
+    // locks the account's row, and the team is read with a locking read (the latest committed
+    // rows, not the transaction's snapshot); on SQLite the raise is the first statement, so the
+    // transaction holds the write lock before it reads anything.
     async teamChange<T extends string>(knex: Knex, id: number, role: Role | null, write: (trx: Knex.Transaction) => Promise<unknown>, done: T) {
 
+        const mysql = dialectOf(knex) === 'mysql';
         return knex.transaction(async (trx): Promise<T | 'last_owner' | 'absent'> => {
 
-            const user = await trx('users').select('account_id').where({ id }).first();
-            if (!user) {
-                return 'absent';
+            let accountId: number;
+            if (mysql) {
+                const user = await trx('users').select('account_id').where({ id }).first();
+                if (!user) {
+                    return 'absent';
+                }
+
+                accountId = toNumber(user.account_id);
+                await touchAccount(trx, accountId);
+            }
+            else {
+                const raised = await trx('accounts').whereIn('id', trx('users').select('account_id').where({ id })).increment('data_version', 1);
+                const user = raised ? await trx('users').select('account_id').where({ id }).first() : undefined;
+                if (!user) {
+                    return 'absent';
+                }
+
+                accountId = toNumber(user.account_id);
             }
 
-            const accountId = toNumber(user.account_id);
-            await touchAccount(trx, accountId);
-            const team = (await trx('users').select('id', 'role').where({ account_id: accountId })).map((row) => ({ id: toNumber(row.id), role: row.role as Role }));
+            const read = trx('users').select('id', 'role').where({ account_id: accountId });
+            const team = (await (mysql ? read.forUpdate() : read)).map((row) => ({ id: toNumber(row.id), role: row.role as Role }));
             if (!team.some((row) => row.id === id)) {
                 return 'absent';
             }
