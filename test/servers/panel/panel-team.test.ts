@@ -328,6 +328,28 @@ for (const database of testDatabases()) {
             expect(await server.app.ports.users.assignedCuits(foreignMember.userId)).to.deep.equal([]);
         });
 
+        it('counts links tried from one address like sign-ins: past 20 unknown ones, even a real link waits (429)', async () => {
+
+            const owner = await signedIn(ownerEmail);
+            const { link } = await invite(owner, 'paciente@example.com');
+            const guesser = panelAgent(server);
+            // A real link gives its attempt back.
+            for (let i = 0; i < 3; i++) {
+                expect((await guesser.get(link)).status).to.equal(200);
+            }
+
+            for (let i = 0; i < 20; i++) {
+                expect((await guesser.get(`/panel/invitacion/${String(i).padStart(43, 'x')}`)).status).to.equal(404);
+            }
+
+            const throttled = await guesser.get(link);
+            expect(throttled.status).to.equal(429);
+            expect(throttled.text).to.contain(messages.team.invitationThrottled);
+            // The window ends; the link was never spent.
+            server.clock.advance(15 * 60 * 1000);
+            expect((await guesser.get(link)).status).to.equal(200);
+        });
+
         it('every team form and the link\'s form refuse a missing or foreign CSRF token', async () => {
 
             const owner = await signedIn(ownerEmail);
