@@ -6,6 +6,7 @@ import { ccmaRepository } from './repositories/ccma.js';
 import { healthRepository } from './repositories/health.js';
 import { webhookRepository } from './repositories/webhooks.js';
 import { installationRepository } from './repositories/installation.js';
+import { invitationRepository } from './repositories/invitations.js';
 import { clientRepository } from './repositories/clients.js';
 import { invoiceRepository } from './repositories/invoices.js';
 import { notificationRepository } from './repositories/notifications.js';
@@ -31,6 +32,7 @@ export const knexRepositories = (knex: Knex, owner: string) => ({
     accounts: accountRepository(knex),
     users: userRepository(knex),
     tokens: tokenRepository(knex),
+    invitations: invitationRepository(knex),
     clients: clientRepository(knex),
     installation: installationRepository(knex),
     tags: tagRepository(knex),

@@ -63,3 +63,10 @@ export const assertMayWrite = (principal: Principal, channel: WriteChannel): voi
         assertWritingEnabled(principal);
     }
 };
+
+// An account always keeps an owner: someone must be able to manage its team, tags and
+// subscription. Whether the account's users (`users`), once `userId` takes `role` (null: the
+// user is removed), still have one.
+export const keepsAnOwner = (users: readonly { id: number; role: Role }[], change: { userId: number; role: Role | null }): boolean => users.some(
+    (user) => (user.id === change.userId ? change.role : user.role) === 'owner'
+);

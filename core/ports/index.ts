@@ -19,6 +19,7 @@ import type {
     ClientRepository,
     HealthRepository,
     InstallationRepository,
+    InvitationRepository,
     InvoiceRepository,
     NotificationRepository,
     RegistryRepository,
@@ -43,6 +44,7 @@ export interface Ports {
     accounts: AccountRepository;
     users: UserRepository;
     tokens: TokenRepository;
+    invitations: InvitationRepository;
     clients: ClientRepository;
     installation: InstallationRepository;
     tags: TagRepository;

@@ -6,6 +6,7 @@ import { accountRoutes } from './account-page.js';
 import { agendaRoutes } from './agenda-page.js';
 import { estudioRoutes } from './estudio-pages.js';
 import { tagRoutes } from './tags-page.js';
+import { teamRoutes } from './team-page.js';
 import { portfolioRoutes } from './portfolio-page.js';
 import type { PanelContext } from './respond.js';
 import { formField, formPayload, panelPaths, redirectTo, renderPage } from './respond.js';
@@ -109,7 +110,8 @@ export const panelRoutes = (context: PanelContext): ServerRoute[] => {
         ...agendaRoutes(context),
         ...subscriptionRoutes(context),
         ...estudioRoutes(context),
-        ...tagRoutes(context)
+        ...tagRoutes(context),
+        ...teamRoutes(context)
     ];
 };
 
