@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../../io.js';
 import { addUserAssign } from './assign.js';
+import { addUserConnections } from './connections.js';
 import { addUserCreate } from './create.js';
 import { addUserList } from './list.js';
 import { addUserRevokeOAuth } from './revoke-oauth.js';
@@ -11,7 +12,7 @@ import { addUserSetPassword } from './set-password.js';
 export const registerUserCommands = (program: Command, io: CliIo): void => {
 
     const user = program.command('user').description('usuarios de una cuenta');
-    for (const add of [addUserList, addUserCreate, addUserAssign, addUserSetPassword, addUserRevokeOAuth]) {
+    for (const add of [addUserList, addUserCreate, addUserAssign, addUserSetPassword, addUserConnections, addUserRevokeOAuth]) {
         add(user, io);
     }
 };
