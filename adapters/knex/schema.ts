@@ -526,7 +526,8 @@ export const schema = {
             token_hash: { type: 'string', size: 64 },
             hint: { type: 'string', size: 16 },
             created_at: { type: 'bigInteger' },
-            revoked_at: { type: 'bigInteger', nullable: true }
+            revoked_at: { type: 'bigInteger', nullable: true },
+            last_used_at: { type: 'bigInteger', nullable: true }
         },
         primary: ['id'],
         indexes: {

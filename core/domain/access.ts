@@ -2,6 +2,7 @@ import type { ClientRecord } from './client.js';
 import type { Cuit } from './cuit.js';
 import { forbidden } from './errors.js';
 import type { RateLimitStatus } from './rate-limit.js';
+import type { Timestamp } from './time.js';
 import { messages } from './messages.js';
 
 // Who sees what (docs/api.md, Access).
@@ -29,6 +30,9 @@ export interface Principal {
     // user manages it (the rule of findVisibleClient), null if not. A request then asks the
     // database once for who is asking and about which CUIT (find-token-user.ts).
     readonly named?: { readonly cuit: Cuit; readonly client: ClientRecord | null };
+    // The API token it was found by, and when that token was last recorded as used (ms; null:
+    // never), for findTokenUser's throttled "last used". Absent for an OAuth grant's user.
+    readonly apiToken?: { readonly id: number; readonly lastUsedAt: Timestamp | null };
 }
 
 // The subscription's 403s (docs/api.md, Errors), on every endpoint, each with its message: a

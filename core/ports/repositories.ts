@@ -100,6 +100,8 @@ export interface TokenRecord {
     hint: string;
     createdAt: Timestamp;
     revokedAt: Timestamp | null;
+    // When a request last authenticated with it, to findTokenUser's throttle; null: never.
+    lastUsedAt: Timestamp | null;
 }
 
 export interface TokenRepository {
@@ -113,6 +115,8 @@ export interface TokenRepository {
     // the same lookup also answers the client it names if the user manages it (`named`, under
     // ClientRepository.findVisible's rule).
     findPrincipal(tokenHash: string, cuit?: Cuit): Promise<Principal | null>;
+    // Records that the token was used at `at`; an earlier time never replaces a later one.
+    recordUse(id: number, at: Timestamp): Promise<void>;
 }
 
 export interface NewClient {

@@ -36,7 +36,14 @@ const internals = {
         return tokens.filter((token) => token.revokedAt === null).map((token) => {
 
             const name = token.name ?? internals.e.unnamed;
-            return { id: token.id, name, created: formatMoment(token.createdAt), revoke: `${internals.tokens}/${token.id}/revocar`, revokeLabel: `${internals.e.revoke} ${name}` };
+            return {
+                id: token.id,
+                name,
+                created: formatMoment(token.createdAt),
+                lastUsed: token.lastUsedAt === null ? internals.e.neverUsed : formatMoment(token.lastUsedAt),
+                revoke: `${internals.tokens}/${token.id}/revocar`,
+                revokeLabel: `${internals.e.revoke} ${name}`
+            };
         });
     },
 

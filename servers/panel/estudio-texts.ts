@@ -14,7 +14,9 @@ export const estudioTexts = {
     copied: 'Copiado.',
     copyFailed: 'No se pudo copiar: seleccioná el texto y copialo.',
     noTokens: 'Todavía no generaste tokens.',
-    tokenColumns: { name: 'Nombre', created: 'Creado', actions: 'Acciones' },
+    tokenColumns: { name: 'Nombre', created: 'Creado', lastUsed: 'Último uso', actions: 'Acciones' },
+    // A token's last use is recorded at most every 5 minutes (core/domain/token.ts).
+    neverUsed: 'nunca',
     unnamed: '(sin nombre)',
     revoke: 'Revocar',
     revokeTokenTitle: 'Revocar el token',

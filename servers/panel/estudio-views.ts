@@ -49,10 +49,11 @@ const internals = {
 </section>
 {{#if tokens.length}}
 <div class="table-wrap"><table>
-  <thead><tr><th scope="col">{{e.tokenColumns.name}}</th><th scope="col">{{e.tokenColumns.created}}</th><th scope="col">{{e.tokenColumns.actions}}</th></tr></thead>
+  <thead><tr><th scope="col">{{e.tokenColumns.name}}</th><th scope="col">{{e.tokenColumns.created}}</th><th scope="col">{{e.tokenColumns.lastUsed}}</th><th scope="col">{{e.tokenColumns.actions}}</th></tr></thead>
   <tbody>{{#each tokens}}<tr>
     <th scope="row" data-label="{{@root.e.tokenColumns.name}}">{{name}}</th>
     <td data-label="{{@root.e.tokenColumns.created}}">{{created}}</td>
+    <td data-label="{{@root.e.tokenColumns.lastUsed}}">{{lastUsed}}</td>
     <td data-label="{{@root.e.tokenColumns.actions}}"><a href="{{revoke}}" aria-label="{{revokeLabel}}">{{@root.e.revoke}}</a></td>
   </tr>{{/each}}</tbody>
 </table></div>

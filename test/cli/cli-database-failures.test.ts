@@ -30,7 +30,7 @@ const internals = {
         'migrate', 'serve', 'demo', 'mcp',
         'account create --name X', 'account update 1 --writing', 'account show 1', 'account list',
         'user list', 'user create --account 1 --email ana@estudio.com', 'user assign --user 1 --cuit 20123456786',
-        'user set-password --user 1 --password una-clave-larga', 'user revoke-oauth --user 1',
+        'user set-password --user 1 --password una-clave-larga', 'user revoke-oauth --user 1', 'user connections --user 1',
         'token create --user 1', 'token list', 'token revoke 1',
         'tag create --account 1 --name a --color #336699', 'tag assign --account 1 --cuit 20123456786 --name a',
         'sync --all', 'sync worker', 'sync status', 'resync 20123456786',

@@ -170,8 +170,8 @@ for (const database of testDatabases()) {
 
             const byAccount = internals.json(await cli('token', 'list', '--account', String(accountId), '--json')).tokens;
             expect(byAccount.map((token: { id: number }) => token.id)).to.deep.equal([kept.id, revoked.id]);
-            expect(byAccount[0]).to.have.all.keys('id', 'userId', 'name', 'prefix', 'createdAt', 'revokedAt');
-            expect(byAccount[0]).to.include({ userId: ownerId, name: 'ERP', prefix: kept.token.slice(0, 8), revokedAt: null });
+            expect(byAccount[0]).to.have.all.keys('id', 'userId', 'name', 'prefix', 'createdAt', 'revokedAt', 'lastUsedAt');
+            expect(byAccount[0]).to.include({ userId: ownerId, name: 'ERP', prefix: kept.token.slice(0, 8), revokedAt: null, lastUsedAt: null });
             expect(byAccount[1].revokedAt).to.be.a('string');
             expect(
                 internals.json(await cli('token', 'list', '--user', String(memberId), '--json')).tokens.map((token: { id: number }) => token.id)
@@ -194,6 +194,7 @@ for (const database of testDatabases()) {
             }
 
             expect(outputs[0]!.stdout).to.include(`${kept.id}  ${kept.token.slice(0, 8)}…  ERP  usuario ${ownerId}`);
+            expect(outputs[0]!.stdout).to.include('nunca usado');
             expect(outputs[0]!.stdout).to.include('revocado');
         });
 

@@ -189,7 +189,7 @@ describe('the team: owners, invitation links, removal (core, in memory)', () => 
         it('removing a user takes its tokens and links and ends its sessions and grants', async () => {
 
             const invited = await inviteUser(memory.ports, { accountId: owner.accountId, email: 'se-va@example.com', role: 'member' });
-            memory.world.tokens.push({ id: 99, userId: invited.id, tokenHash: 'h', revoked: false });
+            memory.world.tokens.push({ id: 99, userId: invited.id, tokenHash: 'h', revoked: false, lastUsedAt: null });
             const removed = await removeUser(memory.ports, { userId: invited.id, accountId: owner.accountId });
             expect(removed).to.deep.equal({ id: invited.id, email: 'se-va@example.com', removed: true });
             expect(memory.world.tokens).to.deep.equal([]);

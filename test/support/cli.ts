@@ -3,9 +3,11 @@ import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
 import type { CliIo } from '../../cli/io.js';
 import { runCli as runCommandLine } from '../../cli/program.js';
 import { builtCli } from './build.js';
+import type { TestServer } from './server.js';
 
 // The CLI as staff and operators run it. The contract (output, --json, exit codes, errors) is
 // tested in-process through runCli(argv, io), the same function the binary runs; a few smoke
@@ -83,6 +85,43 @@ export const runCli = (databaseUrl: string, args: string[], env: Record<string, 
     const run = internals.turn.then(() => runInProcess(args, { env: internals.env(databaseUrl, env), ...(input === undefined ? {} : { input }) }));
     internals.turn = run.catch(() => undefined);
     return run;
+};
+
+// A suite's server, started before its tests and stopped after them, and `arcasync ARGS` on its
+// database (runCli).
+export const cliOnServer = (start: () => Promise<TestServer>): { server: TestServer; cli: (...args: string[]) => Promise<CliResult> } => {
+
+    const suite = {} as { server: TestServer; cli: (...args: string[]) => Promise<CliResult> };
+    before(async () => {
+
+        suite.server = await start();
+        suite.cli = (...args) => runCli(suite.server.app.config.databaseUrl, args);
+    });
+
+    after(async () => {
+
+        await suite.server?.stop();
+    });
+
+    return suite;
+};
+
+// A command that succeeded with one JSON line and nothing on stderr: that JSON.
+export const cliJson = (result: CliResult): any => {
+
+    expect(result.stderr, result.stderr).to.equal('');
+    expect(result.code, result.stderr).to.equal(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines, result.stdout).to.have.length(1);
+    return JSON.parse(lines[0]!);
+};
+
+// A command refused with exactly this message: one line on stderr, nothing on stdout, exit 1.
+export const cliRefusal = (result: CliResult, message: string): void => {
+
+    expect(result.code, result.stdout).to.equal(1);
+    expect(result.stdout).to.equal('');
+    expect(result.stderr).to.equal(`Error: ${message}\n`);
 };
 
 export interface ProcessRun {

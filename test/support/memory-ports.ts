@@ -51,7 +51,7 @@ interface MemoryJob {
 interface MemoryWorld {
     accounts: AccountRecord[];
     users: (UserRecord & { clients: Set<number> })[];
-    tokens: { id: number; userId: number; tokenHash: string; revoked: boolean }[];
+    tokens: { id: number; userId: number; tokenHash: string; revoked: boolean; lastUsedAt: number | null }[];
     clients: (ClientRecord & { sealedKey: string | null; sortName: string })[];
     jobs: MemoryJob[];
     // Requests counted per user and window start (Unix seconds).
@@ -319,13 +319,13 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         async create(input) {
 
             const id = nextId(world.tokens);
-            world.tokens.push({ id, userId: input.userId, tokenHash: input.tokenHash, revoked: false });
+            world.tokens.push({ id, userId: input.userId, tokenHash: input.tokenHash, revoked: false, lastUsedAt: null });
             return id;
         },
         async findById(id) {
 
             const token = world.tokens.find((row) => row.id === id);
-            return token ? { id: token.id, userId: token.userId, name: null, hint: '', createdAt: 0, revokedAt: token.revoked ? 1 : null } : null;
+            return token ? { id: token.id, userId: token.userId, name: null, hint: '', createdAt: 0, revokedAt: token.revoked ? 1 : null, lastUsedAt: token.lastUsedAt } : null;
         },
         async revoke(id) {
 
@@ -343,13 +343,20 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
                 return null;
             }
 
-            const principal = principalOf(token.userId);
+            const principal = { ...principalOf(token.userId), apiToken: { id: token.id, lastUsedAt: token.lastUsedAt } };
             if (cuit === undefined) {
                 return principal;
             }
 
             const client = world.clients.find((row) => row.cuit === cuit && visible(principal, row));
             return { ...principal, named: { cuit, client: client ? record(client) : null } };
+        },
+        async recordUse(id, at) {
+
+            const token = world.tokens.find((row) => row.id === id);
+            if (token && (token.lastUsedAt === null || token.lastUsedAt < at)) {
+                token.lastUsedAt = at;
+            }
         }
     });
 

@@ -25,6 +25,7 @@ import * as answers from './019_answers.js';
 import * as healthKinds from './020_health_kinds.js';
 import * as capLevels from './021_monotributo_cap_levels.js';
 import * as invitations from './022_invitations.js';
+import * as tokenLastUsed from './023_token_last_used.js';
 import * as arcaMeters from './024_arca_meters.js';
 
 // Migrations are listed here rather than found on disk, so the same list runs from the
@@ -53,6 +54,7 @@ const internals = {
         '020_health_kinds': healthKinds,
         '021_monotributo_cap_levels': capLevels,
         '022_invitations': invitations,
+        '023_token_last_used': tokenLastUsed,
         '024_arca_meters': arcaMeters
     } as Record<string, Knex.Migration>,
     // How long a process waits for another one's migration (an upgrade started on every

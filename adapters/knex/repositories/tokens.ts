@@ -12,7 +12,7 @@ import { placeholders, sqlByShape, statements } from '../fast/statements.js';
 
 const internals = {
     // Never token_hash: nothing that reads tokens back needs it.
-    columns: ['id', 'user_id', 'name', 'hint', 'created_at', 'revoked_at'],
+    columns: ['id', 'user_id', 'name', 'hint', 'created_at', 'revoked_at', 'last_used_at'],
 
     toRecord: (row: Record<string, unknown>): TokenRecord => ({
         id: toNumber(row.id),
@@ -20,7 +20,14 @@ const internals = {
         name: row.name === null ? null : String(row.name),
         hint: String(row.hint),
         createdAt: toNumber(row.created_at),
-        revokedAt: toNullableNumber(row.revoked_at)
+        revokedAt: toNullableNumber(row.revoked_at),
+        lastUsedAt: toNullableNumber(row.last_used_at)
+    }),
+
+    // The principal and the token it was found by (its id and last use, for findTokenUser).
+    toTokenPrincipal: (row: Record<string, unknown>): Principal => ({
+        ...toPrincipal(row),
+        apiToken: { id: toNumber(row.token_id), lastUsedAt: toNullableNumber(row.token_last_used_at) }
     })
 };
 
@@ -29,10 +36,11 @@ const internals = {
 // request runs it.
 export const tokenPrincipalsSql = sqlByShape((hashes: number, cuits: number): string => {
 
+    const token = ['t.token_hash', 't.id as token_id', 't.last_used_at as token_last_used_at'];
     const live = `where t.token_hash in (${placeholders(hashes)}) and t.revoked_at is null`;
     return !cuits
-        ? `${principalSelect(['t.token_hash'])} inner join tokens t on t.user_id = u.id ${live}`
-        : `${principalSelect(['t.token_hash', ...clientColumns('named_')])} inner join tokens t on t.user_id = u.id ` +
+        ? `${principalSelect(token)} inner join tokens t on t.user_id = u.id ${live}`
+        : `${principalSelect([...token, ...clientColumns('named_')])} inner join tokens t on t.user_id = u.id ` +
             `left join clients c on c.account_id = u.account_id and c.cuit in (${placeholders(cuits)}) and (u.role = 'owner' or ${assignedToMember('u.id')}) ${live}`;
 });
 
@@ -46,7 +54,7 @@ export const tokenRepository = (knex: Knex, sql = statements(knex)): TokenReposi
         const principals = new Map<string, Principal>();
         const named = new Map<string, ClientRecord>();
         for (const row of rows) {
-            principals.set(String(row.token_hash), toPrincipal(row));
+            principals.set(String(row.token_hash), internals.toTokenPrincipal(row));
             if (row.named_id !== null && row.named_id !== undefined) {
                 named.set(`${String(row.token_hash)}:${String(row.named_cuit)}`, toClientRecord(row, 'named_'));
             }
@@ -65,6 +73,9 @@ export const tokenRepository = (knex: Knex, sql = statements(knex)): TokenReposi
     // On MySQL the requests of one event-loop turn look their tokens up together (batching.ts).
     const findPrincipalsTogether = batched(findPrincipals);
     const mysql = dialectOf(knex) === 'mysql';
+    // Tokens whose use is being written: the requests that come meanwhile (they read the old
+    // time) add no second write of the same thing.
+    const recording = new Set<number>();
 
     return {
 
@@ -111,6 +122,23 @@ export const tokenRepository = (knex: Knex, sql = statements(knex)): TokenReposi
 
             const lookup = { hash: tokenHash, cuit };
             return mysql ? findPrincipalsTogether(lookup) : (await findPrincipals([lookup]))[0]!;
+        },
+
+        // Rare (findTokenUser's throttle), so through the builder. Another process may have
+        // written a later time meanwhile: that one stays.
+        async recordUse(id, at) {
+
+            if (recording.has(id)) {
+                return;
+            }
+
+            recording.add(id);
+            try {
+                await knex('tokens').where({ id }).andWhere((query) => query.whereNull('last_used_at').orWhere('last_used_at', '<', at)).update({ last_used_at: at });
+            }
+            finally {
+                recording.delete(id);
+            }
         }
     };
 };

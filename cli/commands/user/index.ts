@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../../io.js';
 import { addUserAssign } from './assign.js';
+import { addUserConnections } from './connections.js';
 import { addUserCreate } from './create.js';
 import { addUserInvite } from './invite.js';
 import { addUserLink } from './link.js';
@@ -18,7 +19,7 @@ export const registerUserCommands = (program: Command, io: CliIo): void => {
     const user = program.command('user').description('usuarios de una cuenta');
     for (const add of [
         addUserList, addUserCreate, addUserInvite, addUserLink, addUserRole,
-        addUserAssign, addUserUnassign, addUserSetPassword, addUserRevokeOAuth, addUserRemove
+        addUserAssign, addUserUnassign, addUserSetPassword, addUserConnections, addUserRevokeOAuth, addUserRemove
     ]) {
         add(user, io);
     }

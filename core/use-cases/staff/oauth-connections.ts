@@ -7,7 +7,8 @@ import { requireUser } from './staff-input.js';
 // The MCP clients a user authorized through OAuth: one per grant (the consent they gave), named
 // as the client registered itself, with when and what for. Revoking one ends its grant and
 // every code and token issued under it at once (the MCP endpoint checks the grant on each
-// request); the user's other connections stay. `revoke-oauth` ends them all.
+// request); the user's other connections stay. The panel's /panel/conexiones and the CLI's
+// `user connections` and `user revoke-oauth --connection` run these; `revoke-oauth` alone ends them all.
 
 export interface OAuthConnection {
     // The grant's stored id (a digest): never the grant's own id, which only the server uses.

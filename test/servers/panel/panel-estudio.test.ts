@@ -1,11 +1,13 @@
 import { expect } from 'chai';
 import { setPassword } from '../../../core/use-cases/staff/set-password.js';
+import { formatMoment } from '../../../servers/panel/client-format.js';
 import { estudioTexts } from '../../../servers/panel/estudio-texts.js';
 import { mcpScope } from '../../../servers/oauth/provider.js';
 import { panelTexts } from '../../../servers/panel/texts.js';
 import type { SeededUser } from '../../support/fixtures.js';
 import { addClient, seedUser } from '../../support/fixtures.js';
 import { grant, mcpStatus, oauthTest, register, startOAuthTestServer } from '../../support/oauth.js';
+import { databaseOf } from '../../support/app.js';
 import type { PanelAgent } from '../../support/panel.js';
 import { expectCsrfRefused, panelAgent } from '../../support/panel.js';
 import type { TestServer } from '../../support/server.js';
@@ -18,7 +20,27 @@ import { testDatabases } from '../../support/databases.js';
 
 const internals = {
     hostile: '<img src=x onerror=alert(1)>',
-    tokenOnPage: /id="token-valor" type="text" readonly value="([^"]+)"/
+    tokenOnPage: /id="token-valor" type="text" readonly value="([^"]+)"/,
+
+    // The "Último uso" cell of the token of this name on /panel/tokens.
+    lastUsedOn(page: string, name: string): string | undefined {
+
+        return new RegExp(`<th scope="row" data-label="Nombre">${name}</th>\\s*<td data-label="Creado">[^<]*</td>\\s*<td data-label="Último uso">([^<]*)</td>`).exec(page)?.[1];
+    },
+
+    // The page once a token's use is recorded: the request that used it did not wait for the
+    // write (find-token-user.ts), so the page is asked again until it shows one.
+    async afterUse(agent: PanelAgent, name: string): Promise<string> {
+
+        for (let attempt = 0; ; ++attempt) {
+            const page = (await agent.get('/panel/tokens')).text;
+            if (internals.lastUsedOn(page, name) !== estudioTexts.neverUsed || attempt === 100) {
+                return page;
+            }
+
+            await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+    }
 };
 
 for (const database of testDatabases()) {
@@ -104,6 +126,34 @@ for (const database of testDatabases()) {
                 const after = await agent.get('/panel/tokens?revocado=1');
                 expect(after.text).to.contain(estudioTexts.tokenRevoked);
                 expect(after.text).to.not.contain('Planilla de Marta');
+            });
+
+            it('shows when each token was last used: "nunca" until a REST or MCP request uses it, then its date', async () => {
+
+                const agent = await signedIn(ownerEmail);
+                await agent.get('/panel/tokens');
+                const rest = internals.tokenOnPage.exec((await agent.post('/panel/tokens', { nombre: 'Uso por REST' })).text)![1]!;
+                const mcp = internals.tokenOnPage.exec((await agent.post('/panel/tokens', { nombre: 'Uso por MCP' })).text)![1]!;
+                const before = await agent.get('/panel/tokens');
+                expect(before.text).to.contain('<th scope="col">Último uso</th>');
+                expect(internals.lastUsedOn(before.text, 'Uso por REST')).to.equal('nunca');
+                expect(internals.lastUsedOn(before.text, 'Uso por MCP')).to.equal('nunca');
+
+                expect((await server.request('/v1/cuits', { token: rest })).status).to.equal(200);
+                const used = await internals.afterUse(agent, 'Uso por REST');
+                const stored = async (name: string) => Number((await databaseOf(server.app)('tokens').where({ name }).first('last_used_at'))!.last_used_at);
+                const at = await stored('Uso por REST');
+                expect(internals.lastUsedOn(used, 'Uso por REST')).to.equal(formatMoment(new Date(at).toISOString()));
+                expect(internals.lastUsedOn(used, 'Uso por REST')).to.match(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+                expect(internals.lastUsedOn(used, 'Uso por MCP')).to.equal('nunca');
+
+                // Used again within minutes: nothing more is written (the rule: token-use.test.ts).
+                expect((await server.request('/v1/cuits', { token: rest })).status).to.equal(200);
+                expect(await stored('Uso por REST')).to.equal(at);
+
+                expect((await mcpStatus(server, mcp)).status).to.equal(200);
+                const afterMcp = await internals.afterUse(agent, 'Uso por MCP');
+                expect(internals.lastUsedOn(afterMcp, 'Uso por MCP')).to.equal(formatMoment(new Date(await stored('Uso por MCP')).toISOString()));
             });
 
             it('refuses token generation without its own CSRF token, and a bad name with the staff message', async () => {
