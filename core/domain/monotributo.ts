@@ -58,7 +58,7 @@ export const riesgos = ['tope_cerca', 'tope_superado', 'exclusion'] as const;
 // announces (docs/api.md, Webhooks), by number: 1 from 80 % of its category's cap (the
 // portfolio's tope_cerca), 2 past it, 3 past K's (out of the regime); 0 below 80 % or with its
 // category unknown. Worked out after a save of issued invoices (capStanding, capCrossing;
-// core/use-cases/sync/cap-check.ts writes the level and its event together).
+// checkCap in core/use-cases/sync/system-writes.ts writes the level and its event together).
 const capLevels = {
     nearShare: 0.8,
     umbral: { 1: 'tope_cerca', 2: 'tope_superado', 3: 'fuera_del_regimen' }

@@ -87,7 +87,8 @@ const internals = {
 
         const standing = capStanding(tables, today, billing.categoria, billing.facturado);
         await work.monotributo.saveLevel(standing, billing.level, at);
-        const cuit = await work.outbox.listening();
+        // Whether anyone listens is asked only of a rise (one round trip less for the others).
+        const cuit = standing.level > billing.level ? await work.outbox.listening() : null;
         const crossing = cuit === null ? null : capCrossing(cuit, billing.categoria, standing, billing.level);
         if (crossing) {
             await work.outbox.append({ type: 'monotributo.tope', data: crossing }, at);

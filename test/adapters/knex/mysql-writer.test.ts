@@ -90,6 +90,31 @@ describe('sync saves on MariaDB: several statements per query, on connections of
         expect(await app.ports.syncStates.syncedAt(clientId, 'received_invoices')).to.equal(Date.UTC(2026, 3, 1));
     });
 
+    it('sends a failing kind\'s recovery, decided by core, in the same one query', async () => {
+
+        const { user, clientId } = await seedAccountWithClient(app.ports, '27123456780');
+        // An endpoint, so that the account listens (nothing is delivered here: its secret is
+        // never opened).
+        await app.ports.webhooks.createEndpoint({ accountId: user.accountId, url: 'https://example.com/eventos', events: '*', sealedSecret: 'sin usar', createdAt: 0 });
+        await app.ports.syncStates.recordFailure(clientId, 'received_invoices', 'Clave vencida.', 1, 'clave_vencida');
+        const known = { states: await app.ports.syncStates.list(clientId), monotributista: false };
+        const sent = await internals.queriesDuring(() => app.ports.invoices.saveKinds(
+            clientId,
+            [{ kind: 'issued', invoices: internals.invoices(3) }, { kind: 'received', invoices: internals.invoices(2) }],
+            Date.UTC(2026, 3, 1),
+            known
+        ));
+        expect(sent).to.have.length(1);
+        expect(sent[0]).to.contain('insert into webhook_events');
+        const events = await databaseOf(app)('webhook_events').where({ client_id: clientId, type: 'salud.cambio' }).orderBy('id');
+        type Row = { sync_system: string; previous_error: string | null; data: string };
+        expect(events.map((event: Row) => [event.sync_system, event.previous_error, JSON.parse(event.data)]))
+            .to.deep.equal([
+                ['received_invoices', null, { estado: 'clave_vencida', estadoAnterior: 'pendiente' }],
+                ['received_invoices', 'Clave vencida.', { estado: 'ok', estadoAnterior: 'clave_vencida' }]
+            ]);
+    });
+
     it('sends a first sync\'s thousands a thousand rows a query, the last with COMMIT', async () => {
 
         const { clientId } = await seedAccountWithClient(app.ports);
