@@ -61,6 +61,9 @@ const internals = {
     latencyMs: (process.env.BENCH_LATENCY_MS ?? '300,2000').split(',').map(Number) as [number, number],
     concurrency: Number(process.env.BENCH_CONCURRENCY ?? defaultTransportOptions.concurrency),
     entitiesShare: 0.1,
+    // What a sync knows of these CUITs at its start, handed to their saves as a sync hands it
+    // (core/use-cases/sync/sync-client.ts): no system ran, the registry calls none a monotributista.
+    firstSync: { states: [], monotributista: false },
     fesGapMs: 1_000,
 
     // The simulated authority alone, in this child process: prints its URL, serves until killed.
@@ -315,7 +318,7 @@ const internals = {
             for (let i = 0; i < cuits; i++) {
                 const kinds = [batches[i]!, batches[i + cuits]!];
                 const at = performance.now();
-                await app.ports.invoices.saveKinds(kinds[0]!.clientId, kinds, Date.now());
+                await app.ports.invoices.saveKinds(kinds[0]!.clientId, kinds, Date.now(), internals.firstSync);
                 saves.push({ ms: performance.now() - at, invoices: kinds[0]!.invoices.length + kinds[1]!.invoices.length });
             }
         }
@@ -325,7 +328,7 @@ const internals = {
 
                 while (next < batches.length) {
                     const batch = batches[next++]!;
-                    await app.ports.invoices.save(batch.clientId, batch.kind, batch.invoices, Date.now());
+                    await app.ports.invoices.saveKinds(batch.clientId, [batch], Date.now(), internals.firstSync);
                 }
             }));
         }

@@ -6,7 +6,7 @@ import type { JobQueue, SyncJob, SyncReason, SyncTargetRepository } from '../../
 import type { OnConnection } from './connection.js';
 import { dialectOf, immediateTransaction } from './connection.js';
 import { isLockConflict, isUniqueViolation } from './errors.js';
-import { countOf, toNullableNumber, toNumber } from './column-values.js';
+import { countOf, toNullableBoolean, toNullableNumber, toNumber } from './column-values.js';
 import { pendingJobRow } from './pending-job.js';
 
 // The job queue on sync_jobs (migrations 001 and 002). Claiming differs per database:
@@ -451,7 +451,7 @@ export const syncTargetRepository = (knex: Knex): SyncTargetRepository => ({
 
     async find(clientId) {
 
-        const client = await knex('clients').select('id', 'account_id', 'cuit', 'tipo', 'representative_id', 'clave_arca').where({ id: clientId }).first();
+        const client = await knex('clients').select('id', 'account_id', 'cuit', 'tipo', 'representative_id', 'clave_arca', 'monotributista').where({ id: clientId }).first();
         if (!client) {
             return null;
         }
@@ -471,7 +471,8 @@ export const syncTargetRepository = (knex: Knex): SyncTargetRepository => ({
             loginClientId: login ? toNumber(login.id) : null,
             loginCuit: login ? String(login.cuit) as Cuit : null,
             sealedKey: login ? (login.clave_arca as string | null) : null,
-            keyFailure: failure ? { fingerprint: String(failure.key_fingerprint), kind: String(failure.kind), at: toNumber(failure.failed_at) } : null
+            keyFailure: failure ? { fingerprint: String(failure.key_fingerprint), kind: String(failure.kind), at: toNumber(failure.failed_at) } : null,
+            monotributista: toNullableBoolean(client.monotributista) === true
         };
     },
 

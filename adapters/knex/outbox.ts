@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { RecordChanges } from '../../core/domain/events.js';
 import type { KeyState } from '../../core/domain/health.js';
-import { capLevels } from '../../core/domain/monotributo.js';
 import type { SyncSystem } from '../../core/domain/sync-system.js';
 import type { Timestamp } from '../../core/domain/time.js';
 import type { Outbox, OutboxEvent } from '../../core/ports/unit-of-work.js';
@@ -48,8 +47,8 @@ const listeningCuit = async (trx: Knex.Transaction, clientId: number): Promise<s
 };
 
 // An event about a client, as a statement: it writes nothing when the account has no active
-// endpoint.
-const announceStep = (clientId: number, event: OutboxEvent, at: Timestamp): Step => ({
+// endpoint (the outbox's append, and an invoice save's events sent with its rows).
+export const announceStep = (clientId: number, event: OutboxEvent, at: Timestamp): Step => ({
     sql: `insert into webhook_events (${internals.columns}) select ?, c.account_id, c.id, c.cuit, ?, ?, ?, ?, ?, ?, 0 from clients c where c.id = ? and ${internals.listened}`,
     bindings: [
         newEventId(),
@@ -62,40 +61,6 @@ const announceStep = (clientId: number, event: OutboxEvent, at: Timestamp): Step
         clientId
     ]
 });
-
-// An invoice save's own unit of work (repositories/invoices.ts, one round trip on MySQL) writes
-// its two records as statements sent with its rows: a kind that failed before and is stored now
-// left its failure, the change of health core's system writes decide for the other systems (the
-// error it leaves and its state read from sync_states before the sync date clears them), and what it changed
-// (changesStep, or countedChangesStep with counts its upsert left in SQL).
-export const recoveryStep = (clientId: number, system: SyncSystem, at: Timestamp): Step => ({
-    sql: `insert into webhook_events (${internals.columns}) select ?, c.account_id, c.id, c.cuit, 'salud.cambio', s.system, s.last_error, null, ` +
-        "json_object('estado', 'ok', 'estadoAnterior', coalesce(s.last_state, 'error')), ?, 0 " +
-        `from sync_states s inner join clients c on c.id = s.client_id where s.client_id = ? and s.system = ? and s.last_error is not null and ${internals.listened}`,
-    bindings: [newEventId(), at, clientId, system]
-});
-
-// A monotributista's billing rose to a higher cap level (cap-levels.ts, in an invoice save's
-// transaction, after the level's upsert): `monotributo.tope`, with the threshold crossed (the
-// highest), the figures and where the control is read. Staying at a level writes nothing.
-export const capCrossingStep = (
-    dialect: Dialect,
-    clientId: number,
-    context: { topeMaximo: number; ventana: { desde: string; hasta: string } },
-    at: Timestamp
-): Step => {
-
-    const listado = dialect === 'mysql' ? "concat('/v1/cuits/', c.cuit, '/monotributo')" : "'/v1/cuits/' || c.cuit || '/monotributo'";
-    const umbral = `case l.level ${Object.entries(capLevels.umbral).map(([level, name]) => `when ${level} then '${name}'`).join(' ')} end`;
-    return {
-        sql: `insert into webhook_events (${internals.columns}) select ?, c.account_id, c.id, c.cuit, 'monotributo.tope', null, null, null, ` +
-            `json_object('umbral', ${umbral}, 'categoria', c.categoria, 'facturado', l.facturado, 'tope', l.tope, ` +
-            "'usoTope', case when l.tope is null then null else round(l.facturado / l.tope, 4) end, 'topeMaximo', ?, 'usoTopeMaximo', round(l.facturado / ?, 4), " +
-            `'ventana', json_object('desde', ?, 'hasta', ?), 'listado', ${listado}), ?, 0 ` +
-            `from monotributo_cap_levels l inner join clients c on c.id = l.client_id where l.client_id = ? and l.level > l.previous_level and ${internals.listened}`,
-        bindings: [newEventId(), context.topeMaximo, context.topeMaximo, context.ventana.desde, context.ventana.hasta, at, clientId]
-    };
-};
 
 // What a system's write changed, in the write's transaction, for the CUIT's completed sync
 // (announceSyncCompleted).

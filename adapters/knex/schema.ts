@@ -25,10 +25,6 @@ export interface ColumnSpec {
     scale?: number;
     unsigned?: boolean;
     nullable?: boolean;
-    // What SQLite's table declares where it differs from the rest: SQLite holds any length in
-    // a varchar, so a size changed on MySQL alone (014 widened sync_jobs.active_key there)
-    // still reads the old one.
-    sqliteDeclares?: string;
 }
 
 interface IndexSpec {
@@ -427,7 +423,7 @@ export const schema = {
             finished_at: { type: 'bigInteger', nullable: true },
             active_client_id: { type: 'integer', unsigned: true, nullable: true },
             started_at: { type: 'bigInteger', nullable: true },
-            active_key: { type: 'string', size: 64, nullable: true, sqliteDeclares: 'varchar(11)' }
+            active_key: { type: 'string', size: 64, nullable: true }
         },
         primary: ['id'],
         indexes: {

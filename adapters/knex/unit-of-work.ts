@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { UnitOfWork } from '../../core/ports/unit-of-work.js';
+import { capLevelStore } from './cap-levels.js';
 import { clientDataTransaction, dialectOf } from './connection.js';
 import { outbox } from './outbox.js';
 import { ccmaStore } from './repositories/ccma.js';
@@ -22,6 +23,7 @@ export const unitOfWork = (knex: Knex): UnitOfWork => ({
         ccma: ccmaStore(trx, clientId),
         notifications: notificationStore(trx, clientId),
         syncStates: syncStateStore(trx, dialectOf(knex), clientId),
+        monotributo: capLevelStore(trx, clientId),
         keyOf: (day) => keyOfClient(trx, clientId, day)
     }))
 });

@@ -57,12 +57,13 @@ export const riesgos = ['tope_cerca', 'tope_superado', 'exclusion'] as const;
 // The levels of a monotributista's billing against its caps whose rise `monotributo.tope`
 // announces (docs/api.md, Webhooks), by number: 1 from 80 % of its category's cap (the
 // portfolio's tope_cerca), 2 past it, 3 past K's (out of the regime); 0 below 80 % or with its
-// category unknown. The database applies them as it saves issued invoices
-// (adapters/knex/cap-levels.ts), in the save's transaction.
-export const capLevels = {
+// category unknown. Worked out after a save of issued invoices (capStanding, capCrossing;
+// checkCap in core/use-cases/sync/system-writes.ts writes the level and its event together).
+const capLevels = {
     nearShare: 0.8,
     umbral: { 1: 'tope_cerca', 2: 'tope_superado', 3: 'fuera_del_regimen' }
 } as const;
+export type CapLevel = 0 | 1 | 2 | 3;
 export type Riesgo = typeof riesgos[number];
 
 export interface TableChoice {
@@ -391,4 +392,59 @@ export const notApplicable = (monotributista: boolean | null): MonotributoNotApp
     }
 
     return { aplica: false, motivo: monotributista === null ? monotributoMessages.registryPending : monotributoMessages.notMonotributista };
+};
+
+// Where a monotributista's billing of the window (`facturado`, signed as billingTypes sign it)
+// stands on `today` against the caps of the table in force: its level, its category's cap
+// (null: the category is not one of A–K) and K's.
+export interface CapStanding {
+    level: CapLevel;
+    facturado: number;
+    tope: number | null;
+    topeMaximo: number;
+    ventana: { desde: string; hasta: string };
+}
+
+export const capStanding = (tables: readonly CategoryTable[], today: string, categoria: string | null, facturado: number): CapStanding => {
+
+    const { table } = tableInForce(tables, today);
+    const billed = internals.cents(facturado);
+    const tope = (categories as readonly string[]).includes(categoria ?? '') ? table.topes[categoria as Categoria] : null;
+    const topeMaximo = table.topes.K;
+    const level: CapLevel = billed > topeMaximo ? 3 : tope === null ? 0 : billed > tope ? 2 : billed >= capLevels.nearShare * tope ? 1 : 0;
+    return { level, facturado: billed, tope, topeMaximo, ventana: billingWindow(today) };
+};
+
+// `monotributo.tope`'s data when the level rose above the one stored (`before`; 0 when none
+// was), naming the highest threshold crossed; null when it stayed or fell.
+export interface CapCrossing {
+    umbral: typeof capLevels.umbral[1 | 2 | 3];
+    categoria: string | null;
+    facturado: number;
+    tope: number | null;
+    usoTope: number | null;
+    topeMaximo: number;
+    usoTopeMaximo: number;
+    ventana: { desde: string; hasta: string };
+    listado: string;
+}
+
+export const capCrossing = (cuit: string, categoria: string | null, standing: CapStanding, before: CapLevel): CapCrossing | null => {
+
+    if (standing.level === 0 || standing.level <= before) {
+        return null;
+    }
+
+    const { facturado, tope, topeMaximo, ventana } = standing;
+    return {
+        umbral: capLevels.umbral[standing.level],
+        categoria,
+        facturado,
+        tope,
+        usoTope: tope === null ? null : internals.ratio(facturado, tope),
+        topeMaximo,
+        usoTopeMaximo: internals.ratio(facturado, topeMaximo),
+        ventana,
+        listado: `/v1/cuits/${cuit}/monotributo`
+    };
 };

@@ -87,6 +87,9 @@ export interface SyncTarget {
     // The key of the login client was refused (rejected, blocked, expired) while it was this
     // exact sealed value; it is not tried again until it changes.
     keyFailure: { fingerprint: string; kind: string; at: Timestamp } | null;
+    // The registry called it a monotributista when it was read (its cap is checked after a
+    // save of its issued invoices).
+    monotributista: boolean;
 }
 
 export interface SyncTargetRepository {

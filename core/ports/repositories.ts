@@ -210,9 +210,20 @@ export interface TagRepository {
 }
 
 // The write methods below store one system's synchronized result, its syncedAt and the events
-// about it in one transaction: all change or none does. Invoices are saved by their store's own
-// fast path; the others are core's system writes (core/use-cases/sync/system-writes.ts) through
-// the unit of work (unit-of-work.ts).
+// about it in one transaction: all change or none does. They are core's system writes
+// (core/use-cases/sync/system-writes.ts) through the unit of work (unit-of-work.ts); invoices
+// go through their store's fast path (InvoiceStore), given the events core decided.
+
+// What a sync knew of its client when it began, handed to its invoice saves so that deciding
+// their events adds no read to them: the systems' records (a failing one's save is its
+// recovery) and whether the registry calls it a monotributista (its cap is checked after
+// issued invoices). Without it a save reads them itself.
+export interface InvoiceSaveContext {
+    states: readonly SyncState[];
+    monotributista: boolean;
+}
+
+export type InvoiceSave = { kind: InvoiceKind; invoices: readonly InvoiceRecord[] };
 
 export interface InvoiceRepository {
     list(clientId: number, kind: InvoiceKind, range: DateRange, page: PageRequest): Promise<Page<InvoiceRecord>>;
@@ -222,7 +233,7 @@ export interface InvoiceRepository {
     save(clientId: number, kind: InvoiceKind, invoices: readonly InvoiceRecord[], syncedAt: Timestamp): Promise<void>;
     // Several kinds (each at most once) as save does each, all in one transaction: a sync's
     // issued and received invoices, written together with one commit.
-    saveKinds(clientId: number, saves: readonly { kind: InvoiceKind; invoices: readonly InvoiceRecord[] }[], syncedAt: Timestamp): Promise<void>;
+    saveKinds(clientId: number, saves: readonly InvoiceSave[], syncedAt: Timestamp, known?: InvoiceSaveContext): Promise<void>;
 }
 
 export interface SctRepository {

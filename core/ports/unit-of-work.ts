@@ -6,18 +6,21 @@ import type { Notification } from '../domain/notification.js';
 import type { SctData, SctDebt } from '../domain/sct.js';
 import type { SyncSystem } from '../domain/sync-system.js';
 import type { Timestamp } from '../domain/time.js';
-import type { RegistryClassification, SyncState } from './repositories.js';
+import type { CapLevel, CapStanding, CategoryTable } from '../domain/monotributo.js';
+import type { DateRange } from '../domain/period.js';
+import type { InvoiceRepository, InvoiceSave, RegistryClassification, SyncState } from './repositories.js';
 
 // The unit of work: what a client's synchronized data and the webhook events about it are
 // written through. The rule, kept here and nowhere else: no data without its event, no event
 // without its data. A use case opens one `transaction` per write; inside it the stores only
 // persist (and, when asked, report what their write replaced), and the outbox is the one writer
-// of events. The use case decides which event and its payload (core/use-cases/sync/system-writes.ts);
-// the transaction commits the data and those events together, or neither. The one write that
-// keeps its own transaction is a sync's save of invoices (InvoiceRepository.saveKinds): on MySQL
-// it is one round trip from BEGIN to COMMIT, with the rows it changed counted in SQL as they
-// are written (bench:sync), and it writes the same two records the outbox writes for the
-// others (a failing system's recovery, what the save changed) in that transaction.
+// of events. The use case decides which event and its payload (core/use-cases/sync/system-writes.ts,
+// for every system and for the monotributo cap); the transaction commits the data and those
+// events together, or neither. The one write that keeps its own transaction is the mechanics of
+// a sync's save of invoices (InvoiceStore.saveKinds): on MySQL it is one round trip from BEGIN
+// to COMMIT, so it takes the events core decided before it (a failing system's recovery) and
+// appends them, as the outbox would, with its rows; what it changed it counts in SQL as the
+// rows are written (bench:sync), and the outbox's record of it goes in the same round trip.
 
 // An event as the outbox keeps it until it is delivered; names and payloads are the wire's.
 export interface OutboxEvent {
@@ -89,6 +92,17 @@ export interface ClientStores {
         markSynced(system: SyncSystem, at: Timestamp): Promise<void>;
         recordFailure(system: SyncSystem, record: { error: string; state: SyncState['lastState']; at: Timestamp; failingSince: Timestamp }): Promise<void>;
     };
+    // Where its billing stood against its monotributo caps (core/domain/monotributo.ts).
+    monotributo: {
+        // Its category as the registry gave it, its issued invoices' billing between the range's
+        // days (signed as billingTypes sign it) and the level stored by the last check (0: none);
+        // null when the registry does not call it a monotributista.
+        billing(range: DateRange): Promise<{ categoria: string | null; facturado: number; level: CapLevel } | null>;
+        // Every category table staff loaded.
+        tables(): Promise<CategoryTable[]>;
+        // The level worked out now, the one it replaces kept beside it.
+        saveLevel(standing: CapStanding, previous: CapLevel, at: Timestamp): Promise<void>;
+    };
     // null: no key can log in for it (a legal entity without a representative).
     keyOf(day: string): Promise<KeyOfClient | null>;
 }
@@ -102,4 +116,12 @@ export interface UnitOfWork {
     // together, or nothing does. Run again whole when it loses to another transaction over
     // locks (so `work` must only read and write through its argument).
     transaction<T>(clientId: number, work: (client: ClientWork) => Promise<T>): Promise<T>;
+}
+
+// The invoices' store: its reads, and a sync's save on its own fast path (one transaction of
+// fixed SQL, one round trip on MySQL): each kind's rows, its day counts, its sync date and
+// what it changed (for an account that listens), and `events`, core's, appended as the outbox
+// appends them (nothing for an account without an active endpoint).
+export interface InvoiceStore extends Pick<InvoiceRepository, 'list' | 'totals'> {
+    saveKinds(clientId: number, saves: readonly InvoiceSave[], syncedAt: Timestamp, events: readonly OutboxEvent[]): Promise<void>;
 }

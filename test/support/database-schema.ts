@@ -28,10 +28,6 @@ const internals = {
     column(spec: ColumnSpec, dialect: Dialect): string {
 
         const nullable = spec.nullable ? 'null' : 'not null';
-        if (dialect === 'sqlite' && spec.sqliteDeclares) {
-            return `${spec.sqliteDeclares} ${nullable}`;
-        }
-
         if (spec.type === 'string') {
             return `varchar(${spec.size}) ${nullable}`;
         }

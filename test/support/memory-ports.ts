@@ -8,8 +8,8 @@ import type { Notification } from '../../core/domain/notification.js';
 import { defaultRateLimits } from '../../core/domain/rate-limit.js';
 import type { RateLimits } from '../../core/domain/rate-limit.js';
 import { argentineHolidays } from '../../adapters/holidays/argentina.js';
-import type { CategoryTable, InvoiceAmountRow } from '../../core/domain/monotributo.js';
-import { monthlyTotals } from '../../core/domain/monotributo.js';
+import type { CapLevel, CategoryTable, InvoiceAmountRow } from '../../core/domain/monotributo.js';
+import { billingTypes, monthlyTotals, signOf } from '../../core/domain/monotributo.js';
 import { publishedTables } from '../../core/domain/monotributo-tables.js';
 import type {
     AccountRecord,
@@ -29,7 +29,7 @@ import type {
 } from '../../core/ports/index.js';
 import type { JobQueue, SyncReason } from '../../core/ports/job-queue.js';
 import type { SyncState } from '../../core/ports/repositories.js';
-import type { ClientWork, OutboxEvent, SystemChanges, UnitOfWork } from '../../core/ports/unit-of-work.js';
+import type { ClientWork, InvoiceStore, OutboxEvent, SystemChanges, UnitOfWork } from '../../core/ports/unit-of-work.js';
 import { withSystemWrites } from '../../core/use-cases/sync/system-writes.js';
 
 // The ports the core's rules need, as plain objects over arrays: unit tests of the use cases
@@ -58,8 +58,11 @@ interface MemoryWorld {
     counts: Map<string, number>;
     // The monotributo's category tables (the repository's four to begin with).
     categoryTables: CategoryTable[];
-    // Invoices as the answers read them: month, kind, type, importe in pesos, IVA in pesos.
-    invoices: (InvoiceAmountRow & { clientId: number; iva: number })[];
+    // Invoices as the answers read them: month, kind, type, importe in pesos, IVA in pesos (a
+    // save's also by their natural key, which a save again replaces).
+    invoices: (InvoiceAmountRow & { clientId: number; iva: number; key?: string })[];
+    // Each monotributista's cap level, as the last check left it.
+    capLevels: Map<number, { level: CapLevel; previousLevel: CapLevel; facturado: number; tope: number | null }>;
     calendarFeeds: { userId: number; tokenHash: string }[];
     // The team's: password hashes by user, invitation links, the users whose OAuth store
     // entries (panel sessions, grants) were revoked, and throttle counts by subject and window.
@@ -144,6 +147,7 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
 
     const world: MemoryWorld = {
         accounts: [], users: [], tokens: [], clients: [], jobs: [], counts: new Map(), listening: new Set(), events: [], changes: [], syncStates: [],
+        capLevels: new Map(),
         notifications: new Map(),
         categoryTables: publishedTables.map((table) => ({ ...table, topes: { ...table.topes } })), invoices: [], calendarFeeds: [],
         passwords: new Map(), invitations: [], oauthRevoked: [], throttled: new Map()
@@ -549,7 +553,11 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
     const unitOfWork: UnitOfWork = {
         async transaction(clientId, work) {
 
-            const saved = { events: [...world.events], changes: [...world.changes], syncStates: world.syncStates.map((state) => ({ ...state })) };
+            const saved = {
+                events: [...world.events], changes: [...world.changes], syncStates: world.syncStates.map((state) => ({ ...state })),
+                capLevels: new Map(world.capLevels),
+                invoices: [...world.invoices]
+            };
             const cuit = () => {
 
                 const client = world.clients.find((row) => row.id === clientId);
@@ -559,6 +567,37 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
             const client: ClientWork = internals.partial<ClientWork>('unitOfWork', {
                 exists: async () => world.clients.some((row) => row.id === clientId),
                 keyOf: async () => null,
+                registry: internals.partial<ClientWork['registry']>('unitOfWork.registry', {
+                    // On the client's row; one record, new on its first sync, changed when it moved.
+                    async save(classification, _syncedAt, count) {
+
+                        const row = world.clients.find((entry) => entry.id === clientId)!;
+                        const first = !world.syncStates.some((state) => state.clientId === clientId && state.system === 'registry' && state.syncedAt !== null);
+                        const moved = (['monotributista', 'autonomo', 'categoria'] as const).some((field) => row[field] !== classification[field]);
+                        Object.assign(row, classification);
+                        return count ? { nuevos: first ? 1 : 0, cambiados: !first && moved ? 1 : 0, eliminados: 0 } : null;
+                    }
+                }),
+                monotributo: {
+                    async billing(range) {
+
+                        const client = world.clients.find((row) => row.id === clientId);
+                        if (client?.monotributista !== true) {
+                            return null;
+                        }
+
+                        const [from, to] = [range.fromDate.slice(0, 7), range.toDate.slice(0, 7)];
+                        const facturado = world.invoices
+                            .filter((row) => row.clientId === clientId && row.kind === 'issued' && row.mes >= from && row.mes <= to)
+                            .reduce((sum, row) => sum + signOf(billingTypes, row.tipo) * row.importe, 0);
+                        return { categoria: client.categoria, facturado, level: world.capLevels.get(clientId)?.level ?? 0 };
+                    },
+                    tables: async () => [...world.categoryTables],
+                    async saveLevel(standing, previousLevel) {
+
+                        world.capLevels.set(clientId, { level: standing.level, previousLevel, facturado: standing.facturado, tope: standing.tope });
+                    }
+                },
                 outbox: {
                     listening: async () => cuit(),
                     async append(event, at, about = clientId) {
@@ -652,8 +691,37 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         }
     });
 
+    // InvoiceStore's promise: each invoice upserted by its natural key, the events given
+    // appended (to an account that listens) and each kind's sync date, together.
+    const invoices = internals.partial<InvoiceStore>('invoices', {
+        async saveKinds(clientId, saves, syncedAt, events) {
+
+            await unitOfWork.transaction(clientId, async (work) => {
+
+                for (const { kind, invoices: saved } of saves) {
+                    for (const invoice of saved) {
+                        const key = [kind, kind === 'received' ? invoice.counterpart.numeroDocumento : '', invoice.tipo, invoice.puntoVenta, invoice.numeroDesde].join('|');
+                        world.invoices = world.invoices.filter((row) => row.clientId !== clientId || row.key !== key);
+                        const { tipo, importe } = invoice;
+                        const row = { clientId, key, mes: invoice.fecha.slice(0, 7), kind, tipo, importe, iva: invoice.iva ?? 0 };
+                        world.invoices.push(row);
+                    }
+                }
+
+                for (const event of events) {
+                    await work.outbox.append(event, syncedAt);
+                }
+
+                for (const { kind } of saves) {
+                    await work.syncStates.markSynced(`${kind}_invoices`, syncedAt);
+                }
+            });
+        }
+    });
+
     const stored = withSystemWrites({
         unitOfWork,
+        invoices,
         sct: internals.partial<Ports['sct']>('sct', {}),
         ccma: internals.partial<Ports['ccma']>('ccma', {}),
         notifications,

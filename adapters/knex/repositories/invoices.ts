@@ -1,7 +1,7 @@
-import type { CategoryTable } from '../../../core/domain/monotributo-tables.js';
 import type { Knex } from 'knex';
 import type { InvoiceKind, InvoiceRecord } from '../../../core/domain/invoice.js';
-import type { InvoiceRepository } from '../../../core/ports/index.js';
+import type { InvoiceSave } from '../../../core/ports/index.js';
+import type { InvoiceStore } from '../../../core/ports/unit-of-work.js';
 import { clientDataIsolation, dialectOf } from '../connection.js';
 import { touchClientStep } from '../data-versions.js';
 import { invoiceListColumns, listQueries, seekDay } from '../fast/list-queries.js';
@@ -12,11 +12,8 @@ import type { Step } from '../fast/statements.js';
 import { statements, statementsTransaction } from '../fast/statements.js';
 import { upsertChangedSql, upsertCountingSql, upsertSql } from '../fast/upsert.js';
 import { markSyncedStep } from './sync-states.js';
-import { changesStep, countedChangesStep, listenedSql, recoveryStep } from '../outbox.js';
-import { capLevelSteps } from '../cap-levels.js';
-import { categoryTablesOf } from './answers.js';
+import { announceStep, changesStep, countedChangesStep, listenedSql } from '../outbox.js';
 
-type KindSave = { kind: InvoiceKind; invoices: readonly InvoiceRecord[] };
 type DayRecount = { forget: string; recount: string };
 
 // The invoices table as a save writes it: a row's values in rowColumns' order (rowValues),
@@ -86,7 +83,7 @@ const internals = {
     // The queries of a MySQL save, each a list of statements: the batches of rows, the first
     // with the client's version raise, the last with the day counts and the sync date (sent
     // with COMMIT).
-    mysqlQueries(clientId: number, saves: readonly KindSave[], rows: readonly ValueRow[], touch: Step, synced: readonly Step[]): Step[][] {
+    mysqlQueries(clientId: number, saves: readonly InvoiceSave[], rows: readonly ValueRow[], touch: Step, synced: readonly Step[]): Step[][] {
 
         const sql = internals.mysql;
         const inserts: Step[] = [];
@@ -105,7 +102,7 @@ const internals = {
     },
 
     // The recount's statements for each saved kind.
-    recounting: (sql: DayRecount, clientId: number, saves: readonly KindSave[]): Step[] => saves.flatMap(({ kind }) => [
+    recounting: (sql: DayRecount, clientId: number, saves: readonly InvoiceSave[]): Step[] => saves.flatMap(({ kind }) => [
         { sql: sql.forget, bindings: [clientId, internals.kinds[kind]] },
         { sql: sql.recount, bindings: [clientId, internals.kinds[kind]] }
     ]),
@@ -181,36 +178,15 @@ const internals = {
     ]
 };
 
-export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = listQueries(dialectOf(knex)).invoices): InvoiceRepository => {
+export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = listQueries(dialectOf(knex)).invoices): InvoiceStore => {
 
     // Each kind's invoices and syncedAt in one transaction, after raising the client's data
     // version once (a client data transaction, connection.ts, of fixed SQL from BEGIN to
     // COMMIT). On MySQL the rows of every kind go in the same statements, and a save of up to
-    // batchSize rows is one round trip: BEGIN, the version raise, the rows, the days, syncedAt
-    // and COMMIT; the days are added only if no row of the whole save met a stored invoice.
-    // The category tables change twice a year (staff load them): kept here for a minute, so a
-    // save stays one round trip on MySQL (test/adapters/knex/mysql-writer.test.ts) instead of
-    // reading them before every save. A table loaded in another process counts within a minute.
-    const tables: { read: Promise<CategoryTable[]> | null; at: number } = { read: null, at: 0 };
-    const tablesInForce = (): Promise<CategoryTable[]> => {
-
-        const now = Date.now();
-        if (!tables.read || now - tables.at > 60_000) {
-            const read = categoryTablesOf(knex);
-            read.catch(() => {
-
-                if (tables.read === read) {
-                    tables.read = null;
-                }
-            });
-            tables.read = read;
-            tables.at = now;
-        }
-
-        return tables.read;
-    };
-
-    const saveKinds: InvoiceRepository['saveKinds'] = async (clientId, saves, syncedAt) => {
+    // batchSize rows is one round trip: BEGIN, the version raise, the rows, the days, what it
+    // changed, core's events, syncedAt and COMMIT; the days are added only if no row of the
+    // whole save met a stored invoice.
+    const saveKinds: InvoiceStore['saveKinds'] = async (clientId, saves, syncedAt, events) => {
 
         if (!saves.length) {
             return;
@@ -220,13 +196,10 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
         const kindRows = saves.map(({ kind, invoices }) => invoices.map((invoice) => internals.rowValues(clientId, kind, invoice)));
         const rows = kindRows.flat();
         const touch = touchClientStep(clientId);
-        // The sync date of each kind, after the recovery of a kind that was failing (the
-        // outbox's, as core's unit of work writes it for the other systems).
+        // Core's events (a failing kind's recovery), appended as the outbox appends them, then
+        // the sync date of each kind.
         const systems = saves.map(({ kind }) => internals.systems[kind]);
-        // A save of issued invoices works the monotributista's cap level out again after its
-        // rows (the table in force, read before the transaction) and announces its rise.
-        const levels = saves.some(({ kind }) => kind === 'issued') ? capLevelSteps(dialect, clientId, await tablesInForce(), syncedAt) : [];
-        const synced = [...levels, ...systems.map((system) => recoveryStep(clientId, system, syncedAt)), markSyncedStep(dialect, clientId, systems, syncedAt)];
+        const synced = [...events.map((event) => announceStep(clientId, event, syncedAt)), markSyncedStep(dialect, clientId, systems, syncedAt)];
         // What each kind's save changed (written only for an account whose webhooks listen).
         const changes = saves.map(({ kind }, index) => countedChangesStep(
             dialect,
@@ -300,7 +273,6 @@ export const invoiceRepository = (knex: Knex, sql = statements(knex), queries = 
             }));
         },
 
-        save: (clientId, kind, invoices, syncedAt) => saveKinds(clientId, [{ kind, invoices }], syncedAt),
         saveKinds
     };
 };

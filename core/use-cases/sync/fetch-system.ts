@@ -7,6 +7,7 @@ import type { Timestamp } from '../../domain/time.js';
 import type { TaxpayerSession } from '../../ports/authority-client.js';
 import { AuthorityFailure } from '../../ports/authority-client.js';
 import type { SyncTarget } from '../../ports/job-queue.js';
+import type { InvoiceSaveContext, SyncState } from '../../ports/repositories.js';
 import type { SyncDeps } from './deps.js';
 import type { InvoiceWindowPolicy } from './sync-policy.js';
 import { invoiceWindow } from './sync-policy.js';
@@ -21,19 +22,26 @@ export interface Fetched {
     write: { invoices: { kind: InvoiceKind; invoices: readonly InvoiceRecord[] } } | { store: (at: Timestamp) => Promise<void> };
     // What was read only in part, said in the system's outcome (ARCA's meter not read).
     notice?: string;
+    // The registry's word, once stored: whether the invoice saves after it check a cap.
+    monotributista?: boolean;
 }
 
 export interface FetchOptions {
     full: boolean;
     invoicePolicy?: InvoiceWindowPolicy | undefined;
+    // The client's systems as the sync found them at its start (its job's lease makes the sync
+    // the only writer of their records until it ends).
+    states: readonly SyncState[];
 }
 
 const internals = {
     writeAttempts: 3,
 
-    async invoices(deps: SyncDeps, session: TaxpayerSession, target: SyncTarget, kind: InvoiceKind, options: FetchOptions): Promise<InvoiceRecord[]> {
+    syncedAt: (options: FetchOptions, system: SyncSystem): Timestamp | null => options.states.find((state) => state.system === system)?.syncedAt ?? null,
 
-        const lastSyncedAt = await deps.syncStates.syncedAt(target.id, `${kind}_invoices`);
+    async invoices(deps: SyncDeps, session: TaxpayerSession, kind: InvoiceKind, options: FetchOptions): Promise<InvoiceRecord[]> {
+
+        const lastSyncedAt = internals.syncedAt(options, `${kind}_invoices`);
         const window = invoiceWindow({
             now: deps.clock.now().getTime(),
             lastSyncedAt,
@@ -62,6 +70,7 @@ export const fetchSystem = async (
                 system,
                 records: 1,
                 write: { store: (at) => deps.registry.save(target.id, classification, at, read) },
+                monotributista: classification.monotributista === true,
                 ...(meter instanceof AuthorityFailure ? { notice: `${messages.sync.meterUnread}: ${meter.message}` } : {})
             };
         }
@@ -69,7 +78,7 @@ export const fetchSystem = async (
         case 'issued_invoices':
         case 'received_invoices': {
             const kind = system === 'issued_invoices' ? 'issued' : 'received';
-            const invoices = await internals.invoices(deps, session, target, kind, options);
+            const invoices = await internals.invoices(deps, session, kind, options);
             return { system, records: invoices.length, write: { invoices: { kind, invoices } } };
         }
 
@@ -96,7 +105,7 @@ export const fetchSystem = async (
 
         case 'dfe': {
             const listed = await session.notifications();
-            const firstSync = await deps.syncStates.syncedAt(target.id, 'dfe') === null;
+            const firstSync = internals.syncedAt(options, 'dfe') === null;
             return {
                 system,
                 records: listed.length,
@@ -116,7 +125,9 @@ export const joinsBatch = (
 
 // A batch (see joinsBatch) stored in one transaction, tried again when it fails: concurrent
 // syncs can deadlock on MySQL's gap locks, and the database resolves that by aborting one.
-export const storeBatch = async (deps: SyncDeps, clientId: number, batch: readonly Fetched[], at: Timestamp): Promise<void> => {
+// Invoices are saved with what the sync knows of the client (`known`), so that deciding their
+// events reads nothing more.
+export const storeBatch = async (deps: SyncDeps, clientId: number, batch: readonly Fetched[], at: Timestamp, known: InvoiceSaveContext): Promise<void> => {
 
     const store = (): Promise<void> => {
 
@@ -129,7 +140,7 @@ export const storeBatch = async (deps: SyncDeps, clientId: number, batch: readon
             saves.push(write.invoices);
         }
 
-        return deps.invoices.saveKinds(clientId, saves, at);
+        return deps.invoices.saveKinds(clientId, saves, at, known);
     };
 
     for (let attempt = 1; ; ++attempt) {

@@ -3,6 +3,7 @@ import type { Timestamp } from '../../domain/time.js';
 import type { TaxpayerSession } from '../../ports/authority-client.js';
 import { AuthorityFailure } from '../../ports/authority-client.js';
 import type { SyncTarget } from '../../ports/job-queue.js';
+import type { InvoiceSaveContext } from '../../ports/repositories.js';
 import type { SyncDeps } from './deps.js';
 import type { Fetched } from './fetch-system.js';
 import { fetchSystem, joinsBatch, storeBatch } from './fetch-system.js';
@@ -44,6 +45,9 @@ interface Reading {
     login: SyncLogin;
     session: TaxpayerSession;
     report: SyncReport;
+    // The systems' records as the sync began, and the registry's word as it stands: what the
+    // invoice saves decide their events from.
+    known: InvoiceSaveContext;
 }
 
 // null: go on with the next system.
@@ -51,16 +55,14 @@ type Stop = SyncClientResult | null;
 
 const internals = {
     // On a retry, the systems an earlier attempt of the job already stored are not read again.
-    async systemsToRun(deps: SyncDeps, target: SyncTarget, since: Timestamp | null | undefined): Promise<SyncSystem[]> {
+    systemsToRun(target: SyncTarget, known: InvoiceSaveContext, since: Timestamp | null | undefined): SyncSystem[] {
 
         const systems = systemsFor(target.tipo);
         if (since === undefined || since === null) {
             return systems;
         }
 
-        const done = new Set(
-            (await deps.syncStates.list(target.id)).filter((state) => state.syncedAt !== null && state.syncedAt >= since).map((state) => state.system)
-        );
+        const done = new Set(known.states.filter((state) => state.syncedAt !== null && state.syncedAt >= since).map((state) => state.system));
         return systems.filter((system) => !done.has(system));
     },
 
@@ -94,7 +96,7 @@ const internals = {
                 return reading.report.finish('interrupted');
             }
 
-            await storeBatch(reading.deps, reading.target.id, batch, reading.deps.clock.now().getTime());
+            await storeBatch(reading.deps, reading.target.id, batch, reading.deps.clock.now().getTime(), reading.known);
         }
         catch (err) {
             for (const { system } of batch) {
@@ -107,8 +109,11 @@ const internals = {
             return null;
         }
 
-        for (const { system, records, write, notice } of batch) {
+        for (const { system, records, write, notice, monotributista } of batch) {
             reading.report.stored(system, records, 'invoices' in write, notice);
+            if (monotributista !== undefined) {
+                reading.known = { ...reading.known, monotributista };
+            }
         }
 
         return null;
@@ -140,7 +145,8 @@ const internals = {
             try {
                 fetched = await fetchSystem(reading.deps, reading.session, reading.target, system, {
                     full: input.full ?? false,
-                    invoicePolicy: input.invoicePolicy
+                    invoicePolicy: input.invoicePolicy,
+                    states: reading.known.states
                 });
             }
             catch (err) {
@@ -166,6 +172,7 @@ interface Sync {
     input: SyncClientInput;
     target?: SyncTarget;
     systems?: SyncSystem[];
+    known?: InvoiceSaveContext;
     report?: SyncReport;
     reading?: Reading;
     result?: SyncClientResult;
@@ -185,10 +192,12 @@ const steps = {
     },
 
     // Its systems (by its kind), less those an earlier attempt of the job stored: none left
-    // is a sync done.
+    // is a sync done. Their records are read once, here: the invoices' windows and the DFE's
+    // first read start from them, and the invoice saves decide their events from them.
     async systems(sync: Sync) {
 
-        sync.systems = await internals.systemsToRun(sync.deps, sync.target!, sync.input.skipSyncedSince);
+        sync.known = { states: await sync.deps.syncStates.list(sync.target!.id), monotributista: sync.target!.monotributista };
+        sync.systems = internals.systemsToRun(sync.target!, sync.known, sync.input.skipSyncedSince);
         sync.report = createSyncReport(sync.deps, sync.target!);
         return sync.systems.length ? null : sync.report.finish('synced');
     },
@@ -197,7 +206,7 @@ const steps = {
     // this sync's own; a refused key fails every system with its reason.
     async login(sync: Sync) {
 
-        const { deps, input, target, report, systems } = sync as Required<Sync>;
+        const { deps, input, target, report, systems, known } = sync as Required<Sync>;
         const sessions = input.sessions ?? createKeySessions(deps.authority, deps.clock, {
             ledger: deps.loginLedger,
             pacer: deps.loginPacer,
@@ -215,7 +224,7 @@ const steps = {
 
         // The session ended under the sync (the portal's): the key's next taxpayer logs in again.
         sync.undo.push(() => login.lease.release(report.sessionExpired()));
-        sync.reading = { deps, input, target, systems, login, session: login.lease.session.taxpayer(target.cuit), report };
+        sync.reading = { deps, input, target, systems, login, session: login.lease.session.taxpayer(target.cuit), report, known };
         return null;
     },
 

@@ -5,9 +5,25 @@ import { migrationSource } from '../../../adapters/knex/migrations/index.js';
 import { oauthStore } from '../../../adapters/knex/repositories/oauth.js';
 import { oauthAdapterFor } from '../../../servers/oauth/store.js';
 import { testDatabases } from '../../support/databases.js';
+import type { TestDatabase } from '../../support/databases.js';
 
 // A database already in service moves to the latest schema with its data: the migrations
 // that derive data from existing rows fill it in.
+
+const internals = {
+    // A fresh database migrated up to the one before `name`.
+    async migratedUpTo(database: TestDatabase, name: string): Promise<{ fresh: Knex; release: () => Promise<void> }> {
+
+        const db = await database.create();
+        const fresh = connect(db.url);
+        const names = await migrationSource.getMigrations([]);
+        for (let i = 0; i < names.indexOf(name); i++) {
+            await fresh.migrate.up({ migrationSource });
+        }
+
+        return { fresh, release: db.release };
+    }
+};
 
 for (const database of testDatabases()) {
 
@@ -61,13 +77,8 @@ for (const database of testDatabases()) {
 
         it('keeps OAuth entries by the digest of their id, tokens working, and drops unsealed keys (007_oauth_digests)', async () => {
 
-            const db = await database.create();
-            const fresh = connect(db.url);
+            const { fresh, release: drop } = await internals.migratedUpTo(database, '007_oauth_digests');
             try {
-                const names = await migrationSource.getMigrations([]);
-                for (let i = 0; i < names.indexOf('007_oauth_digests'); i++) {
-                    await fresh.migrate.up({ migrationSource });
-                }
 
                 const later = Date.now() + 60_000;
                 const entry = (kind: string, id: string, payload: Record<string, unknown>, expiresAt: number | null = later) => ({
@@ -99,7 +110,38 @@ for (const database of testDatabases()) {
             }
             finally {
                 await fresh.destroy();
-                await db.release();
+                await drop();
+            }
+        });
+
+        it('keeps the running jobs, their one-per-key rule and their cascade when SQLite declares the key\'s width (026_sqlite_active_key)', async () => {
+
+            const { fresh, release: drop } = await internals.migratedUpTo(database, '026_sqlite_active_key');
+            try {
+
+                const [accountId] = await fresh('accounts').insert({ name: 'Estudio', writing_enabled: false, subscription: 'active', created_at: 0 });
+                const client = async (cuit: string) => Number((await fresh('clients').insert({
+                    public_id: `c-${cuit}`, account_id: accountId, cuit, tipo: 'persona-fisica', nombre: 'Ana', apellido: 'García',
+                    display_name: 'García, Ana', sort_name: 'garcia, ana', created_at: 0, updated_at: 0
+                }))[0]);
+                const [first, second] = [await client('20123456786'), await client('27123456780')];
+                const key = 'k'.repeat(64);
+                const job = (clientId: number) => ({
+                    client_id: clientId, reason: 'daily', status: 'running', run_after: 0, attempts: 1, created_at: 0, active_client_id: clientId, active_key: key
+                });
+                await fresh('sync_jobs').insert(job(first));
+
+                await fresh.migrate.up({ migrationSource });
+                expect(await fresh('sync_jobs').select('client_id', 'active_key')).to.deep.equal([{ client_id: first, active_key: key }]);
+                const refused = await fresh('sync_jobs').insert(job(second)).then(() => null, (err: { message?: string }) => err.message);
+                expect(refused, 'one running job per key').to.match(/unique|duplicate/i);
+                await fresh('clients').where({ id: first }).delete();
+                expect(await fresh('sync_jobs')).to.deep.equal([]);
+                await fresh.migrate.latest({ migrationSource });
+            }
+            finally {
+                await fresh.destroy();
+                await drop();
             }
         });
     });

@@ -14,6 +14,10 @@ import { seedAccountWithClient } from '../../support/fixtures.js';
 // transaction open, and knex's pool, which serves the API, still takes one statement a query.
 
 const internals = {
+    // What a sync knows of a client at its start, as its saves are handed it: here a
+    // non-monotributista whose systems never ran (core/use-cases/sync/sync-client.ts).
+    firstSync: { states: [], monotributista: false },
+
     invoices: (count: number) => Array.from({ length: count }, (_, i) => invoice({ fecha: `2026-03-${String(1 + (i % 28)).padStart(2, '0')}`, numeroDesde: String(i + 1), numeroHasta: String(i + 1) })),
 
     // The queries mysql2 sends while `work` runs.
@@ -65,16 +69,15 @@ describe('sync saves on MariaDB: several statements per query, on connections of
 
     it('sends a save of a sync in one query, from BEGIN to COMMIT, with its rows in one INSERT', async () => {
 
-        // The repository reads the monotributo tables once a minute, not at every save: a first
-        // save of the process reads them.
-        const warm = await seedAccountWithClient(app.ports);
-        await app.ports.invoices.save(warm.clientId, 'issued', internals.invoices(1), Date.UTC(2026, 3, 1));
+        // As a sync saves: with what it read of the client at its start, so that deciding the
+        // save's events reads nothing more.
         const { clientId } = await seedAccountWithClient(app.ports);
         const sent = await internals.queriesDuring(
             () => app.ports.invoices.saveKinds(
                 clientId,
                 [{ kind: 'issued', invoices: internals.invoices(40) }, { kind: 'received', invoices: internals.invoices(30) }],
-                Date.UTC(2026, 3, 1)
+                Date.UTC(2026, 3, 1),
+                internals.firstSync
             )
         );
         expect(sent).to.have.length(1);
@@ -87,10 +90,40 @@ describe('sync saves on MariaDB: several statements per query, on connections of
         expect(await app.ports.syncStates.syncedAt(clientId, 'received_invoices')).to.equal(Date.UTC(2026, 3, 1));
     });
 
+    it('sends a failing kind\'s recovery, decided by core, in the same one query', async () => {
+
+        const { user, clientId } = await seedAccountWithClient(app.ports, '27123456780');
+        // An endpoint, so that the account listens (nothing is delivered here: its secret is
+        // never opened).
+        await app.ports.webhooks.createEndpoint({ accountId: user.accountId, url: 'https://example.com/eventos', events: '*', sealedSecret: 'sin usar', createdAt: 0 });
+        await app.ports.syncStates.recordFailure(clientId, 'received_invoices', 'Clave vencida.', 1, 'clave_vencida');
+        const known = { states: await app.ports.syncStates.list(clientId), monotributista: false };
+        const sent = await internals.queriesDuring(() => app.ports.invoices.saveKinds(
+            clientId,
+            [{ kind: 'issued', invoices: internals.invoices(3) }, { kind: 'received', invoices: internals.invoices(2) }],
+            Date.UTC(2026, 3, 1),
+            known
+        ));
+        expect(sent).to.have.length(1);
+        expect(sent[0]).to.contain('insert into webhook_events');
+        const events = await databaseOf(app)('webhook_events').where({ client_id: clientId, type: 'salud.cambio' }).orderBy('id');
+        type Row = { sync_system: string; previous_error: string | null; data: string };
+        expect(events.map((event: Row) => [event.sync_system, event.previous_error, JSON.parse(event.data)]))
+            .to.deep.equal([
+                ['received_invoices', null, { estado: 'clave_vencida', estadoAnterior: 'pendiente' }],
+                ['received_invoices', 'Clave vencida.', { estado: 'ok', estadoAnterior: 'clave_vencida' }]
+            ]);
+    });
+
     it('sends a first sync\'s thousands a thousand rows a query, the last with COMMIT', async () => {
 
         const { clientId } = await seedAccountWithClient(app.ports);
-        const sent = await internals.queriesDuring(() => app.ports.invoices.save(clientId, 'issued', internals.invoices(2_345), Date.UTC(2026, 3, 1)));
+        const sent = await internals.queriesDuring(() => app.ports.invoices.saveKinds(
+            clientId,
+            [{ kind: 'issued', invoices: internals.invoices(2_345) }],
+            Date.UTC(2026, 3, 1),
+            internals.firstSync
+        ));
         expect(sent).to.have.length(3);
         expect(sent.map((query) => query.split('insert into `invoices`').length - 1)).to.deep.equal([1, 1, 1]);
         expect(sent[2]).to.match(/; COMMIT$/);
