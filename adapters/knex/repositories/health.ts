@@ -21,12 +21,19 @@ const internals = {
     columns: 'c.id, c.cuit, c.tipo, c.display_name, c.representative_id, c.key_digest, c.key_stored_at',
 
     // rows() as fixed SQL (fast/statements.ts): a client's page and GET /v1/cuits/{cuit}/estado
-    // read one client's health on every request, la cartera a page's. Bindings: the account,
-    // then the IN list's values (twice for the reach).
-    targetsSql: sqlByShape((byCuit: number, values: number): string => `select ${internals.columns} from clients c where c.account_id = ? `
-        + `and c.${byCuit ? 'cuit' : 'id'} in (${placeholders(values)})`),
-    reachSql: sqlByShape((logins: number): string => `select ${internals.columns} from clients c where c.account_id = ? `
-        + `and (c.id in (${placeholders(logins)}) or c.representative_id in (${placeholders(logins)}))`),
+    // read one client's health on every request, la cartera a page's. First, in one statement,
+    // the clients asked for (`target` 1) and every client their keys reach (0): the
+    // representatives whose keys log in for legal entities, and the clients those login keys
+    // represent. Bindings: the account and the values asked for, three times.
+    clientsSql: sqlByShape((byCuit: number, values: number): string => {
+
+        const asked = (alias: string) => `${alias}.account_id = ? and ${alias}.${byCuit ? 'cuit' : 'id'} in (${placeholders(values)})`;
+        return `select 1 as target, ${internals.columns} from clients c where ${asked('c')} `
+            + `union all select 0 as target, ${internals.columns} from clients t inner join clients c on c.id = t.representative_id and c.account_id = t.account_id `
+            + `where ${asked('t')} and t.tipo <> 'persona-fisica' `
+            + `union all select 0 as target, ${internals.columns} from clients c where c.account_id = ? and c.representative_id in `
+            + `(select case when t.tipo = 'persona-fisica' then t.id else t.representative_id end from clients t where ${asked('t')})`;
+    }),
     statesSql: sqlByShape((clients: number): string => 'select ss.client_id, ss.system, ss.synced_at, ss.last_attempt_at, ss.last_error, ss.last_state, '
         + `ss.failing_since from sync_states ss where ss.client_id in (${placeholders(clients)})`),
     failuresSql: sqlByShape((logins: number): string => 'select client_id, key_fingerprint, kind, failed_at from sync_key_failures '
@@ -77,14 +84,14 @@ export const healthRepository = (knex: Knex, sql = statements(knex)): HealthRepo
     async rows(accountId, wanted, day) {
 
         const byCuit = !wanted.ids;
-        const targets = await internals.inChunks<number | string>(
+        const rows = await internals.inChunks<number | string>(
             wanted.ids ?? wanted.cuits ?? [],
-            (part) => sql.all(internals.targetsSql(byCuit ? 1 : 0, part.length), [accountId, ...part])
+            (part) => sql.all(internals.clientsSql(byCuit ? 1 : 0, part.length), [accountId, ...part, accountId, ...part, accountId, accountId, ...part])
         );
+        const targets = rows.filter((row) => Number(row.target) === 1);
         const logins = [...new Set(targets.map((row) => (row.tipo === 'persona-fisica' ? toNumber(row.id) : toNullableNumber(row.representative_id)))
             .filter((id): id is number => id !== null))];
-        const reach = await internals.inChunks(logins, (part) => sql.all(internals.reachSql(part.length), [accountId, ...part, ...part]));
-        const clients = new Map([...targets, ...reach].map((row) => [toNumber(row.id), row]));
+        const clients = new Map(rows.map((row) => [toNumber(row.id), row]));
         const ids = [...clients.keys()];
 
         // Today's logins of the keys that log in, by identity: this account's keys only.
