@@ -7,6 +7,7 @@ import type { OnConnection } from './connection.js';
 import { dialectOf, immediateTransaction } from './connection.js';
 import { toNullableNumber, toNumber } from './column-values.js';
 import { isLockConflict } from './errors.js';
+import { placeholders, sqlByShape, statements } from './fast/statements.js';
 
 // The login ledger on sync_login_attempts, arca_keys and arca_login_cuits (migration 014). A
 // login is counted in one transaction that holds the login CUIT's row (MySQL: a locking read of
@@ -16,6 +17,11 @@ import { isLockConflict } from './errors.js';
 
 const internals = {
     lockRetries: 5,
+
+    // keyDays() as fixed SQL (fast/statements.ts): every client's health reads it (a client's
+    // page, GET /v1/cuits/{cuit}/estado, la cartera's page).
+    keyDaysSql: sqlByShape((keys: number): string => 'select key_id, posted_at, started_at, outcome, ends_day from sync_login_attempts '
+        + `where day = ? and key_id in (${placeholders(keys)}) order by id`),
 
     fact: (row: Record<string, unknown>): LoginAttemptFact => ({
         keyId: String(row.key_id),
@@ -158,8 +164,8 @@ export const loginLedger = (knex: Knex): LoginLedger => ({
 
         const days = new Map<string, KeyDayEntry>();
         for (let i = 0; i < keyIds.length; i += 500) {
-            const rows = await knex('sync_login_attempts').select('key_id', 'posted_at', 'started_at', 'outcome', 'ends_day')
-                .where({ day }).whereIn('key_id', keyIds.slice(i, i + 500)).orderBy('id') as Record<string, unknown>[];
+            const part = keyIds.slice(i, i + 500);
+            const rows = await statements(knex).all(internals.keyDaysSql(part.length), [day, ...part]);
             for (const row of rows) {
                 const keyId = String(row.key_id);
                 const entry = days.get(keyId) ?? { keyId, passwordPosts: 0, loggedIn: false, ended: null };

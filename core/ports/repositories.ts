@@ -55,6 +55,9 @@ export interface UserRepository {
     list(): Promise<UserRecord[]>;
     // The user with its account's live flags (an OAuth grant names its user); null when gone.
     findPrincipal(id: number): Promise<Principal | null>;
+    // The same and the user's e-mail in one lookup (a panel session's user); with a CUIT, the
+    // client it names if the user manages it, as TokenRepository.findPrincipal answers it.
+    findSessionUser(id: number, cuit?: Cuit): Promise<{ principal: Principal; email: string } | null>;
     // A member manages the clients assigned to it; assigning twice is harmless.
     assignClient(userId: number, clientId: number): Promise<void>;
     // Assigned or not, the member ends without it.

@@ -10,7 +10,9 @@ import type { DateRange } from '../../core/domain/period.js';
 import { currentMonthUtc } from '../../core/domain/period.js';
 import { summarizeSct } from '../../core/domain/sct.js';
 import type { Ports } from '../../core/ports/index.js';
+import { cachedRead } from '../../core/use-cases/cached-read.js';
 import type { CuitHealthView } from '../../core/use-cases/cuit-health.js';
+import { findVisibleClient } from '../../core/use-cases/find-visible-client.js';
 import { getCcmaBalances } from '../../core/use-cases/get-ccma-balances.js';
 import { getSct } from '../../core/use-cases/get-sct.js';
 import { listCcmaMovements } from '../../core/use-cases/list-ccma-movements.js';
@@ -60,6 +62,15 @@ const internals = {
     lastMonths(now: Date): DateRange[] {
 
         return Array.from({ length: 12 }, (_, index) => currentMonthUtc(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 11 + index, 1))));
+    },
+
+    // A tab's values as read and worded for a client at its data version, kept with it as the
+    // use cases keep their answers (cached-read.ts): the page then renders them without
+    // formatting hundreds of amounts and dates again. `key` names what else they depend on.
+    async kept<T>(deps: Deps, principal: Principal, cuit: Cuit, key: string, read: () => Promise<T>): Promise<T> {
+
+        const client = await findVisibleClient(deps, principal, cuit);
+        return cachedRead(deps.readCache, `panel-tab:${client.id}:${key}`, client.dataVersion, read);
     },
 
     pesos: (summary: { porMoneda: CurrencySummary[] }): number => Math.round(
@@ -114,7 +125,12 @@ export interface InvoiceQuery {
 }
 
 
-export const invoicesTab = async (deps: Deps, principal: Principal, cuit: Cuit, query: InvoiceQuery) => {
+// The period, both pages and the chart's last month (the current one) name what it shows.
+export const invoicesTab = (deps: Deps, principal: Principal, cuit: Cuit, query: InvoiceQuery) => internals.kept(
+    deps, principal, cuit, `comprobantes:${JSON.stringify(query)}:${currentMonthUtc(deps.clock.now()).fromDate}`, () => invoicesTabOf(deps, principal, cuit, query)
+);
+
+const invoicesTabOf = async (deps: Deps, principal: Principal, cuit: Cuit, query: InvoiceQuery) => {
 
     const base = clientBase(cuit);
     const path = { cuit };
@@ -173,7 +189,12 @@ export const invoicesTab = async (deps: Deps, principal: Principal, cuit: Cuit, 
     };
 };
 
-export const sctTab = async (deps: Deps, principal: Principal, cuit: Cuit) => {
+// The total to pay is worded as of ARCA's day.
+export const sctTab = (deps: Deps, principal: Principal, cuit: Cuit) => internals.kept(
+    deps, principal, cuit, `sct:${arcaDay(deps.clock.now().getTime())}`, () => sctTabOf(deps, principal, cuit)
+);
+
+const sctTabOf = async (deps: Deps, principal: Principal, cuit: Cuit) => {
 
     const { data, syncedAt } = await getSct(deps, principal, { path: { cuit }, query: {} });
     const c = internals.c;

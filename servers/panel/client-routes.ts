@@ -118,14 +118,16 @@ export const clientRoutes = (context: PanelContext): ServerRoute[] => {
 
         // Without a session, to sign in; with a subscription that is not active, to the
         // subscription page, as every other page.
-        const required = await requireSession(context, request, h);
+        // The session's lookup also reads the client the page names (principal.named), so the
+        // tab's use cases need not ask again whether the user manages it.
+        const cuit = parseCuit(String(request.params.cuit));
+        const required = await requireSession(context, request, h, cuit ? { cuit } : {});
         if ('redirect' in required) {
             return required.redirect;
         }
 
         const { session } = required;
         const visit = { request, h, session };
-        const cuit = parseCuit(String(request.params.cuit));
         if (!cuit) {
             return errorPage(visit, 404, internals.t.notFound);
         }

@@ -1,5 +1,6 @@
 import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import { assertSubscriptionActive } from '../../core/domain/access.js';
+import type { Cuit } from '../../core/domain/cuit.js';
 import type { Ports } from '../../core/ports/index.js';
 import type { PageTemplate } from '../pages/engine.js';
 import type { PanelSession, SessionStore } from './session.js';
@@ -80,12 +81,13 @@ export const formPayload = { parse: true, allow: 'application/x-www-form-urlenco
 // The request's session, or where to send the browser instead: the sign-in page without one,
 // and the subscription page while the account's subscription is not active (the same check
 // as every API request, read live, so access returns on the next request once it is fixed),
-// unless the page is one an inactive account keeps (`whileInactive`).
+// unless the page is one an inactive account keeps (`whileInactive`). A page about one CUIT
+// names it (`cuit`, see SessionStore.current).
 export const requireSession = async (
-    context: PanelContext, request: Request, h: ResponseToolkit, options: { whileInactive?: boolean } = {}
+    context: PanelContext, request: Request, h: ResponseToolkit, options: { whileInactive?: boolean; cuit?: Cuit } = {}
 ): Promise<{ session: PanelSession } | { redirect: ResponseObject }> => {
 
-    const session = await context.sessions.current(request);
+    const session = await context.sessions.current(request, options.cuit);
     if (!session) {
         return { redirect: redirectTo(h, panelPaths.signIn) };
     }

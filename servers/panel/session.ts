@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { Principal } from '../../core/domain/access.js';
+import type { Cuit } from '../../core/domain/cuit.js';
 import { hashToken } from '../../core/domain/token.js';
 import type { Ports } from '../../core/ports/index.js';
-import { principalOfUser } from '../../core/use-cases/principal-of-user.js';
+import { sessionUserOf } from '../../core/use-cases/principal-of-user.js';
 
 // The panel's sessions live on the server: the cookie holds a random token and the store keeps
 // only its digest, beside the user and when the session started and was last used. So a
@@ -80,7 +81,8 @@ export const sessionStore = (deps: Pick<Ports, 'oauthStore' | 'users' | 'clock'>
     },
 
     // The session the request's cookie names, refreshed; null when there is none or it ended.
-    async current(request: Request): Promise<PanelSession | null> {
+    // A page about one CUIT names it: its principal then carries that client (`named`).
+    async current(request: Request, cuit?: Cuit): Promise<PanelSession | null> {
 
         const token = request.state[cookie.name] as unknown;
         if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(token)) {
@@ -95,8 +97,8 @@ export const sessionStore = (deps: Pick<Ports, 'oauthStore' | 'users' | 'clock'>
         }
 
         const entry: SessionEntry = { userId: found.payload.userId, createdAt: found.payload.createdAt, seenAt: found.payload.seenAt };
-        const [principal, user] = await Promise.all([principalOfUser(deps, entry.userId), deps.users.findById(entry.userId)]);
-        if (!principal || !user) {
+        const user = await sessionUserOf(deps, entry.userId, cuit);
+        if (!user) {
             await deps.oauthStore.destroy(internals.kind, id);
             return null;
         }
@@ -106,7 +108,7 @@ export const sessionStore = (deps: Pick<Ports, 'oauthStore' | 'users' | 'clock'>
             await deps.oauthStore.upsert(internals.kind, id, { ...touched }, internals.expiry(touched), { accountId: String(entry.userId) });
         }
 
-        return { principal, email: user.email };
+        return { principal: user.principal, email: user.email };
     },
 
     async end(request: Request, h: ResponseToolkit): Promise<void> {

@@ -4,9 +4,11 @@ import { keepsAnOwner } from '../../../core/domain/access.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
 import { dialectOf } from '../connection.js';
 import { touchAccount } from '../data-versions.js';
-import { principalQuery, toPrincipal } from '../principal.js';
+import { principalQuery, principalSelect, toPrincipal } from '../principal.js';
 import type { UserRecord, UserRepository } from '../../../core/ports/index.js';
+import { assignedToMember, clientColumns, toClientRecord } from '../client-rows.js';
 import { toNumber } from '../column-values.js';
+import { sqlByShape, statements } from '../fast/statements.js';
 
 const internals = {
     columns: ['id', 'account_id', 'email', 'role'],
@@ -62,10 +64,18 @@ const internals = {
             await write(trx);
             return done;
         });
-    }
+    },
+
+    // Bindings: the CUIT asked about (if any), then the user's id. Every panel page runs it,
+    // as every API request runs the token's (tokens.ts): fixed SQL, the named client beside
+    // the principal under the same rule (null columns when the user does not manage it).
+    sessionUserSql: sqlByShape((named: number): string => (!named
+        ? `${principalSelect(['u.email'])} where u.id = ?`
+        : `${principalSelect(['u.email', ...clientColumns('named_')])} left join clients c on c.account_id = u.account_id and c.cuit = ? ` +
+            `and (u.role = 'owner' or ${assignedToMember('u.id')}) where u.id = ?`))
 };
 
-export const userRepository = (knex: Knex): UserRepository => ({
+export const userRepository = (knex: Knex, sql = statements(knex)): UserRepository => ({
 
     async create(input) {
 
@@ -107,6 +117,18 @@ export const userRepository = (knex: Knex): UserRepository => ({
 
         const row = await principalQuery(knex).where('u.id', id).first() as Record<string, unknown> | undefined;
         return row ? toPrincipal(row) : null;
+    },
+
+    async findSessionUser(id, cuit) {
+
+        const row = await sql.first(internals.sessionUserSql(cuit ? 1 : 0), cuit ? [cuit, id] : [id]);
+        if (!row) {
+            return null;
+        }
+
+        const principal = toPrincipal(row);
+        const named = row.named_id === null || row.named_id === undefined ? null : toClientRecord(row, 'named_');
+        return { principal: cuit ? { ...principal, named: { cuit, client: named } } : principal, email: String(row.email) };
     },
 
     // What a member sees changes, so does the account's data version.
