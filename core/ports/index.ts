@@ -16,6 +16,7 @@ import type {
     AnswersRepository,
     CalendarFeedRepository,
     CcmaRepository,
+    ClientImportRepository,
     ClientRepository,
     HealthRepository,
     InstallationRepository,
@@ -44,6 +45,8 @@ export interface Ports {
     users: UserRepository;
     tokens: TokenRepository;
     clients: ClientRepository;
+    // Imports uploaded in the panel, waiting for confirmation.
+    clientImports: ClientImportRepository;
     installation: InstallationRepository;
     tags: TagRepository;
     invoices: InvoiceRepository;

@@ -5,6 +5,7 @@ import { clientAddress } from '../http/client-address.js';
 import { accountRoutes } from './account-page.js';
 import { agendaRoutes } from './agenda-page.js';
 import { estudioRoutes } from './estudio-pages.js';
+import { importRoutes } from './import-page.js';
 import { tagRoutes } from './tags-page.js';
 import { portfolioRoutes } from './portfolio-page.js';
 import type { PanelContext } from './respond.js';
@@ -109,7 +110,8 @@ export const panelRoutes = (context: PanelContext): ServerRoute[] => {
         ...agendaRoutes(context),
         ...subscriptionRoutes(context),
         ...estudioRoutes(context),
-        ...tagRoutes(context)
+        ...tagRoutes(context),
+        ...importRoutes(context)
     ];
 };
 

@@ -70,6 +70,7 @@ const internals = {
 
     portfolio: `{{#> layout}}
 <h1>{{t.portfolioTitle}}</h1>
+<p><a href="/panel/clientes/importar">{{t.importClients}}</a></p>
 <form class="filters" method="get" action="/panel" role="search" aria-label="{{t.filters}}">
   <div class="search"><label for="q">{{t.search}}</label>
   <input id="q" name="q" type="search" value="{{filter.q}}" maxlength="{{filter.searchLength}}" aria-describedby="q-ayuda">

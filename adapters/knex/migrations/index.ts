@@ -25,6 +25,7 @@ import * as answers from './019_answers.js';
 import * as healthKinds from './020_health_kinds.js';
 import * as capLevels from './021_monotributo_cap_levels.js';
 import * as arcaMeters from './024_arca_meters.js';
+import * as clientImports from './025_client_imports.js';
 
 // Migrations are listed here rather than found on disk, so the same list runs from the
 // TypeScript sources (tests) and from the compiled build.
@@ -51,7 +52,8 @@ const internals = {
         '019_answers': answers,
         '020_health_kinds': healthKinds,
         '021_monotributo_cap_levels': capLevels,
-        '024_arca_meters': arcaMeters
+        '024_arca_meters': arcaMeters,
+        '025_client_imports': clientImports
     } as Record<string, Knex.Migration>,
     // How long a process waits for another one's migration (an upgrade started on every
     // worker at once), and how often it looks whether that one has ended.
