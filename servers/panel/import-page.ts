@@ -40,9 +40,11 @@ const internals = {
             return { name: '', data: part };
         }
 
-        if (part && typeof part === 'object' && Buffer.isBuffer((part as { payload?: unknown }).payload)) {
-            const { filename, payload: data } = part as { filename?: unknown; payload: Buffer };
-            return { name: typeof filename === 'string' ? filename : '', data };
+        // An empty file comes as an empty string; no file chosen, as one with no name.
+        if (part && typeof part === 'object' && typeof (part as { filename?: unknown }).filename === 'string') {
+            const { filename, payload: data } = part as { filename: string; payload: unknown };
+            const bytes = Buffer.isBuffer(data) ? data : Buffer.from(typeof data === 'string' ? data : '');
+            return filename === '' && !bytes.length ? null : { name: filename, data: bytes };
         }
 
         return null;
