@@ -22,6 +22,7 @@ export const importTexts = {
         { name: 'email, telefono', help: 'Opcionales.' }
     ],
     formatsNote: `CSV en UTF-8 separado por punto y coma o por comas (el "CSV UTF-8" de Excel), o un libro de Excel .xlsx (se lee la primera hoja). Hasta ${formatCount(importLimits.maxRows)} filas y 5 MB.`,
+    uploadHeading: 'Subí la planilla',
     file: 'Archivo',
     upload: 'Revisar el archivo',
     previewTitle: 'Revisá la importación',

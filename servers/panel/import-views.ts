@@ -24,7 +24,7 @@ const internals = {
 <p>{{i.intro}}</p>
 {{#if error}}<p class="error" role="alert" id="error-archivo">{{error}}</p>{{/if}}
 <section class="card narrow" aria-labelledby="subir">
-  <h2 id="subir">{{i.file}}</h2>
+  <h2 id="subir">{{i.uploadHeading}}</h2>
   <form method="post" action="/panel/clientes/importar" enctype="multipart/form-data">
     <input type="hidden" name="{{crumbKey}}" value="{{crumb}}">
     <label for="archivo">{{i.file}}</label>

@@ -1,0 +1,126 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { setPassword } from '../../../core/use-cases/staff/set-password.js';
+import { importTexts } from '../../../servers/panel/import-texts.js';
+import { panelTexts } from '../../../servers/panel/texts.js';
+import { debianChromium, pageProblems, skipWithoutChromium } from '../../support/chromium.js';
+import { cuitSequence } from '../../support/client-bodies.js';
+import { testDatabases } from '../../support/databases.js';
+import { seedAccount } from '../../support/fixtures.js';
+import type { SeededUser } from '../../support/fixtures.js';
+import type { TestServer } from '../../support/server.js';
+import { startTestServer, writeServerEnv } from '../../support/server.js';
+
+// Importar clientes in Debian's Chromium: from la cartera's link, the template downloaded, a
+// CSV of 50 clients with 3 bad rows chosen in the file field, the preview listing exactly those
+// rows (and no key), the confirmation importing the other 47, which REST lists. Screenshots go
+// to test-artifacts/.
+
+const internals = {
+    artifacts: fileURLToPath(new URL('../../../test-artifacts/', import.meta.url)),
+    password: 'una-clave-larga-de-prueba',
+    nextCuit: cuitSequence(70_000_000),
+
+    // 47 good rows (45 people, 2 legal entities they represent) and 3 bad ones, rows 11, 21, 41.
+    fiftyRows(): { csv: string; good: string[] } {
+
+        const lines = ['tipo;cuit;nombre;apellido;razon_social;representante;clave_arca;email;telefono'];
+        const good: string[] = [];
+        for (let i = 0; i < 45; ++i) {
+            const cuit = internals.nextCuit();
+            good.push(cuit);
+            lines.push(`persona-fisica;${cuit};Ana ${i};Navegador;;;Clave-Navegador-${i};;`);
+        }
+
+        for (let i = 0; i < 2; ++i) {
+            const cuit = internals.nextCuit('30');
+            good.push(cuit);
+            lines.push(`persona-juridica;${cuit};;;Empresa ${i} SRL;${good[i]};;;`);
+        }
+
+        lines.splice(10, 0, 'persona-fisica;20-123;Ana;Mal;;;una-clave;;');
+        lines.splice(20, 0, `persona-fisica;${internals.nextCuit()};Ana;Sin clave;;;;;`);
+        lines.splice(40, 0, `persona-fisica;${good[3]};Ana;Repetida;;;otra-clave;;`);
+        return { csv: `\uFEFF${lines.join('\r\n')}\r\n`, good };
+    }
+};
+
+for (const database of testDatabases()) {
+
+    describe(`the client import in a browser (${database.name})`, function () {
+
+        this.timeout(90_000);
+
+        let server: TestServer;
+        let browser: Browser;
+        let owner: SeededUser;
+        let email: string;
+
+        before(async function () {
+
+            skipWithoutChromium(this);
+            server = await startTestServer(database, { env: writeServerEnv });
+            const ports = server.app.ports;
+            owner = await seedAccount(ports);
+            await setPassword(ports, { userId: owner.userId, password: internals.password });
+            email = (await ports.users.findById(owner.userId))!.email;
+            browser = await chromium.launch({ executablePath: debianChromium.path, args: debianChromium.args });
+            mkdirSync(internals.artifacts, { recursive: true });
+        });
+
+        after(async () => {
+
+            await browser?.close();
+            await server?.stop();
+        });
+
+        it('uploads a CSV of 50 clients with 3 bad rows, previews exactly those, and imports the other 47', async () => {
+
+            const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+            const page = await context.newPage();
+            const problems = pageProblems(page, server.url);
+
+            await page.goto(`${server.url}/panel/ingresar`);
+            await page.getByLabel(panelTexts.email).fill(email);
+            await page.getByLabel(panelTexts.password).fill(internals.password);
+            await page.getByLabel(panelTexts.password).press('Enter');
+            await page.waitForURL((url) => url.pathname === '/panel');
+
+            await page.getByRole('link', { name: panelTexts.importClients }).click();
+            await page.getByRole('heading', { name: importTexts.title, level: 1 }).waitFor();
+            const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: importTexts.csvTemplate }).click()]);
+            expect(download.suggestedFilename()).to.equal('plantilla-clientes.csv');
+
+            const { csv, good } = internals.fiftyRows();
+            await page.getByLabel(importTexts.file, { exact: true }).setInputFiles({ name: 'clientes.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+            await page.getByRole('button', { name: importTexts.upload }).click();
+            await page.getByRole('heading', { name: importTexts.previewTitle }).waitFor();
+            expect(await page.locator('#resumen-importacion').textContent()).to.equal(importTexts.summary(47, 3));
+            expect(await page.locator('#filas-con-errores tbody th').allTextContents()).to.deep.equal(['11', '21', '41']);
+            expect(await page.content()).to.not.contain('Clave-Navegador-');
+            await page.screenshot({ path: join(internals.artifacts, `panel-importar-revision-${database.name}.png`), fullPage: true });
+
+            // Nothing stored before the confirmation.
+            expect((await server.ok('/v1/cuits', owner.token)).pagination.total).to.equal(0);
+
+            await page.getByRole('button', { name: importTexts.confirm(47) }).click();
+            await page.getByRole('heading', { name: importTexts.doneTitle }).waitFor();
+            expect(await page.locator('#resultado-importacion').textContent()).to.equal(importTexts.imported(47));
+            expect(await page.locator('#filas-con-errores tbody th').allTextContents()).to.deep.equal(['11', '21', '41']);
+            await page.screenshot({ path: join(internals.artifacts, `panel-importar-resultado-${database.name}.png`), fullPage: true });
+
+            const listed = await server.ok('/v1/cuits?limit=100', owner.token);
+            expect(listed.data.map((client: { cuit: string }) => client.cuit)).to.have.members(good);
+
+            await page.getByRole('link', { name: importTexts.toPortfolio }).click();
+            await page.waitForURL((url) => url.pathname === '/panel');
+            expect(await page.locator('#resumen').textContent()).to.contain('47 CUITs');
+            expect(problems).to.deep.equal([]);
+            await context.close();
+        });
+    });
+}
