@@ -96,7 +96,16 @@ export const confirmClientImport = async (deps: Deps, principal: Principal, id: 
         throw new DomainError('not_found', messages.clientImport.gone);
     }
 
-    const rows = JSON.parse(deps.secretBox.open(sealed)) as ImportRow[];
+    // Sealed under a key since retired (`secret rotate` reseals clients' keys, not these
+    // half-hour rows): as gone as an expired one.
+    let rows: ImportRow[];
+    try {
+        rows = JSON.parse(deps.secretBox.open(sealed)) as ImportRow[];
+    }
+    catch {
+        throw new DomainError('not_found', messages.clientImport.gone);
+    }
+
     const inAccount = await deps.clients.findManyInAccount(principal, cuitsOfRows(rows));
     const checked = checkImportRows(rows, inAccount);
     const options = { managerUserId: principal.role === 'owner' ? null : principal.userId };

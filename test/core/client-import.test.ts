@@ -158,6 +158,14 @@ describe('client import: a file previewed by the API\'s rules, then stored once 
         expect(memory.world.clients).to.have.length(1);
     });
 
+    it('counts an import it can no longer open (sealed under a retired key) as gone, never a failure', async () => {
+
+        const result = await preview(owner, [person(2, nextCuit())]);
+        memory.world.imports[0]!.sealedRows = 'sellada con una clave retirada';
+        const err = await refusalOf(confirm(owner, result.id!));
+        expect([err.kind, err.message]).to.deep.equal(['not_found', messages.clientImport.gone]);
+    });
+
     it('checks the rows again on confirmation: a CUIT added meanwhile is skipped and reported, the rest stored', async () => {
 
         const [one, two] = [nextCuit(), nextCuit()];
