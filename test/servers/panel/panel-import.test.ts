@@ -10,7 +10,7 @@ import { panelTexts } from '../../../servers/panel/texts.js';
 import { cuitSequence } from '../../support/client-bodies.js';
 import { testDatabases } from '../../support/databases.js';
 import type { SeededUser } from '../../support/fixtures.js';
-import { seedAccount, seedUser } from '../../support/fixtures.js';
+import { addClient, seedAccount, seedUser } from '../../support/fixtures.js';
 import type { PanelAgent } from '../../support/panel.js';
 import { panelAgent } from '../../support/panel.js';
 import type { TestResponse, TestServer } from '../../support/server.js';
@@ -101,6 +101,7 @@ for (const database of testDatabases()) {
         let ownerEmail: string;
         let memberEmail: string;
         let otherEmail: string;
+        let other: SeededUser;
 
         before(async () => {
 
@@ -108,7 +109,7 @@ for (const database of testDatabases()) {
             const ports = server.app.ports;
             owner = await seedAccount(ports);
             const member = await seedUser(ports, owner.accountId, 'member');
-            const other = await seedAccount(ports);
+            other = await seedAccount(ports);
             for (const user of [owner, member, other]) {
                 await setPassword(ports, { userId: user.userId, password: internals.password });
             }
@@ -194,6 +195,20 @@ for (const database of testDatabases()) {
             expect(await listed()).to.have.length(before.length + 47);
         });
 
+        it('queues the imported clients\' first syncs without starving another account\'s new CUIT', async () => {
+
+            // After the 47 first jobs above: another account's client, due at the same time.
+            const now = server.clock.now().getTime();
+            const theirs = await addClient(server.app.ports, other.accountId, { cuit: internals.nextCuit(), claveArca: 'clave-de-otra-cuenta' });
+            await server.app.ports.jobQueue.enqueue(theirs.id, 'first', now);
+            const claimed = [];
+            for (let i = 0; i < 2; ++i) {
+                claimed.push((await server.app.ports.jobQueue.claim({ owner: 'prueba', now, leaseMs: 60_000 }))!.clientId);
+            }
+
+            expect(claimed).to.include(theirs.id);
+        });
+
         it('reads an Excel workbook (CUITs as numbers too), and offers both templates', async () => {
 
             const agent = await signedIn(ownerEmail);
@@ -263,6 +278,18 @@ for (const database of testDatabases()) {
 
             expect(await listed()).to.not.include(cuit);
             expect((await agent.post('/panel/clientes/importar/confirmar', { importacion: id })).text).to.contain(importTexts.imported(1));
+        });
+
+        it('shows hostile cells and file names as text', async () => {
+
+            const agent = await signedIn(ownerEmail);
+            const hostile = '<img src=x onerror=alert(1)>';
+            const file = Buffer.from(`${internals.header}\npersona-fisica;${hostile};${hostile};B;;;k;;\npersona-fisica;${internals.nextCuit()};${hostile};B;;;k;;\n`);
+            const preview = await internals.upload(server, agent, file, { name: `${hostile}.csv` });
+            expect(preview.status).to.equal(200);
+            expect(internals.refusedRows(preview.text)).to.deep.equal([2]);
+            expect(preview.text).to.not.contain('<img');
+            expect(preview.text).to.contain('&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;');
         });
 
         it('answers files it cannot take with a Spanish 4xx page, never a 500', async () => {
