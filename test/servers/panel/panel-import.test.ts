@@ -102,13 +102,14 @@ for (const database of testDatabases()) {
         let memberEmail: string;
         let otherEmail: string;
         let other: SeededUser;
+        let member: SeededUser;
 
         before(async () => {
 
             server = await startTestServer(database, { env: writeServerEnv, inject: true });
             const ports = server.app.ports;
             owner = await seedAccount(ports);
-            const member = await seedUser(ports, owner.accountId, 'member');
+            member = await seedUser(ports, owner.accountId, 'member');
             other = await seedAccount(ports);
             for (const user of [owner, member, other]) {
                 await setPassword(ports, { userId: user.userId, password: internals.password });
@@ -278,6 +279,20 @@ for (const database of testDatabases()) {
 
             expect(await listed()).to.not.include(cuit);
             expect((await agent.post('/panel/clientes/importar/confirmar', { importacion: id })).text).to.contain(importTexts.imported(1));
+        });
+
+        it('assigns a member\'s imported CUITs to it, and refuses a representative it does not manage', async () => {
+
+            const agent = await signedIn(memberEmail);
+            const [ownersPerson] = await listed();
+            const [mine, entity] = [internals.nextCuit(), internals.nextCuit('30')];
+            const file = Buffer.from(`${internals.header}\npersona-fisica;${mine};Mía;B;;;k;;\npersona-juridica;${entity};;;Ajena SA;${ownersPerson};;;\n`);
+            const preview = await internals.upload(server, agent, file);
+            expect(internals.refusedRows(preview.text)).to.deep.equal([3]);
+            expect(preview.text).to.contain(internals.escaped(messages.clientWrite.representativeNotFound));
+            await agent.post('/panel/clientes/importar/confirmar', { importacion: internals.importId(preview.text)! });
+            const theirs = await server.request('/v1/cuits?limit=100', { token: member.token });
+            expect(theirs.body.data.map((client: { cuit: string }) => client.cuit)).to.deep.equal([mine]);
         });
 
         it('shows hostile cells and file names as text', async () => {
