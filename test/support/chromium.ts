@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { panelTexts } from '../../servers/panel/texts.js';
 
 // Debian's Chromium (.ci/run installs it), as the browser suites launch it through playwright-core:
 // headless, in a container without a sandbox, and quiet (no updates, sync or first-run pages).
@@ -52,4 +53,14 @@ export const pageProblems = (page: Page, serviceUrl: string): string[] => {
         }
     });
     return problems;
+};
+
+// Signs in on the panel's form from the keyboard, as a user does, and waits for la cartera.
+export const signInWithChromium = async (page: Page, serviceUrl: string, email: string, password: string): Promise<void> => {
+
+    await page.goto(`${serviceUrl}/panel/ingresar`);
+    await page.getByLabel(panelTexts.email).fill(email);
+    await page.getByLabel(panelTexts.password).fill(password);
+    await page.getByLabel(panelTexts.password).press('Enter');
+    await page.waitForURL((url) => url.pathname === '/panel');
 };

@@ -7,8 +7,9 @@ import { chromium } from 'playwright-core';
 import { setPassword } from '../../../core/use-cases/staff/set-password.js';
 import { importTexts } from '../../../servers/panel/import-texts.js';
 import { panelTexts } from '../../../servers/panel/texts.js';
-import { debianChromium, pageProblems, skipWithoutChromium } from '../../support/chromium.js';
+import { debianChromium, pageProblems, signInWithChromium, skipWithoutChromium } from '../../support/chromium.js';
 import { cuitSequence } from '../../support/client-bodies.js';
+import { fiftyRowsWithThreeBad } from '../../support/import-files.js';
 import { testDatabases } from '../../support/databases.js';
 import { seedAccount } from '../../support/fixtures.js';
 import type { SeededUser } from '../../support/fixtures.js';
@@ -23,30 +24,7 @@ import { startTestServer, writeServerEnv } from '../../support/server.js';
 const internals = {
     artifacts: fileURLToPath(new URL('../../../test-artifacts/', import.meta.url)),
     password: 'una-clave-larga-de-prueba',
-    nextCuit: cuitSequence(70_000_000),
-
-    // 47 good rows (45 people, 2 legal entities they represent) and 3 bad ones, rows 11, 21, 41.
-    fiftyRows(): { csv: string; good: string[] } {
-
-        const lines = ['tipo;cuit;nombre;apellido;razon_social;representante;clave_arca;email;telefono'];
-        const good: string[] = [];
-        for (let i = 0; i < 45; ++i) {
-            const cuit = internals.nextCuit();
-            good.push(cuit);
-            lines.push(`persona-fisica;${cuit};Ana ${i};Navegador;;;Clave-Navegador-${i};;`);
-        }
-
-        for (let i = 0; i < 2; ++i) {
-            const cuit = internals.nextCuit('30');
-            good.push(cuit);
-            lines.push(`persona-juridica;${cuit};;;Empresa ${i} SRL;${good[i]};;;`);
-        }
-
-        lines.splice(10, 0, 'persona-fisica;20-123;Ana;Mal;;;una-clave;;');
-        lines.splice(20, 0, `persona-fisica;${internals.nextCuit()};Ana;Sin clave;;;;;`);
-        lines.splice(40, 0, `persona-fisica;${good[3]};Ana;Repetida;;;otra-clave;;`);
-        return { csv: `\uFEFF${lines.join('\r\n')}\r\n`, good };
-    }
+    nextCuit: cuitSequence(70_000_000)
 };
 
 for (const database of testDatabases()) {
@@ -84,18 +62,14 @@ for (const database of testDatabases()) {
             const page = await context.newPage();
             const problems = pageProblems(page, server.url);
 
-            await page.goto(`${server.url}/panel/ingresar`);
-            await page.getByLabel(panelTexts.email).fill(email);
-            await page.getByLabel(panelTexts.password).fill(internals.password);
-            await page.getByLabel(panelTexts.password).press('Enter');
-            await page.waitForURL((url) => url.pathname === '/panel');
+            await signInWithChromium(page, server.url, email, internals.password);
 
             await page.getByRole('link', { name: panelTexts.importClients }).click();
             await page.getByRole('heading', { name: importTexts.title, level: 1 }).waitFor();
             const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: importTexts.csvTemplate }).click()]);
             expect(download.suggestedFilename()).to.equal('plantilla-clientes.csv');
 
-            const { csv, good } = internals.fiftyRows();
+            const { csv, good } = fiftyRowsWithThreeBad(internals.nextCuit, (cuit) => `Clave-Navegador-${cuit}`);
             await page.getByLabel(importTexts.file, { exact: true }).setInputFiles({ name: 'clientes.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
             await page.getByRole('button', { name: importTexts.upload }).click();
             await page.getByRole('heading', { name: importTexts.previewTitle }).waitFor();

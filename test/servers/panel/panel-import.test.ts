@@ -8,6 +8,7 @@ import { importLimits } from '../../../core/use-cases/import-rows.js';
 import { importTexts } from '../../../servers/panel/import-texts.js';
 import { panelTexts } from '../../../servers/panel/texts.js';
 import { cuitSequence } from '../../support/client-bodies.js';
+import { fiftyRowsWithThreeBad, importHeader } from '../../support/import-files.js';
 import { testDatabases } from '../../support/databases.js';
 import type { SeededUser } from '../../support/fixtures.js';
 import { addClient, seedAccount, seedUser } from '../../support/fixtures.js';
@@ -25,7 +26,7 @@ import { startTestServer, writeServerEnv } from '../../support/server.js';
 const internals = {
     password: 'una-clave-larga-de-prueba',
     nextCuit: cuitSequence(60_000_000),
-    header: 'tipo;cuit;nombre;apellido;razon_social;representante;clave_arca;email;telefono',
+    header: importHeader,
     keyOf: (cuit: string): string => `Clave-Import-${cuit}`,
 
     // The table rows' numbers of a preview's or report's list of bad rows.
@@ -61,32 +62,6 @@ const internals = {
             payload: Buffer.concat(parts)
         });
         return { status: response.statusCode, headers: new Headers(), text: response.payload, body: undefined };
-    },
-
-    // 50 rows: 45 people, 2 legal entities represented by people of the file, and 3 bad rows
-    // (a CUIT that is not one, a person without its key, a CUIT repeated).
-    fiftyRows(): { csv: string; good: string[]; bad: number[]; keys: string[] } {
-
-        const lines = [internals.header];
-        const good: string[] = [];
-        const keys: string[] = [];
-        for (let i = 0; i < 45; ++i) {
-            const cuit = internals.nextCuit();
-            good.push(cuit);
-            keys.push(internals.keyOf(cuit));
-            lines.push(`persona-fisica;${cuit};Ana ${i};"Pérez; Gómez";;;${internals.keyOf(cuit)};ana${i}@example.com;`);
-        }
-
-        for (let i = 0; i < 2; ++i) {
-            const cuit = internals.nextCuit('30');
-            good.push(cuit);
-            lines.push(`persona-juridica;${cuit};;;Empresa ${i} SRL;${good[i]};;;`);
-        }
-
-        lines.splice(10, 0, 'persona-fisica;20-123;Ana;Mal;;;una-clave;;');
-        lines.splice(20, 0, `persona-fisica;${internals.nextCuit()};Ana;Sin clave;;;;;`);
-        lines.splice(40, 0, `persona-fisica;${good[3]};Ana;Repetida;;;otra-clave;;`);
-        return { csv: `\uFEFF${lines.join('\r\n')}\r\n`, good, bad: [11, 21, 41], keys };
     }
 };
 
@@ -143,7 +118,7 @@ for (const database of testDatabases()) {
 
             const agent = await signedIn(ownerEmail);
             const before = await listed();
-            const { csv, good, bad, keys } = internals.fiftyRows();
+            const { csv, good, bad, keys } = fiftyRowsWithThreeBad(internals.nextCuit, internals.keyOf);
 
             const preview = await internals.upload(server, agent, Buffer.from(csv));
             expect(preview.status, preview.text.slice(0, 3000)).to.equal(200);
