@@ -7,6 +7,7 @@ import { healthRepository } from './repositories/health.js';
 import { webhookRepository } from './repositories/webhooks.js';
 import { installationRepository } from './repositories/installation.js';
 import { clientImportRepository } from './repositories/client-imports.js';
+import { invitationRepository } from './repositories/invitations.js';
 import { clientRepository } from './repositories/clients.js';
 import { invoiceRepository } from './repositories/invoices.js';
 import { notificationRepository } from './repositories/notifications.js';
@@ -32,6 +33,7 @@ export const knexRepositories = (knex: Knex, owner: string) => ({
     accounts: accountRepository(knex),
     users: userRepository(knex),
     tokens: tokenRepository(knex),
+    invitations: invitationRepository(knex),
     clients: clientRepository(knex),
     clientImports: clientImportRepository(knex),
     installation: installationRepository(knex),

@@ -238,6 +238,21 @@ export const schema = {
         primary: ['name'],
         indexes: {}
     },
+    invitations: {
+        columns: {
+            id: { type: 'increments' },
+            user_id: { type: 'integer', unsigned: true },
+            token_hash: { type: 'string', size: 64 },
+            created_at: { type: 'bigInteger' },
+            expires_at: { type: 'bigInteger' },
+            used_at: { type: 'bigInteger', nullable: true }
+        },
+        primary: ['id'],
+        indexes: {
+            invitations_token_hash_unique: { columns: ['token_hash'], unique: true },
+            invitations_user_id_index: { columns: ['user_id'] }
+        }
+    },
     invoice_day_counts: {
         columns: {
             client_id: { type: 'integer', unsigned: true },

@@ -4,7 +4,7 @@ import { clientTypes } from '../domain/client.js';
 import { messages } from '../domain/messages.js';
 import type { Cuit } from '../domain/cuit.js';
 import type { ClientPatch, NewClientInput } from '../domain/client-input.js';
-import { failuresOf, validationPreferences } from './failures.js';
+import { failuresByKey, failuresOf, validationPreferences } from './failures.js';
 import { J } from './joi.js';
 
 // docs/api.md, Writes: the creation bodies (one per `tipo`) and the merge-patch edit body, with each
@@ -178,22 +178,25 @@ const parsing = {
         return (clientTypes as readonly unknown[]).includes(tipo) ? tipo as ClientType : 'unknown';
     },
 
-    validate(schema: (typeof newClientSchemas)[ClientType], body: unknown): { value: Body; failures: string[] } {
+    validate(schema: (typeof newClientSchemas)[ClientType], body: unknown): { value: Body; failures: string[]; fields: Record<string, string> } {
 
         const { value, error } = schema.validate(body, validationPreferences);
-        return { value: value as Body, failures: failuresOf(error, parsing.listed.get(schema)!, body) };
+        return { value: value as Body, failures: failuresOf(error, parsing.listed.get(schema)!, body), fields: failuresByKey(error) };
     },
 
     // An empty telefono clears it, like null.
     contact: (value: Body) => ({ email: (value.email ?? null) as string | null, telefono: (value.telefono || null) as string | null })
 };
 
-export const parseNewClient = (body: unknown): { input: NewClientInput | null; failures: string[] } => {
+// `fields`: the same failures by the body's key they concern.
+type Parsed<T> = T & { failures: string[]; fields: Record<string, string> };
+
+export const parseNewClient = (body: unknown): Parsed<{ input: NewClientInput | null }> => {
 
     const tipo = parsing.tipoOf(body);
-    const { value, failures } = parsing.validate(newClientSchemas[tipo], body);
+    const { value, failures, fields } = parsing.validate(newClientSchemas[tipo], body);
     if (failures.length || tipo === 'unknown') {
-        return { input: null, failures };
+        return { input: null, failures, fields };
     }
 
     const input: NewClientInput = tipo === 'persona-fisica'
@@ -213,16 +216,16 @@ export const parseNewClient = (body: unknown): { input: NewClientInput | null; f
             ...parsing.contact(value)
         };
 
-    return { input, failures: [] };
+    return { input, failures: [], fields: {} };
 };
 
 // The edit rules (docs/api.md, Writes). With `tipo` null (the client is not known yet) the rules that do
 // not depend on the client's type are checked.
-export const parseClientPatch = (body: unknown, tipo: ClientType | null): { patch: ClientPatch; failures: string[] } => {
+export const parseClientPatch = (body: unknown, tipo: ClientType | null): Parsed<{ patch: ClientPatch }> => {
 
-    const { value, failures } = parsing.validate(clientPatchSchemas[tipo ?? 'unknown'], body);
+    const { value, failures, fields } = parsing.validate(clientPatchSchemas[tipo ?? 'unknown'], body);
     if (failures.length) {
-        return { patch: {}, failures };
+        return { patch: {}, failures, fields };
     }
 
     const patch: ClientPatch = {};
@@ -240,5 +243,5 @@ export const parseClientPatch = (body: unknown, tipo: ClientType | null): { patc
     assign('claveArca', 'clave_arca');
     assign('email', 'email');
     assign('telefono', 'telefono', (raw) => raw || null);
-    return { patch, failures };
+    return { patch, failures, fields };
 };

@@ -50,3 +50,18 @@ export const failuresOf = (error: Joi.ValidationError | undefined, listed: reado
     // keys (the CUIT and 'tipo' cannot be modified) is said once.
     return [...new Set(ranked.sort((a, b) => a.rank - b.rank).map((item) => item.message))];
 };
+
+// The same refusals by the key they concern, its first message each (a form shows them beside
+// its fields); what concerns the input as a whole has no key and is left to the joined message.
+export const failuresByKey = (error: Joi.ValidationError | undefined): Record<string, string> => {
+
+    const byKey: Record<string, string> = {};
+    for (const detail of error?.details ?? []) {
+        const key = detail.path.length ? String(detail.path[0]) : null;
+        if (key !== null && !Object.hasOwn(byKey, key)) {
+            byKey[key] = detail.message;
+        }
+    }
+
+    return byKey;
+};

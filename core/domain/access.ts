@@ -50,3 +50,23 @@ export const assertWritingEnabled = (principal: Principal): void => {
         throw forbidden(messages.writingDisabled);
     }
 };
+
+// Where a client write comes from. Through the API it needs the account's API writing (SPEC 5,
+// rule 5: the enterprise feature staff enable); from the panel, SPEC's dashboard, it does not:
+// "CUITs created by API count the same as those created from the dashboard". Every other rule
+// is the same for both.
+export type WriteChannel = 'api' | 'panel';
+
+export const assertMayWrite = (principal: Principal, channel: WriteChannel): void => {
+
+    if (channel === 'api') {
+        assertWritingEnabled(principal);
+    }
+};
+
+// An account always keeps an owner: someone must be able to manage its team, tags and
+// subscription. Whether the account's users (`users`), once `userId` takes `role` (null: the
+// user is removed), still have one.
+export const keepsAnOwner = (users: readonly { id: number; role: Role }[], change: { userId: number; role: Role | null }): boolean => users.some(
+    (user) => (user.id === change.userId ? change.role : user.role) === 'owner'
+);

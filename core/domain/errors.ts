@@ -22,23 +22,27 @@ export class DomainError extends Error {
 
     readonly kind: DomainErrorKind;
     readonly rateLimit: RateLimitInfo | undefined;
+    // An invalid input's messages by the field they concern (a form shows each beside its
+    // field); the joined `message` says them all.
+    readonly fields: Readonly<Record<string, string>>;
 
-    constructor(kind: DomainErrorKind, message: string, rateLimit?: RateLimitInfo) {
+    constructor(kind: DomainErrorKind, message: string, rateLimit?: RateLimitInfo, fields: Readonly<Record<string, string>> = {}) {
 
         super(message);
         this.name = 'DomainError';
         this.kind = kind;
         this.rateLimit = rateLimit;
+        this.fields = fields;
     }
 }
 
 export const isDomainError = (err: unknown): err is DomainError => err instanceof DomainError;
 
 // Several failing fields are joined in one message, as the API does (docs/api.md, Errors).
-export const invalid = (fieldMessages: readonly string[]): DomainError => {
+export const invalid = (fieldMessages: readonly string[], fields: Readonly<Record<string, string>> = {}): DomainError => {
 
     const unique = [...new Set(fieldMessages)];
-    return new DomainError('invalid', unique.join(' '));
+    return new DomainError('invalid', unique.join(' '), undefined, fields);
 };
 
 export const notFound = (): DomainError => new DomainError('not_found', messages.notFound);

@@ -152,6 +152,14 @@ export const messages = {
         representativeRefused: (row: number): string => `El representante es el de la fila ${row}, que tiene errores: corregí las dos filas y volvé a importarlas.`,
         gone: 'La importación no existe, venció o ya se confirmó: subí el archivo de nuevo.'
     },
+    // The team (the panel's /panel/equipo and the CLI's `user` commands).
+    team: {
+        lastOwner: 'La cuenta tiene que conservar al menos un usuario owner: designá otro owner antes de quitarle el rol o eliminar a este.',
+        // An unknown, used and expired link alike: nothing tells one from the others.
+        invitationUnusable: 'El enlace no es válido: puede haber vencido (dura 7 días), ya haberse usado o estar incompleto. Pedile a un usuario owner de tu cuenta un enlace nuevo.',
+        invitationThrottled: 'Hubo demasiados intentos con enlaces inválidos. Esperá unos minutos y volvé a intentar.',
+        notPending: 'El usuario ya definió su contraseña: no se le genera un enlace nuevo.'
+    },
     // Signing in on the OAuth authorization page (the signIn use case).
     signInThrottled: 'Hubo demasiados intentos de ingreso fallidos. Esperá unos minutos y volvé a intentar.',
     // The MCP tools' own arguments (docs/api.md, MCP).

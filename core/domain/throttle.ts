@@ -11,6 +11,8 @@ export const throttleRules = {
     signInPerEmail: { limit: 5, windowSeconds: 15 * 60 },
     // Failed sign-ins from one client address, whatever the email (trying many accounts).
     signInPerAddress: { limit: 20, windowSeconds: 15 * 60 },
+    // Invitation links tried from one client address (a link's token guessed), as sign-ins are.
+    invitationPerAddress: { limit: 20, windowSeconds: 15 * 60 },
     // Dynamic client registrations from one client address.
     registrationPerAddress: { limit: 20, windowSeconds: 60 * 60 }
 } satisfies Record<string, ThrottleRule>;

@@ -20,6 +20,7 @@ import type {
     ClientRepository,
     HealthRepository,
     InstallationRepository,
+    InvitationRepository,
     InvoiceRepository,
     NotificationRepository,
     RegistryRepository,
@@ -44,6 +45,7 @@ export interface Ports {
     accounts: AccountRepository;
     users: UserRepository;
     tokens: TokenRepository;
+    invitations: InvitationRepository;
     clients: ClientRepository;
     // Imports uploaded in the panel, waiting for confirmation.
     clientImports: ClientImportRepository;

@@ -57,6 +57,40 @@ export interface UserRepository {
     findPrincipal(id: number): Promise<Principal | null>;
     // A member manages the clients assigned to it; assigning twice is harmless.
     assignClient(userId: number, clientId: number): Promise<void>;
+    // Assigned or not, the member ends without it.
+    unassignClient(userId: number, clientId: number): Promise<void>;
+    // The CUITs assigned to a user, in CUIT order.
+    assignedCuits(userId: number): Promise<Cuit[]>;
+    // The account's users by id, each with how many CUITs are assigned to it and whether it
+    // still has no password (invited, its link not used yet).
+    listTeam(accountId: number): Promise<TeamMember[]>;
+    // Both under the rule that an account keeps an owner (keepsAnOwner, core/domain/access.ts),
+    // applied while the account's users are locked against each other's changes: two owners
+    // demoting each other at once cannot leave it without one. 'absent': no such user.
+    // Removing takes with it the user's API tokens, assignments and invitation links.
+    setRole(id: number, role: Role): Promise<'changed' | 'last_owner' | 'absent'>;
+    remove(id: number): Promise<'removed' | 'last_owner' | 'absent'>;
+}
+
+interface TeamMember extends UserRecord {
+    assignedCount: number;
+    pending: boolean;
+}
+
+export interface InvitationRecord {
+    id: number;
+    userId: number;
+    expiresAt: Timestamp;
+    usedAt: Timestamp | null;
+}
+
+// The one-time links to set a password (core/domain/invitation.ts), by their token's digest.
+export interface InvitationRepository {
+    // A new link for the user; its earlier ones end.
+    create(input: { userId: number; tokenHash: string; createdAt: Timestamp; expiresAt: Timestamp }): Promise<void>;
+    find(tokenHash: string): Promise<InvitationRecord | null>;
+    // Compare-and-set: false when it was used meanwhile (or is gone), so a link sets one password.
+    use(id: number, at: Timestamp): Promise<boolean>;
 }
 
 export interface TokenRecord {

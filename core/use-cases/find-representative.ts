@@ -13,7 +13,7 @@ export const findRepresentative = async (deps: Pick<Ports, 'clients'>, principal
 
     const representative = await deps.clients.findVisible(principal, cuit);
     if (!representative || representative.tipo !== 'persona-fisica') {
-        throw invalid([messages.clientWrite.representativeNotFound]);
+        throw invalid([messages.clientWrite.representativeNotFound], { representante: messages.clientWrite.representativeNotFound });
     }
 
     return representative;

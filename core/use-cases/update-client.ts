@@ -1,5 +1,5 @@
-import type { Principal } from '../domain/access.js';
-import { assertWritingEnabled } from '../domain/access.js';
+import type { Principal, WriteChannel } from '../domain/access.js';
+import { assertMayWrite } from '../domain/access.js';
 import type { ClientView } from '../domain/client.js';
 import { displayName, sortKey, toClientView } from '../domain/client.js';
 import { parseClientPatch } from '../contract/client-body.js';
@@ -14,15 +14,16 @@ type Deps = Pick<Ports, 'clients' | 'secretBox' | 'keyIdentity' | 'clock'>;
 // docs/api.md, Writes: merge patch (RFC 7396) of a client the principal manages. Unsent fields and
 // tags stay; a new name recomputes the shown name and its sort key; a new key is sealed.
 // The body's own faults answer 400 before the CUIT is looked up (so a foreign CUIT cannot be
-// told apart); the faults that depend on the client's type come after it is found.
-export const updateClient = async (deps: Deps, principal: Principal, cuitInput: string, body: unknown): Promise<ClientView> => {
+// told apart); the faults that depend on the client's type come after it is found. The panel
+// edits with `channel` 'panel' (create-client.ts).
+export const updateClient = async (deps: Deps, principal: Principal, cuitInput: string, body: unknown, channel: WriteChannel = 'api'): Promise<ClientView> => {
 
-    assertWritingEnabled(principal);
+    assertMayWrite(principal, channel);
     const cuit = parseCuit(cuitInput);
     const general = parseClientPatch(body, null);
     const failures = [...(cuit ? [] : [messages.field.cuitPath]), ...general.failures];
     if (failures.length) {
-        throw invalid(failures);
+        throw invalid(failures, general.fields);
     }
 
     const client = await deps.clients.findVisible(principal, cuit!);
@@ -30,9 +31,9 @@ export const updateClient = async (deps: Deps, principal: Principal, cuitInput: 
         throw notFound();
     }
 
-    const { patch, failures: typeFailures } = parseClientPatch(body, client.tipo);
+    const { patch, failures: typeFailures, fields } = parseClientPatch(body, client.tipo);
     if (typeFailures.length) {
-        throw invalid(typeFailures);
+        throw invalid(typeFailures, fields);
     }
 
     const changes: ClientChanges = {};
@@ -71,7 +72,7 @@ export const updateClient = async (deps: Deps, principal: Principal, cuitInput: 
     }
 
     if (outcome.status === 'representative_gone') {
-        throw invalid([messages.clientWrite.representativeNotFound]);
+        throw invalid([messages.clientWrite.representativeNotFound], { representante: messages.clientWrite.representativeNotFound });
     }
 
     return toClientView(outcome.client);

@@ -11,6 +11,7 @@ import type { ClientTab, InvoiceQuery } from './client-page.js';
 import { ccmaTab, clientBase, clientHeader, healthTab, invoicesTab, notificationPath, notificationsTab, notificationView, sctTab } from './client-page.js';
 import { answerTexts } from './answer-texts.js';
 import { clientTexts } from './client-texts.js';
+import { clientWriteLinks } from './client-forms.js';
 import { clientTagging } from './tags-page.js';
 import type { ClientView } from './client-views.js';
 import { clientViews } from './client-views.js';
@@ -160,7 +161,8 @@ export const clientRoutes = (context: PanelContext): ServerRoute[] => {
         const reading = healthOfCuit(deps, visit.session.principal, visit.cuit);
         const [health, values, tagging] = await Promise.all([reading, read(visit, reading), clientTagging(context, visit.request, visit.session, visit.cuit)]);
         const html = clientViews[view]({
-            ...internals.common(context, visit.request, visit.session, 'cliente'), ...clientHeader(health, visit.cuit, name), ...values, ...tagging
+            ...internals.common(context, visit.request, visit.session, 'cliente'), ...clientHeader(health, visit.cuit, name), ...values, ...tagging,
+            ...clientWriteLinks(visit.cuit, visit.request.query)
         });
         return visit.h.response(html).type('text/html; charset=utf-8');
     });

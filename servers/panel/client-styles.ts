@@ -47,5 +47,14 @@ form.inline button.small{margin:0;padding:.25rem .6rem;font-size:.85rem;border-r
 .agenda{list-style:none;margin:0 0 1rem;padding:0}
 .agenda li{background:var(--card);border-radius:.5rem;padding:.5rem .8rem;margin:0 0 .4rem}
 .secret{width:100%;font-family:monospace;font-size:.9rem}
+.client-form{max-width:40rem;margin:1rem auto}
+.client-form fieldset{border:1px solid var(--line);border-radius:.5rem;margin:1rem 0;padding:.25rem 1rem 1rem}
+.client-form legend{font-weight:700;padding:0 .3rem}
+.choice{font-weight:400;display:flex;gap:.5rem;align-items:baseline}
+input[type=tel]{width:100%;padding:.6rem;border:1px solid #6b7785;border-radius:.4rem;font-size:1rem}
+input[aria-invalid=true]{border:2px solid var(--bad)}
+.field-error{color:var(--bad);font-weight:600;margin:.3rem 0 0}
+.client-actions,.page-actions{display:flex;gap:1.25rem;margin:.5rem 0 1rem}
+form button.danger{background:var(--bad);border-color:var(--bad)}
 @media (max-width:40rem){.num{text-align:left}}
 `;

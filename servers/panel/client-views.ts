@@ -19,6 +19,8 @@ const internals = {
     header: `<p class="crumbs"><a href="/panel">{{c.backToPortfolio}}</a></p>
 <h1>{{client.name}} <span class="cuit">{{c.cuit}} {{client.cuit}}</span></h1>
 <p class="client-state"><span class="light light-{{client.light}}">{{client.lightLabel}}</span> <span>{{client.sentence}}</span></p>
+{{#if written}}<p class="notice" role="status">{{written}}</p>{{/if}}
+{{#if writes}}<p class="client-actions"><a href="{{writes.edit}}">{{writes.editLabel}}</a> <a href="{{writes.remove}}">{{writes.removeLabel}}</a></p>{{/if}}
 {{#if tagging}}{{#if tagging.tags.length}}<form class="filters" method="post" action="/panel/etiquetas/asignar" aria-label="{{t.clientTags}}">
   <input type="hidden" name="{{crumbKey}}" value="{{crumb}}"><input type="hidden" name="cuit" value="{{tagging.cuit}}"><input type="hidden" name="volver" value="{{tagging.back}}">
   <div><label for="etiqueta-cliente">{{t.clientTags}}</label>

@@ -2,6 +2,7 @@ import { plugin as crumb } from '@hapi/crumb';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { Ports } from '../../core/ports/index.js';
 import { publicUrls } from '../http/public-urls.js';
+import { clientFormRoutes } from './client-forms.js';
 import { clientRoutes } from './client-routes.js';
 import { errorPageText, panelRoutes, renderErrorPage } from './routes.js';
 import { registerSessionCookie, sessionCookie, sessionStore } from './session.js';
@@ -90,5 +91,6 @@ export const registerPanel = async (server: Server, deps: Ports, options: PanelO
     const context = { deps, sessions: sessionStore(deps, cookie), crumbKey, trustProxy: options.trustProxy, baseUrl };
     server.route(panelRoutes(context));
     server.route(clientRoutes(context));
+    server.route(clientFormRoutes(context));
     server.ext('onPreResponse', internals.onPreResponse);
 };

@@ -10,6 +10,7 @@ import { monotributoSummariesOf } from '../../core/use-cases/monotributo.js';
 import type { PortfolioRow } from '../../core/use-cases/portfolio.js';
 import { listPortfolio, portfolioLimits, semaphoreOf } from '../../core/use-cases/portfolio.js';
 import { capMeter } from './cap-meter.js';
+import { portfolioWriteLinks } from './client-forms.js';
 import { formatCount, formatDay } from './format.js';
 import type { PanelContext } from './respond.js';
 import { panelPaths, renderPage, requireSession } from './respond.js';
@@ -155,7 +156,7 @@ export const portfolioRoutes = (context: PanelContext): ServerRoute[] => [
 
             // Owners tag the selection (estudio-pages.ts), back to this very page afterwards.
             const selection = session.principal.role === 'owner' ? { back: request.url.pathname + request.url.search } : null;
-            return renderPage(h, context, request, 'portfolio', { title: internals.t.portfolioTitle, ...values, selection }, session);
+            return renderPage(h, context, request, 'portfolio', { title: internals.t.portfolioTitle, ...values, selection, ...portfolioWriteLinks(request.query) }, session);
         }
     }
 ];

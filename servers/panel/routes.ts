@@ -7,6 +7,7 @@ import { agendaRoutes } from './agenda-page.js';
 import { estudioRoutes } from './estudio-pages.js';
 import { importRoutes } from './import-page.js';
 import { tagRoutes } from './tags-page.js';
+import { teamRoutes } from './team-page.js';
 import { portfolioRoutes } from './portfolio-page.js';
 import type { PanelContext } from './respond.js';
 import { formField, formPayload, panelPaths, redirectTo, renderPage } from './respond.js';
@@ -111,6 +112,7 @@ export const panelRoutes = (context: PanelContext): ServerRoute[] => {
         ...subscriptionRoutes(context),
         ...estudioRoutes(context),
         ...tagRoutes(context),
+        ...teamRoutes(context),
         ...importRoutes(context)
     ];
 };

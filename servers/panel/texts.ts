@@ -29,6 +29,7 @@ export const panelTexts = {
     navTokens: 'Tokens de la API',
     navConnections: 'Asistentes',
     navTags: 'Etiquetas',
+    navTeam: 'Equipo',
     select: 'Seleccionar',
     selectionTags: 'Etiqueta para los seleccionados',
     assignTag: 'Asignar a los seleccionados',

@@ -34,6 +34,7 @@ const internals = {
     <a href="/panel/tokens" {{#if (eq page "tokens")}}aria-current="page"{{/if}}>{{t.navTokens}}</a>
     <a href="/panel/conexiones" {{#if (eq page "connections")}}aria-current="page"{{/if}}>{{t.navConnections}}</a>
     <a href="/panel/etiquetas" {{#if (eq page "tags")}}aria-current="page"{{/if}}>{{t.navTags}}</a>
+    <a href="/panel/equipo" {{#if (eq page "team")}}aria-current="page"{{/if}}>{{t.navTeam}}</a>
   </nav>
   <form class="signout" method="post" action="/panel/salir">
     <input type="hidden" name="{{crumbKey}}" value="{{crumb}}">
@@ -70,6 +71,8 @@ const internals = {
 
     portfolio: `{{#> layout}}
 <h1>{{t.portfolioTitle}}</h1>
+{{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}
+{{#if newClient}}<p class="page-actions"><a href="{{newClient.href}}">{{newClient.label}}</a></p>{{/if}}
 <p><a href="/panel/clientes/importar">{{t.importClients}}</a></p>
 <form class="filters" method="get" action="/panel" role="search" aria-label="{{t.filters}}">
   <div class="search"><label for="q">{{t.search}}</label>

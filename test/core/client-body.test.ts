@@ -75,7 +75,7 @@ describe('client bodies (core)', () => {
 
         it('keeps absent fields absent and null for email and telefono', () => {
 
-            expect(parseClientPatch({ email: null }, 'persona-fisica')).to.deep.equal({ patch: { email: null }, failures: [] });
+            expect(parseClientPatch({ email: null }, 'persona-fisica')).to.deep.equal({ patch: { email: null }, failures: [], fields: {} });
             expect(parseClientPatch({ telefono: ' 123 ', nombre: 'Ana' }, 'persona-fisica').patch).to.deep.equal({ nombre: 'Ana', telefono: '123' });
         });
 

@@ -426,4 +426,36 @@ describe('client writes: the rules of creating, editing and deleting a CUIT (cor
             expect(stored(cuit)).to.equal(undefined);
         });
     });
+
+    describe('from the panel (SPEC\'s dashboard)', () => {
+
+        it('creates, edits and deletes without API writing, which the API alone requires', async () => {
+
+            const reader = memory.account({ writing: false });
+            const cuit = nextCuit();
+            expect(await refusalOf(create(reader, person(cuit)))).to.include({ kind: 'forbidden', message: messages.writingDisabled });
+            await createClient(memory.ports, reader, person(cuit), 'panel');
+            expect(await updateClient(memory.ports, reader, cuit, { email: 'nuevo@example.com' }, 'panel')).to.include({ email: 'nuevo@example.com' });
+            expect(await refusalOf(update(reader, cuit, { email: null }))).to.include({ kind: 'forbidden' });
+            expect(await refusalOf(remove(reader, cuit))).to.include({ kind: 'forbidden' });
+            await deleteClient(memory.ports, reader, cuit, 'panel');
+            expect(stored(cuit, reader.accountId)).to.equal(undefined);
+        });
+
+        it('keeps every other rule, and tells each refusal by its field', async () => {
+
+            const reader = memory.account({ writing: false });
+            const err = await refusalOf(createClient(memory.ports, reader, { tipo: 'persona-fisica', cuit: '12', nombre: 'Ana', email: 'no' }, 'panel'));
+            expect(err.kind).to.equal('invalid');
+            expect(err.fields).to.deep.equal({
+                cuit: messages.clientWrite.cuit,
+                apellido: messages.clientWrite.required('apellido'),
+                clave_arca: messages.clientWrite.required('clave_arca'),
+                email: messages.clientWrite.email
+            });
+            const rep = await refusalOf(createClient(memory.ports, reader, entity(nextCuit('30'), nextCuit()), 'panel'));
+            expect(rep.fields).to.deep.equal({ representante: messages.clientWrite.representativeNotFound });
+            expect(memory.world.clients).to.deep.equal([]);
+        });
+    });
 });

@@ -55,8 +55,8 @@ export const pageProblems = (page: Page, serviceUrl: string): string[] => {
     return problems;
 };
 
-// Signs in on the panel's form from the keyboard, as a user does, and waits for la cartera.
-export const signInWithChromium = async (page: Page, serviceUrl: string, email: string, password: string): Promise<void> => {
+// Signs in on the panel's page the way a person does, and waits for la cartera.
+export const panelSignIn = async (page: Page, serviceUrl: string, email: string, password: string): Promise<void> => {
 
     await page.goto(`${serviceUrl}/panel/ingresar`);
     await page.getByLabel(panelTexts.email).fill(email);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Principal, Role, SubscriptionState } from '../../core/domain/access.js';
+import { keepsAnOwner } from '../../core/domain/access.js';
 import type { ClientRecord } from '../../core/domain/client.js';
 import { keyIdentity } from '../../core/domain/key-identity.js';
 import { DomainError } from '../../core/domain/errors.js';
@@ -17,6 +18,8 @@ import type {
     CalendarFeedRepository,
     ClientImportRepository,
     ClientRepository,
+    InvitationRecord,
+    InvitationRepository,
     NewClient,
     PendingImport,
     Ports,
@@ -60,6 +63,12 @@ interface MemoryWorld {
     // Invoices as the answers read them: month, kind, type, importe in pesos, IVA in pesos.
     invoices: (InvoiceAmountRow & { clientId: number; iva: number })[];
     calendarFeeds: { userId: number; tokenHash: string }[];
+    // The team's: password hashes by user, invitation links, the users whose OAuth store
+    // entries (panel sessions, grants) were revoked, and throttle counts by subject and window.
+    passwords: Map<number, string>;
+    invitations: (InvitationRecord & { tokenHash: string })[];
+    oauthRevoked: number[];
+    throttled: Map<string, number>;
     // The unit of work's (core/ports/unit-of-work.ts): the accounts with an active webhook
     // endpoint, the outbox, what the sync's writes changed and each client's sync states.
     listening: Set<number>;
@@ -141,7 +150,8 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         accounts: [], users: [], tokens: [], clients: [], jobs: [], imports: [],
         counts: new Map(), listening: new Set(), events: [], changes: [], syncStates: [],
         notifications: new Map(),
-        categoryTables: publishedTables.map((table) => ({ ...table, topes: { ...table.topes } })), invoices: [], calendarFeeds: []
+        categoryTables: publishedTables.map((table) => ({ ...table, topes: { ...table.topes } })), invoices: [], calendarFeeds: [],
+        passwords: new Map(), invitations: [], oauthRevoked: [], throttled: new Map()
     };
     const nextId = (rows: readonly { id: number }[]): number => rows.reduce((max, row) => Math.max(max, row.id), 0) + 1;
 
@@ -231,8 +241,84 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         async assignClient(userId, clientId) {
 
             world.users.find((row) => row.id === userId)?.clients.add(clientId);
+        },
+        async unassignClient(userId, clientId) {
+
+            world.users.find((row) => row.id === userId)?.clients.delete(clientId);
+        },
+        async listByAccount(accountId) {
+
+            return world.users.filter((row) => row.accountId === accountId)
+                .map((user) => ({ id: user.id, accountId: user.accountId, email: user.email, role: user.role }));
+        },
+        async listTeam(accountId) {
+
+            return world.users.filter((row) => row.accountId === accountId).map((user) => ({
+                id: user.id, accountId: user.accountId, email: user.email, role: user.role,
+                assignedCount: user.clients.size, pending: !world.passwords.has(user.id)
+            }));
+        },
+        async assignedCuits(userId) {
+
+            const assigned = world.users.find((row) => row.id === userId)?.clients ?? new Set();
+            return world.clients.filter((client) => assigned.has(client.id)).map((client) => client.cuit).sort();
+        },
+        // The repository's promise: the rule applied to the account's users as they are.
+        async setRole(id, role) {
+
+            const user = world.users.find((row) => row.id === id);
+            if (!user) {
+                return 'absent';
+            }
+
+            if (!keepsAnOwner(world.users.filter((row) => row.accountId === user.accountId), { userId: id, role })) {
+                return 'last_owner';
+            }
+
+            user.role = role;
+            return 'changed';
+        },
+        async remove(id) {
+
+            const user = world.users.find((row) => row.id === id);
+            if (!user) {
+                return 'absent';
+            }
+
+            if (!keepsAnOwner(world.users.filter((row) => row.accountId === user.accountId), { userId: id, role: null })) {
+                return 'last_owner';
+            }
+
+            world.users = world.users.filter((row) => row !== user);
+            world.tokens = world.tokens.filter((row) => row.userId !== id);
+            world.invitations = world.invitations.filter((row) => row.userId !== id);
+            world.passwords.delete(id);
+            return 'removed';
         }
     });
+
+    const invitations: InvitationRepository = {
+        async create(input) {
+
+            world.invitations = world.invitations.filter((row) => row.userId !== input.userId);
+            const row = { id: nextId(world.invitations), userId: input.userId, tokenHash: input.tokenHash, expiresAt: input.expiresAt, usedAt: null };
+            world.invitations.push(row);
+        },
+        async find(tokenHash) {
+
+            const found = world.invitations.find((row) => row.tokenHash === tokenHash);
+            return found ? { id: found.id, userId: found.userId, expiresAt: found.expiresAt, usedAt: found.usedAt } : null;
+        },
+        async use(id, at) {
+
+            const found = world.invitations.find((row) => row.id === id && row.usedAt === null);
+            if (found) {
+                found.usedAt = at;
+            }
+
+            return Boolean(found);
+        }
+    };
 
     const tokens = internals.partial<TokenRepository>('tokens', {
         async create(input) {
@@ -618,6 +704,41 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         accounts,
         users,
         tokens,
+        invitations,
+        userCredentials: {
+            passwordHash: async (userId) => world.passwords.get(userId) ?? null,
+            async setPasswordHash(userId, hash) {
+
+                world.passwords.set(userId, hash);
+                return true;
+            }
+        },
+        // Only what ends a user's sessions and grants: which users it was asked for.
+        oauthStore: internals.partial<Ports['oauthStore']>('oauthStore', {
+            async revokeAccount(accountId) {
+
+                world.oauthRevoked.push(Number(accountId));
+                return 0;
+            }
+        }),
+        throttles: {
+            async tryCount(subject, windowStart, limit) {
+
+                const key = `${subject}@${windowStart}`;
+                const count = world.throttled.get(key) ?? 0;
+                if (count >= limit) {
+                    return false;
+                }
+
+                world.throttled.set(key, count + 1);
+                return true;
+            },
+            async giveBack(subject, windowStart) {
+
+                const key = `${subject}@${windowStart}`;
+                world.throttled.set(key, Math.max(0, (world.throttled.get(key) ?? 0) - 1));
+            }
+        },
         clients,
         clientImports,
         jobQueue,

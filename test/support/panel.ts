@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { panelTexts } from '../../servers/panel/texts.js';
 import type { TestResponse, TestServer } from './server.js';
 
 // A browser, as far as the panel needs one: it keeps the cookies the server sets (by name), sends
@@ -67,4 +68,23 @@ export const panelAgent = (server: TestServer): PanelAgent => {
     };
 
     return agent;
+};
+
+// A form refused (403, the panel's page) without a CSRF token and with another browser's.
+export const expectCsrfRefused = async (server: TestServer, agent: PanelAgent, path: string, fields: Record<string, string>): Promise<void> => {
+
+    const missing = await agent.post(path, fields, { crumb: false });
+    expect(missing.status, `${path} without a CSRF token`).to.equal(403);
+    expect(missing.text).to.contain(panelTexts.formExpired);
+
+    // This browser's cookies, another browser's token.
+    const other = panelAgent(server);
+    await other.get('/panel/ingresar');
+    const cookie = [...agent.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const foreign = await server.request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: new URLSearchParams({ ...fields, 'arcasync-crumb': other.cookies.get('arcasync-crumb')! }).toString()
+    });
+    expect(foreign.status, `${path} with another browser's CSRF token`).to.equal(403);
 };

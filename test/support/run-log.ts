@@ -23,6 +23,8 @@ const internals = {
     // credential field, a request's raw bytes.
     leaks: [
         { name: 'token de API', pattern: /asy_[A-Za-z0-9_-]{43}/ },
+        // An invitation link's token (the route is logged by its pattern, `{token}`).
+        { name: 'enlace de invitación', pattern: /\/panel\/invitacion\/[A-Za-z0-9_-]{43}/ },
         // A credential after "Bearer", not a challenge's parameters (Bearer resource_metadata="…").
         { name: 'valor de Authorization', pattern: /Bearer\s+(?![a-z_]+=)(?!\[oculto\])[A-Za-z0-9._~+/-]{8,}/i },
         { name: 'clave_arca', pattern: /"clave_arca"\s*:\s*"(?!\[oculto\])/ },

@@ -24,6 +24,7 @@ import * as healthStates from './018_health_states.js';
 import * as answers from './019_answers.js';
 import * as healthKinds from './020_health_kinds.js';
 import * as capLevels from './021_monotributo_cap_levels.js';
+import * as invitations from './022_invitations.js';
 import * as arcaMeters from './024_arca_meters.js';
 import * as clientImports from './025_client_imports.js';
 
@@ -52,6 +53,7 @@ const internals = {
         '019_answers': answers,
         '020_health_kinds': healthKinds,
         '021_monotributo_cap_levels': capLevels,
+        '022_invitations': invitations,
         '024_arca_meters': arcaMeters,
         '025_client_imports': clientImports
     } as Record<string, Knex.Migration>,

@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
 import type { Role } from '../../../core/domain/access.js';
+import { keepsAnOwner } from '../../../core/domain/access.js';
+import type { Cuit } from '../../../core/domain/cuit.js';
+import { dialectOf } from '../connection.js';
 import { touchAccount } from '../data-versions.js';
 import { principalQuery, toPrincipal } from '../principal.js';
 import type { UserRecord, UserRepository } from '../../../core/ports/index.js';
@@ -12,7 +15,54 @@ const internals = {
         accountId: toNumber(row.account_id),
         email: String(row.email),
         role: row.role as Role
-    })
+    }),
+
+    // A change to a user's role or membership, in one transaction that first raises the
+    // account's data version (the account's cached lists change: who sees what), which
+    // serializes such changes of one account, then applies the core's rule to the account's
+    // users as they are now. On MySQL the plain read of the account takes no lock, the raise
+    // locks the account's row, and the team is read with a locking read (the latest committed
+    // rows, not the transaction's snapshot); on SQLite the raise is the first statement, so the
+    // transaction holds the write lock before it reads anything.
+    async teamChange<T extends string>(knex: Knex, id: number, role: Role | null, write: (trx: Knex.Transaction) => Promise<unknown>, done: T) {
+
+        const mysql = dialectOf(knex) === 'mysql';
+        return knex.transaction(async (trx): Promise<T | 'last_owner' | 'absent'> => {
+
+            let accountId: number;
+            if (mysql) {
+                const user = await trx('users').select('account_id').where({ id }).first();
+                if (!user) {
+                    return 'absent';
+                }
+
+                accountId = toNumber(user.account_id);
+                await touchAccount(trx, accountId);
+            }
+            else {
+                const raised = await trx('accounts').whereIn('id', trx('users').select('account_id').where({ id })).increment('data_version', 1);
+                const user = raised ? await trx('users').select('account_id').where({ id }).first() : undefined;
+                if (!user) {
+                    return 'absent';
+                }
+
+                accountId = toNumber(user.account_id);
+            }
+
+            const read = trx('users').select('id', 'role').where({ account_id: accountId });
+            const team = (await (mysql ? read.forUpdate() : read)).map((row) => ({ id: toNumber(row.id), role: row.role as Role }));
+            if (!team.some((row) => row.id === id)) {
+                return 'absent';
+            }
+
+            if (!keepsAnOwner(team, { userId: id, role })) {
+                return 'last_owner';
+            }
+
+            await write(trx);
+            return done;
+        });
+    }
 };
 
 export const userRepository = (knex: Knex): UserRepository => ({
@@ -71,5 +121,43 @@ export const userRepository = (knex: Knex): UserRepository => ({
 
             await trx('user_clients').insert({ user_id: userId, client_id: clientId }).onConflict(['user_id', 'client_id']).ignore();
         });
-    }
+    },
+
+    async unassignClient(userId, clientId) {
+
+        await knex.transaction(async (trx) => {
+
+            const user = await trx('users').select('account_id').where({ id: userId }).first();
+            if (user) {
+                await touchAccount(trx, toNumber(user.account_id));
+            }
+
+            await trx('user_clients').where({ user_id: userId, client_id: clientId }).delete();
+        });
+    },
+
+    async assignedCuits(userId) {
+
+        const rows = await knex('user_clients as uc').join('clients as c', 'c.id', 'uc.client_id').where('uc.user_id', userId).orderBy('c.cuit').select('c.cuit');
+        return rows.map((row) => String(row.cuit) as Cuit);
+    },
+
+    async listTeam(accountId) {
+
+        const rows = await knex('users as u')
+            .where('u.account_id', accountId)
+            .select('u.id', 'u.account_id', 'u.email', 'u.role', 'u.password_hash')
+            .select(knex.raw('(select count(*) from user_clients uc where uc.user_id = u.id) as assigned_count'))
+            .orderBy('u.id');
+        return rows.map((row: Record<string, unknown>) => ({
+            ...internals.toRecord(row),
+            assignedCount: toNumber(row.assigned_count),
+            pending: row.password_hash === null
+        }));
+    },
+
+    setRole: (id, role) => internals.teamChange(knex, id, role, (trx) => trx('users').where({ id }).update({ role }), 'changed'),
+
+    // Tokens, assignments, invitations and rate-limit rows go by their foreign keys' cascade.
+    remove: (id) => internals.teamChange(knex, id, null, (trx) => trx('users').where({ id }).delete(), 'removed')
 });

@@ -4,6 +4,14 @@ import { hashPassword, minPasswordLength } from '../../domain/password.js';
 import type { Ports } from '../../ports/index.js';
 import { requireUser } from './staff-input.js';
 
+// What a new password must be, wherever it is set (staff, the user, an invitation link).
+export const assertPasswordRules = (password: string): void => {
+
+    if (password.length < minPasswordLength) {
+        throw invalid([messages.admin.shortPassword(minPasswordLength)]);
+    }
+};
+
 // Staff set (or reset) the password a user signs in with to authorize MCP clients. What the
 // old password authorized goes with it: every OAuth grant, token and session of the user.
 export const setPassword = async (
@@ -11,10 +19,7 @@ export const setPassword = async (
     input: { userId: number; password: string }
 ): Promise<{ id: number }> => {
 
-    if (input.password.length < minPasswordLength) {
-        throw invalid([messages.admin.shortPassword(minPasswordLength)]);
-    }
-
+    assertPasswordRules(input.password);
     const user = await requireUser(deps, input.userId);
     await deps.userCredentials.setPasswordHash(user.id, await hashPassword(input.password));
     await deps.oauthStore.revokeAccount(String(user.id));

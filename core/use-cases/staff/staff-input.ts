@@ -72,10 +72,11 @@ export const requireAccount = async (deps: Pick<Ports, 'accounts'>, id: number):
     return account;
 };
 
-export const requireUser = async (deps: Pick<Ports, 'users'>, id: number): Promise<UserRecord> => {
+// With `accountId` (an owner acting from the panel), a user of another account is as absent.
+export const requireUser = async (deps: Pick<Ports, 'users'>, id: number, accountId?: number): Promise<UserRecord> => {
 
     const user = await deps.users.findById(id);
-    if (!user) {
+    if (!user || (accountId !== undefined && user.accountId !== accountId)) {
         throw new DomainError('not_found', messages.admin.userNotFound(id));
     }
 

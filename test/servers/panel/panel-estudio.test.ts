@@ -7,7 +7,7 @@ import type { SeededUser } from '../../support/fixtures.js';
 import { addClient, seedUser } from '../../support/fixtures.js';
 import { grant, mcpStatus, oauthTest, register, startOAuthTestServer } from '../../support/oauth.js';
 import type { PanelAgent } from '../../support/panel.js';
-import { panelAgent } from '../../support/panel.js';
+import { expectCsrfRefused, panelAgent } from '../../support/panel.js';
 import type { TestServer } from '../../support/server.js';
 import { injected } from '../../support/server.js';
 import { testDatabases } from '../../support/databases.js';
@@ -18,29 +18,7 @@ import { testDatabases } from '../../support/databases.js';
 
 const internals = {
     hostile: '<img src=x onerror=alert(1)>',
-    tokenOnPage: /id="token-valor" type="text" readonly value="([^"]+)"/,
-
-    // A form posted with this browser's cookies but another browser's CSRF token.
-    async foreignPost(server: TestServer, agent: PanelAgent, path: string, fields: Record<string, string>) {
-
-        const other = panelAgent(server);
-        await other.get('/panel/ingresar');
-        const cookie = [...agent.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-        return server.request(path, {
-            method: 'POST',
-            headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
-            body: new URLSearchParams({ ...fields, 'arcasync-crumb': other.cookies.get('arcasync-crumb')! }).toString()
-        });
-    },
-
-    async refusesForeignAndMissingCrumb(server: TestServer, agent: PanelAgent, path: string, fields: Record<string, string>) {
-
-        const missing = await agent.post(path, fields, { crumb: false });
-        expect(missing.status, `${path} without a CSRF token`).to.equal(403);
-        expect(missing.text).to.contain(panelTexts.formExpired);
-        const foreign = await internals.foreignPost(server, agent, path, fields);
-        expect(foreign.status, `${path} with another browser's CSRF token`).to.equal(403);
-    }
+    tokenOnPage: /id="token-valor" type="text" readonly value="([^"]+)"/
 };
 
 for (const database of testDatabases()) {
@@ -116,7 +94,7 @@ for (const database of testDatabases()) {
                 // Seeing the question revokes nothing.
                 expect((await server.request('/v1/cuits', { token: token! })).status).to.equal(200);
 
-                await internals.refusesForeignAndMissingCrumb(server, agent, revokePath, {});
+                await expectCsrfRefused(server, agent, revokePath, {});
                 expect((await server.request('/v1/cuits', { token: token! })).status).to.equal(200);
 
                 const revoked = await agent.post(revokePath, {});
@@ -132,7 +110,7 @@ for (const database of testDatabases()) {
 
                 const agent = await signedIn(ownerEmail);
                 await agent.get('/panel/tokens');
-                await internals.refusesForeignAndMissingCrumb(server, agent, '/panel/tokens', { nombre: 'x' });
+                await expectCsrfRefused(server, agent, '/panel/tokens', { nombre: 'x' });
                 expect((await agent.get('/panel/tokens')).text).to.not.contain('id="token-valor"');
 
                 const bad = await agent.post('/panel/tokens', { nombre: 'a\u001b[31mb' });
@@ -209,7 +187,7 @@ for (const database of testDatabases()) {
 
                 const confirm = await agent.get(revokePath);
                 expect(confirm.status).to.equal(200);
-                await internals.refusesForeignAndMissingCrumb(server, agent, revokePath, {});
+                await expectCsrfRefused(server, agent, revokePath, {});
                 expect((await mcpStatus(server, tokens.access_token)).status).to.equal(200);
 
                 const revoked = await agent.post(revokePath, {});
@@ -242,7 +220,7 @@ for (const database of testDatabases()) {
                 expect(await tagsOf(token)).to.deep.equal({ '20123456786': [], '27000000408': [] });
 
                 await agent.get('/panel/etiquetas');
-                await internals.refusesForeignAndMissingCrumb(server, agent, '/panel/etiquetas', { nombre: 'Mensual', color: '#aa0000' });
+                await expectCsrfRefused(server, agent, '/panel/etiquetas', { nombre: 'Mensual', color: '#aa0000' });
                 const created = await agent.post('/panel/etiquetas', { nombre: 'Mensual', color: '#AA0000' });
                 expect(created.status).to.equal(303);
                 expect((await server.request('/v1/tags', { token })).body.data).to.deep.equal([{ nombre: 'Mensual', color: '#aa0000' }]);
@@ -254,7 +232,7 @@ for (const database of testDatabases()) {
                 expect(bad.text).to.contain('El nombre no puede estar vacío.');
 
                 await agent.get('/panel/etiquetas');
-                await internals.refusesForeignAndMissingCrumb(server, agent, '/panel/etiquetas/editar', { etiqueta: 'Mensual', nombre: 'Trimestral', color: '#00aa00' });
+                await expectCsrfRefused(server, agent, '/panel/etiquetas/editar', { etiqueta: 'Mensual', nombre: 'Trimestral', color: '#00aa00' });
                 expect((await agent.post('/panel/etiquetas/editar', { etiqueta: 'Mensual', nombre: 'Trimestral', color: '#00aa00' })).status).to.equal(303);
                 expect((await server.request('/v1/tags', { token })).body.data).to.deep.equal([{ nombre: 'Trimestral', color: '#00aa00' }]);
 
@@ -262,7 +240,7 @@ for (const database of testDatabases()) {
                 const cartera = await agent.get('/panel');
                 expect(cartera.text).to.contain('<form id="seleccion"');
                 expect(cartera.text).to.match(/<input type="checkbox" name="cuit" value="20-12345678-6" form="seleccion"/);
-                await internals.refusesForeignAndMissingCrumb(server, agent, '/panel/etiquetas/asignar', { cuit: '20-12345678-6', etiqueta: 'Trimestral', accion: 'asignar' });
+                await expectCsrfRefused(server, agent, '/panel/etiquetas/asignar', { cuit: '20-12345678-6', etiqueta: 'Trimestral', accion: 'asignar' });
                 const form = new URLSearchParams([['cuit', '20-12345678-6'], ['cuit', '27-00000040-8'], ['etiqueta', 'Trimestral'], ['accion', 'asignar'], ['volver', '/panel?q=a']]);
                 const assigned = await agent.post('/panel/etiquetas/asignar', { cuit: '20-12345678-6', etiqueta: 'Trimestral', accion: 'asignar', volver: '/panel?q=a' });
                 expect(assigned.status).to.equal(303);
@@ -297,7 +275,7 @@ for (const database of testDatabases()) {
                 const confirm = await agent.get('/panel/etiquetas/borrar?etiqueta=Trimestral');
                 expect(confirm.status).to.equal(200);
                 expect(confirm.text).to.contain(estudioTexts.deleteTagQuestion('Trimestral'));
-                await internals.refusesForeignAndMissingCrumb(server, agent, '/panel/etiquetas/borrar', { etiqueta: 'Trimestral' });
+                await expectCsrfRefused(server, agent, '/panel/etiquetas/borrar', { etiqueta: 'Trimestral' });
                 await agent.get('/panel/etiquetas/borrar?etiqueta=Trimestral');
                 expect((await agent.post('/panel/etiquetas/borrar', { etiqueta: 'Trimestral' })).status).to.equal(303);
                 expect((await server.request('/v1/tags', { token })).body.data).to.deep.equal([]);

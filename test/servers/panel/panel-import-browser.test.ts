@@ -7,7 +7,7 @@ import { chromium } from 'playwright-core';
 import { setPassword } from '../../../core/use-cases/staff/set-password.js';
 import { importTexts } from '../../../servers/panel/import-texts.js';
 import { panelTexts } from '../../../servers/panel/texts.js';
-import { debianChromium, pageProblems, signInWithChromium, skipWithoutChromium } from '../../support/chromium.js';
+import { debianChromium, pageProblems, panelSignIn, skipWithoutChromium } from '../../support/chromium.js';
 import { cuitSequence } from '../../support/client-bodies.js';
 import { fiftyRowsWithThreeBad } from '../../support/import-files.js';
 import { testDatabases } from '../../support/databases.js';
@@ -62,7 +62,7 @@ for (const database of testDatabases()) {
             const page = await context.newPage();
             const problems = pageProblems(page, server.url);
 
-            await signInWithChromium(page, server.url, email, internals.password);
+            await panelSignIn(page, server.url, email, internals.password);
 
             await page.getByRole('link', { name: panelTexts.importClients }).click();
             await page.getByRole('heading', { name: importTexts.title, level: 1 }).waitFor();
