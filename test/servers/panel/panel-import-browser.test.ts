@@ -2,19 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { chromium } from 'playwright-core';
-import { setPassword } from '../../../core/use-cases/staff/set-password.js';
 import { importTexts } from '../../../servers/panel/import-texts.js';
 import { panelTexts } from '../../../servers/panel/texts.js';
-import { debianChromium, pageProblems, panelSignIn, skipWithoutChromium } from '../../support/chromium.js';
+import type { PanelJourney } from '../../support/chromium.js';
+import { pageProblems, panelSignIn, skipWithoutChromium, startPanelJourney } from '../../support/chromium.js';
 import { cuitSequence } from '../../support/client-bodies.js';
 import { fiftyRowsWithThreeBad } from '../../support/import-files.js';
 import { testDatabases } from '../../support/databases.js';
-import { seedAccount } from '../../support/fixtures.js';
-import type { SeededUser } from '../../support/fixtures.js';
-import type { TestServer } from '../../support/server.js';
-import { startTestServer, writeServerEnv } from '../../support/server.js';
 
 // Importar clientes in Debian's Chromium: from la cartera's link, the template downloaded, a
 // CSV of 50 clients with 3 bad rows chosen in the file field, the preview listing exactly those
@@ -33,31 +27,24 @@ for (const database of testDatabases()) {
 
         this.timeout(90_000);
 
-        let server: TestServer;
-        let browser: Browser;
-        let owner: SeededUser;
-        let email: string;
+        let journey: PanelJourney;
 
         before(async function () {
 
             skipWithoutChromium(this);
-            server = await startTestServer(database, { env: writeServerEnv });
-            const ports = server.app.ports;
-            owner = await seedAccount(ports);
-            await setPassword(ports, { userId: owner.userId, password: internals.password });
-            email = (await ports.users.findById(owner.userId))!.email;
-            browser = await chromium.launch({ executablePath: debianChromium.path, args: debianChromium.args });
+            journey = await startPanelJourney(database, internals.password);
             mkdirSync(internals.artifacts, { recursive: true });
         });
 
         after(async () => {
 
-            await browser?.close();
-            await server?.stop();
+            await journey?.browser.close();
+            await journey?.server.stop();
         });
 
         it('uploads a CSV of 50 clients with 3 bad rows, previews exactly those, and imports the other 47', async () => {
 
+            const { server, browser, owner, email } = journey;
             const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
             const page = await context.newPage();
             const problems = pageProblems(page, server.url);
