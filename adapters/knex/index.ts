@@ -6,6 +6,7 @@ import { ccmaRepository } from './repositories/ccma.js';
 import { healthRepository } from './repositories/health.js';
 import { webhookRepository } from './repositories/webhooks.js';
 import { installationRepository } from './repositories/installation.js';
+import { clientImportRepository } from './repositories/client-imports.js';
 import { invitationRepository } from './repositories/invitations.js';
 import { clientRepository } from './repositories/clients.js';
 import { invoiceRepository } from './repositories/invoices.js';
@@ -34,6 +35,7 @@ export const knexRepositories = (knex: Knex, owner: string) => ({
     tokens: tokenRepository(knex),
     invitations: invitationRepository(knex),
     clients: clientRepository(knex),
+    clientImports: clientImportRepository(knex),
     installation: installationRepository(knex),
     tags: tagRepository(knex),
     invoices: invoiceRepository(knex),

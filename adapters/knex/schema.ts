@@ -137,6 +137,23 @@ export const schema = {
             ccma_movements_list: { columns: ['client_id', 'period_key', 'orden'] }
         }
     },
+    client_imports: {
+        columns: {
+            id: { type: 'increments' },
+            public_id: { type: 'string', size: 36 },
+            account_id: { type: 'integer', unsigned: true },
+            user_id: { type: 'integer', unsigned: true },
+            sealed_rows: { type: 'mediumtext' },
+            row_count: { type: 'integer' },
+            created_at: { type: 'bigInteger' },
+            expires_at: { type: 'bigInteger' }
+        },
+        primary: ['id'],
+        indexes: {
+            client_imports_public_id_unique: { columns: ['public_id'], unique: true },
+            client_imports_expires_at: { columns: ['expires_at'] }
+        }
+    },
     client_tags: {
         columns: {
             client_id: { type: 'integer', unsigned: true },

@@ -143,6 +143,15 @@ export const messages = {
         mismatch: 'Las dos contraseñas nuevas no coinciden.',
         unchanged: 'La contraseña nueva debe ser distinta de la actual.'
     },
+    // Importing clients from a file (the panel's import, core/use-cases/import-clients.ts): the
+    // file as a whole, then a row's own conflicts (its fields get clientWrite's messages).
+    clientImport: {
+        empty: 'El archivo no tiene filas de clientes: completá la plantilla debajo de la fila de títulos.',
+        tooManyRows: (max: string): string => `El archivo tiene más de ${max} filas de clientes: dividilo en archivos más chicos.`,
+        duplicate: (row: number): string => `El CUIT ya figura en la fila ${row} del archivo.`,
+        representativeRefused: (row: number): string => `El representante es el de la fila ${row}, que tiene errores: corregí las dos filas y volvé a importarlas.`,
+        gone: 'La importación no existe, venció o ya se confirmó: subí el archivo de nuevo.'
+    },
     // The team (the panel's /panel/equipo and the CLI's `user` commands).
     team: {
         lastOwner: 'La cuenta tiene que conservar al menos un usuario owner: designá otro owner antes de quitarle el rol o eliminar a este.',

@@ -16,6 +16,7 @@ import type {
     AnswersRepository,
     CalendarFeedRepository,
     CcmaRepository,
+    ClientImportRepository,
     ClientRepository,
     HealthRepository,
     InstallationRepository,
@@ -46,6 +47,8 @@ export interface Ports {
     tokens: TokenRepository;
     invitations: InvitationRepository;
     clients: ClientRepository;
+    // Imports uploaded in the panel, waiting for confirmation.
+    clientImports: ClientImportRepository;
     installation: InstallationRepository;
     tags: TagRepository;
     invoices: InvoiceRepository;

@@ -197,6 +197,44 @@ export interface ClientRepository {
     findVisible(principal: Principal, cuit: Cuit): Promise<ClientRecord | null>;
     listVisible(principal: Principal, filters: ClientQuery, page: PageRequest): Promise<Page<ClientListRow>>;
     findInAccount(accountId: number, cuit: Cuit): Promise<ClientRecord | null>;
+    // The account's clients among `cuits`, each with whether the principal manages it.
+    findManyInAccount(principal: Principal, cuits: readonly Cuit[]): Promise<AccountClient[]>;
+    // Many new clients of one account as `create` stores each (the row, its first sync job due
+    // at createdAt, a member's assignment), a few hundred to a transaction. A client whose CUIT
+    // the account has by then, or whose representative is gone, is left out and named.
+    createMany(clients: readonly NewClient[], options: { managerUserId: number | null }): Promise<{
+        created: ClientRecord[];
+        skipped: { cuit: Cuit; reason: 'duplicate' | 'representative_gone' }[];
+    }>;
+}
+
+// A client of the account as an import meets it: by CUIT, its type, and whether the principal
+// manages it (only those may represent, as findRepresentative rules).
+export interface AccountClient {
+    id: number;
+    cuit: Cuit;
+    tipo: ClientType;
+    visible: boolean;
+}
+
+// An import uploaded and checked, waiting for its user's confirmation (core/use-cases/
+// import-clients.ts): its rows, keys included, sealed with the secret box; only the user and
+// account that uploaded it may take it, once, before it expires.
+export interface PendingImport {
+    publicId: string;
+    accountId: number;
+    userId: number;
+    sealedRows: string;
+    rowCount: number;
+    createdAt: Timestamp;
+    expiresAt: Timestamp;
+}
+
+export interface ClientImportRepository {
+    // Stores it, dropping every import expired by its createdAt.
+    save(pending: PendingImport): Promise<void>;
+    // Its sealed rows, deleting it; null when absent, another's, expired or already taken.
+    take(lookup: { publicId: string; accountId: number; userId: number; now: Timestamp }): Promise<string | null>;
 }
 
 export interface TagRepository {

@@ -1,13 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import type { Principal, WriteChannel } from '../domain/access.js';
 import { assertMayWrite } from '../domain/access.js';
 import type { ClientView } from '../domain/client.js';
-import { displayName, sortKey, toClientView } from '../domain/client.js';
+import { toClientView } from '../domain/client.js';
 import { parseNewClient } from '../contract/client-body.js';
 import { conflict, invalid } from '../domain/errors.js';
 import { messages } from '../domain/messages.js';
 import type { Ports } from '../ports/index.js';
 import { findRepresentative } from './find-representative.js';
+import { newClientOf } from './new-client.js';
 
 type Deps = Pick<Ports, 'clients' | 'secretBox' | 'keyIdentity' | 'clock'>;
 
@@ -25,26 +25,8 @@ export const createClient = async (deps: Deps, principal: Principal, body: unkno
     }
 
     const representative = input.tipo === 'persona-juridica' ? await findRepresentative(deps, principal, input.representante) : null;
-    const names = input.tipo === 'persona-fisica'
-        ? { nombre: input.nombre, apellido: input.apellido, razonSocial: null }
-        : { nombre: null, apellido: null, razonSocial: input.razonSocial };
-    const name = displayName({ tipo: input.tipo, ...names });
-
-    const outcome = await deps.clients.create({
-        publicId: randomUUID(),
-        accountId: principal.accountId,
-        cuit: input.cuit,
-        tipo: input.tipo,
-        ...names,
-        representativeId: representative?.id ?? null,
-        displayName: name,
-        sortName: sortKey(name),
-        email: input.email,
-        telefono: input.telefono,
-        sealedKey: input.tipo === 'persona-fisica' ? deps.secretBox.seal(input.claveArca) : null,
-        keyDigest: input.tipo === 'persona-fisica' ? await deps.keyIdentity.of(input.cuit, input.claveArca) : null,
-        createdAt: deps.clock.now().getTime()
-    }, { managerUserId: principal.role === 'owner' ? null : principal.userId });
+    const client = await newClientOf(deps, principal.accountId, input, representative?.id ?? null, deps.clock.now().getTime());
+    const outcome = await deps.clients.create(client, { managerUserId: principal.role === 'owner' ? null : principal.userId });
 
     if (outcome.status === 'duplicate') {
         throw conflict(messages.cuitTaken);

@@ -5,6 +5,7 @@ import { clientAddress } from '../http/client-address.js';
 import { accountRoutes } from './account-page.js';
 import { agendaRoutes } from './agenda-page.js';
 import { estudioRoutes } from './estudio-pages.js';
+import { importRoutes } from './import-page.js';
 import { tagRoutes } from './tags-page.js';
 import { teamRoutes } from './team-page.js';
 import { portfolioRoutes } from './portfolio-page.js';
@@ -111,7 +112,8 @@ export const panelRoutes = (context: PanelContext): ServerRoute[] => {
         ...subscriptionRoutes(context),
         ...estudioRoutes(context),
         ...tagRoutes(context),
-        ...teamRoutes(context)
+        ...teamRoutes(context),
+        ...importRoutes(context)
     ];
 };
 

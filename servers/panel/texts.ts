@@ -35,6 +35,7 @@ export const panelTexts = {
     assignTag: 'Asignar a los seleccionados',
     unassignTag: 'Quitar a los seleccionados',
     manageTags: 'Administrar etiquetas',
+    importClients: 'Importar clientes desde una planilla',
     clientTags: 'Etiqueta del cliente',
     assignOne: 'Asignar',
     unassignOne: 'Quitar',

@@ -73,6 +73,7 @@ const internals = {
 <h1>{{t.portfolioTitle}}</h1>
 {{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}
 {{#if newClient}}<p class="page-actions"><a href="{{newClient.href}}">{{newClient.label}}</a></p>{{/if}}
+<p><a href="/panel/clientes/importar">{{t.importClients}}</a></p>
 <form class="filters" method="get" action="/panel" role="search" aria-label="{{t.filters}}">
   <div class="search"><label for="q">{{t.search}}</label>
   <input id="q" name="q" type="search" value="{{filter.q}}" maxlength="{{filter.searchLength}}" aria-describedby="q-ayuda">

@@ -1,5 +1,12 @@
 import { existsSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { setPassword } from '../../core/use-cases/staff/set-password.js';
+import type { TestDatabase } from './databases.js';
+import type { SeededUser } from './fixtures.js';
+import { seedAccount } from './fixtures.js';
+import type { TestServer } from './server.js';
+import { startTestServer, writeServerEnv } from './server.js';
 import { panelTexts } from '../../servers/panel/texts.js';
 
 // Debian's Chromium (.ci/run installs it), as the browser suites launch it through playwright-core:
@@ -63,4 +70,23 @@ export const panelSignIn = async (page: Page, serviceUrl: string, email: string,
     await page.getByLabel(panelTexts.password).fill(password);
     await page.getByLabel(panelTexts.password).press('Enter');
     await page.waitForURL((url) => url.pathname === '/panel');
+};
+
+// What a panel journey starts from: a server that seals keys on a fresh database, an owner who
+// signs in with `password` (an account without API writing: the panel needs none), Chromium.
+export interface PanelJourney {
+    server: TestServer;
+    browser: Browser;
+    owner: SeededUser;
+    email: string;
+}
+
+export const startPanelJourney = async (database: TestDatabase, password: string): Promise<PanelJourney> => {
+
+    const server = await startTestServer(database, { env: writeServerEnv });
+    const owner = await seedAccount(server.app.ports);
+    await setPassword(server.app.ports, { userId: owner.userId, password });
+    const email = (await server.app.ports.users.findById(owner.userId))!.email;
+    const browser = await chromium.launch({ executablePath: debianChromium.path, args: debianChromium.args });
+    return { server, browser, owner, email };
 };

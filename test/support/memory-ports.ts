@@ -16,10 +16,12 @@ import type {
     AccountRepository,
     AnswersRepository,
     CalendarFeedRepository,
+    ClientImportRepository,
     ClientRepository,
     InvitationRecord,
     InvitationRepository,
     NewClient,
+    PendingImport,
     Ports,
     RateLimitCounter,
     SecretBox,
@@ -78,6 +80,8 @@ interface MemoryWorld {
     syncStates: (SyncState & { clientId: number })[];
     // Each client's DFE notifications, as a sync would have stored them.
     notifications: Map<number, Notification[]>;
+    // Imports waiting for confirmation (sealed).
+    imports: PendingImport[];
 }
 
 interface MemoryClock {
@@ -146,7 +150,8 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
     };
 
     const world: MemoryWorld = {
-        accounts: [], users: [], tokens: [], clients: [], jobs: [], counts: new Map(), listening: new Set(), events: [], changes: [], syncStates: [],
+        accounts: [], users: [], tokens: [], clients: [], jobs: [], imports: [],
+        counts: new Map(), listening: new Set(), events: [], changes: [], syncStates: [],
         capLevels: new Map(),
         notifications: new Map(),
         categoryTables: publishedTables.map((table) => ({ ...table, topes: { ...table.topes } })), invoices: [], calendarFeeds: [],
@@ -459,6 +464,42 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
 
             const row = world.clients.find((client) => client.accountId === accountId && client.cuit === cuit);
             return row ? record(row) : null;
+        },
+        async findManyInAccount(principal, cuits) {
+
+            return world.clients.filter((client) => client.accountId === principal.accountId && cuits.includes(client.cuit))
+                .map((client) => ({ id: client.id, cuit: client.cuit, tipo: client.tipo, visible: visible(principal, client) }));
+        },
+        async createMany(many, createOptions) {
+
+            const created: ClientRecord[] = [];
+            const skipped: { cuit: NewClient['cuit']; reason: 'duplicate' | 'representative_gone' }[] = [];
+            for (const client of many) {
+                const outcome = await clients.create(client, createOptions);
+                if (outcome.status === 'created') {
+                    created.push(outcome.client);
+                }
+                else {
+                    skipped.push({ cuit: client.cuit, reason: outcome.status });
+                }
+            }
+
+            return { created, skipped };
+        }
+    });
+
+    // Pending imports: sealed rows by public id, taken once.
+    const clientImports = internals.partial<ClientImportRepository>('clientImports', {
+        async save(pending) {
+
+            world.imports = world.imports.filter((row) => row.expiresAt > pending.createdAt);
+            world.imports.push({ ...pending });
+        },
+        async take({ publicId, accountId, userId, now: at }) {
+
+            const row = world.imports.find((one) => one.publicId === publicId && one.accountId === accountId && one.userId === userId && one.expiresAt > at);
+            world.imports = world.imports.filter((one) => one !== row);
+            return row?.sealedRows ?? null;
         }
     });
 
@@ -774,6 +815,7 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
             }
         },
         clients,
+        clientImports,
         jobQueue,
         rateLimitCounter,
         rateLimits: options.rateLimits ?? defaultRateLimits,

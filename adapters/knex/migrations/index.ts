@@ -27,6 +27,7 @@ import * as capLevels from './021_monotributo_cap_levels.js';
 import * as invitations from './022_invitations.js';
 import * as tokenLastUsed from './023_token_last_used.js';
 import * as arcaMeters from './024_arca_meters.js';
+import * as clientImports from './025_client_imports.js';
 import * as sqliteActiveKey from './026_sqlite_active_key.js';
 
 // Migrations are listed here rather than found on disk, so the same list runs from the
@@ -57,6 +58,7 @@ const internals = {
         '022_invitations': invitations,
         '023_token_last_used': tokenLastUsed,
         '024_arca_meters': arcaMeters,
+        '025_client_imports': clientImports,
         '026_sqlite_active_key': sqliteActiveKey
     } as Record<string, Knex.Migration>,
     // How long a process waits for another one's migration (an upgrade started on every

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import type { Principal } from '../../../core/domain/access.js';
-import type { ClientListRow, ClientRecord, DeletedWithClient } from '../../../core/domain/client.js';
+import type { ClientListRow, ClientRecord, ClientType, DeletedWithClient } from '../../../core/domain/client.js';
 import { deleteCascade } from '../../../core/domain/client.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
-import type { ClientChanges, ClientRepository, CreateClientOutcome, NewClient } from '../../../core/ports/index.js';
+import type { AccountClient, ClientChanges, ClientRepository, CreateClientOutcome, NewClient } from '../../../core/ports/index.js';
 import { createHash } from 'node:crypto';
 import { batched } from '../fast/batching.js';
 import { dialectOf } from '../connection.js';
@@ -87,6 +87,14 @@ const internals = {
             }
         }
     },
+
+    // Clients an import stores (or looks up) per transaction (statement): few transactions for
+    // a thousand rows, each well under SQLite's and MySQL's limits on bound values.
+    importChunk: 250,
+
+    chunks: <T>(items: readonly T[], size: number): T[][] => Array.from(
+        { length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size)
+    ),
 
     // How refusals named a key before migration 014.
     sealedDigest: (sealed: string): string => createHash('sha256').update(sealed).digest('hex')
@@ -315,6 +323,73 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
 
             const row = await knex('clients as c').select(internals.columns).where({ 'c.account_id': accountId, 'c.cuit': cuit }).first();
             return row ? toClientRecord(row) : null;
+        },
+
+        async findManyInAccount(principal, cuits) {
+
+            const found: AccountClient[] = [];
+            for (const part of internals.chunks(cuits, internals.importChunk)) {
+                const query = knex('clients as c').select('c.id', 'c.cuit', 'c.tipo').where('c.account_id', principal.accountId).whereIn('c.cuit', [...part]);
+                if (principal.role !== 'owner') {
+                    query.select(knex.raw(`case when ${assignedToMember('?')} then 1 else 0 end as visible`, [principal.userId]));
+                }
+
+                for (const row of await query as Record<string, unknown>[]) {
+                    found.push({ id: toNumber(row.id), cuit: String(row.cuit) as Cuit, tipo: row.tipo as ClientType, visible: principal.role === 'owner' || Number(row.visible) === 1 });
+                }
+            }
+
+            return found;
+        },
+
+        async createMany(clients, options) {
+
+            const created: ClientRecord[] = [];
+            const skipped: { cuit: Cuit; reason: 'duplicate' | 'representative_gone' }[] = [];
+            for (const part of internals.chunks(clients, internals.importChunk)) {
+                const accountId = part[0]!.accountId;
+                // Read again on each attempt: a creation of the same CUIT (unique index) or a
+                // representative's deletion (foreign key) meanwhile makes the attempt fail, and
+                // the next one leaves that client out.
+                const outcome = await retriedOnLockConflict(() => knex.transaction(async (trx) => {
+
+                    await touchAccount(trx, accountId);
+                    const taken = new Set((await trx('clients').select('cuit').where('account_id', accountId).whereIn('cuit', part.map((client) => client.cuit)) as Record<string, unknown>[])
+                        .map((row) => String(row.cuit)));
+                    const representatives = [...new Set(part.map((client) => client.representativeId).filter((id): id is number => id !== null))];
+                    const present = new Set(representatives.length
+                        ? (await trx('clients').select('id').where('account_id', accountId).whereIn('id', representatives) as Record<string, unknown>[]).map((row) => toNumber(row.id))
+                        : []);
+                    const left: typeof skipped = [];
+                    const rows = part.filter((client) => {
+
+                        const reason = taken.has(client.cuit) ? 'duplicate' : client.representativeId !== null && !present.has(client.representativeId) ? 'representative_gone' : null;
+                        if (reason) {
+                            left.push({ cuit: client.cuit, reason });
+                        }
+
+                        return reason === null;
+                    });
+                    if (!rows.length) {
+                        return { created: [], left };
+                    }
+
+                    await trx('clients').insert(rows.map(internals.toRow));
+                    const stored = (await trx('clients as c').select(internals.columns).where('c.account_id', accountId).whereIn('c.cuit', rows.map((client) => client.cuit)) as Record<string, unknown>[])
+                        .map((row) => toClientRecord(row));
+                    await trx('sync_jobs').insert(stored.map((client) => pendingJobRow({ clientId: client.id, reason: 'first', runAfter: rows[0]!.createdAt, createdAt: rows[0]!.createdAt })));
+                    if (options.managerUserId !== null) {
+                        await trx('user_clients').insert(stored.map((client) => ({ user_id: options.managerUserId, client_id: client.id })));
+                    }
+
+                    return { created: stored, left };
+                }), (err) => isLockConflict(err) || isUniqueViolation(err) || isForeignKeyViolation(err));
+
+                created.push(...outcome.created);
+                skipped.push(...outcome.left);
+            }
+
+            return { created, skipped };
         },
 
         async listVisible(principal, filters, page) {
