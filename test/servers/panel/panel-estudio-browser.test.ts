@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,7 @@ import { createToken } from '../../../core/use-cases/staff/create-token.js';
 import { setPassword } from '../../../core/use-cases/staff/set-password.js';
 import { estudioTexts } from '../../../servers/panel/estudio-texts.js';
 import { panelTexts } from '../../../servers/panel/texts.js';
+import { grant, mcpStatus, register } from '../../support/oauth.js';
 import { debianChromium, pageProblems, skipWithoutChromium } from '../../support/chromium.js';
 import { testDatabases } from '../../support/databases.js';
 import { addClient, seedAccount } from '../../support/fixtures.js';
@@ -15,12 +17,21 @@ import type { TestServer } from '../../support/server.js';
 import { startTestServer, writeServerEnv } from '../../support/server.js';
 
 // The estudio's pages in Debian's Chromium: a token generated, copied with the button (the
-// service's own script under the CSP), used as its curl line would from Node, and revoked (401);
-// a tag created and assigned to la cartera's selection. Screenshots go to test-artifacts/.
+// service's own script under the CSP), its curl line run by curl itself, and revoked (401); a
+// tag created and assigned to la cartera's selection; an MCP assistant's connection revoked
+// (its access token refused at /mcp). Screenshots go to test-artifacts/.
 
 const internals = {
     artifacts: fileURLToPath(new URL('../../../test-artifacts/', import.meta.url)),
-    password: 'una-clave-larga-de-prueba'
+    password: 'una-clave-larga-de-prueba',
+
+    // The page's curl line run by curl (its arguments as a shell would split them: no quote
+    // inside): the HTTP status it got.
+    curl: (line: string): Promise<number> => new Promise((resolve, reject) => {
+
+        const args = [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2]!).slice(1);
+        execFile('curl', ['--silent', '--output', '/dev/null', '--write-out', '%{http_code}', ...args], (err, stdout) => (err ? reject(err) : resolve(Number(stdout))));
+    })
 };
 
 for (const database of testDatabases()) {
@@ -82,19 +93,15 @@ for (const database of testDatabases()) {
             expect(await page.evaluate('navigator.clipboard.readText()')).to.equal(token);
             await page.screenshot({ path: join(internals.artifacts, `panel-tokens-${database.name}.png`), fullPage: true });
 
-            // What the curl line does, from Node.
-            const [, header, url] = /^curl -H "([^"]+)" (\S+)$/.exec(curl)!;
-            const [name, value] = header!.split(': ');
-            const answer = await fetch(url!, { headers: { [name!]: value! } });
-            expect(answer.status).to.equal(200);
-            expect(((await answer.json()) as { data: unknown[] }).data).to.have.length(2);
+            // The curl line, as the user would paste it.
+            expect(await internals.curl(curl)).to.equal(200);
 
             await page.goto(`${server.url}/panel/tokens`);
             expect(await page.content()).to.not.contain(token);
             await page.getByRole('link', { name: 'Revocar Planilla de Marta' }).click();
             await page.getByRole('button', { name: estudioTexts.confirmRevoke }).click();
             await page.getByText(estudioTexts.tokenRevoked).waitFor();
-            expect((await fetch(url!, { headers: { [name!]: value! } })).status).to.equal(401);
+            expect(await internals.curl(curl)).to.equal(401);
 
             await page.getByRole('link', { name: panelTexts.navTags }).click();
             await page.getByLabel(estudioTexts.tagName).first().fill('Mensual');
@@ -114,6 +121,34 @@ for (const database of testDatabases()) {
             // REST lists it, for a token made as the CLI makes them.
             const { token: rest } = await createToken(server.app.ports, { userId: user, name: 'rest' });
             expect((await server.ok('/v1/cuits?etiquetas=Mensual', rest)).data).to.have.length(2);
+            expect(problems).to.deep.equal([]);
+            await context.close();
+        });
+
+        it("revokes an assistant's connection, and the assistant's token is refused at once", async () => {
+
+            const clientId = await register(server, { client_name: 'Asistente de Marta' });
+            const tokens = await grant(server, clientId, email);
+            expect((await mcpStatus(server, tokens.access_token)).status).to.equal(200);
+
+            const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+            const page = await context.newPage();
+            const problems = pageProblems(page, server.url);
+            await page.goto(`${server.url}/panel/ingresar`);
+            await page.getByLabel(panelTexts.email).fill(email);
+            await page.getByLabel(panelTexts.password).fill(internals.password);
+            await page.getByLabel(panelTexts.password).press('Enter');
+            await page.waitForURL((url) => url.pathname === '/panel');
+
+            await page.getByRole('link', { name: panelTexts.navConnections }).click();
+            await page.getByRole('heading', { name: estudioTexts.connectionsTitle }).waitFor();
+            await page.screenshot({ path: join(internals.artifacts, `panel-conexiones-${database.name}.png`), fullPage: true });
+            await page.getByRole('link', { name: `${estudioTexts.revoke} Asistente de Marta` }).click();
+            await page.getByRole('button', { name: estudioTexts.confirmRevoke }).click();
+            await page.getByText(estudioTexts.connectionRevoked).waitFor();
+            expect(await page.content()).to.not.contain('Asistente de Marta');
+
+            expect((await mcpStatus(server, tokens.access_token)).status).to.equal(401);
             expect(problems).to.deep.equal([]);
             await context.close();
         });
