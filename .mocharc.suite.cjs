@@ -1,8 +1,8 @@
 // `npm test`: every test file, each in one of four worker processes at a time (mocha's
 // parallel mode), with .mocharc.json's options. Most files spend their time waiting (on child
 // processes, on the simulated authority's pacing, on MariaDB), so more workers than the
-// machine has cores pay. Workers take the files in this
-// order: the longest first (on SQLite and MariaDB), so that no long file
+// machine has cores pay. Workers take the files in this order: the longest first (on SQLite
+// and MariaDB, as the run's summary "Archivos más lentos" names them), so that no long file
 // starts last and keeps the run waiting for it; then the rest by name. `npm test -- --jobs N`
 // overrides the number.
 const { readdirSync } = require('node:fs');
@@ -10,9 +10,10 @@ const base = require('./.mocharc.json');
 
 const internals = {
     longest: [
-        'sync-fleet', 'sync-workers', 'fuzz', 'sync-pacing', 'oauth-security', 'sync-cli', 'http-rate-limits', 'mcp-inspector', 'sync-demo',
-        'oauth-accounts', 'migrations-down-up', 'portfolio-health', 'authority-secrets', 'sqlite-lock', 'cli-database-failures', 'oauth-browser',
-        'cuit-health', 'sync-faults', 'authority-simulated', 'demo-safety', 'sync-e2e', 'oauth-flow'
+        'oauth-security', 'sync-fleet', 'http-rate-limits', 'fuzz', 'panel-http', 'delete-during-sync', 'tenants', 'sync-cli',
+        'migrate-rollback', 'portfolio-health', 'sync-workers', 'deep-pages', 'mcp-inspector', 'sync-pacing-fleet', 'cli-demo',
+        'portfolio-states', 'migrations-down-up', 'cli-connections', 'panel-browser', 'sync-demo', 'demo-safety', 'cuit-health',
+        'panel-client', 'panel-estudio-browser'
     ],
     all: readdirSync(`${__dirname}/test`, { recursive: true }).filter((name) => name.endsWith('.test.ts')).map((name) => `test/${name}`).sort()
 };

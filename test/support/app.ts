@@ -11,7 +11,7 @@ export const testEnv: NodeJS.ProcessEnv = { SYNC_CHECK_DIGITS: '0' };
 // directly; close() closes the app and drops the database.
 export const openApp = async (database: TestDatabase, options?: ComposeOptions, env: NodeJS.ProcessEnv = {}): Promise<{ app: App; close(): Promise<void> }> => {
 
-    const db = await database.create();
+    const db = await database.create({ migrated: options?.migrate !== false });
     const app = await composeApp(loadConfig({ ...testEnv, ...env, DATABASE_URL: db.url }), options);
     return {
         app,

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { takeCoverage } from 'node:v8';
 import { builtCli } from './build.js';
 import type { ContractTally } from './contract.js';
 import { contractSummary, contractTally, takeViolations } from './contract.js';
-import { databasesNotice } from './databases.js';
+import { databasesNotice, dropTemplates } from './databases.js';
 import { clearRunLogs, processLogged, runLogDir, runLogLeaks, runLogPids } from './run-log.js';
 
 // The run's fixtures and root hooks (see .mocharc.json). `npm test` runs the files in worker
@@ -17,11 +17,29 @@ interface ProcessTally {
     logChecked: number;                // bytes of this process's log already checked for secrets
     leaks: string[];                   // the secrets found in them
     contract: ContractTally;
+    files: FileTime[];                 // how long each file this process ran took, hooks included
+}
+
+interface FileTime {
+    file: string;
+    ms: number;
 }
 
 const internals = {
     logChecked: 0,
     leaks: [] as string[],
+    files: [] as FileTime[],
+    fileStarted: 0,
+    // How many of the slowest files the run's summary names: what to trim first when the run
+    // grows toward CI's limit (docs/development.md).
+    slowestShown: 8,
+
+    // The file a worker's root suite came from (its first suite's; a worker runs one at a time).
+    fileOf(suite: Mocha.Suite | undefined): string {
+
+        const file = suite?.file ?? suite?.suites.map((child) => internals.fileOf(child)).find(Boolean);
+        return file ? relative(process.cwd(), file) : '';
+    },
 
     tallyPath: (pid: number | string): string => join(runLogDir, `${pid}.json`),
 
@@ -54,6 +72,11 @@ export const mochaGlobalSetup = (): void => {
 };
 
 export const mochaHooks = {
+    beforeAll() {
+
+        internals.fileStarted = Date.now();
+    },
+
     afterEach() {
 
         const violations = takeViolations();
@@ -65,8 +88,9 @@ export const mochaHooks = {
     // After each file (in a worker) or after the run (in a single process): the lines this
     // process logged since the last check hold no token, key or Authorization value; what it
     // has checked so far is left for the teardown to add up.
-    afterAll() {
+    afterAll(this: Mocha.Context) {
 
+        internals.files.push({ file: internals.fileOf(this.test?.parent), ms: Date.now() - internals.fileStarted });
         let leaks: string[] = [];
         if (processLogged()) {
             const log = runLogLeaks(process.pid, internals.logChecked);
@@ -81,7 +105,7 @@ export const mochaHooks = {
             takeCoverage();
         }
 
-        const tally: ProcessTally = { logChecked: internals.logChecked, leaks: internals.leaks, contract: contractTally() };
+        const tally: ProcessTally = { logChecked: internals.logChecked, leaks: internals.leaks, contract: contractTally(), files: internals.files };
         mkdirSync(runLogDir, { recursive: true });
         writeFileSync(internals.tallyPath(process.pid), JSON.stringify(tally));
         if (leaks.length) {
@@ -92,7 +116,9 @@ export const mochaHooks = {
 
 // Once all the files ran: whatever a process logged after its last check is checked here
 // (a whole run's logs, every line, hold no secret), then the summary of the run.
-export const mochaGlobalTeardown = (): void => {
+export const mochaGlobalTeardown = async (): Promise<void> => {
+
+    await dropTemplates();
 
     const tallies = internals.tallies();
     const leaks = [...tallies.values()].flatMap((tally) => tally.leaks);
@@ -113,6 +139,11 @@ export const mochaGlobalTeardown = (): void => {
 
     if (lines) {
         process.stdout.write(`\n  Logs de la corrida: ${lines} líneas en ${runLogDir}/, sin tokens, claves ni valores de Authorization.\n`);
+    }
+
+    const slowest = [...tallies.values()].flatMap((tally) => tally.files ?? []).sort((a, b) => b.ms - a.ms).slice(0, internals.slowestShown);
+    if (slowest.length > 1) {
+        process.stdout.write(`\n  Archivos más lentos:\n${slowest.map(({ file, ms }) => `    ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}`).join('\n')}\n`);
     }
 
     const { checked, unexercised } = contractSummary([...tallies.values()].map((tally) => tally.contract));

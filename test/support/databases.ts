@@ -1,30 +1,116 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import { connect, migrateLatest } from '../../adapters/knex/index.js';
 import { mysqlServerAdmin } from './mysql-server.js';
 import type { Knex } from 'knex';
 
 // The databases every suite runs on: SQLite always, MySQL/MariaDB when TEST_MYSQL_URL is
 // set (CI sets it). Each suite gets a database of its own, dropped afterwards.
+//
+// A database the service will migrate anyway (a composed app, a started server) is asked for
+// `migrated`: it is then a copy of one database this process migrated once (a file copy on
+// SQLite, the tables' own CREATE statements and rows on MariaDB), instead of the migrations
+// replayed again each time — seconds per database on MariaDB, most of the suite's time
+// (docs/development.md). Suites about migrating itself ask for an empty one.
 
 export interface TestDatabase {
     name: 'sqlite' | 'mysql';
-    // A fresh, empty database URL; call release() when done.
-    create(): Promise<{ url: string; release(): Promise<void> }>;
+    // A fresh database URL, empty or already migrated to the latest schema; call release()
+    // when done.
+    create(options?: { migrated?: boolean }): Promise<{ url: string; release(): Promise<void> }>;
+}
+
+interface MysqlTemplate {
+    name: string;
+    // The script that builds a copy in the current database: the tables' CREATE statements,
+    // then the rows of those that have any (knex's own, the published category tables).
+    script: string;
 }
 
 const internals = {
-    mysqlUrl: process.env.TEST_MYSQL_URL || null
+    mysqlUrl: process.env.TEST_MYSQL_URL || null,
+    // This run's templates carry its id (set once by the run's global setup, inherited by its
+    // workers): the run's teardown drops them, never another run's on the same server.
+    run: (process.env.ARCASYNC_TEST_RUN ??= randomBytes(4).toString('hex')),
+    sqliteTemplate: null as Promise<string> | null,
+    mysqlTemplateMade: null as Promise<MysqlTemplate> | null,
+
+    templatePrefix: (): string => `arcasync_tpl_${internals.run}_`,
+
+    async migrated(url: string): Promise<void> {
+
+        const knex = connect(url);
+        try {
+            await migrateLatest(knex);
+        }
+        finally {
+            await knex.destroy();
+        }
+    },
+
+    async sqliteTemplateFile(): Promise<string> {
+
+        const dir = join(tmpdir(), `${internals.templatePrefix()}${process.pid}`);
+        mkdirSync(dir, { recursive: true });
+        const file = join(dir, 'template.sqlite');
+        await internals.migrated(`sqlite:${file}`);
+        return file;
+    },
+
+    async mysqlTemplate(baseUrl: string): Promise<MysqlTemplate> {
+
+        const name = `${internals.templatePrefix()}${process.pid}`;
+        const admin = mysqlServerAdmin(baseUrl);
+        try {
+            await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+            await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+            await internals.migrated(internals.urlOf(baseUrl, name));
+            const [tables] = await admin.raw(
+                "select table_name as name, table_rows as approxRows from information_schema.tables where table_schema = ? and table_type = 'BASE TABLE'", [name]
+            ) as [{ name: string }[]];
+            const creates: string[] = [];
+            const copies: string[] = [];
+            for (const { name: table } of tables) {
+                const [[shown]] = await admin.raw(`SHOW CREATE TABLE \`${name}\`.\`${table}\``) as [{ 'Create Table': string }[]];
+                creates.push(shown!['Create Table'].replace(/ AUTO_INCREMENT=\d+/, ''));
+                const [[count]] = await admin.raw(`select count(*) as n from \`${name}\`.\`${table}\``) as [{ n: number }[]];
+                if (Number(count!.n) > 0) {
+                    copies.push(`INSERT INTO \`${table}\` SELECT * FROM \`${name}\`.\`${table}\``);
+                }
+            }
+
+            // Foreign keys are checked once every table is there, not in creation order.
+            return { name, script: ['SET FOREIGN_KEY_CHECKS = 0', ...creates, ...copies, 'SET FOREIGN_KEY_CHECKS = 1'].join(';\n') };
+        }
+        finally {
+            await admin.destroy();
+        }
+    },
+
+    urlOf(baseUrl: string, database: string): string {
+
+        const url = new URL(baseUrl);
+        url.pathname = `/${database}`;
+        return url.toString();
+    }
 };
 
 const sqlite: TestDatabase = {
     name: 'sqlite',
-    async create() {
+    async create(options = {}) {
 
         const dir = mkdtempSync(join(tmpdir(), 'arcasync-test-'));
+        const file = join(dir, 'test.sqlite');
+        if (options.migrated) {
+            internals.sqliteTemplate ??= internals.sqliteTemplateFile();
+            copyFileSync(await internals.sqliteTemplate, file);
+        }
+
         return {
-            url: `sqlite:${join(dir, 'test.sqlite')}`,
+            url: `sqlite:${file}`,
             async release() {
 
                 rmSync(dir, { recursive: true, force: true });
@@ -35,16 +121,35 @@ const sqlite: TestDatabase = {
 
 const mysql = (baseUrl: string): TestDatabase => ({
     name: 'mysql',
-    async create() {
+    async create(options = {}) {
 
         const name = `arcasync_test_${randomBytes(5).toString('hex')}`;
         const admin = mysqlServerAdmin(baseUrl);
 
         await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-        const url = new URL(baseUrl);
-        url.pathname = `/${name}`;
+        const url = internals.urlOf(baseUrl, name);
+        if (options.migrated) {
+            internals.mysqlTemplateMade ??= internals.mysqlTemplate(baseUrl);
+            const { script } = await internals.mysqlTemplateMade;
+            const base = new URL(baseUrl);
+            const connection = await createConnection({
+                host: base.hostname,
+                port: Number(base.port || 3306),
+                user: decodeURIComponent(base.username),
+                password: decodeURIComponent(base.password),
+                database: name,
+                multipleStatements: true
+            });
+            try {
+                await connection.query(script);
+            }
+            finally {
+                await connection.end();
+            }
+        }
+
         return {
-            url: url.toString(),
+            url,
             async release() {
 
                 await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
@@ -53,6 +158,28 @@ const mysql = (baseUrl: string): TestDatabase => ({
         };
     }
 });
+
+// The run's templates, dropped by its global teardown (contract-hooks.ts) once every worker
+// is done with them.
+export const dropTemplates = async (): Promise<void> => {
+
+    for (const entry of readdirSync(tmpdir()).filter((name) => name.startsWith(internals.templatePrefix()))) {
+        rmSync(join(tmpdir(), entry), { recursive: true, force: true });
+    }
+
+    if (internals.mysqlUrl) {
+        const admin = mysqlServerAdmin(internals.mysqlUrl);
+        try {
+            const [rows] = await admin.raw('select schema_name as name from information_schema.schemata where schema_name like ?', [`${internals.templatePrefix().replaceAll('_', String.raw`\_`)}%`]) as [{ name: string }[]];
+            for (const { name } of rows) {
+                await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+            }
+        }
+        finally {
+            await admin.destroy();
+        }
+    }
+};
 
 export const testDatabases = (): TestDatabase[] => (internals.mysqlUrl ? [sqlite, mysql(internals.mysqlUrl)] : [sqlite]);
 

@@ -82,7 +82,7 @@ export const writeServerEnv = { ARCASYNC_SECRET_KEY: Buffer.alloc(32, 7).toStrin
 
 export const startTestServer = async (database: TestDatabase, options: TestServerOptions = {}): Promise<TestServer> => {
 
-    const db = await database.create();
+    const db = await database.create({ migrated: true });
     return startOn(db, options);
 };
 
