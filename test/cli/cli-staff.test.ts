@@ -3,27 +3,15 @@ import { messages } from '../../core/domain/messages.js';
 import { createAccount } from '../../core/use-cases/staff/create-account.js';
 import { createUser } from '../../core/use-cases/staff/create-user.js';
 import type { CliResult } from '../support/cli.js';
-import { runCli } from '../support/cli.js';
+import { cliJson, cliOnServer } from '../support/cli.js';
 import { testDatabases } from '../support/databases.js';
 import { addClient } from '../support/fixtures.js';
-import type { TestServer } from '../support/server.js';
 import { startTestServer } from '../support/server.js';
 
 // The command line (README.md): the staff commands as staff run them (a child process on the
 // database), each with its --json shape and exit code, and their effect on the REST API.
 
 const internals = {
-    json(result: CliResult): any {
-
-        // the command's one JSON object
-
-        expect(result.stderr, result.stderr).to.equal('');
-        expect(result.code, result.stderr).to.equal(0);
-        const lines = result.stdout.trim().split('\n');
-        expect(lines, result.stdout).to.have.length(1);
-        return JSON.parse(lines[0]!);
-    },
-
     failure(result: CliResult, message: string): void {
 
         expect(result.code, result.stdout).to.not.equal(0);
@@ -38,40 +26,28 @@ for (const database of testDatabases()) {
 
     describe(`staff CLI (${database.name})`, function () {
 
-        // Each command is a Node process of its own.
-        this.timeout(180_000);
+        // Many commands a test, in this process one at a time.
+        this.timeout(60_000);
 
-        let server: TestServer;
-        let cli: (...args: string[]) => Promise<CliResult>;
-
-        before(async () => {
-
-            server = await startTestServer(database);
-            cli = (...args) => runCli(server.app.config.databaseUrl, args);
-        });
-
-        after(async () => {
-
-            await server.stop();
-        });
+        const suite = cliOnServer(() => startTestServer(database));
 
         it('creates, updates and shows an account, as JSON and as text', async () => {
 
-            const created = internals.json(await cli('account', 'create', '--name', 'Estudio Pérez', '--json'));
+            const created = cliJson(await suite.cli('account', 'create', '--name', 'Estudio Pérez', '--json'));
             expect(created).to.have.all.keys('id');
             expect(created.id).to.be.a('number');
 
             const [writing, paused] = await Promise.all([
-                cli('account', 'update', String(created.id), '--writing', '--json'),
-                cli('account', 'create', '--name', 'Otra', '--subscription', 'paused', '--writing', '--json')
+                suite.cli('account', 'update', String(created.id), '--writing', '--json'),
+                suite.cli('account', 'create', '--name', 'Otra', '--subscription', 'paused', '--writing', '--json')
             ]);
 
-            const updated = internals.json(writing);
+            const updated = cliJson(writing);
             expect(updated).to.deep.equal({ id: created.id, name: 'Estudio Pérez', writingEnabled: true, subscription: 'active' });
-            const other = internals.json(paused);
-            const [shown, text] = await Promise.all([cli('account', 'show', String(created.id), '--json'), cli('account', 'show', String(other.id))]);
+            const other = cliJson(paused);
+            const [shown, text] = await Promise.all([suite.cli('account', 'show', String(created.id), '--json'), suite.cli('account', 'show', String(other.id))]);
 
-            const account = internals.json(shown);
+            const account = cliJson(shown);
             expect(account).to.have.all.keys('id', 'name', 'writingEnabled', 'subscription', 'createdAt', 'cuitCount', 'users');
             expect(account).to.include({ id: created.id, name: 'Estudio Pérez', cuitCount: 0 });
             expect(account.users).to.deep.equal([]);
@@ -82,44 +58,44 @@ for (const database of testDatabases()) {
             expect(text.stdout).to.include('Suscripción: pausada (no se pudo cobrar el último pago)');
             expect(() => JSON.parse(text.stdout)).to.throw();
 
-            const back = internals.json(await cli('account', 'update', String(created.id), '--no-writing', '--subscription', 'ended', '--json'));
+            const back = cliJson(await suite.cli('account', 'update', String(created.id), '--no-writing', '--subscription', 'ended', '--json'));
             expect(back).to.deep.equal({ id: created.id, name: 'Estudio Pérez', writingEnabled: false, subscription: 'ended' });
         });
 
         it('creates users, tokens and tags, assigns CUITs and tags, and the API sees it all', async () => {
 
-            const { id: accountId } = internals.json(await cli('account', 'create', '--name', 'Estudio Sur', '--json'));
-            await addClient(server.app.ports, accountId, { cuit: '20123456786', apellido: 'Gómez' });
-            await addClient(server.app.ports, accountId, { cuit: '27234567891', apellido: 'Ruiz' });
+            const { id: accountId } = cliJson(await suite.cli('account', 'create', '--name', 'Estudio Sur', '--json'));
+            await addClient(suite.server.app.ports, accountId, { cuit: '20123456786', apellido: 'Gómez' });
+            await addClient(suite.server.app.ports, accountId, { cuit: '27234567891', apellido: 'Ruiz' });
 
             const [ownerResult, memberResult] = await Promise.all([
-                cli('user', 'create', '--account', String(accountId), '--email', 'Duena@Estudio.com', '--json'),
-                cli('user', 'create', '--account', String(accountId), '--email', 'empleado@estudio.com', '--role', 'member', '--json')
+                suite.cli('user', 'create', '--account', String(accountId), '--email', 'Duena@Estudio.com', '--json'),
+                suite.cli('user', 'create', '--account', String(accountId), '--email', 'empleado@estudio.com', '--role', 'member', '--json')
             ]);
-            const owner = internals.json(ownerResult);
-            const member = internals.json(memberResult);
+            const owner = cliJson(ownerResult);
+            const member = cliJson(memberResult);
             expect(owner).to.have.all.keys('id');
             expect(member).to.have.all.keys('id');
 
             const [ownerToken, memberToken, assigned, tag] = await Promise.all([
-                cli('token', 'create', '--user', String(owner.id), '--name', 'ERP', '--json'),
-                cli('token', 'create', '--user', String(member.id), '--json'),
-                cli('user', 'assign', '--user', String(member.id), '--cuit', '27-23456789-1', '--json'),
-                cli('tag', 'create', '--account', String(accountId), '--name', 'Sueldos', '--color', '#AA00FF', '--json')
+                suite.cli('token', 'create', '--user', String(owner.id), '--name', 'ERP', '--json'),
+                suite.cli('token', 'create', '--user', String(member.id), '--json'),
+                suite.cli('user', 'assign', '--user', String(member.id), '--cuit', '27-23456789-1', '--json'),
+                suite.cli('tag', 'create', '--account', String(accountId), '--name', 'Sueldos', '--color', '#AA00FF', '--json')
             ]);
 
-            const ownerTokenJson = internals.json(ownerToken);
+            const ownerTokenJson = cliJson(ownerToken);
             expect(ownerTokenJson).to.have.all.keys('id', 'token');
             expect(ownerTokenJson.token).to.match(/^asy_/);
-            const memberTokenJson = internals.json(memberToken);
-            expect(internals.json(assigned)).to.deep.equal({ userId: member.id, cuit: '27234567891' });
-            expect(internals.json(tag)).to.deep.include({ nombre: 'Sueldos', color: '#aa00ff' });
+            const memberTokenJson = cliJson(memberToken);
+            expect(cliJson(assigned)).to.deep.equal({ userId: member.id, cuit: '27234567891' });
+            expect(cliJson(tag)).to.deep.include({ nombre: 'Sueldos', color: '#aa00ff' });
 
             expect(
-                internals.json(await cli('tag', 'assign', '--account', String(accountId), '--cuit', '20123456786', '--name', 'sueldos', '--json'))
+                cliJson(await suite.cli('tag', 'assign', '--account', String(accountId), '--cuit', '20123456786', '--name', 'sueldos', '--json'))
             ).to.deep.equal({ cuit: '20123456786', etiqueta: 'sueldos' });
 
-            const shown = internals.json(await cli('account', 'show', String(accountId), '--json'));
+            const shown = cliJson(await suite.cli('account', 'show', String(accountId), '--json'));
             expect(shown.cuitCount).to.equal(2);
             // Users are listed by id; the two were created concurrently.
             expect(shown.users).to.deep.equal([
@@ -127,43 +103,43 @@ for (const database of testDatabases()) {
                 { id: member.id, email: 'empleado@estudio.com', role: 'member' }
             ].sort((a, b) => a.id - b.id));
 
-            const asOwner = await server.request('/v1/cuits', { token: ownerTokenJson.token });
+            const asOwner = await suite.server.request('/v1/cuits', { token: ownerTokenJson.token });
             expect(asOwner.status).to.equal(200);
             expect(
                 asOwner.body.data.map((item: { cuit: string; etiquetas: string[] }) => [item.cuit, item.etiquetas])
             ).to.deep.equal([['20123456786', ['Sueldos']], ['27234567891', []]]);
 
-            const asMember = await server.request('/v1/cuits', { token: memberTokenJson.token });
+            const asMember = await suite.server.request('/v1/cuits', { token: memberTokenJson.token });
             expect(asMember.body.data.map((item: { cuit: string }) => item.cuit)).to.deep.equal(['27234567891']);
-            expect((await server.request('/v1/tags', { token: memberTokenJson.token })).body.data).to.deep.equal([{ nombre: 'Sueldos', color: '#aa00ff' }]);
+            expect((await suite.server.request('/v1/tags', { token: memberTokenJson.token })).body.data).to.deep.equal([{ nombre: 'Sueldos', color: '#aa00ff' }]);
 
             // A subscription paused and reactivated by staff: the same token, on the next request.
-            internals.json(await cli('account', 'update', String(accountId), '--subscription', 'paused', '--json'));
-            expect((await server.request('/v1/cuits', { token: memberTokenJson.token })).body).to.deep.equal({ error: messages.subscriptionPaused });
-            internals.json(await cli('account', 'update', String(accountId), '--subscription', 'active', '--json'));
-            expect((await server.request('/v1/cuits', { token: memberTokenJson.token })).status).to.equal(200);
+            cliJson(await suite.cli('account', 'update', String(accountId), '--subscription', 'paused', '--json'));
+            expect((await suite.server.request('/v1/cuits', { token: memberTokenJson.token })).body).to.deep.equal({ error: messages.subscriptionPaused });
+            cliJson(await suite.cli('account', 'update', String(accountId), '--subscription', 'active', '--json'));
+            expect((await suite.server.request('/v1/cuits', { token: memberTokenJson.token })).status).to.equal(200);
 
             // Revocation through the CLI: 401 on the next request.
-            expect(internals.json(await cli('token', 'revoke', String(ownerTokenJson.id), '--json'))).to.deep.equal({ id: ownerTokenJson.id, revoked: true });
-            const revoked = await server.request('/v1/cuits', { token: ownerTokenJson.token });
+            expect(cliJson(await suite.cli('token', 'revoke', String(ownerTokenJson.id), '--json'))).to.deep.equal({ id: ownerTokenJson.id, revoked: true });
+            const revoked = await suite.server.request('/v1/cuits', { token: ownerTokenJson.token });
             expect(revoked.status).to.equal(401);
             expect(revoked.body).to.deep.equal({ error: messages.unauthenticated });
         });
 
         it('shows a new token once in text output and never in account show', async () => {
 
-            const { id: accountId } = await createAccount(server.app.ports, { name: 'Estudio Oeste' });
-            const { id: userId } = internals.json(
-                await cli('user', 'create', '--account', String(accountId), '--email', 'oeste@estudio.com', '--password', 'una clave larga', '--json')
+            const { id: accountId } = await createAccount(suite.server.app.ports, { name: 'Estudio Oeste' });
+            const { id: userId } = cliJson(
+                await suite.cli('user', 'create', '--account', String(accountId), '--email', 'oeste@estudio.com', '--password', 'una clave larga', '--json')
             );
-            const created = await cli('token', 'create', '--user', String(userId));
+            const created = await suite.cli('token', 'create', '--user', String(userId));
             expect(created.code).to.equal(0);
             const tokens = created.stdout.match(/asy_[A-Za-z0-9_-]+/g) ?? [];
             expect(tokens).to.have.length(1);
             const token = tokens[0]!;
-            expect((await server.request('/v1/tags', { token })).status).to.equal(200);
+            expect((await suite.server.request('/v1/tags', { token })).status).to.equal(200);
 
-            const [json, text] = await Promise.all([cli('account', 'show', String(accountId), '--json'), cli('account', 'show', String(accountId))]);
+            const [json, text] = await Promise.all([suite.cli('account', 'show', String(accountId), '--json'), suite.cli('account', 'show', String(accountId))]);
             for (const output of [json.stdout, text.stdout]) {
                 expect(output).to.include('oeste@estudio.com');
                 expect(output).to.not.include(token);
@@ -176,9 +152,9 @@ for (const database of testDatabases()) {
         it('fails with one line on stderr and a non-zero exit', async () => {
 
             // Set up in-process: only the failing commands need a process of their own.
-            const { id: accountId } = await createAccount(server.app.ports, { name: 'Estudio Este' });
-            const { id: ownerId } = await createUser(server.app.ports, { accountId, email: 'este@estudio.com' });
-            await addClient(server.app.ports, accountId, { cuit: '20123456786' });
+            const { id: accountId } = await createAccount(suite.server.app.ports, { name: 'Estudio Este' });
+            const { id: ownerId } = await createUser(suite.server.app.ports, { accountId, email: 'este@estudio.com' });
+            await addClient(suite.server.app.ports, accountId, { cuit: '20123456786' });
 
             const cases: [string[], string][] = [
                 [['account', 'show', '999999', '--json'], messages.admin.accountNotFound(999999)],
@@ -198,7 +174,7 @@ for (const database of testDatabases()) {
 
             for (let i = 0; i < cases.length; i += 2) {
                 const batch = cases.slice(i, i + 2);
-                const results = await Promise.all(batch.map(([args]) => cli(...args)));
+                const results = await Promise.all(batch.map(([args]) => suite.cli(...args)));
                 results.forEach((result, j) => {
 
                     const [args, message] = batch[j]!;
@@ -208,9 +184,9 @@ for (const database of testDatabases()) {
             }
 
             // Creating the same tag twice is refused the second time.
-            internals.json(await cli('tag', 'create', '--account', String(accountId), '--name', 'IVA', '--color', '#112233', '--json'));
+            cliJson(await suite.cli('tag', 'create', '--account', String(accountId), '--name', 'IVA', '--color', '#112233', '--json'));
             internals.failure(
-                await cli('tag', 'create', '--account', String(accountId), '--name', 'iva', '--color', '#112233', '--json'),
+                await suite.cli('tag', 'create', '--account', String(accountId), '--name', 'iva', '--color', '#112233', '--json'),
                 messages.admin.tagTaken('iva')
             );
         });
@@ -226,7 +202,7 @@ for (const database of testDatabases()) {
                 ['user', 'set-password', '--user', secret, '--password', 'una-clave-larga-de-prueba']
             ];
             for (const args of runs) {
-                const result = await cli(...args);
+                const result = await suite.cli(...args);
                 internals.failure(result, 'Identificador inválido: se espera el número');
                 const value = args.find((arg) => typed.includes(arg))!;
                 expect(result.stderr, args.join(' ')).to.not.include(value);

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +9,7 @@ import type { CliIo } from '../../cli/io.js';
 import { cliMessages } from '../../cli/messages.js';
 import { runCli as runCommandLine } from '../../cli/program.js';
 import type { CliResult } from '../support/cli.js';
-import { cliEnv, runCli } from '../support/cli.js';
+import { cliEnv, runCli, runKnexCli } from '../support/cli.js';
 import { tableNames, testDatabases } from '../support/databases.js';
 
 // Going back a migration cannot destroy data silently. The README pointed to the knex CLI's
@@ -58,22 +57,6 @@ const internals = {
         expect(status.code, status.stderr).to.equal(0);
         const { migrations } = JSON.parse(status.stdout) as { migrations: { name: string; applied: boolean }[] };
         return migrations.filter((each) => each.applied).map((each) => each.name);
-    },
-
-    knexCli(url: string, args: string[]): CliResult {
-
-        const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url };
-        delete env.TEST_MYSQL_URL;
-        try {
-            const stdout = execFileSync(process.execPath, ['--import', 'tsx', 'node_modules/knex/bin/cli.js', '--knexfile', 'knexfile.ts', ...args], {
-                cwd: internals.root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']
-            });
-            return { code: 0, stdout, stderr: '' };
-        }
-        catch (err) {
-            const { status, stdout, stderr } = err as { status: number; stdout: string; stderr: string };
-            return { code: status, stdout, stderr };
-        }
     },
 
     async tables(url: string): Promise<string[]> {
@@ -201,22 +184,22 @@ for (const database of testDatabases()) {
             try {
                 if (database.name === 'sqlite') {
                     const file = db.url.slice('sqlite:'.length);
-                    expect(internals.knexCli(db.url, ['migrate:status'])).to.deep.equal({ code: 1, stdout: '', stderr: `Error: ${operatorMessages.noDatabase(file)}\n` });
+                    expect(runKnexCli(db.url, ['migrate:status'])).to.deep.equal({ code: 1, stdout: '', stderr: `Error: ${operatorMessages.noDatabase(file)}\n` });
                     expect(existsSync(file)).to.equal(false);
                 }
 
-                expect(internals.knexCli(db.url, ['migrate:latest']).stdout).to.include(`Batch 1 run: ${names.length} migrations`);
+                expect(runKnexCli(db.url, ['migrate:latest']).stdout).to.include(`Batch 1 run: ${names.length} migrations`);
                 expect((await runCli(db.url, ['account', 'create', '--name', 'Estudio real'], { ARCASYNC_SECRET_KEY: internals.key })).code).to.equal(0);
                 for (const command of ['migrate:rollback', 'migrate:down']) {
-                    expect(internals.knexCli(db.url, [command])).to.deep.equal({ code: 1, stdout: '', stderr: `Error: ${operatorMessages.knexUndo(command)}\n` });
+                    expect(runKnexCli(db.url, [command])).to.deep.equal({ code: 1, stdout: '', stderr: `Error: ${operatorMessages.knexUndo(command)}\n` });
                 }
 
-                expect(internals.knexCli(db.url, ['migrate:rollback', '--all']).code).to.equal(1);
+                expect(runKnexCli(db.url, ['migrate:rollback', '--all']).code).to.equal(1);
                 expect(await internals.applied(db.url)).to.deep.equal(names);
                 expect((await runCli(db.url, ['account', 'list'], { ARCASYNC_SECRET_KEY: internals.key })).stdout).to.include('Estudio real');
 
                 expect((await runCli(db.url, ['migrate', '--down', '--yes'])).code).to.equal(0);
-                const status = internals.knexCli(db.url, ['migrate:status']);
+                const status = runKnexCli(db.url, ['migrate:status']);
                 expect(status.stdout).to.include(`Found 1 Pending Migration file/files.\n${names.at(-1)!}\n`);
                 expect(status.stdout).to.not.include('undefined');
             }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { Readable } from 'node:stream';
@@ -158,6 +158,22 @@ export const runProcess = (args: string[], options: ProcessRun): Promise<CliResu
             child.stdin!.end(options.input);
         }
     });
+};
+
+// The knex CLI as `npm run knex` runs it (knexfile.ts) on a test database: what operators who
+// know knex type, refused or allowed by the service's own rules.
+export const runKnexCli = (databaseUrl: string, args: string[]): CliResult => {
+
+    try {
+        const stdout = execFileSync(process.execPath, ['--import', 'tsx', 'node_modules/knex/bin/cli.js', '--knexfile', 'knexfile.ts', ...args], {
+            cwd: internals.root, env: internals.env(databaseUrl, {}), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']
+        });
+        return { code: 0, stdout, stderr: '' };
+    }
+    catch (err) {
+        const { status, stdout, stderr } = err as { status: number; stdout: string; stderr: string };
+        return { code: status, stdout, stderr };
+    }
 };
 
 // The built binary in a process of its own (smoke tests).

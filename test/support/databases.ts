@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
-import { connect, migrateLatest } from '../../adapters/knex/index.js';
+import { closeDatabase, connect, migrateLatest } from '../../adapters/knex/index.js';
 import { mysqlServerAdmin } from './mysql-server.js';
 import type { Knex } from 'knex';
 
@@ -158,6 +158,35 @@ const mysql = (baseUrl: string): TestDatabase => ({
         };
     }
 });
+
+// A knex on a database of its own for a suite's tests (`each`: a new one for every test),
+// handed to `opened`; migrated with the migrations themselves when asked (never a template
+// copy: these suites test what the migrations build). Closed and dropped afterwards.
+export const useKnex = (database: TestDatabase, opened: (knex: Knex) => void, options: { migrate?: boolean; each?: boolean } = {}): void => {
+
+    let close: (() => Promise<void>) | undefined;
+    (options.each ? beforeEach : before)(async () => {
+
+        const db = await database.create();
+        const knex = connect(db.url);
+        close = async () => {
+
+            await closeDatabase(knex);
+            await db.release();
+        };
+        if (options.migrate) {
+            await migrateLatest(knex);
+        }
+
+        opened(knex);
+    });
+
+    (options.each ? afterEach : after)(async () => {
+
+        await close?.();
+        close = undefined;
+    });
+};
 
 // The run's templates, dropped by its global teardown (contract-hooks.ts) once every worker
 // is done with them.

@@ -2,14 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
 import { connect } from '../../../adapters/knex/connection.js';
 import { migrateLatest, migrationSource } from '../../../adapters/knex/migrations/index.js';
 import type { CliResult } from '../../support/cli.js';
-import { cliEnv, runCli, runInProcess } from '../../support/cli.js';
+import { cliEnv, runCli, runInProcess, runKnexCli } from '../../support/cli.js';
 import { testDatabases } from '../../support/databases.js';
 
 // DATABASE_URL pointed at another application's database (MariaDB's own `mysql`, a WordPress
@@ -19,7 +18,6 @@ import { testDatabases } from '../../support/databases.js';
 // was, byte for byte (no knex tables, no accounts; on SQLite not even the WAL mode).
 
 const internals = {
-    root: fileURLToPath(new URL('../../..', import.meta.url)),
     key: randomBytes(32).toString('base64'),
     advice: 'usá una base de datos vacía, o la de arcasync',
 
@@ -73,23 +71,6 @@ const internals = {
             signal: listening.signal,
             onStdout: (text) => text.includes('escuchando') && listening.abort()
         });
-    },
-
-    // The knex CLI through the npm script's command line (knexfile.ts).
-    knexCli(url: string, args: string[]): CliResult {
-
-        const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url };
-        delete env.TEST_MYSQL_URL;
-        try {
-            const stdout = execFileSync(process.execPath, ['--import', 'tsx', 'node_modules/knex/bin/cli.js', '--knexfile', 'knexfile.ts', ...args], {
-                cwd: internals.root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']
-            });
-            return { code: 0, stdout, stderr: '' };
-        }
-        catch (err) {
-            const { status, stdout, stderr } = err as { status: number; stdout: string; stderr: string };
-            return { code: status, stdout, stderr };
-        }
     }
 };
 
@@ -135,7 +116,7 @@ for (const database of testDatabases()) {
                 expect(JSON.parse(json.stderr)).to.deep.equal({ error: line.slice('Error: '.length, -1) });
 
                 for (const args of [['migrate:latest'], ['migrate:status'], ['migrate:unlock']]) {
-                    expect(internals.knexCli(db.url, args), args[0]).to.deep.equal({ code: 1, stdout: '', stderr: line });
+                    expect(runKnexCli(db.url, args), args[0]).to.deep.equal({ code: 1, stdout: '', stderr: line });
                 }
 
                 expect(internals.dump(db.url)).to.equal(before);

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { connect } from '../../../adapters/knex/connection.js';
 import { migrationSource } from '../../../adapters/knex/migrations/index.js';
 import { messages } from '../../../core/domain/messages.js';
-import { testDatabases } from '../../support/databases.js';
+import { testDatabases, useKnex } from '../../support/databases.js';
 
 // Migration 018: failures recorded before their state was stored beside them
 // (sync_states.last_state) get the state their words name, as the derivation read them, so
@@ -18,20 +17,7 @@ for (const database of testDatabases()) {
     describe(`stored states of older failures (018_health_states, 020_health_kinds, ${database.name})`, () => {
 
         let knex: Knex;
-        let release: () => Promise<void>;
-
-        beforeEach(async () => {
-
-            const db = await database.create();
-            release = db.release;
-            knex = connect(db.url);
-        });
-
-        afterEach(async () => {
-
-            await knex.destroy();
-            await release();
-        });
+        useKnex(database, (opened) => (knex = opened), { each: true });
 
         it('stores the state each older error names, in batches, and keeps the states already stored', async () => {
 

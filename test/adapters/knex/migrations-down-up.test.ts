@@ -1,9 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { connect, dialectOf } from '../../../adapters/knex/connection.js';
 import { migrationSource } from '../../../adapters/knex/migrations/index.js';
+import { runKnexCli } from '../../support/cli.js';
 import { testDatabases } from '../../support/databases.js';
 
 // Every migration can be undone and redone: down one at a time to an empty database, up one at
@@ -11,8 +10,6 @@ import { testDatabases } from '../../support/databases.js';
 // on the service's database through knexfile.ts (going back is `arcasync migrate --down`).
 
 const internals = {
-    root: fileURLToPath(new URL('../../..', import.meta.url)),
-
     async schema(knex: Knex): Promise<string[]> {
 
         if (dialectOf(knex) === 'mysql') {
@@ -32,17 +29,6 @@ const internals = {
             "select type, name, sql from sqlite_master where name not like 'knex\\_%' escape '\\' and name not like 'sqlite\\_%' escape '\\' order by type, name"
         ) as { type: string; name: string; sql: string | null }[];
         return rows.map((row) => `${row.type} ${row.name}: ${row.sql ?? ''}`);
-    },
-
-    knexCli(databaseUrl: string, args: string[]): string {
-
-        const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl };
-        delete env.TEST_MYSQL_URL;
-        return execFileSync(
-            process.execPath,
-            ['--import', 'tsx', 'node_modules/knex/bin/cli.js', '--knexfile', 'knexfile.ts', ...args],
-            { cwd: internals.root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }
-        );
     }
 };
 
@@ -87,8 +73,8 @@ for (const database of testDatabases()) {
             const db = await database.create();
             try {
                 const names = await migrationSource.getMigrations([]);
-                expect(internals.knexCli(db.url, ['migrate:latest'])).to.include(`Batch 1 run: ${names.length} migrations`);
-                expect(internals.knexCli(db.url, ['migrate:status'])).to.include(`Found ${names.length} Completed Migration file/files.\n${names.join('\n')}\n`)
+                expect(runKnexCli(db.url, ['migrate:latest']).stdout).to.include(`Batch 1 run: ${names.length} migrations`);
+                expect(runKnexCli(db.url, ['migrate:status']).stdout).to.include(`Found ${names.length} Completed Migration file/files.\n${names.join('\n')}\n`)
                     .and.include('No Pending Migration files Found.');
             }
             finally {

@@ -4,7 +4,7 @@ import { connect } from '../../../adapters/knex/connection.js';
 import { migrationSource } from '../../../adapters/knex/migrations/index.js';
 import { oauthStore } from '../../../adapters/knex/repositories/oauth.js';
 import { oauthAdapterFor } from '../../../servers/oauth/store.js';
-import { testDatabases } from '../../support/databases.js';
+import { testDatabases, useKnex } from '../../support/databases.js';
 import type { TestDatabase } from '../../support/databases.js';
 
 // A database already in service moves to the latest schema with its data: the migrations
@@ -30,20 +30,7 @@ for (const database of testDatabases()) {
     describe(`migrations over existing data (${database.name})`, () => {
 
         let knex: Knex;
-        let release: () => Promise<void>;
-
-        before(async () => {
-
-            const db = await database.create();
-            release = db.release;
-            knex = connect(db.url);
-        });
-
-        after(async () => {
-
-            await knex.destroy();
-            await release();
-        });
+        useKnex(database, (opened) => (knex = opened));
 
         it('counts the invoices already stored per client, kind and day (005_invoice_day_counts)', async () => {
 

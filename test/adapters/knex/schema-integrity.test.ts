@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { closeDatabase, connect, migrateLatest } from '../../../adapters/knex/index.js';
 import { schema } from '../../../adapters/knex/schema.js';
 import { schemaDifferences } from '../../support/database-schema.js';
-import { testDatabases } from '../../support/databases.js';
+import { testDatabases, useKnex } from '../../support/databases.js';
 
 // The one current schema (adapters/knex/schema.ts) is what the migrations build: a fresh
 // database migrated to the latest has exactly its tables, columns (type, size, nullability),
@@ -15,21 +14,7 @@ for (const database of testDatabases()) {
     describe(`the current schema (${database.name})`, () => {
 
         let knex: Knex;
-        let release: () => Promise<void>;
-
-        before(async () => {
-
-            const db = await database.create();
-            release = db.release;
-            knex = connect(db.url);
-            await migrateLatest(knex);
-        });
-
-        after(async () => {
-
-            await closeDatabase(knex);
-            await release();
-        });
+        useKnex(database, (opened) => (knex = opened), { migrate: true });
 
         it('is what the migrations build', async () => {
 

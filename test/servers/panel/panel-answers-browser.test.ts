@@ -3,18 +3,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { chromium } from 'playwright-core';
-import { setPassword } from '../../../core/use-cases/staff/set-password.js';
 import { answerTexts } from '../../../servers/panel/answer-texts.js';
 import { clientTexts } from '../../../servers/panel/client-texts.js';
 import { panelTexts } from '../../../servers/panel/texts.js';
-import { debianChromium, pageProblems, skipWithoutChromium } from '../../support/chromium.js';
+import { pageProblems, skipWithoutChromium, startPanelJourney } from '../../support/chromium.js';
 import { invoice } from '../../support/data.js';
 import { testDatabases } from '../../support/databases.js';
 import type { SeededUser } from '../../support/fixtures.js';
-import { addClient, seedAccount } from '../../support/fixtures.js';
+import { addClient } from '../../support/fixtures.js';
 import type { TestServer } from '../../support/server.js';
-import { startTestServer, writeServerEnv } from '../../support/server.js';
 
 // The panel's answers as a person uses them, in Debian's Chromium under the panel's CSP: la
 // cartera's cap column, the Agenda page from the main navigation (each item opening its
@@ -42,11 +39,8 @@ for (const database of testDatabases()) {
         before(async function () {
 
             skipWithoutChromium(this);
-            server = await startTestServer(database, { env: writeServerEnv });
+            ({ server, browser, owner: user, email } = await startPanelJourney(database, internals.password));
             const ports = server.app.ports;
-            user = await seedAccount(ports);
-            await setPassword(ports, { userId: user.userId, password: internals.password });
-            email = (await ports.users.findById(user.userId))!.email;
             const now = server.clock.now().getTime();
             const client = await addClient(ports, user.accountId, { cuit: '20123456786', apellido: 'González', nombre: 'María' });
             await ports.registry.save(client.id, { monotributista: true, autonomo: false, categoria: 'D' }, now);
@@ -61,7 +55,6 @@ for (const database of testDatabases()) {
             })), now);
             const other = await addClient(ports, user.accountId, { cuit: '27000000408', apellido: 'Zapata', nombre: 'Zoe' });
             await ports.registry.save(other.id, { monotributista: true, autonomo: false, categoria: 'A' }, now);
-            browser = await chromium.launch({ executablePath: debianChromium.path, args: debianChromium.args });
             mkdirSync(internals.artifacts, { recursive: true });
         });
 

@@ -6,19 +6,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
-import { chromium } from 'playwright-core';
 import { syncSystems } from '../../../core/domain/sync-system.js';
-import { setPassword } from '../../../core/use-cases/staff/set-password.js';
 import { clientTexts } from '../../../servers/panel/client-texts.js';
 import { panelTexts } from '../../../servers/panel/texts.js';
 import { databaseOf } from '../../support/app.js';
-import { debianChromium, pageProblems, skipWithoutChromium } from '../../support/chromium.js';
+import { pageProblems, skipWithoutChromium, startPanelJourney } from '../../support/chromium.js';
 import { invoice, movement, notification, sctData } from '../../support/data.js';
 import { testDatabases } from '../../support/databases.js';
 import type { SeededUser } from '../../support/fixtures.js';
-import { addClient, seedAccount } from '../../support/fixtures.js';
+import { addClient } from '../../support/fixtures.js';
 import type { TestServer } from '../../support/server.js';
-import { startTestServer, writeServerEnv } from '../../support/server.js';
 
 // The client page as a person uses it, in Debian's Chromium: from la cartera to a client, its
 // chart and tabs under the panel's CSP (nothing refused, nothing fetched elsewhere), the
@@ -46,11 +43,8 @@ for (const database of testDatabases()) {
         before(async function () {
 
             skipWithoutChromium(this);
-            server = await startTestServer(database, { env: writeServerEnv });
+            ({ server, browser, owner: user, email } = await startPanelJourney(database, internals.password));
             const ports = server.app.ports;
-            user = await seedAccount(ports);
-            await setPassword(ports, { userId: user.userId, password: internals.password });
-            email = (await ports.users.findById(user.userId))!.email;
             const now = server.clock.now().getTime();
             const client = await addClient(ports, user.accountId, { cuit: '20123456786', apellido: 'González', nombre: 'María', claveArca: 'clave-1' });
             await databaseOf(server.app)('sync_states').insert(syncSystems.map((system) => ({
@@ -79,7 +73,6 @@ for (const database of testDatabases()) {
                 notification({ arcaId: '2001', asunto: 'Intimación por falta de presentación de DDJJ', fechaRecepcion: '2026-03-14T13:00:00.000Z', organismo: 'ARCA' }),
                 notification({ arcaId: '2000', asunto: 'Novedades del Monotributo', fechaRecepcion: '2026-02-01T13:00:00.000Z', leidaAt: '2026-02-01T13:00:00.000Z' })
             ], now);
-            browser = await chromium.launch({ executablePath: debianChromium.path, args: debianChromium.args });
             mkdirSync(internals.artifacts, { recursive: true });
         });
 
