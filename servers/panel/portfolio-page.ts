@@ -13,7 +13,7 @@ import { capMeter } from './cap-meter.js';
 import { portfolioWriteLinks } from './client-forms.js';
 import { formatCount, formatDay } from './format.js';
 import type { PanelContext } from './respond.js';
-import { panelPaths, renderPage, requireSession } from './respond.js';
+import { panelPaths, renderPage, withSession } from './respond.js';
 import { panelTexts } from './texts.js';
 
 // La cartera (GET /panel): the portfolio's CUITs with their semáforo, searched and filtered
@@ -128,14 +128,8 @@ export const portfolioRoutes = (context: PanelContext): ServerRoute[] => [
         method: 'GET',
         path: panelPaths.portfolio,
         options: { auth: false },
-        handler: async (request, h) => {
+        handler: withSession(context, async (request, h, session) => {
 
-            const required = await requireSession(context, request, h);
-            if ('redirect' in required) {
-                return required.redirect;
-            }
-
-            const { session } = required;
             const error = (message: string) => renderPage(h, context, request, 'error', { title: internals.t.errorTitle, message }, session).code(400);
             const raw = request.query.pagina as unknown;
             if (raw !== undefined && (typeof raw !== 'string' || !/^[1-9]\d{0,5}$/.test(raw))) {
@@ -157,6 +151,6 @@ export const portfolioRoutes = (context: PanelContext): ServerRoute[] => [
             // Owners tag the selection (estudio-pages.ts), back to this very page afterwards.
             const selection = session.principal.role === 'owner' ? { back: request.url.pathname + request.url.search } : null;
             return renderPage(h, context, request, 'portfolio', { title: internals.t.portfolioTitle, ...values, selection, ...portfolioWriteLinks(request.query) }, session);
-        }
+        })
     }
 ];

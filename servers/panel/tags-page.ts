@@ -7,7 +7,7 @@ import { createTag } from '../../core/use-cases/staff/create-tag.js';
 import { estudioTexts } from './estudio-texts.js';
 import { estudioViews } from './estudio-views.js';
 import type { PanelContext } from './respond.js';
-import { formField, formPayload, redirectTo, renderPage, renderTemplate, requireSession } from './respond.js';
+import { formField, formPayload, redirectTo, renderPage, renderTemplate, withSession } from './respond.js';
 import type { PanelSession } from './session.js';
 import { panelTexts } from './texts.js';
 
@@ -41,19 +41,14 @@ const internals = {
     // Owners only, with an active subscription (the API's rule for every read and write).
     handle(context: PanelContext, act: (request: Request, h: ResponseToolkit, session: PanelSession) => Promise<ResponseObject>) {
 
-        return async (request: Request, h: ResponseToolkit) => {
+        return withSession(context, async (request, h, session) => {
 
-            const required = await requireSession(context, request, h);
-            if ('redirect' in required) {
-                return required.redirect;
-            }
-
-            if (required.session.principal.role !== 'owner') {
-                return renderPage(h, context, request, 'error', { title: panelTexts.errorTitle, message: internals.e.ownersOnly }, required.session).code(403);
+            if (session.principal.role !== 'owner') {
+                return renderPage(h, context, request, 'error', { title: panelTexts.errorTitle, message: internals.e.ownersOnly }, session).code(403);
             }
 
             try {
-                return await act(request, h, required.session);
+                return await act(request, h, session);
             }
             catch (err) {
                 const status = isDomainError(err) ? internals.statusOf[err.kind] : undefined;
@@ -62,9 +57,9 @@ const internals = {
                 }
 
                 const values = { error: (err as Error).message, name: formField(request.payload, 'nombre'), color: formField(request.payload, 'color') };
-                return (await internals.page(h, context, request, required.session, values)).code(status);
+                return (await internals.page(h, context, request, session, values)).code(status);
             }
-        };
+        });
     }
 };
 

@@ -12,7 +12,7 @@ import { clientAddress } from '../http/client-address.js';
 import { formatMoment } from './client-format.js';
 import { estudioViews } from './estudio-views.js';
 import type { PanelContext } from './respond.js';
-import { formField, formPayload, panelPaths, redirectTo, renderPage, renderTemplate, requireSession } from './respond.js';
+import { formField, formPayload, panelPaths, redirectTo, renderPage, renderTemplate, withSession } from './respond.js';
 import type { PanelSession } from './session.js';
 import { teamTexts } from './team-texts.js';
 import { teamViews } from './team-views.js';
@@ -83,14 +83,8 @@ const internals = {
     // shows again the page the form was on, with its message; an unknown or foreign user is 404.
     handle(context: PanelContext, act: Act, again?: (request: Request, h: ResponseToolkit, session: PanelSession, error: string) => Promise<ResponseObject>) {
 
-        return async (request: Request, h: ResponseToolkit) => {
+        return withSession(context, async (request, h, session) => {
 
-            const required = await requireSession(context, request, h);
-            if ('redirect' in required) {
-                return required.redirect;
-            }
-
-            const { session } = required;
             if (session.principal.role !== 'owner') {
                 return internals.errorPage(h, context, request, session, internals.e.ownersOnly, 403);
             }
@@ -110,7 +104,7 @@ const internals = {
 
                 return (await again(request, h, session, (err as Error).message)).code(status);
             }
-        };
+        });
     },
 
     // A route on one user of the account, `{id}` parsed: a malformed id, a user gone and
