@@ -37,7 +37,6 @@ export const estudioTexts = {
 
     tagsTitle: 'Etiquetas',
     tagsIntro: 'Las etiquetas de la cuenta ordenan la cartera y filtran la API (GET /v1/cuits?etiquetas=…). Las administran los usuarios owner.',
-    ownersOnly: 'Solo los usuarios owner de la cuenta administran las etiquetas.',
     newTag: 'Nueva etiqueta',
     tagName: 'Nombre',
     tagColor: 'Color',

@@ -1,5 +1,6 @@
 import type { ServerRoute } from '@hapi/hapi';
 import type { Principal } from '../../core/domain/access.js';
+import { mayManageAccount } from '../../core/domain/access.js';
 import { categories } from '../../core/domain/client.js';
 import { isDomainError } from '../../core/domain/errors.js';
 import { healthStates } from '../../core/domain/health.js';
@@ -149,7 +150,7 @@ export const portfolioRoutes = (context: PanelContext): ServerRoute[] => [
             }
 
             // Owners tag the selection (estudio-pages.ts), back to this very page afterwards.
-            const selection = session.principal.role === 'owner' ? { back: request.url.pathname + request.url.search } : null;
+            const selection = mayManageAccount(session.principal) ? { back: request.url.pathname + request.url.search } : null;
             return renderPage(h, context, request, 'portfolio', { title: internals.t.portfolioTitle, ...values, selection, ...portfolioWriteLinks(request.query) }, session);
         })
     }

@@ -1,4 +1,5 @@
 import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import { assertMayManageAccount, mayManageAccount } from '../../core/domain/access.js';
 import { isDomainError } from '../../core/domain/errors.js';
 import { listTags } from '../../core/use-cases/list-tags.js';
 import { assignTag, unassignTag } from '../../core/use-cases/staff/assign-tag.js';
@@ -14,8 +15,8 @@ import { panelTexts } from './texts.js';
 // Las etiquetas (/panel/etiquetas): create, rename, recolour, delete, and assign or take off
 // la cartera's selection, through the staff use cases the CLI's `tag` commands run. Tags are
 // account-wide: a change shows on every user's cartera and in every token's API answers, so
-// only owners make them (as owners alone see the whole cartera a tag spans); a member gets the
-// 403 page. Every change raises the account's data version: the API shows it on its next read.
+// only owners make them (the core's rule, access.ts: owners alone see the whole cartera a tag
+// spans); a member gets the 403 page. Every change raises the account's data version: the API shows it on its next read.
 
 const internals = {
     e: estudioTexts,
@@ -38,19 +39,21 @@ const internals = {
         }, session);
     },
 
-    // Owners only, with an active subscription (the API's rule for every read and write).
+    // Owners only (the core's rule, asked first on every page and again by each use case),
+    // with an active subscription (the API's rule for every read and write).
     handle(context: PanelContext, act: (request: Request, h: ResponseToolkit, session: PanelSession) => Promise<ResponseObject>) {
 
         return withSession(context, async (request, h, session) => {
 
-            if (session.principal.role !== 'owner') {
-                return renderPage(h, context, request, 'error', { title: panelTexts.errorTitle, message: internals.e.ownersOnly }, session).code(403);
-            }
-
             try {
+                assertMayManageAccount(session.principal);
                 return await act(request, h, session);
             }
             catch (err) {
+                if (isDomainError(err) && err.kind === 'forbidden') {
+                    return renderPage(h, context, request, 'error', { title: panelTexts.errorTitle, message: err.message }, session).code(403);
+                }
+
                 const status = isDomainError(err) ? internals.statusOf[err.kind] : undefined;
                 if (status === undefined) {
                     throw err;
@@ -66,7 +69,7 @@ const internals = {
 // The client page's tag form (owners): the account's tags, back to the same page afterwards.
 export const clientTagging = async (context: PanelContext, request: Request, session: PanelSession, cuit: string) => {
 
-    if (session.principal.role !== 'owner') {
+    if (!mayManageAccount(session.principal)) {
         return { tagging: null };
     }
 
@@ -92,7 +95,7 @@ export const tagRoutes = (context: PanelContext): ServerRoute[] => [
         options: { auth: false, payload: formPayload },
         handler: internals.handle(context, async (request, h, session) => {
 
-            await createTag(context.deps, { accountId: session.principal.accountId, name: formField(request.payload, 'nombre'), color: formField(request.payload, 'color') });
+            await createTag(context.deps, { by: session.principal, name: formField(request.payload, 'nombre'), color: formField(request.payload, 'color') });
             return redirectTo(h, `${internals.path}?hecho=creada`);
         })
     },
@@ -103,7 +106,7 @@ export const tagRoutes = (context: PanelContext): ServerRoute[] => [
         handler: internals.handle(context, async (request, h, session) => {
 
             await updateTag(context.deps, {
-                accountId: session.principal.accountId,
+                by: session.principal,
                 name: formField(request.payload, 'etiqueta'),
                 newName: formField(request.payload, 'nombre'),
                 color: formField(request.payload, 'color')
@@ -140,7 +143,7 @@ export const tagRoutes = (context: PanelContext): ServerRoute[] => [
         options: { auth: false, payload: formPayload },
         handler: internals.handle(context, async (request, h, session) => {
 
-            await deleteTag(context.deps, { accountId: session.principal.accountId, name: formField(request.payload, 'etiqueta') });
+            await deleteTag(context.deps, { by: session.principal, name: formField(request.payload, 'etiqueta') });
             return redirectTo(h, `${internals.path}?hecho=borrada`);
         })
     },
@@ -160,7 +163,7 @@ export const tagRoutes = (context: PanelContext): ServerRoute[] => [
 
             const change = formField(payload, 'accion') === 'quitar' ? unassignTag : assignTag;
             for (const cuit of cuits) {
-                await change(context.deps, { accountId: session.principal.accountId, cuit, name });
+                await change(context.deps, { by: session.principal, cuit, name });
             }
 
             return redirectTo(h, internals.back(formField(payload, 'volver')));

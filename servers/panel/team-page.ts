@@ -1,4 +1,5 @@
 import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import { assertMayManageAccount } from '../../core/domain/access.js';
 import { isDomainError } from '../../core/domain/errors.js';
 import { isInvitationTokenShape } from '../../core/domain/invitation.js';
 import { minPasswordLength } from '../../core/domain/password.js';
@@ -20,8 +21,8 @@ import { panelTexts } from './texts.js';
 
 // El equipo (/panel/equipo): the account's users, invited with a one-time link, their roles,
 // the CUITs assigned to members, and their removal, through the staff use cases the CLI's
-// `user` commands run (the account keeps an owner: the core's rule). Owners only: a member
-// gets the 403 page on every one of these pages and forms. Another account's user id is the
+// `user` commands run (the account keeps an owner: the core's rule). Owners only (the core's
+// rule too, access.ts): a member gets the 403 page on every one of these pages and forms. Another account's user id is the
 // one 404 page. The link's own page (/panel/invitacion/{token}) needs no session.
 
 type Act = (request: Request, h: ResponseToolkit, session: PanelSession) => Promise<ResponseObject>;
@@ -50,7 +51,7 @@ const internals = {
 
     async teamPage(h: ResponseToolkit, context: PanelContext, request: Request, session: PanelSession, values: Record<string, unknown>) {
 
-        const { users } = await listTeam(context.deps, { accountId: session.principal.accountId });
+        const { users } = await listTeam(context.deps, { by: session.principal });
         return renderTemplate(h, context, request, teamViews.team, 'team', {
             title: internals.e.teamTitle,
             e: internals.e,
@@ -79,20 +80,23 @@ const internals = {
         }, session);
     },
 
-    // Owners only, with an active subscription (as every panel page). A refusal of the core
-    // shows again the page the form was on, with its message; an unknown or foreign user is 404.
+    // Owners only (the core's rule, asked first on every page, before any user is looked up,
+    // and again by each use case), with an active subscription (as every panel page). Another
+    // refusal of the core shows again the page the form was on, with its message; an unknown
+    // or foreign user is 404.
     handle(context: PanelContext, act: Act, again?: (request: Request, h: ResponseToolkit, session: PanelSession, error: string) => Promise<ResponseObject>) {
 
         return withSession(context, async (request, h, session) => {
 
-            if (session.principal.role !== 'owner') {
-                return internals.errorPage(h, context, request, session, internals.e.ownersOnly, 403);
-            }
-
             try {
+                assertMayManageAccount(session.principal);
                 return await act(request, h, session);
             }
             catch (err) {
+                if (isDomainError(err) && err.kind === 'forbidden') {
+                    return internals.errorPage(h, context, request, session, err.message, 403);
+                }
+
                 const status = isDomainError(err) ? internals.statusOf[err.kind] : undefined;
                 if (status === undefined) {
                     throw err;
@@ -168,7 +172,7 @@ export const teamRoutes = (context: PanelContext): ServerRoute[] => [
         handler: internals.handle(context, async (request, h, session) => {
 
             const email = formField(request.payload, 'email');
-            const invited = await inviteUser(context.deps, { accountId: session.principal.accountId, email, role: formField(request.payload, 'rol') });
+            const invited = await inviteUser(context.deps, { by: session.principal, email, role: formField(request.payload, 'rol') });
             // Shown on this answer only (no-store, like every panel page): only its digest is kept.
             const found = await context.deps.users.findById(invited.id);
             const created = internals.created(context, request, invited, internals.e.invited(found?.email ?? email));
@@ -194,7 +198,7 @@ export const teamRoutes = (context: PanelContext): ServerRoute[] => [
         options: { auth: false, payload: formPayload },
         handler: internals.onUser(context, async (request, h, session, userId) => {
 
-            await changeUserRole(context.deps, { userId, role: formField(request.payload, 'rol'), accountId: session.principal.accountId });
+            await changeUserRole(context.deps, { userId, role: formField(request.payload, 'rol'), by: session.principal });
             // An owner who made themselves member no longer manages the team.
             const demotedSelf = userId === session.principal.userId && formField(request.payload, 'rol') === 'member';
             return redirectTo(h, demotedSelf ? panelPaths.portfolio : `${internals.path}/${userId}?hecho=rol`);
@@ -206,7 +210,7 @@ export const teamRoutes = (context: PanelContext): ServerRoute[] => [
         options: { auth: false, payload: formPayload },
         handler: internals.onUser(context, async (request, h, session, userId) => {
 
-            const renewed = await renewInvitation(context.deps, { userId, accountId: session.principal.accountId });
+            const renewed = await renewInvitation(context.deps, { userId, by: session.principal });
             const user = await context.deps.users.findById(userId);
             return internals.memberPage(h, context, request, session, userId, {
                 created: internals.created(context, request, renewed, internals.e.renewed(user?.email ?? ''))
@@ -228,7 +232,7 @@ export const teamRoutes = (context: PanelContext): ServerRoute[] => [
 
             const change = formField(payload, 'accion') === 'quitar' ? unassignClientFromUser : assignClientToUser;
             for (const cuit of cuits) {
-                await change(context.deps, { userId, cuit: cuit.trim(), accountId: session.principal.accountId });
+                await change(context.deps, { userId, cuit: cuit.trim(), by: session.principal });
             }
 
             return redirectTo(h, `${internals.path}/${userId}?hecho=asignaciones`);
@@ -257,7 +261,7 @@ export const teamRoutes = (context: PanelContext): ServerRoute[] => [
         options: { auth: false, payload: formPayload },
         handler: internals.onUser(context, async (_request, h, session, userId) => {
 
-            await removeUser(context.deps, { userId, accountId: session.principal.accountId });
+            await removeUser(context.deps, { userId, by: session.principal });
             // Removing oneself ends one's own session with the rest.
             return redirectTo(h, userId === session.principal.userId ? panelPaths.signIn : `${internals.path}?hecho=eliminado`);
         })

@@ -4,7 +4,6 @@
 export const teamTexts = {
     teamTitle: 'Equipo',
     teamIntro: 'Los usuarios de la cuenta. Los owner gestionan todos los CUITs, las etiquetas y el equipo; los member ven solo los CUITs que se les asignan (y los que crean).',
-    ownersOnly: 'Solo los usuarios owner de la cuenta administran el equipo.',
     columns: { email: 'Email', role: 'Rol', cuits: 'CUITs asignados', state: 'Estado' },
     allCuits: 'Todos',
     pending: 'Invitación pendiente',

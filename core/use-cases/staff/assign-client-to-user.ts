@@ -1,17 +1,19 @@
 import { DomainError, invalid } from '../../domain/errors.js';
 import { messages } from '../../domain/messages.js';
 import type { Ports } from '../../ports/index.js';
-import { parseStaffCuit, requireUser } from './staff-input.js';
+import type { Manager } from './staff-input.js';
+import { managedAccount, parseStaffCuit, requireUser } from './staff-input.js';
 
-type AssignInput = { userId: number; cuit: string; accountId?: number | undefined };
+type AssignInput = { userId: number; cuit: string; by?: Manager | undefined };
 
 const internals = {
-    // The member and its account's client of the CUIT; with `accountId` (an owner in the
-    // panel), a user of another account is as absent.
+    // The member and its account's client of the CUIT; with `by` (a user in the panel, who
+    // must be allowed to manage the team), a user of another account is as absent.
     async target(deps: Pick<Ports, 'users' | 'clients'>, input: AssignInput) {
 
+        const accountId = managedAccount(input.by);
         const cuit = parseStaffCuit(input.cuit);
-        const user = await requireUser(deps, input.userId, input.accountId);
+        const user = await requireUser(deps, input.userId, accountId);
         if (user.role === 'owner') {
             throw invalid([messages.admin.ownerSeesAll]);
         }

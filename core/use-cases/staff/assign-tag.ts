@@ -1,23 +1,25 @@
 import { DomainError } from '../../domain/errors.js';
 import { messages } from '../../domain/messages.js';
 import type { Ports } from '../../ports/index.js';
-import { parseStaffCuit, requireAccount } from './staff-input.js';
+import type { Acting } from './staff-input.js';
+import { actedOnAccount, parseStaffCuit, requireAccount } from './staff-input.js';
 
-type TagInput = { accountId: number; cuit: string; name: string };
+type TagInput = Acting & { cuit: string; name: string };
 
 const internals = {
     // One CUIT of the account gains or loses a tag of the account; either missing is not found.
     async change(deps: Pick<Ports, 'accounts' | 'clients' | 'tags'>, input: TagInput, action: 'assign' | 'unassign') {
 
+        const accountId = actedOnAccount(input);
         const cuit = parseStaffCuit(input.cuit);
-        await requireAccount(deps, input.accountId);
-        const client = await deps.clients.findInAccount(input.accountId, cuit);
+        await requireAccount(deps, accountId);
+        const client = await deps.clients.findInAccount(accountId, cuit);
         if (!client) {
             throw new DomainError('not_found', messages.admin.clientNotInAccount(cuit));
         }
 
         const name = input.name.trim();
-        if (!await deps.tags[action]({ accountId: input.accountId, clientId: client.id, name })) {
+        if (!await deps.tags[action]({ accountId, clientId: client.id, name })) {
             throw new DomainError('not_found', messages.admin.tagNotFound(name));
         }
 

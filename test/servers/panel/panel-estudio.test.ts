@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { messages } from '../../../core/domain/messages.js';
 import { setPassword } from '../../../core/use-cases/staff/set-password.js';
 import { formatMoment } from '../../../servers/panel/client-format.js';
 import { estudioTexts } from '../../../servers/panel/estudio-texts.js';
@@ -353,13 +354,13 @@ for (const database of testDatabases()) {
                 for (const path of ['/panel/etiquetas', '/panel/etiquetas/borrar?etiqueta=x']) {
                     const page = await agent.get(path);
                     expect(page.status, path).to.equal(403);
-                    expect(page.text).to.contain(estudioTexts.ownersOnly);
+                    expect(page.text).to.contain(messages.team.ownersOnly);
                 }
 
                 for (const path of ['/panel/etiquetas', '/panel/etiquetas/editar', '/panel/etiquetas/borrar', '/panel/etiquetas/asignar']) {
                     const refused = await agent.post(path, { nombre: 'x', color: '#000000', etiqueta: 'x', cuit: '20-12345678-6' });
                     expect(refused.status, path).to.equal(403);
-                    expect(refused.text).to.contain(estudioTexts.ownersOnly);
+                    expect(refused.text).to.contain(messages.team.ownersOnly);
                 }
 
                 const cartera = await agent.get('/panel');

@@ -278,7 +278,7 @@ for (const database of testDatabases()) {
             for (const path of ['/panel/equipo', `/panel/equipo/${id}`, `/panel/equipo/${id}/borrar`]) {
                 const page = await agent.get(path);
                 expect(page.status, path).to.equal(403);
-                expect(page.text).to.contain(teamTexts.ownersOnly);
+                expect(page.text).to.contain(messages.team.ownersOnly);
             }
 
             for (const [path, fields] of [
@@ -290,7 +290,7 @@ for (const database of testDatabases()) {
             ] as [string, [string, string][]][]) {
                 const refused = await internals.postForm(server, agent, path, fields);
                 expect(refused.status, path).to.equal(403);
-                expect(refused.text).to.contain(teamTexts.ownersOnly);
+                expect(refused.text).to.contain(messages.team.ownersOnly);
             }
 
             expect(await server.app.ports.users.findByEmail('colado@example.com')).to.equal(null);
