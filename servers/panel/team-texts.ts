@@ -21,9 +21,6 @@ export const teamTexts = {
     renewed: (email: string): string => `Enlace nuevo para ${email}. Copiá el enlace ahora: no se vuelve a mostrar; el anterior ya no sirve.`,
     link: 'Enlace para definir la contraseña',
     linkExpires: (when: string): string => `Vence el ${when} o cuando se use.`,
-    copy: 'Copiar',
-    copied: 'Copiado.',
-    copyFailed: 'No se pudo copiar: seleccioná el texto y copialo.',
 
     userTitle: (email: string): string => `Usuario ${email}`,
     back: 'Volver al equipo',

@@ -24,6 +24,10 @@ export const panelTexts = {
     unavailable: 'El panel no está disponible en este momento. Probá de nuevo en unos minutos.',
     errorTitle: 'Algo salió mal',
     backToPortfolio: 'Volver a la cartera',
+    // The copy buttons of what is shown once (copy-once.ts).
+    copy: 'Copiar',
+    copied: 'Copiado.',
+    copyFailed: 'No se pudo copiar: seleccioná el texto y copialo.',
     portfolioTitle: 'La cartera',
     mainNav: 'Principal',
     navTokens: 'Tokens de la API',

@@ -1,4 +1,5 @@
 import { pageEngine } from '../pages/engine.js';
+import { copyPartials } from './copy-once.js';
 
 // The panel's pages, as Handlebars templates (servers/pages/engine.ts: every value escaped).
 
@@ -238,7 +239,7 @@ ${paging}
 };
 
 // Other pages' modules (client-views.ts) compile theirs on the same engine: same layout, same escaping.
-export const { compile } = pageEngine(internals.layout);
+export const { compile } = pageEngine(internals.layout, copyPartials);
 
 export const views = {
     signIn: compile(internals.signIn),
