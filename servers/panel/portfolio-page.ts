@@ -7,6 +7,7 @@ import { healthStates } from '../../core/domain/health.js';
 import type { Ports } from '../../core/ports/index.js';
 import type { Cuit } from '../../core/domain/cuit.js';
 import { listTags } from '../../core/use-cases/list-tags.js';
+import { listTeam } from '../../core/use-cases/staff/list-team.js';
 import { monotributoSummariesOf } from '../../core/use-cases/monotributo.js';
 import type { PortfolioRow } from '../../core/use-cases/portfolio.js';
 import { listPortfolio, portfolioLimits, semaphoreOf } from '../../core/use-cases/portfolio.js';
@@ -149,8 +150,12 @@ export const portfolioRoutes = (context: PanelContext): ServerRoute[] => [
                 throw err;
             }
 
-            // Owners tag the selection (estudio-pages.ts), back to this very page afterwards.
-            const selection = mayManageAccount(session.principal) ? { back: request.url.pathname + request.url.search } : null;
+            // Owners tag the selection (tags-page.ts), back to this very page afterwards, or
+            // assign it to one of the account's members (team-page.ts).
+            const selection = mayManageAccount(session.principal) ? {
+                back: request.url.pathname + request.url.search,
+                members: (await listTeam(context.deps, { by: session.principal })).users.filter((user) => user.role === 'member').map(({ id, email }) => ({ id, email }))
+            } : null;
             return renderPage(h, context, request, 'portfolio', { title: internals.t.portfolioTitle, ...values, selection, ...portfolioWriteLinks(request.query) }, session);
         })
     }

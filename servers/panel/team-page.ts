@@ -111,12 +111,13 @@ const internals = {
         });
     },
 
-    // A route on one user of the account, `{id}` parsed: a malformed id, a user gone and
-    // another account's get the one 404 page (the use cases answer them alike; looked up first
-    // so that a refusal of the form itself, a CUIT not in the account, shows on the user's page).
-    onUser(context: PanelContext, act: UserAct, withPage = true) {
+    // A route on one user of the account, `{id}` parsed (or the form's field `idOf` names): a
+    // malformed id, a user gone and another account's get the one 404 page (the use cases answer
+    // them alike; looked up first so that a refusal of the form itself, a CUIT not in the
+    // account, shows on the user's page).
+    onUser(context: PanelContext, act: UserAct, withPage = true, idOf = (request: Request): unknown => request.params.id) {
 
-        const id = (request: Request): number | null => internals.userId(request.params.id);
+        const id = (request: Request): number | null => internals.userId(idOf(request));
         return internals.handle(context, async (request, h, session) => {
 
             const userId = id(request);
@@ -127,6 +128,20 @@ const internals = {
 
             return act(request, h, session, userId);
         }, withPage ? (request, h, session, error) => internals.memberPage(h, context, request, session, id(request)!, { error }) : undefined);
+    },
+
+    // The form's CUITs (`cuit`, one typed or the checked ones) assigned to the user or, with
+    // `accion=quitar`, taken off; false when it names none.
+    async assign(context: PanelContext, request: Request, session: PanelSession, userId: number): Promise<boolean> {
+
+        const payload = request.payload as Record<string, unknown> | null;
+        const cuits = [payload?.cuit ?? []].flat().filter((cuit): cuit is string => typeof cuit === 'string' && cuit.trim() !== '').slice(0, internals.maxSelection);
+        const change = formField(payload, 'accion') === 'quitar' ? unassignClientFromUser : assignClientToUser;
+        for (const cuit of cuits) {
+            await change(context.deps, { userId, cuit: cuit.trim(), by: session.principal });
+        }
+
+        return cuits.length > 0;
     },
 
     // The invitation page: whose password the link sets, or the one page for every link that
@@ -224,19 +239,27 @@ export const teamRoutes = (context: PanelContext): ServerRoute[] => [
         options: { auth: false, payload: formPayload },
         handler: internals.onUser(context, async (request, h, session, userId) => {
 
-            const payload = request.payload as Record<string, unknown> | null;
-            const cuits = [payload?.cuit ?? []].flat().filter((cuit): cuit is string => typeof cuit === 'string' && cuit.trim() !== '').slice(0, internals.maxSelection);
-            if (!cuits.length) {
+            if (!await internals.assign(context, request, session, userId)) {
                 return (await internals.memberPage(h, context, request, session, userId, { error: internals.e.noSelection })).code(400);
-            }
-
-            const change = formField(payload, 'accion') === 'quitar' ? unassignClientFromUser : assignClientToUser;
-            for (const cuit of cuits) {
-                await change(context.deps, { userId, cuit: cuit.trim(), by: session.principal });
             }
 
             return redirectTo(h, `${internals.path}/${userId}?hecho=asignaciones`);
         })
+    },
+    {
+        // La cartera's selection (its checked `cuit`s) to the member chosen there (`usuario`),
+        // through the same use case; the member's page then lists what they have.
+        method: 'POST',
+        path: `${internals.path}/asignar`,
+        options: { auth: false, payload: formPayload },
+        handler: internals.onUser(context, async (request, h, session, userId) => {
+
+            if (!await internals.assign(context, request, session, userId)) {
+                return internals.errorPage(h, context, request, session, internals.e.noSelection, 400);
+            }
+
+            return redirectTo(h, `${internals.path}/${userId}?hecho=asignaciones`);
+        }, false, (request) => formField(request.payload, 'usuario'))
     },
     {
         method: 'GET',

@@ -38,6 +38,8 @@ export const panelTexts = {
     selectionTags: 'Etiqueta para los seleccionados',
     assignTag: 'Asignar a los seleccionados',
     unassignTag: 'Quitar a los seleccionados',
+    selectionMember: 'Miembro para los seleccionados',
+    assignMember: 'Asignar a un miembro',
     manageTags: 'Administrar etiquetas',
     importClients: 'Importar clientes desde una planilla',
     clientTags: 'Etiqueta del cliente',

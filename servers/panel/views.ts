@@ -146,6 +146,11 @@ const internals = {
   <select id="etiqueta-seleccion" name="etiqueta">{{#each filter.tags}}<option value="{{value}}">{{value}}</option>{{/each}}</select></div>
   <div class="filter-actions"><button type="submit" name="accion" value="asignar">{{t.assignTag}}</button>
   <button type="submit" name="accion" value="quitar">{{t.unassignTag}}</button> <a href="/panel/etiquetas">{{t.manageTags}}</a></div>
+  {{#if selection.members.length}}
+  <div><label for="miembro-seleccion">{{t.selectionMember}}</label>
+  <select id="miembro-seleccion" name="usuario">{{#each selection.members}}<option value="{{id}}">{{email}}</option>{{/each}}</select></div>
+  <div class="filter-actions"><button type="submit" formaction="/panel/equipo/asignar" name="accion" value="asignar">{{t.assignMember}}</button></div>
+  {{/if}}
 </form>
 {{/if}}{{/if}}
 ${paging}
