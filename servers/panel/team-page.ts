@@ -4,7 +4,7 @@ import { isDomainError } from '../../core/domain/errors.js';
 import { isInvitationTokenShape } from '../../core/domain/invitation.js';
 import { minPasswordLength } from '../../core/domain/password.js';
 import { acceptInvitation, findInvitation } from '../../core/use-cases/accept-invitation.js';
-import { assignClientToUser, unassignClientFromUser } from '../../core/use-cases/staff/assign-client-to-user.js';
+import { assignClientsToUser, unassignClientsFromUser } from '../../core/use-cases/staff/assign-client-to-user.js';
 import { changeUserRole } from '../../core/use-cases/staff/change-user-role.js';
 import { inviteUser, renewInvitation } from '../../core/use-cases/staff/invite-user.js';
 import { listTeam, teamMember } from '../../core/use-cases/staff/list-team.js';
@@ -131,17 +131,18 @@ const internals = {
     },
 
     // The form's CUITs (`cuit`, one typed or the checked ones) assigned to the user or, with
-    // `accion=quitar`, taken off; false when it names none.
+    // `accion=quitar`, taken off, all or none; false when it names none.
     async assign(context: PanelContext, request: Request, session: PanelSession, userId: number): Promise<boolean> {
 
         const payload = request.payload as Record<string, unknown> | null;
         const cuits = [payload?.cuit ?? []].flat().filter((cuit): cuit is string => typeof cuit === 'string' && cuit.trim() !== '').slice(0, internals.maxSelection);
-        const change = formField(payload, 'accion') === 'quitar' ? unassignClientFromUser : assignClientToUser;
-        for (const cuit of cuits) {
-            await change(context.deps, { userId, cuit: cuit.trim(), by: session.principal });
+        if (!cuits.length) {
+            return false;
         }
 
-        return cuits.length > 0;
+        const change = formField(payload, 'accion') === 'quitar' ? unassignClientsFromUser : assignClientsToUser;
+        await change(context.deps, { userId, cuits: cuits.map((cuit) => cuit.trim()), by: session.principal });
+        return true;
     },
 
     // The invitation page: whose password the link sets, or the one page for every link that

@@ -293,6 +293,9 @@ for (const database of testDatabases()) {
             const toOwner = await internals.postForm(server, owner, '/panel/equipo/asignar', [['cuit', cuits.zoe], ['usuario', String(ownerId)], ['accion', 'asignar']]);
             expect(toOwner.status).to.equal(400);
             expect(toOwner.text).to.contain(messages.admin.ownerSeesAll);
+            // A CUIT outside the account refuses the whole selection: none is assigned.
+            const outside = await internals.postForm(server, owner, '/panel/equipo/asignar', [['cuit', cuits.zoe], ['cuit', '30500010912'], ['usuario', String(member.userId)], ['accion', 'asignar']]);
+            expect(outside.status).to.equal(404);
             const foreign = await seedUser(server.app.ports, (await seedAccount(server.app.ports)).accountId, 'member');
             for (const usuario of [String(foreign.userId), 'abc', '']) {
                 const refused = await internals.postForm(server, owner, '/panel/equipo/asignar', [['cuit', cuits.zoe], ['usuario', usuario], ['accion', 'asignar']]);
