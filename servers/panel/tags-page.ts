@@ -2,7 +2,7 @@ import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hap
 import { assertMayManageAccount, mayManageAccount } from '../../core/domain/access.js';
 import { isDomainError } from '../../core/domain/errors.js';
 import { listTags } from '../../core/use-cases/list-tags.js';
-import { assignTag, unassignTag } from '../../core/use-cases/staff/assign-tag.js';
+import { assignTagToClients, unassignTagFromClients } from '../../core/use-cases/staff/assign-tag.js';
 import { deleteTag, updateTag } from '../../core/use-cases/staff/change-tag.js';
 import { createTag } from '../../core/use-cases/staff/create-tag.js';
 import { estudioTexts } from './estudio-texts.js';
@@ -161,10 +161,8 @@ export const tagRoutes = (context: PanelContext): ServerRoute[] => [
                 return renderPage(h, context, request, 'error', { title: panelTexts.errorTitle, message: internals.e.noSelection }, session).code(400);
             }
 
-            const change = formField(payload, 'accion') === 'quitar' ? unassignTag : assignTag;
-            for (const cuit of cuits) {
-                await change(context.deps, { by: session.principal, cuit, name });
-            }
+            const change = formField(payload, 'accion') === 'quitar' ? unassignTagFromClients : assignTagToClients;
+            await change(context.deps, { by: session.principal, cuits, name });
 
             return redirectTo(h, internals.back(formField(payload, 'volver')));
         })

@@ -316,6 +316,18 @@ for (const database of testDatabases()) {
                 expect(away.headers.get('location')).to.equal('/panel');
                 expect(await tagsOf(token)).to.deep.equal({ '20123456786': ['Trimestral'], '27000000408': [] });
 
+                // A CUIT outside the account refuses the whole selection: the others keep their tag.
+                await agent.get('/panel');
+                const partly = await server.request('/panel/etiquetas/asignar', {
+                    method: 'POST',
+                    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: [...agent.cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+                    body: new URLSearchParams([
+                        ['cuit', '20-12345678-6'], ['cuit', '30500010912'], ['etiqueta', 'Trimestral'], ['accion', 'quitar'], ['arcasync-crumb', agent.cookies.get('arcasync-crumb')!]
+                    ]).toString()
+                });
+                expect(partly.status).to.equal(404);
+                expect(await tagsOf(token)).to.deep.equal({ '20123456786': ['Trimestral'], '27000000408': [] });
+
                 // From the client's own page, back to it.
                 const clientPage = await agent.get('/panel/clientes/27000000408');
                 expect(clientPage.text).to.contain('<select id="etiqueta-cliente" name="etiqueta"><option value="Trimestral">');
