@@ -35,6 +35,7 @@ export const panelTexts = {
     navTags: 'Etiquetas',
     navTeam: 'Equipo',
     select: 'Seleccionar',
+    selectionActions: 'Acciones para los seleccionados',
     selectionTags: 'Etiqueta para los seleccionados',
     assignTag: 'Asignar a los seleccionados',
     unassignTag: 'Quitar a los seleccionados',

@@ -139,7 +139,7 @@ const internals = {
 </section>
 {{/each}}
 {{#if selection}}{{#if total}}
-<form id="seleccion" class="filters" method="post" action="/panel/etiquetas/asignar" aria-label="{{t.selectionTags}}">
+<form id="seleccion" class="filters" method="post" action="/panel/etiquetas/asignar" aria-label="{{t.selectionActions}}">
   <input type="hidden" name="{{crumbKey}}" value="{{crumb}}">
   <input type="hidden" name="volver" value="{{selection.back}}">
   <div><label for="etiqueta-seleccion">{{t.selectionTags}}</label>
