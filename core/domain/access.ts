@@ -68,6 +68,18 @@ export const assertMayWrite = (principal: Principal, channel: WriteChannel): voi
     }
 };
 
+// What spans the whole account, its tags and its team (invitations, roles, assignments,
+// removals), only its owners manage: a member sees only the CUITs assigned to it, and a tag or
+// a teammate reaches the others. Staff, through the CLI, act as the operator, not as a user.
+export const mayManageAccount = (principal: Pick<Principal, 'role'>): boolean => principal.role === 'owner';
+
+export const assertMayManageAccount = (principal: Pick<Principal, 'role'>): void => {
+
+    if (!mayManageAccount(principal)) {
+        throw forbidden(messages.team.ownersOnly);
+    }
+};
+
 // An account always keeps an owner: someone must be able to manage its team, tags and
 // subscription. Whether the account's users (`users`), once `userId` takes `role` (null: the
 // user is removed), still have one.

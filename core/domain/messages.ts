@@ -154,6 +154,7 @@ export const messages = {
     },
     // The team (the panel's /panel/equipo and the CLI's `user` commands).
     team: {
+        ownersOnly: 'Solo los usuarios owner de la cuenta administran sus etiquetas y su equipo.',
         lastOwner: 'La cuenta tiene que conservar al menos un usuario owner: designá otro owner antes de quitarle el rol o eliminar a este.',
         // An unknown, used and expired link alike: nothing tells one from the others.
         invitationUnusable: 'El enlace no es válido: puede haber vencido (dura 7 días), ya haberse usado o estar incompleto. Pedile a un usuario owner de tu cuenta un enlace nuevo.',

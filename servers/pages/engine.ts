@@ -14,14 +14,15 @@ const helpers = {
     eq: (a: unknown, b: unknown) => a === b
 };
 
-export const pageEngine = (layout: string): { compile(source: string): PageTemplate } => {
+// `partials`: pieces the front end's templates share beside the layout (`{{> name}}`).
+export const pageEngine = (layout: string, partials: Record<string, string> = {}): { compile(source: string): PageTemplate } => {
 
     const engine = Handlebars.create();
     for (const [name, helper] of Object.entries(helpers)) {
         engine.registerHelper(name, helper);
     }
 
-    engine.registerPartial('layout', layout);
+    engine.registerPartial({ ...partials, layout });
     // Only known helpers: each `{{value}}` compiles to a property read, not to a check for a
     // helper of that name first (half a page of rows' rendering time, issue 38's bench). A
     // helper used but not listed in `helpers` fails the template's first render.

@@ -5,7 +5,7 @@ import { createCalendarFeed, revokeCalendarFeed } from '../../core/use-cases/cal
 import { changePassword } from '../../core/use-cases/change-password.js';
 import { clientAddress } from '../http/client-address.js';
 import type { PanelContext } from './respond.js';
-import { formField, formPayload, panelPaths, redirectTo, renderPage, requireSession } from './respond.js';
+import { formField, formPayload, panelPaths, redirectTo, renderPage, withSession } from './respond.js';
 import { answerTexts } from './answer-texts.js';
 import { panelTexts } from './texts.js';
 
@@ -31,33 +31,22 @@ export const accountRoutes = (context: PanelContext): ServerRoute[] => [
         method: 'GET',
         path: panelPaths.account,
         options: { auth: false },
-        handler: async (request, h) => {
-
-            const required = await requireSession(context, request, h, internals.options);
-            if ('redirect' in required) {
-                return required.redirect;
-            }
+        handler: withSession(context, async (request, h, session) => {
 
             const notice = request.query.cambiada === '1' ? internals.t.passwordChanged : null;
             const revoked = request.query.calendario;
             const calendar = { notice: revoked === 'revocado' ? answerTexts.calendarRevoked : revoked === 'ninguno' ? answerTexts.calendarNoneToRevoke : null };
             return renderPage(h, context, request, 'account', {
-                title: internals.t.accountTitle, rules: internals.t.passwordRules(minPasswordLength), email: required.session.email, notice, calendar
-            }, required.session);
-        }
+                title: internals.t.accountTitle, rules: internals.t.passwordRules(minPasswordLength), email: session.email, notice, calendar
+            }, session);
+        }, internals.options)
     },
     {
         method: 'POST',
         path: panelPaths.account,
         options: { auth: false, payload: formPayload },
-        handler: async (request, h) => {
+        handler: withSession(context, async (request, h, session) => {
 
-            const required = await requireSession(context, request, h, internals.options);
-            if ('redirect' in required) {
-                return required.redirect;
-            }
-
-            const { session } = required;
             try {
                 await changePassword(context.deps, {
                     userId: session.principal.userId,
@@ -80,20 +69,14 @@ export const accountRoutes = (context: PanelContext): ServerRoute[] => [
             // The old session went with the password (revoked with every entry of the user).
             await context.sessions.start(h, session.principal.userId);
             return redirectTo(h, `${panelPaths.account}?cambiada=1`);
-        }
+        }, internals.options)
     },
     {
         method: 'POST',
         path: internals.calendarPath,
         options: { auth: false, payload: formPayload },
-        handler: async (request, h) => {
+        handler: withSession(context, async (request, h, session) => {
 
-            const required = await requireSession(context, request, h);
-            if ('redirect' in required) {
-                return required.redirect;
-            }
-
-            const { session } = required;
             const { token } = await createCalendarFeed(context.deps, session.principal.userId);
             return renderPage(h, context, request, 'account', {
                 title: internals.t.accountTitle,
@@ -101,21 +84,16 @@ export const accountRoutes = (context: PanelContext): ServerRoute[] => [
                 email: session.email,
                 calendar: { address: `${context.baseUrl(request)}/calendario/${token}.ics` }
             }, session).header('Cache-Control', 'no-store');
-        }
+        })
     },
     {
         method: 'POST',
         path: `${internals.calendarPath}/revocar`,
         options: { auth: false, payload: formPayload },
-        handler: async (request, h) => {
+        handler: withSession(context, async (_request, h, session) => {
 
-            const required = await requireSession(context, request, h, internals.options);
-            if ('redirect' in required) {
-                return required.redirect;
-            }
-
-            const { revoked } = await revokeCalendarFeed(context.deps, required.session.principal.userId);
+            const { revoked } = await revokeCalendarFeed(context.deps, session.principal.userId);
             return redirectTo(h, `${panelPaths.account}?calendario=${revoked ? 'revocado' : 'ninguno'}`);
-        }
+        }, internals.options)
     }
 ];

@@ -6,7 +6,7 @@ import { answerTexts } from './answer-texts.js';
 import { formatCalendarDay, formatMoney } from './client-format.js';
 import { formatCount } from './format.js';
 import type { PanelContext } from './respond.js';
-import { panelPaths, renderPage, requireSession } from './respond.js';
+import { panelPaths, renderPage, withSession } from './respond.js';
 import { panelTexts } from './texts.js';
 
 // Agenda (GET /panel/agenda): the due dates of every CUIT the user may see between two days,
@@ -47,14 +47,8 @@ export const agendaRoutes = (context: PanelContext): ServerRoute[] => [
         method: 'GET',
         path: panelPaths.agenda,
         options: { auth: false },
-        handler: async (request, h) => {
+        handler: withSession(context, async (request, h, session) => {
 
-            const required = await requireSession(context, request, h);
-            if ('redirect' in required) {
-                return required.redirect;
-            }
-
-            const { session } = required;
             const desde = internals.field(request.query, 'desde');
             const hasta = internals.field(request.query, 'hasta');
             const pagina = internals.field(request.query, 'pagina') || '1';
@@ -98,6 +92,6 @@ export const agendaRoutes = (context: PanelContext): ServerRoute[] => [
                     next: pageNumber < pages ? link(pageNumber + 1) : null
                 } : null
             });
-        }
+        })
     }
 ];

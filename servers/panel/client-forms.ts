@@ -14,7 +14,7 @@ import { clientFormTexts } from './client-form-texts.js';
 import { clientFormViews } from './client-form-views.js';
 import { clientTexts } from './client-texts.js';
 import type { PanelContext } from './respond.js';
-import { formField, formPayload, panelPaths, redirectTo, renderPage, renderTemplate, requireSession } from './respond.js';
+import { formField, formPayload, panelPaths, redirectTo, renderPage, renderTemplate, withSession } from './respond.js';
 import type { PanelSession } from './session.js';
 import { panelTexts } from './texts.js';
 
@@ -171,21 +171,11 @@ const internals = {
         });
     },
 
-    // Signed in with an active subscription (the API's rule for every write too).
-    handle(context: PanelContext, act: (request: Request, h: ResponseToolkit, session: PanelSession) => Promise<ResponseObject>) {
-
-        return async (request: Request, h: ResponseToolkit) => {
-
-            const required = await requireSession(context, request, h);
-            return 'redirect' in required ? required.redirect : act(request, h, required.session);
-        };
-    },
-
     // A client page's form: the client the user sees, else the 404 page (malformed, absent,
     // another account's or not assigned alike).
     handleClient(context: PanelContext, act: (request: Request, h: ResponseToolkit, session: PanelSession, editable: Editable) => Promise<ResponseObject>) {
 
-        return internals.handle(context, async (request, h, session) => {
+        return withSession(context, async (request, h, session) => {
 
             const cuit = parseCuit(String(request.params.cuit));
             if (!cuit) {
@@ -231,13 +221,13 @@ export const clientFormRoutes = (context: PanelContext): ServerRoute[] => [
         method: 'GET',
         path: internals.newPath,
         options: { auth: false },
-        handler: internals.handle(context, async (request, h, session) => internals.createPage(h, context, request, session, { tipo: 'persona-fisica' }))
+        handler: withSession(context, async (request, h, session) => internals.createPage(h, context, request, session, { tipo: 'persona-fisica' }))
     },
     {
         method: 'POST',
         path: internals.newPath,
         options: { auth: false, payload: formPayload },
-        handler: internals.handle(context, async (request, h, session) => {
+        handler: withSession(context, async (request, h, session) => {
 
             try {
                 const client = await createClient(context.deps, session.principal, internals.newBody(request.payload), 'panel');

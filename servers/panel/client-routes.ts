@@ -17,7 +17,7 @@ import type { ClientView } from './client-views.js';
 import { clientViews } from './client-views.js';
 import { DownloadTooLarge, invoiceDownload } from './invoice-downloads.js';
 import type { PanelContext } from './respond.js';
-import { requireSession } from './respond.js';
+import { withSession } from './respond.js';
 import type { PanelSession } from './session.js';
 import { panelTexts } from './texts.js';
 import { views } from './views.js';
@@ -113,20 +113,18 @@ export const clientRoutes = (context: PanelContext): ServerRoute[] => {
         ...internals.common(context, visit.request, visit.session, 'error'), title: internals.t.errorTitle, message
     })).type('text/html; charset=utf-8').code(status);
 
-    // Signed in, a well-formed CUIT, an active subscription; every refusal a Spanish page.
-    const visiting = (work: (visit: Visit) => Promise<ResponseObject>) => async (request: Request, h: ResponseToolkit) => {
+    // The session's lookup also reads the client the page names (principal.named), so the
+    // tab's use cases need not ask again whether the user manages it.
+    const named = (request: Request) => {
 
-        // Without a session, to sign in; with a subscription that is not active, to the
-        // subscription page, as every other page.
-        // The session's lookup also reads the client the page names (principal.named), so the
-        // tab's use cases need not ask again whether the user manages it.
         const cuit = parseCuit(String(request.params.cuit));
-        const required = await requireSession(context, request, h, cuit ? { cuit } : {});
-        if ('redirect' in required) {
-            return required.redirect;
-        }
+        return cuit ? { cuit } : {};
+    };
 
-        const { session } = required;
+    // Signed in, a well-formed CUIT, an active subscription; every refusal a Spanish page.
+    const visiting = (work: (visit: Visit) => Promise<ResponseObject>) => withSession(context, async (request, h, session) => {
+
+        const cuit = parseCuit(String(request.params.cuit));
         const visit = { request, h, session };
         if (!cuit) {
             return errorPage(visit, 404, internals.t.notFound);
@@ -154,7 +152,7 @@ export const clientRoutes = (context: PanelContext): ServerRoute[] => {
 
             throw err;
         }
-    };
+    }, named);
 
     // A tab: the client's header (its health, which also settles that the user may see it)
     // and what the tab reads.

@@ -5,10 +5,11 @@ import { listTokens } from '../../core/use-cases/staff/list-tokens.js';
 import { listOAuthConnections, revokeOAuthConnection } from '../../core/use-cases/staff/oauth-connections.js';
 import { revokeToken } from '../../core/use-cases/staff/revoke-token.js';
 import { formatMoment } from './client-format.js';
-import { copyScript, estudioViews } from './estudio-views.js';
+import { copyScript } from './copy-once.js';
+import { estudioViews } from './estudio-views.js';
 import { estudioTexts } from './estudio-texts.js';
 import type { PanelContext } from './respond.js';
-import { formField, formPayload, redirectTo, renderPage, renderTemplate, requireSession } from './respond.js';
+import { formField, formPayload, redirectTo, renderPage, renderTemplate, withSession } from './respond.js';
 import type { PanelSession } from './session.js';
 import { panelTexts } from './texts.js';
 
@@ -69,16 +70,6 @@ const internals = {
                 revokeLabel: `${internals.e.revoke} ${name}`
             };
         });
-    },
-
-    // Each route's session (every one of them needs an active subscription, as the API does).
-    handle(context: PanelContext, act: (request: Request, h: ResponseToolkit, session: PanelSession) => Promise<ResponseObject>) {
-
-        return async (request: Request, h: ResponseToolkit) => {
-
-            const required = await requireSession(context, request, h);
-            return 'redirect' in required ? required.redirect : act(request, h, required.session);
-        };
     }
 };
 
@@ -98,7 +89,7 @@ const revocationRoutes = <Id>(context: PanelContext, spec: {
         method: 'GET',
         path: `${spec.list}/{id}/revocar`,
         options: { auth: false },
-        handler: internals.handle(context, async (request, h, session) => {
+        handler: withSession(context, async (request, h, session) => {
 
             const found = await spec.find(session, spec.parse(String(request.params.id)));
             if (!found) {
@@ -114,7 +105,7 @@ const revocationRoutes = <Id>(context: PanelContext, spec: {
         method: 'POST',
         path: `${spec.list}/{id}/revocar`,
         options: { auth: false, payload: formPayload },
-        handler: internals.handle(context, async (request, h, session) => {
+        handler: withSession(context, async (request, h, session) => {
 
             const id = spec.parse(String(request.params.id));
             try {
@@ -148,7 +139,7 @@ export const estudioRoutes = (context: PanelContext): ServerRoute[] => [
         method: 'GET',
         path: internals.tokens,
         options: { auth: false },
-        handler: internals.handle(context, (request, h, session) => internals.tokensPage(h, context, request, session, {
+        handler: withSession(context, (request, h, session) => internals.tokensPage(h, context, request, session, {
             notice: request.query.revocado === '1' ? internals.e.tokenRevoked : null
         }))
     },
@@ -156,7 +147,7 @@ export const estudioRoutes = (context: PanelContext): ServerRoute[] => [
         method: 'POST',
         path: internals.tokens,
         options: { auth: false, payload: formPayload },
-        handler: internals.handle(context, async (request, h, session) => {
+        handler: withSession(context, async (request, h, session) => {
 
             const name = formField(request.payload, 'nombre');
             try {
@@ -189,7 +180,7 @@ export const estudioRoutes = (context: PanelContext): ServerRoute[] => [
         method: 'GET',
         path: internals.connections,
         options: { auth: false },
-        handler: internals.handle(context, async (request, h, session) => renderTemplate(h, context, request, estudioViews.connections, 'connections', {
+        handler: withSession(context, async (request, h, session) => renderTemplate(h, context, request, estudioViews.connections, 'connections', {
             title: internals.e.connectionsTitle,
             e: internals.e,
             connections: await internals.ownConnections(context, session),

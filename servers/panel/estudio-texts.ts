@@ -10,9 +10,6 @@ export const estudioTexts = {
     tokenCreated: 'Token generado. Copialo ahora: no se vuelve a mostrar.',
     yourToken: 'Tu token',
     curlLine: 'Probalo con curl',
-    copy: 'Copiar',
-    copied: 'Copiado.',
-    copyFailed: 'No se pudo copiar: seleccioná el texto y copialo.',
     noTokens: 'Todavía no generaste tokens.',
     tokenColumns: { name: 'Nombre', created: 'Creado', lastUsed: 'Último uso', actions: 'Acciones' },
     // A token's last use is recorded at most every 5 minutes (core/domain/token.ts).
@@ -37,7 +34,6 @@ export const estudioTexts = {
 
     tagsTitle: 'Etiquetas',
     tagsIntro: 'Las etiquetas de la cuenta ordenan la cartera y filtran la API (GET /v1/cuits?etiquetas=…). Las administran los usuarios owner.',
-    ownersOnly: 'Solo los usuarios owner de la cuenta administran las etiquetas.',
     newTag: 'Nueva etiqueta',
     tagName: 'Nombre',
     tagColor: 'Color',

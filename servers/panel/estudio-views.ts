@@ -1,9 +1,7 @@
 import { compile } from './views.js';
 
 // The estudio's pages (API tokens, connected assistants), on the panel's engine and layout:
-// `{{ }}` escapes every value. The copy buttons are `hidden` until /panel/copiar.js (the
-// service's own file, no inline script) shows them: without script the read-only fields are
-// there to select and copy by hand.
+// `{{ }}` escapes every value. A new token shows once, with copy buttons (copy-once.ts).
 
 const internals = {
     confirm: `{{#> layout}}
@@ -24,16 +22,10 @@ const internals = {
 <p>{{e.tokensIntro}}</p>
 {{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}
 {{#if created}}
-<section class="card" aria-labelledby="nuevo">
-  <h2 id="nuevo">{{e.tokenCreated}}</h2>
-  <label for="token-valor">{{e.yourToken}}</label>
-  <div class="copyable"><input id="token-valor" type="text" readonly value="{{created.token}}" autocomplete="off" spellcheck="false">
-  <button type="button" class="copy" data-copy="token-valor" hidden>{{e.copy}}</button></div>
-  <label for="token-curl">{{e.curlLine}}</label>
-  <div class="copyable"><input id="token-curl" type="text" readonly value="{{created.curl}}" autocomplete="off" spellcheck="false">
-  <button type="button" class="copy" data-copy="token-curl" hidden>{{e.copy}}</button></div>
-  <p class="note" role="status" id="copia-estado" data-copied="{{e.copied}}" data-failed="{{e.copyFailed}}"></p>
-</section>
+{{#> copyOnce title=e.tokenCreated}}
+  {{> copyField id="token-valor" label=e.yourToken value=created.token}}
+  {{> copyField id="token-curl" label=e.curlLine value=created.curl}}
+{{/copyOnce}}
 {{/if}}
 <section class="card narrow" aria-labelledby="generar">
   <h2 id="generar">{{e.createToken}}</h2>
@@ -58,7 +50,6 @@ const internals = {
   </tr>{{/each}}</tbody>
 </table></div>
 {{else}}<p>{{e.noTokens}}</p>{{/if}}
-<script src="/panel/copiar.js" defer></script>
 {{/layout}}
 `,
 
@@ -126,28 +117,3 @@ export const estudioViews = {
     tags: compile(internals.tags),
     connections: compile(internals.connections)
 };
-
-// /panel/copiar.js: copies a read-only field's value to the clipboard and says so in the
-// status line. Served by the service with the stylesheet's caching; the CSP (`default-src
-// 'self'`) allows it and nothing inline.
-export const copyScript = `'use strict';
-(function () {
-  var status = document.getElementById('copia-estado');
-  var buttons = document.querySelectorAll('button[data-copy]');
-  if (!navigator.clipboard || !status) {
-    return;
-  }
-  buttons.forEach(function (button) {
-    button.hidden = false;
-    button.addEventListener('click', function () {
-      var field = document.getElementById(button.getAttribute('data-copy'));
-      field.select();
-      navigator.clipboard.writeText(field.value).then(function () {
-        status.textContent = status.getAttribute('data-copied');
-      }, function () {
-        status.textContent = status.getAttribute('data-failed');
-      });
-    });
-  });
-})();
-`;

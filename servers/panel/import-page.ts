@@ -6,7 +6,7 @@ import { csvTemplate, FileRefusal, readImportFile, xlsxTemplate } from './import
 import { importTexts } from './import-texts.js';
 import { importViews } from './import-views.js';
 import type { PanelContext } from './respond.js';
-import { formField, formPayload, renderTemplate, requireSession } from './respond.js';
+import { formField, formPayload, renderTemplate, withSession } from './respond.js';
 import type { PanelSession } from './session.js';
 
 // Importar clientes (/panel/clientes/importar; docs/panel.md): the file read into rows
@@ -54,15 +54,10 @@ const internals = {
     // of core's rules answer the upload page with their Spanish message.
     handle(context: PanelContext, act: (request: Request, h: ResponseToolkit, session: PanelSession) => Promise<ResponseObject>) {
 
-        return async (request: Request, h: ResponseToolkit) => {
-
-            const required = await requireSession(context, request, h);
-            if ('redirect' in required) {
-                return required.redirect;
-            }
+        return withSession(context, async (request, h, session) => {
 
             try {
-                return await act(request, h, required.session);
+                return await act(request, h, session);
             }
             catch (err) {
                 const status = err instanceof FileRefusal ? 400 : isDomainError(err) ? internals.statusOf[err.kind] : undefined;
@@ -70,9 +65,9 @@ const internals = {
                     throw err;
                 }
 
-                return internals.page(h, context, request, required.session, 'upload', { error: (err as Error).message }).code(status);
+                return internals.page(h, context, request, session, 'upload', { error: (err as Error).message }).code(status);
             }
-        };
+        });
     },
 
     download: (h: ResponseToolkit, body: string | Buffer, type: string, name: string): ResponseObject => h.response(body).type(type)

@@ -1,11 +1,13 @@
 import type { ServerRoute } from '@hapi/hapi';
 import type { Principal } from '../../core/domain/access.js';
+import { mayManageAccount } from '../../core/domain/access.js';
 import { categories } from '../../core/domain/client.js';
 import { isDomainError } from '../../core/domain/errors.js';
 import { healthStates } from '../../core/domain/health.js';
 import type { Ports } from '../../core/ports/index.js';
 import type { Cuit } from '../../core/domain/cuit.js';
 import { listTags } from '../../core/use-cases/list-tags.js';
+import { listTeam } from '../../core/use-cases/staff/list-team.js';
 import { monotributoSummariesOf } from '../../core/use-cases/monotributo.js';
 import type { PortfolioRow } from '../../core/use-cases/portfolio.js';
 import { listPortfolio, portfolioLimits, semaphoreOf } from '../../core/use-cases/portfolio.js';
@@ -13,7 +15,7 @@ import { capMeter } from './cap-meter.js';
 import { portfolioWriteLinks } from './client-forms.js';
 import { formatCount, formatDay } from './format.js';
 import type { PanelContext } from './respond.js';
-import { panelPaths, renderPage, requireSession } from './respond.js';
+import { panelPaths, renderPage, withSession } from './respond.js';
 import { panelTexts } from './texts.js';
 
 // La cartera (GET /panel): the portfolio's CUITs with their semáforo, searched and filtered
@@ -128,14 +130,8 @@ export const portfolioRoutes = (context: PanelContext): ServerRoute[] => [
         method: 'GET',
         path: panelPaths.portfolio,
         options: { auth: false },
-        handler: async (request, h) => {
+        handler: withSession(context, async (request, h, session) => {
 
-            const required = await requireSession(context, request, h);
-            if ('redirect' in required) {
-                return required.redirect;
-            }
-
-            const { session } = required;
             const error = (message: string) => renderPage(h, context, request, 'error', { title: internals.t.errorTitle, message }, session).code(400);
             const raw = request.query.pagina as unknown;
             if (raw !== undefined && (typeof raw !== 'string' || !/^[1-9]\d{0,5}$/.test(raw))) {
@@ -154,9 +150,13 @@ export const portfolioRoutes = (context: PanelContext): ServerRoute[] => [
                 throw err;
             }
 
-            // Owners tag the selection (estudio-pages.ts), back to this very page afterwards.
-            const selection = session.principal.role === 'owner' ? { back: request.url.pathname + request.url.search } : null;
+            // Owners tag the selection (tags-page.ts), back to this very page afterwards, or
+            // assign it to one of the account's members (team-page.ts).
+            const selection = mayManageAccount(session.principal) ? {
+                back: request.url.pathname + request.url.search,
+                members: (await listTeam(context.deps, { by: session.principal })).users.filter((user) => user.role === 'member').map(({ id, email }) => ({ id, email }))
+            } : null;
             return renderPage(h, context, request, 'portfolio', { title: internals.t.portfolioTitle, ...values, selection, ...portfolioWriteLinks(request.query) }, session);
-        }
+        })
     }
 ];

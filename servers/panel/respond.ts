@@ -78,13 +78,20 @@ export const formField = (payload: unknown, name: string): string => {
 
 export const formPayload = { parse: true, allow: 'application/x-www-form-urlencoded', maxBytes: 16 * 1024 } as const;
 
+export interface SessionOptions {
+    whileInactive?: boolean;
+    cuit?: Cuit;
+}
+
+export type SessionAct = (request: Request, h: ResponseToolkit, session: PanelSession) => ResponseObject | Promise<ResponseObject>;
+
 // The request's session, or where to send the browser instead: the sign-in page without one,
 // and the subscription page while the account's subscription is not active (the same check
 // as every API request, read live, so access returns on the next request once it is fixed),
 // unless the page is one an inactive account keeps (`whileInactive`). A page about one CUIT
 // names it (`cuit`, see SessionStore.current).
-export const requireSession = async (
-    context: PanelContext, request: Request, h: ResponseToolkit, options: { whileInactive?: boolean; cuit?: Cuit } = {}
+const requireSession = async (
+    context: PanelContext, request: Request, h: ResponseToolkit, options: SessionOptions
 ): Promise<{ session: PanelSession } | { redirect: ResponseObject }> => {
 
     const session = await context.sessions.current(request, options.cuit);
@@ -97,4 +104,15 @@ export const requireSession = async (
     }
 
     return { session };
+};
+
+// Every panel page's handler: `act` with the session, or requireSession's redirect. The
+// options may depend on the request (the CUIT a client page names). A form's CSRF token is
+// checked before this, by the crumb plugin (plugin.ts).
+export const withSession = (
+    context: PanelContext, act: SessionAct, options: SessionOptions | ((request: Request) => SessionOptions) = {}
+) => async (request: Request, h: ResponseToolkit): Promise<ResponseObject> => {
+
+    const required = await requireSession(context, request, h, typeof options === 'function' ? options(request) : options);
+    return 'redirect' in required ? required.redirect : act(request, h, required.session);
 };

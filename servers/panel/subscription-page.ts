@@ -1,7 +1,7 @@
 import type { ServerRoute } from '@hapi/hapi';
 import { subscriptionOf } from '../../core/use-cases/subscription.js';
 import type { PanelContext } from './respond.js';
-import { panelPaths, renderPage, requireSession } from './respond.js';
+import { panelPaths, renderPage, withSession } from './respond.js';
 import { panelTexts } from './texts.js';
 
 // La suscripción (/panel/suscripcion): the account's state in words, what to do, how many
@@ -14,14 +14,9 @@ export const subscriptionRoutes = (context: PanelContext): ServerRoute[] => [
         method: 'GET',
         path: panelPaths.subscription,
         options: { auth: false },
-        handler: async (request, h) => {
+        handler: withSession(context, async (request, h, session) => {
 
-            const required = await requireSession(context, request, h, { whileInactive: true });
-            if ('redirect' in required) {
-                return required.redirect;
-            }
-
-            const { state, billedCuits } = await subscriptionOf(context.deps, required.session.principal);
+            const { state, billedCuits } = await subscriptionOf(context.deps, session.principal);
             const words = panelTexts.subscription[state];
             return renderPage(h, context, request, 'subscription', {
                 title: panelTexts.subscriptionTitle,
@@ -31,7 +26,7 @@ export const subscriptionRoutes = (context: PanelContext): ServerRoute[] => [
                 explanation: words.explanation,
                 todo: words.todo,
                 billed: panelTexts.billedCuits(billedCuits)
-            }, required.session);
-        }
+            }, session);
+        }, { whileInactive: true })
     }
 ];

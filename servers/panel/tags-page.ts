@@ -1,21 +1,22 @@
 import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import { assertMayManageAccount, mayManageAccount } from '../../core/domain/access.js';
 import { isDomainError } from '../../core/domain/errors.js';
 import { listTags } from '../../core/use-cases/list-tags.js';
-import { assignTag, unassignTag } from '../../core/use-cases/staff/assign-tag.js';
+import { assignTagToClients, unassignTagFromClients } from '../../core/use-cases/staff/assign-tag.js';
 import { deleteTag, updateTag } from '../../core/use-cases/staff/change-tag.js';
 import { createTag } from '../../core/use-cases/staff/create-tag.js';
 import { estudioTexts } from './estudio-texts.js';
 import { estudioViews } from './estudio-views.js';
 import type { PanelContext } from './respond.js';
-import { formField, formPayload, redirectTo, renderPage, renderTemplate, requireSession } from './respond.js';
+import { formField, formPayload, redirectTo, renderPage, renderTemplate, withSession } from './respond.js';
 import type { PanelSession } from './session.js';
 import { panelTexts } from './texts.js';
 
 // Las etiquetas (/panel/etiquetas): create, rename, recolour, delete, and assign or take off
 // la cartera's selection, through the staff use cases the CLI's `tag` commands run. Tags are
 // account-wide: a change shows on every user's cartera and in every token's API answers, so
-// only owners make them (as owners alone see the whole cartera a tag spans); a member gets the
-// 403 page. Every change raises the account's data version: the API shows it on its next read.
+// only owners make them (the core's rule, access.ts: owners alone see the whole cartera a tag
+// spans); a member gets the 403 page. Every change raises the account's data version: the API shows it on its next read.
 
 const internals = {
     e: estudioTexts,
@@ -38,40 +39,37 @@ const internals = {
         }, session);
     },
 
-    // Owners only, with an active subscription (the API's rule for every read and write).
+    // Owners only (the core's rule, asked first on every page and again by each use case),
+    // with an active subscription (the API's rule for every read and write).
     handle(context: PanelContext, act: (request: Request, h: ResponseToolkit, session: PanelSession) => Promise<ResponseObject>) {
 
-        return async (request: Request, h: ResponseToolkit) => {
-
-            const required = await requireSession(context, request, h);
-            if ('redirect' in required) {
-                return required.redirect;
-            }
-
-            if (required.session.principal.role !== 'owner') {
-                return renderPage(h, context, request, 'error', { title: panelTexts.errorTitle, message: internals.e.ownersOnly }, required.session).code(403);
-            }
+        return withSession(context, async (request, h, session) => {
 
             try {
-                return await act(request, h, required.session);
+                assertMayManageAccount(session.principal);
+                return await act(request, h, session);
             }
             catch (err) {
+                if (isDomainError(err) && err.kind === 'forbidden') {
+                    return renderPage(h, context, request, 'error', { title: panelTexts.errorTitle, message: err.message }, session).code(403);
+                }
+
                 const status = isDomainError(err) ? internals.statusOf[err.kind] : undefined;
                 if (status === undefined) {
                     throw err;
                 }
 
                 const values = { error: (err as Error).message, name: formField(request.payload, 'nombre'), color: formField(request.payload, 'color') };
-                return (await internals.page(h, context, request, required.session, values)).code(status);
+                return (await internals.page(h, context, request, session, values)).code(status);
             }
-        };
+        });
     }
 };
 
 // The client page's tag form (owners): the account's tags, back to the same page afterwards.
 export const clientTagging = async (context: PanelContext, request: Request, session: PanelSession, cuit: string) => {
 
-    if (session.principal.role !== 'owner') {
+    if (!mayManageAccount(session.principal)) {
         return { tagging: null };
     }
 
@@ -97,7 +95,7 @@ export const tagRoutes = (context: PanelContext): ServerRoute[] => [
         options: { auth: false, payload: formPayload },
         handler: internals.handle(context, async (request, h, session) => {
 
-            await createTag(context.deps, { accountId: session.principal.accountId, name: formField(request.payload, 'nombre'), color: formField(request.payload, 'color') });
+            await createTag(context.deps, { by: session.principal, name: formField(request.payload, 'nombre'), color: formField(request.payload, 'color') });
             return redirectTo(h, `${internals.path}?hecho=creada`);
         })
     },
@@ -108,7 +106,7 @@ export const tagRoutes = (context: PanelContext): ServerRoute[] => [
         handler: internals.handle(context, async (request, h, session) => {
 
             await updateTag(context.deps, {
-                accountId: session.principal.accountId,
+                by: session.principal,
                 name: formField(request.payload, 'etiqueta'),
                 newName: formField(request.payload, 'nombre'),
                 color: formField(request.payload, 'color')
@@ -145,7 +143,7 @@ export const tagRoutes = (context: PanelContext): ServerRoute[] => [
         options: { auth: false, payload: formPayload },
         handler: internals.handle(context, async (request, h, session) => {
 
-            await deleteTag(context.deps, { accountId: session.principal.accountId, name: formField(request.payload, 'etiqueta') });
+            await deleteTag(context.deps, { by: session.principal, name: formField(request.payload, 'etiqueta') });
             return redirectTo(h, `${internals.path}?hecho=borrada`);
         })
     },
@@ -163,10 +161,8 @@ export const tagRoutes = (context: PanelContext): ServerRoute[] => [
                 return renderPage(h, context, request, 'error', { title: panelTexts.errorTitle, message: internals.e.noSelection }, session).code(400);
             }
 
-            const change = formField(payload, 'accion') === 'quitar' ? unassignTag : assignTag;
-            for (const cuit of cuits) {
-                await change(context.deps, { accountId: session.principal.accountId, cuit, name });
-            }
+            const change = formField(payload, 'accion') === 'quitar' ? unassignTagFromClients : assignTagToClients;
+            await change(context.deps, { by: session.principal, cuits, name });
 
             return redirectTo(h, internals.back(formField(payload, 'volver')));
         })

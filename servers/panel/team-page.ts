@@ -1,9 +1,10 @@
 import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import { assertMayManageAccount } from '../../core/domain/access.js';
 import { isDomainError } from '../../core/domain/errors.js';
 import { isInvitationTokenShape } from '../../core/domain/invitation.js';
 import { minPasswordLength } from '../../core/domain/password.js';
 import { acceptInvitation, findInvitation } from '../../core/use-cases/accept-invitation.js';
-import { assignClientToUser, unassignClientFromUser } from '../../core/use-cases/staff/assign-client-to-user.js';
+import { assignClientsToUser, unassignClientsFromUser } from '../../core/use-cases/staff/assign-client-to-user.js';
 import { changeUserRole } from '../../core/use-cases/staff/change-user-role.js';
 import { inviteUser, renewInvitation } from '../../core/use-cases/staff/invite-user.js';
 import { listTeam, teamMember } from '../../core/use-cases/staff/list-team.js';
@@ -12,7 +13,7 @@ import { clientAddress } from '../http/client-address.js';
 import { formatMoment } from './client-format.js';
 import { estudioViews } from './estudio-views.js';
 import type { PanelContext } from './respond.js';
-import { formField, formPayload, panelPaths, redirectTo, renderPage, renderTemplate, requireSession } from './respond.js';
+import { formField, formPayload, panelPaths, redirectTo, renderPage, renderTemplate, withSession } from './respond.js';
 import type { PanelSession } from './session.js';
 import { teamTexts } from './team-texts.js';
 import { teamViews } from './team-views.js';
@@ -20,8 +21,8 @@ import { panelTexts } from './texts.js';
 
 // El equipo (/panel/equipo): the account's users, invited with a one-time link, their roles,
 // the CUITs assigned to members, and their removal, through the staff use cases the CLI's
-// `user` commands run (the account keeps an owner: the core's rule). Owners only: a member
-// gets the 403 page on every one of these pages and forms. Another account's user id is the
+// `user` commands run (the account keeps an owner: the core's rule). Owners only (the core's
+// rule too, access.ts): a member gets the 403 page on every one of these pages and forms. Another account's user id is the
 // one 404 page. The link's own page (/panel/invitacion/{token}) needs no session.
 
 type Act = (request: Request, h: ResponseToolkit, session: PanelSession) => Promise<ResponseObject>;
@@ -50,7 +51,7 @@ const internals = {
 
     async teamPage(h: ResponseToolkit, context: PanelContext, request: Request, session: PanelSession, values: Record<string, unknown>) {
 
-        const { users } = await listTeam(context.deps, { accountId: session.principal.accountId });
+        const { users } = await listTeam(context.deps, { by: session.principal });
         return renderTemplate(h, context, request, teamViews.team, 'team', {
             title: internals.e.teamTitle,
             e: internals.e,
@@ -79,26 +80,23 @@ const internals = {
         }, session);
     },
 
-    // Owners only, with an active subscription (as every panel page). A refusal of the core
-    // shows again the page the form was on, with its message; an unknown or foreign user is 404.
+    // Owners only (the core's rule, asked first on every page, before any user is looked up,
+    // and again by each use case), with an active subscription (as every panel page). Another
+    // refusal of the core shows again the page the form was on, with its message; an unknown
+    // or foreign user is 404.
     handle(context: PanelContext, act: Act, again?: (request: Request, h: ResponseToolkit, session: PanelSession, error: string) => Promise<ResponseObject>) {
 
-        return async (request: Request, h: ResponseToolkit) => {
-
-            const required = await requireSession(context, request, h);
-            if ('redirect' in required) {
-                return required.redirect;
-            }
-
-            const { session } = required;
-            if (session.principal.role !== 'owner') {
-                return internals.errorPage(h, context, request, session, internals.e.ownersOnly, 403);
-            }
+        return withSession(context, async (request, h, session) => {
 
             try {
+                assertMayManageAccount(session.principal);
                 return await act(request, h, session);
             }
             catch (err) {
+                if (isDomainError(err) && err.kind === 'forbidden') {
+                    return internals.errorPage(h, context, request, session, err.message, 403);
+                }
+
                 const status = isDomainError(err) ? internals.statusOf[err.kind] : undefined;
                 if (status === undefined) {
                     throw err;
@@ -110,15 +108,16 @@ const internals = {
 
                 return (await again(request, h, session, (err as Error).message)).code(status);
             }
-        };
+        });
     },
 
-    // A route on one user of the account, `{id}` parsed: a malformed id, a user gone and
-    // another account's get the one 404 page (the use cases answer them alike; looked up first
-    // so that a refusal of the form itself, a CUIT not in the account, shows on the user's page).
-    onUser(context: PanelContext, act: UserAct, withPage = true) {
+    // A route on one user of the account, `{id}` parsed (or the form's field `idOf` names): a
+    // malformed id, a user gone and another account's get the one 404 page (the use cases answer
+    // them alike; looked up first so that a refusal of the form itself, a CUIT not in the
+    // account, shows on the user's page).
+    onUser(context: PanelContext, act: UserAct, withPage = true, idOf = (request: Request): unknown => request.params.id) {
 
-        const id = (request: Request): number | null => internals.userId(request.params.id);
+        const id = (request: Request): number | null => internals.userId(idOf(request));
         return internals.handle(context, async (request, h, session) => {
 
             const userId = id(request);
@@ -129,6 +128,21 @@ const internals = {
 
             return act(request, h, session, userId);
         }, withPage ? (request, h, session, error) => internals.memberPage(h, context, request, session, id(request)!, { error }) : undefined);
+    },
+
+    // The form's CUITs (`cuit`, one typed or the checked ones) assigned to the user or, with
+    // `accion=quitar`, taken off, all or none; false when it names none.
+    async assign(context: PanelContext, request: Request, session: PanelSession, userId: number): Promise<boolean> {
+
+        const payload = request.payload as Record<string, unknown> | null;
+        const cuits = [payload?.cuit ?? []].flat().filter((cuit): cuit is string => typeof cuit === 'string' && cuit.trim() !== '').slice(0, internals.maxSelection);
+        if (!cuits.length) {
+            return false;
+        }
+
+        const change = formField(payload, 'accion') === 'quitar' ? unassignClientsFromUser : assignClientsToUser;
+        await change(context.deps, { userId, cuits: cuits.map((cuit) => cuit.trim()), by: session.principal });
+        return true;
     },
 
     // The invitation page: whose password the link sets, or the one page for every link that
@@ -174,7 +188,7 @@ export const teamRoutes = (context: PanelContext): ServerRoute[] => [
         handler: internals.handle(context, async (request, h, session) => {
 
             const email = formField(request.payload, 'email');
-            const invited = await inviteUser(context.deps, { accountId: session.principal.accountId, email, role: formField(request.payload, 'rol') });
+            const invited = await inviteUser(context.deps, { by: session.principal, email, role: formField(request.payload, 'rol') });
             // Shown on this answer only (no-store, like every panel page): only its digest is kept.
             const found = await context.deps.users.findById(invited.id);
             const created = internals.created(context, request, invited, internals.e.invited(found?.email ?? email));
@@ -200,7 +214,7 @@ export const teamRoutes = (context: PanelContext): ServerRoute[] => [
         options: { auth: false, payload: formPayload },
         handler: internals.onUser(context, async (request, h, session, userId) => {
 
-            await changeUserRole(context.deps, { userId, role: formField(request.payload, 'rol'), accountId: session.principal.accountId });
+            await changeUserRole(context.deps, { userId, role: formField(request.payload, 'rol'), by: session.principal });
             // An owner who made themselves member no longer manages the team.
             const demotedSelf = userId === session.principal.userId && formField(request.payload, 'rol') === 'member';
             return redirectTo(h, demotedSelf ? panelPaths.portfolio : `${internals.path}/${userId}?hecho=rol`);
@@ -212,7 +226,7 @@ export const teamRoutes = (context: PanelContext): ServerRoute[] => [
         options: { auth: false, payload: formPayload },
         handler: internals.onUser(context, async (request, h, session, userId) => {
 
-            const renewed = await renewInvitation(context.deps, { userId, accountId: session.principal.accountId });
+            const renewed = await renewInvitation(context.deps, { userId, by: session.principal });
             const user = await context.deps.users.findById(userId);
             return internals.memberPage(h, context, request, session, userId, {
                 created: internals.created(context, request, renewed, internals.e.renewed(user?.email ?? ''))
@@ -226,19 +240,27 @@ export const teamRoutes = (context: PanelContext): ServerRoute[] => [
         options: { auth: false, payload: formPayload },
         handler: internals.onUser(context, async (request, h, session, userId) => {
 
-            const payload = request.payload as Record<string, unknown> | null;
-            const cuits = [payload?.cuit ?? []].flat().filter((cuit): cuit is string => typeof cuit === 'string' && cuit.trim() !== '').slice(0, internals.maxSelection);
-            if (!cuits.length) {
+            if (!await internals.assign(context, request, session, userId)) {
                 return (await internals.memberPage(h, context, request, session, userId, { error: internals.e.noSelection })).code(400);
-            }
-
-            const change = formField(payload, 'accion') === 'quitar' ? unassignClientFromUser : assignClientToUser;
-            for (const cuit of cuits) {
-                await change(context.deps, { userId, cuit: cuit.trim(), accountId: session.principal.accountId });
             }
 
             return redirectTo(h, `${internals.path}/${userId}?hecho=asignaciones`);
         })
+    },
+    {
+        // La cartera's selection (its checked `cuit`s) to the member chosen there (`usuario`),
+        // through the same use case; the member's page then lists what they have.
+        method: 'POST',
+        path: `${internals.path}/asignar`,
+        options: { auth: false, payload: formPayload },
+        handler: internals.onUser(context, async (request, h, session, userId) => {
+
+            if (!await internals.assign(context, request, session, userId)) {
+                return internals.errorPage(h, context, request, session, internals.e.noSelection, 400);
+            }
+
+            return redirectTo(h, `${internals.path}/${userId}?hecho=asignaciones`);
+        }, false, (request) => formField(request.payload, 'usuario'))
     },
     {
         method: 'GET',
@@ -263,7 +285,7 @@ export const teamRoutes = (context: PanelContext): ServerRoute[] => [
         options: { auth: false, payload: formPayload },
         handler: internals.onUser(context, async (_request, h, session, userId) => {
 
-            await removeUser(context.deps, { userId, accountId: session.principal.accountId });
+            await removeUser(context.deps, { userId, by: session.principal });
             // Removing oneself ends one's own session with the rest.
             return redirectTo(h, userId === session.principal.userId ? panelPaths.signIn : `${internals.path}?hecho=eliminado`);
         })

@@ -4,7 +4,6 @@
 export const teamTexts = {
     teamTitle: 'Equipo',
     teamIntro: 'Los usuarios de la cuenta. Los owner gestionan todos los CUITs, las etiquetas y el equipo; los member ven solo los CUITs que se les asignan (y los que crean).',
-    ownersOnly: 'Solo los usuarios owner de la cuenta administran el equipo.',
     columns: { email: 'Email', role: 'Rol', cuits: 'CUITs asignados', state: 'Estado' },
     allCuits: 'Todos',
     pending: 'Invitación pendiente',
@@ -22,9 +21,6 @@ export const teamTexts = {
     renewed: (email: string): string => `Enlace nuevo para ${email}. Copiá el enlace ahora: no se vuelve a mostrar; el anterior ya no sirve.`,
     link: 'Enlace para definir la contraseña',
     linkExpires: (when: string): string => `Vence el ${when} o cuando se use.`,
-    copy: 'Copiar',
-    copied: 'Copiado.',
-    copyFailed: 'No se pudo copiar: seleccioná el texto y copialo.',
 
     userTitle: (email: string): string => `Usuario ${email}`,
     back: 'Volver al equipo',

@@ -1,18 +1,13 @@
 import { compile } from './views.js';
 
 // The team pages on the panel's engine and layout (`{{ }}` escapes every value). The link is
-// shown once, in a read-only field with the copy button of /panel/copiar.js.
+// shown once, in a read-only field with a copy button (copy-once.ts).
 
 const link = `{{#if created}}
-<section class="card" aria-labelledby="enlace">
-  <h2 id="enlace">{{created.notice}}</h2>
-  <label for="enlace-valor">{{e.link}}</label>
-  <div class="copyable"><input id="enlace-valor" type="text" readonly value="{{created.link}}" autocomplete="off" spellcheck="false">
-  <button type="button" class="copy" data-copy="enlace-valor" hidden>{{e.copy}}</button></div>
+{{#> copyOnce title=created.notice}}
+  {{> copyField id="enlace-valor" label=e.link value=created.link}}
   <p class="note">{{created.expires}}</p>
-  <p class="note" role="status" id="copia-estado" data-copied="{{e.copied}}" data-failed="{{e.copyFailed}}"></p>
-</section>
-<script src="/panel/copiar.js" defer></script>
+{{/copyOnce}}
 {{/if}}`;
 
 const internals = {

@@ -1,4 +1,5 @@
 import { pageEngine } from '../pages/engine.js';
+import { copyPartials } from './copy-once.js';
 
 // The panel's pages, as Handlebars templates (servers/pages/engine.ts: every value escaped).
 
@@ -138,13 +139,18 @@ const internals = {
 </section>
 {{/each}}
 {{#if selection}}{{#if total}}
-<form id="seleccion" class="filters" method="post" action="/panel/etiquetas/asignar" aria-label="{{t.selectionTags}}">
+<form id="seleccion" class="filters" method="post" action="/panel/etiquetas/asignar" aria-label="{{t.selectionActions}}">
   <input type="hidden" name="{{crumbKey}}" value="{{crumb}}">
   <input type="hidden" name="volver" value="{{selection.back}}">
   <div><label for="etiqueta-seleccion">{{t.selectionTags}}</label>
   <select id="etiqueta-seleccion" name="etiqueta">{{#each filter.tags}}<option value="{{value}}">{{value}}</option>{{/each}}</select></div>
   <div class="filter-actions"><button type="submit" name="accion" value="asignar">{{t.assignTag}}</button>
   <button type="submit" name="accion" value="quitar">{{t.unassignTag}}</button> <a href="/panel/etiquetas">{{t.manageTags}}</a></div>
+  {{#if selection.members.length}}
+  <div><label for="miembro-seleccion">{{t.selectionMember}}</label>
+  <select id="miembro-seleccion" name="usuario">{{#each selection.members}}<option value="{{id}}">{{email}}</option>{{/each}}</select></div>
+  <div class="filter-actions"><button type="submit" formaction="/panel/equipo/asignar" name="accion" value="asignar">{{t.assignMember}}</button></div>
+  {{/if}}
 </form>
 {{/if}}{{/if}}
 ${paging}
@@ -238,7 +244,7 @@ ${paging}
 };
 
 // Other pages' modules (client-views.ts) compile theirs on the same engine: same layout, same escaping.
-export const { compile } = pageEngine(internals.layout);
+export const { compile } = pageEngine(internals.layout, copyPartials);
 
 export const views = {
     signIn: compile(internals.signIn),

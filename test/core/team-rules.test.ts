@@ -90,10 +90,10 @@ describe('the team: owners, invitation links, removal (core, in memory)', () => 
 
             const elsewhere = memory.account();
             for (const call of [
-                changeUserRole(memory.ports, { userId: elsewhere.userId, role: 'member', accountId: owner.accountId }),
-                removeUser(memory.ports, { userId: elsewhere.userId, accountId: owner.accountId }),
-                renewInvitation(memory.ports, { userId: elsewhere.userId, accountId: owner.accountId }),
-                assignClientToUser(memory.ports, { userId: elsewhere.userId, cuit: '20123456786', accountId: owner.accountId })
+                changeUserRole(memory.ports, { userId: elsewhere.userId, role: 'member', by: owner }),
+                removeUser(memory.ports, { userId: elsewhere.userId, by: owner }),
+                renewInvitation(memory.ports, { userId: elsewhere.userId, by: owner }),
+                assignClientToUser(memory.ports, { userId: elsewhere.userId, cuit: '20123456786', by: owner })
             ]) {
                 expect((await refusalOf(call)).kind).to.equal('not_found');
             }
@@ -148,7 +148,7 @@ describe('the team: owners, invitation links, removal (core, in memory)', () => 
         it('a new link ends the earlier one, and only users without a password get one', async () => {
 
             const invited = await inviteUser(memory.ports, { accountId: owner.accountId, email: 'otra@example.com', role: 'member' });
-            const renewed = await renewInvitation(memory.ports, { userId: invited.id, accountId: owner.accountId });
+            const renewed = await renewInvitation(memory.ports, { userId: invited.id, by: owner });
             await internals.unusable(findInvitation(memory.ports, { token: invited.token }));
             await acceptInvitation(memory.ports, { token: renewed.token, password: internals.password, repeated: internals.password });
             const again = await refusalOf(renewInvitation(memory.ports, { userId: invited.id }));
@@ -190,7 +190,7 @@ describe('the team: owners, invitation links, removal (core, in memory)', () => 
 
             const invited = await inviteUser(memory.ports, { accountId: owner.accountId, email: 'se-va@example.com', role: 'member' });
             memory.world.tokens.push({ id: 99, userId: invited.id, tokenHash: 'h', revoked: false, lastUsedAt: null });
-            const removed = await removeUser(memory.ports, { userId: invited.id, accountId: owner.accountId });
+            const removed = await removeUser(memory.ports, { userId: invited.id, by: owner });
             expect(removed).to.deep.equal({ id: invited.id, email: 'se-va@example.com', removed: true });
             expect(memory.world.tokens).to.deep.equal([]);
             expect(memory.world.oauthRevoked).to.deep.equal([invited.id]);

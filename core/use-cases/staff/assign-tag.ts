@@ -1,31 +1,55 @@
 import { DomainError } from '../../domain/errors.js';
 import { messages } from '../../domain/messages.js';
 import type { Ports } from '../../ports/index.js';
-import { parseStaffCuit, requireAccount } from './staff-input.js';
+import type { Acting } from './staff-input.js';
+import { actedOnAccount, parseStaffCuit, requireAccount } from './staff-input.js';
 
-type TagInput = { accountId: number; cuit: string; name: string };
+type TagDeps = Pick<Ports, 'accounts' | 'clients' | 'tags'>;
+type TagInput = Acting & { cuit: string; name: string };
+type TagManyInput = Acting & { cuits: readonly string[]; name: string };
 
 const internals = {
-    // One CUIT of the account gains or loses a tag of the account; either missing is not found.
-    async change(deps: Pick<Ports, 'accounts' | 'clients' | 'tags'>, input: TagInput, action: 'assign' | 'unassign') {
+    // CUITs of the account gain or lose a tag of the account; either missing is not found.
+    // Every CUIT is checked before any changes, and a missing tag refuses the first change, so
+    // a refusal leaves them all as they were.
+    async change(deps: TagDeps, input: TagManyInput, action: 'assign' | 'unassign') {
 
-        const cuit = parseStaffCuit(input.cuit);
-        await requireAccount(deps, input.accountId);
-        const client = await deps.clients.findInAccount(input.accountId, cuit);
-        if (!client) {
-            throw new DomainError('not_found', messages.admin.clientNotInAccount(cuit));
+        const accountId = actedOnAccount(input);
+        const cuits = input.cuits.map(parseStaffCuit);
+        await requireAccount(deps, accountId);
+        const clients = [];
+        for (const cuit of cuits) {
+            const client = await deps.clients.findInAccount(accountId, cuit);
+            if (!client) {
+                throw new DomainError('not_found', messages.admin.clientNotInAccount(cuit));
+            }
+
+            clients.push(client);
         }
 
         const name = input.name.trim();
-        if (!await deps.tags[action]({ accountId: input.accountId, clientId: client.id, name })) {
-            throw new DomainError('not_found', messages.admin.tagNotFound(name));
+        for (const client of clients) {
+            if (!await deps.tags[action]({ accountId, clientId: client.id, name })) {
+                throw new DomainError('not_found', messages.admin.tagNotFound(name));
+            }
         }
 
-        return { cuit, etiqueta: name };
+        return { cuits, etiqueta: name };
+    },
+
+    async one(deps: TagDeps, input: TagInput, action: 'assign' | 'unassign') {
+
+        const { cuits: [cuit], etiqueta } = await internals.change(deps, { ...input, cuits: [input.cuit] }, action);
+        return { cuit: cuit!, etiqueta };
     }
 };
 
-export const assignTag = (deps: Pick<Ports, 'accounts' | 'clients' | 'tags'>, input: TagInput) => internals.change(deps, input, 'assign');
+export const assignTag = (deps: TagDeps, input: TagInput) => internals.one(deps, input, 'assign');
 
 // Taking off a tag the CUIT does not have is harmless, as assigning twice is.
-export const unassignTag = (deps: Pick<Ports, 'accounts' | 'clients' | 'tags'>, input: TagInput) => internals.change(deps, input, 'unassign');
+export const unassignTag = (deps: TagDeps, input: TagInput) => internals.one(deps, input, 'unassign');
+
+// La cartera's selection: all of its CUITs, or none.
+export const assignTagToClients = (deps: TagDeps, input: TagManyInput) => internals.change(deps, input, 'assign');
+
+export const unassignTagFromClients = (deps: TagDeps, input: TagManyInput) => internals.change(deps, input, 'unassign');

@@ -2,14 +2,16 @@ import { keepsAnOwner } from '../../domain/access.js';
 import { conflict, DomainError } from '../../domain/errors.js';
 import { messages } from '../../domain/messages.js';
 import type { Ports } from '../../ports/index.js';
-import { parseRole, requireUser } from './staff-input.js';
+import type { Manager } from './staff-input.js';
+import { managedAccount, parseRole, requireUser } from './staff-input.js';
 
 // An owner manages the whole account; a member, the CUITs assigned to it (which a member
 // keeps while an owner, and sees again if made member once more). The account keeps an owner.
-export const changeUserRole = async (deps: Pick<Ports, 'users'>, input: { userId: number; role: string; accountId?: number | undefined }) => {
+export const changeUserRole = async (deps: Pick<Ports, 'users'>, input: { userId: number; role: string; by?: Manager | undefined }) => {
 
+    const accountId = managedAccount(input.by);
     const role = parseRole(input.role);
-    const user = await requireUser(deps, input.userId, input.accountId);
+    const user = await requireUser(deps, input.userId, accountId);
     if (user.role === role) {
         return { id: user.id, role };
     }

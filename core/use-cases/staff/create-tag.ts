@@ -1,7 +1,8 @@
 import { conflict, invalid } from '../../domain/errors.js';
 import { messages } from '../../domain/messages.js';
 import type { Ports } from '../../ports/index.js';
-import { parseStaffName, requireAccount, staffNames } from './staff-input.js';
+import type { Acting } from './staff-input.js';
+import { actedOnAccount, parseStaffName, requireAccount, staffNames } from './staff-input.js';
 
 const colorPattern = /^#[0-9a-fA-F]{6}$/;
 
@@ -27,11 +28,12 @@ export const parseTag = (input: { name: string; color: string }): { name: string
 };
 
 // Tags are managed by staff and the dashboard, never through the API (docs/api.md, Resources).
-export const createTag = async (deps: Pick<Ports, 'accounts' | 'tags'>, input: { accountId: number; name: string; color: string }) => {
+export const createTag = async (deps: Pick<Ports, 'accounts' | 'tags'>, input: Acting & { name: string; color: string }) => {
 
+    const accountId = actedOnAccount(input);
     const { name, color } = parseTag(input);
-    await requireAccount(deps, input.accountId);
-    const id = await deps.tags.create({ accountId: input.accountId, name, color });
+    await requireAccount(deps, accountId);
+    const id = await deps.tags.create({ accountId, name, color });
     if (id === null) {
         throw conflict(messages.admin.tagTaken(name));
     }

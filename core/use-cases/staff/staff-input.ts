@@ -1,5 +1,5 @@
-import type { Role, SubscriptionState } from '../../domain/access.js';
-import { roles, subscriptionStates } from '../../domain/access.js';
+import type { Principal, Role, SubscriptionState } from '../../domain/access.js';
+import { assertMayManageAccount, roles, subscriptionStates } from '../../domain/access.js';
 import type { Cuit } from '../../domain/cuit.js';
 import { parseCuit } from '../../domain/cuit.js';
 import { DomainError, invalid } from '../../domain/errors.js';
@@ -71,6 +71,27 @@ export const requireAccount = async (deps: Pick<Ports, 'accounts'>, id: number):
 
     return account;
 };
+
+// A user of the account acting through the panel, on its tags or team.
+export type Manager = Pick<Principal, 'accountId' | 'role'>;
+
+// Who acts on an account's tags or team: the operator (the CLI), naming the account, or a
+// manager (the panel), on its own account once the core's rule lets it (access.ts).
+export type Acting = { accountId: number } | { by: Manager };
+
+export const actedOnAccount = (acting: Acting): number => {
+
+    if ('by' in acting) {
+        assertMayManageAccount(acting.by);
+        return acting.by.accountId;
+    }
+
+    return acting.accountId;
+};
+
+// The account a use case on one user is confined to: none for the operator (`by` absent), the
+// manager's own (once the rule lets it) for a user of the panel.
+export const managedAccount = (by: Manager | undefined): number | undefined => (by === undefined ? undefined : actedOnAccount({ by }));
 
 // With `accountId` (an owner acting from the panel), a user of another account is as absent.
 export const requireUser = async (deps: Pick<Ports, 'users'>, id: number, accountId?: number): Promise<UserRecord> => {

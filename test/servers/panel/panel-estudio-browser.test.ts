@@ -89,7 +89,7 @@ for (const database of testDatabases()) {
 
             // The copy button shows only with the script, and copies the token.
             await page.locator('button[data-copy="token-valor"]').click();
-            await page.getByText(estudioTexts.copied).waitFor();
+            await page.getByText(panelTexts.copied).waitFor();
             expect(await page.evaluate('navigator.clipboard.readText()')).to.equal(token);
             await page.screenshot({ path: join(internals.artifacts, `panel-tokens-${database.name}.png`), fullPage: true });
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { messages } from '../../../core/domain/messages.js';
 import { setPassword } from '../../../core/use-cases/staff/set-password.js';
 import { formatMoment } from '../../../servers/panel/client-format.js';
 import { estudioTexts } from '../../../servers/panel/estudio-texts.js';
@@ -90,11 +91,11 @@ for (const database of testDatabases()) {
                 const agent = await signedIn(ownerEmail);
                 const page = await agent.get('/panel/tokens');
                 expect(page.status).to.equal(200);
-                expect(page.text).to.contain('<script src="/panel/copiar.js" defer></script>');
 
                 const created = await agent.post('/panel/tokens', { nombre: 'Planilla de Marta' });
                 expect(created.status).to.equal(200);
                 expect(created.text).to.contain(estudioTexts.tokenCreated);
+                expect(created.text).to.contain('<script src="/panel/copiar.js" defer></script>');
                 const token = internals.tokenOnPage.exec(created.text)?.[1];
                 expect(token, 'the token on the answer to its creation').to.be.a('string');
                 expect(created.text).to.contain(`curl -H &quot;Authorization: Bearer ${token}&quot; ${server.url}/v1/cuits`);
@@ -315,6 +316,18 @@ for (const database of testDatabases()) {
                 expect(away.headers.get('location')).to.equal('/panel');
                 expect(await tagsOf(token)).to.deep.equal({ '20123456786': ['Trimestral'], '27000000408': [] });
 
+                // A CUIT outside the account refuses the whole selection: the others keep their tag.
+                await agent.get('/panel');
+                const partly = await server.request('/panel/etiquetas/asignar', {
+                    method: 'POST',
+                    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: [...agent.cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+                    body: new URLSearchParams([
+                        ['cuit', '20-12345678-6'], ['cuit', '30500010912'], ['etiqueta', 'Trimestral'], ['accion', 'quitar'], ['arcasync-crumb', agent.cookies.get('arcasync-crumb')!]
+                    ]).toString()
+                });
+                expect(partly.status).to.equal(404);
+                expect(await tagsOf(token)).to.deep.equal({ '20123456786': ['Trimestral'], '27000000408': [] });
+
                 // From the client's own page, back to it.
                 const clientPage = await agent.get('/panel/clientes/27000000408');
                 expect(clientPage.text).to.contain('<select id="etiqueta-cliente" name="etiqueta"><option value="Trimestral">');
@@ -353,13 +366,13 @@ for (const database of testDatabases()) {
                 for (const path of ['/panel/etiquetas', '/panel/etiquetas/borrar?etiqueta=x']) {
                     const page = await agent.get(path);
                     expect(page.status, path).to.equal(403);
-                    expect(page.text).to.contain(estudioTexts.ownersOnly);
+                    expect(page.text).to.contain(messages.team.ownersOnly);
                 }
 
                 for (const path of ['/panel/etiquetas', '/panel/etiquetas/editar', '/panel/etiquetas/borrar', '/panel/etiquetas/asignar']) {
                     const refused = await agent.post(path, { nombre: 'x', color: '#000000', etiqueta: 'x', cuit: '20-12345678-6' });
                     expect(refused.status, path).to.equal(403);
-                    expect(refused.text).to.contain(estudioTexts.ownersOnly);
+                    expect(refused.text).to.contain(messages.team.ownersOnly);
                 }
 
                 const cartera = await agent.get('/panel');

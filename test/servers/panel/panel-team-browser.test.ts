@@ -87,7 +87,7 @@ for (const database of testDatabases()) {
             const link = await page.getByLabel(teamTexts.link).inputValue();
             expect(link).to.match(new RegExp(`^${server.url}/panel/invitacion/[A-Za-z0-9_-]{43}$`));
             await page.locator('button[data-copy="enlace-valor"]').click();
-            await page.getByText(teamTexts.copied).waitFor();
+            await page.getByText(panelTexts.copied).waitFor();
             expect(await page.evaluate('navigator.clipboard.readText()')).to.equal(link);
             await page.screenshot({ path: join(internals.artifacts, `panel-equipo-${database.name}.png`), fullPage: true });
 

@@ -267,6 +267,46 @@ for (const database of testDatabases()) {
             expect((await owner.get(`/panel/equipo/${leaving.userId}`)).status).to.equal(404);
         });
 
+        it('assigns la cartera\'s selection to a member chosen there, through the same use case', async () => {
+
+            const owner = await signedIn(ownerEmail);
+            const member = await seedUser(server.app.ports, accountId, 'member');
+            const email = (await server.app.ports.users.findById(member.userId))!.email;
+            const ownerId = (await server.app.ports.users.findByEmail(ownerEmail))!.id;
+            const cartera = await owner.get('/panel');
+            expect(cartera.text).to.contain(panelTexts.assignMember).and.contain('formaction="/panel/equipo/asignar"');
+            expect(cartera.text).to.contain(`<option value="${member.userId}">${email}</option>`).and.not.contain(`<option value="${ownerId}">`);
+
+            // What the browser sends from la cartera: the tag form's fields too, which this route ignores.
+            const assigned = await internals.postForm(server, owner, '/panel/equipo/asignar', [
+                ['volver', '/panel'], ['etiqueta', ''], ['cuit', cuits.ana], ['cuit', cuits.beto], ['usuario', String(member.userId)], ['accion', 'asignar']
+            ]);
+            expect(assigned.status, assigned.text.slice(0, 2000)).to.equal(303);
+            expect(assigned.headers.get('location')).to.equal(`/panel/equipo/${member.userId}?hecho=asignaciones`);
+            expect(await server.app.ports.users.assignedCuits(member.userId)).to.have.members([cuits.ana, cuits.beto]);
+            const page = await owner.get(`/panel/equipo/${member.userId}?hecho=asignaciones`);
+            expect(page.text).to.contain(teamTexts.assignmentsSaved);
+
+            const none = await internals.postForm(server, owner, '/panel/equipo/asignar', [['usuario', String(member.userId)], ['accion', 'asignar']]);
+            expect(none.status).to.equal(400);
+            expect(none.text).to.contain(teamTexts.noSelection);
+            const toOwner = await internals.postForm(server, owner, '/panel/equipo/asignar', [['cuit', cuits.zoe], ['usuario', String(ownerId)], ['accion', 'asignar']]);
+            expect(toOwner.status).to.equal(400);
+            expect(toOwner.text).to.contain(messages.admin.ownerSeesAll);
+            // A CUIT outside the account refuses the whole selection: none is assigned.
+            const outside = await internals.postForm(server, owner, '/panel/equipo/asignar', [['cuit', cuits.zoe], ['cuit', '30500010912'], ['usuario', String(member.userId)], ['accion', 'asignar']]);
+            expect(outside.status).to.equal(404);
+            const foreign = await seedUser(server.app.ports, (await seedAccount(server.app.ports)).accountId, 'member');
+            for (const usuario of [String(foreign.userId), 'abc', '']) {
+                const refused = await internals.postForm(server, owner, '/panel/equipo/asignar', [['cuit', cuits.zoe], ['usuario', usuario], ['accion', 'asignar']]);
+                expect(refused.status, usuario).to.equal(404);
+                expect(refused.text).to.contain(panelTexts.notFound);
+            }
+
+            expect(await server.app.ports.users.assignedCuits(member.userId)).to.have.members([cuits.ana, cuits.beto]);
+            expect(await server.app.ports.users.assignedCuits(foreign.userId)).to.deep.equal([]);
+        });
+
         it('members get the 403 page on every team page and form', async () => {
 
             const member = await seedUser(server.app.ports, accountId, 'member');
@@ -278,7 +318,7 @@ for (const database of testDatabases()) {
             for (const path of ['/panel/equipo', `/panel/equipo/${id}`, `/panel/equipo/${id}/borrar`]) {
                 const page = await agent.get(path);
                 expect(page.status, path).to.equal(403);
-                expect(page.text).to.contain(teamTexts.ownersOnly);
+                expect(page.text).to.contain(messages.team.ownersOnly);
             }
 
             for (const [path, fields] of [
@@ -286,11 +326,12 @@ for (const database of testDatabases()) {
                 [`/panel/equipo/${id}/rol`, [['rol', 'owner']]],
                 [`/panel/equipo/${id}/enlace`, []],
                 [`/panel/equipo/${id}/asignar`, [['cuit', cuits.beto], ['accion', 'asignar']]],
+                ['/panel/equipo/asignar', [['cuit', cuits.beto], ['usuario', String(id)], ['accion', 'asignar']]],
                 [`/panel/equipo/${id}/borrar`, []]
             ] as [string, [string, string][]][]) {
                 const refused = await internals.postForm(server, agent, path, fields);
                 expect(refused.status, path).to.equal(403);
-                expect(refused.text).to.contain(teamTexts.ownersOnly);
+                expect(refused.text).to.contain(messages.team.ownersOnly);
             }
 
             expect(await server.app.ports.users.findByEmail('colado@example.com')).to.equal(null);
@@ -362,6 +403,7 @@ for (const database of testDatabases()) {
                 [`/panel/equipo/${target.userId}/rol`, [['rol', 'owner']]],
                 [`/panel/equipo/${target.userId}/enlace`, []],
                 [`/panel/equipo/${target.userId}/asignar`, [['cuit', cuits.ana], ['accion', 'asignar']]],
+                ['/panel/equipo/asignar', [['cuit', cuits.ana], ['usuario', String(target.userId)], ['accion', 'asignar']]],
                 [`/panel/equipo/${target.userId}/borrar`, []]
             ] as [string, [string, string][]][]) {
                 await internals.refusesForeignAndMissingCrumb(server, owner, path, fields);
