@@ -64,17 +64,29 @@ export const categoryTablesOf = async (knex: Knex): Promise<CategoryTable[]> => 
     }));
 };
 
+// The category tables' fingerprint, as a derived table of one row (`tables_version`): how many,
+// the last load and each category's caps summed, so that loading a table or replacing one's caps
+// changes it. Read with an invoice save's billing (its cap levels keep the tables read under it).
+export const categoryTablesVersion = (): { from: string; columns: string[] } => {
+
+    const columns = ['count(*)', 'max(loaded_at)', ...categories.map((letter) => `sum(${internals.capColumn(letter)})`)];
+    const names = columns.map((_, index) => `tables_${index}`);
+    return {
+        from: `(select ${columns.map((column, index) => `${column} as ${names[index]}`).join(', ')} from monotributo_tables) tables_version`,
+        columns: names
+    };
+};
+
 // `+i.importe` for the rule's adding types of a kind, `-i.importe` for its subtracting ones
 // (alias i: invoices), as the answers and an invoice save's cap levels sum them.
 export const signedAmount = (kind: 'E' | 'R', rule: TypeRule): { sql: string; bindings: Binding[] } => internals.signed(kind, rule);
 
 // Invoices are read through migration 019's covering index (invoices_answers), named in the
 // query so the plan does not depend on the optimizer's statistics (as list-queries.ts does).
-export const answersRepository = (knex: Knex, sql = statements(knex)): AnswersRepository => {
+// Also an invoice save's billing (cap-levels.ts): a year of a client's invoices summed.
+export const invoicesForSums = (knex: Knex): string => (dialectOf(knex) === 'mysql' ? 'invoices i force index (invoices_answers)' : 'invoices i indexed by invoices_answers');
 
-    const invoices = dialectOf(knex) === 'mysql' ? 'invoices i force index (invoices_answers)' : 'invoices i indexed by invoices_answers';
-    return answersQueries(knex, sql, invoices);
-};
+export const answersRepository = (knex: Knex, sql = statements(knex)): AnswersRepository => answersQueries(knex, sql, invoicesForSums(knex));
 
 const answersQueries = (knex: Knex, sql: Statements, invoicesFrom: string): AnswersRepository => ({
 
