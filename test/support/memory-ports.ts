@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Principal, Role, SubscriptionState } from '../../core/domain/access.js';
 import { keepsAnOwner } from '../../core/domain/access.js';
 import type { ClientRecord } from '../../core/domain/client.js';
+import type { Cuit } from '../../core/domain/cuit.js';
 import { keyIdentity } from '../../core/domain/key-identity.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { Notification } from '../../core/domain/notification.js';
@@ -552,10 +553,11 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
             world.categoryTables = [...world.categoryTables.filter((row) => row.vigenciaDesde !== table.vigenciaDesde), table];
             return replaced ? 'replaced' : 'created';
         },
-        async monotributoMonths(principal, range, clientId) {
+        async monotributoMonths(principal, range, only) {
 
+            const chosen = (client: { id: number; cuit: string }) => !only || ('clientId' in only ? client.id === only.clientId : only.cuits.includes(client.cuit as Cuit));
             return world.clients
-                .filter((client) => visible(principal, client) && client.monotributista === true && (clientId === undefined || client.id === clientId))
+                .filter((client) => visible(principal, client) && client.monotributista === true && chosen(client))
                 .sort((a, b) => a.sortName.localeCompare(b.sortName) || a.id - b.id)
                 .map((client) => ({
                     client: {

@@ -31,6 +31,17 @@ const internals = {
 
     capColumn: (letter: string): string => `tope_${letter.toLowerCase()}`,
 
+    // One client, or some CUITs (none: no row), or every one.
+    only(scope: { clientId: number } | { cuits: readonly Cuit[] } | undefined): { sql: string; bindings: Binding[] } {
+
+        if (!scope) {
+            return { sql: '', bindings: [] };
+        }
+
+        return 'clientId' in scope ? { sql: ' and c.id = ?', bindings: [scope.clientId] } :
+            scope.cuits.length ? { sql: ` and c.cuit in (${placeholders(scope.cuits.length)})`, bindings: [...scope.cuits] } : { sql: ' and 1 = 0', bindings: [] };
+    },
+
     // `+importe` for the rule's adding types, `-importe` for its subtracting ones, else 0.
     signed(kind: 'E' | 'R', rule: TypeRule): { sql: string; bindings: Binding[] } {
 
@@ -111,10 +122,10 @@ const answersQueries = (knex: Knex, sql: Statements, invoicesFrom: string): Answ
         });
     },
 
-    async monotributoMonths(principal, range, clientId) {
+    async monotributoMonths(principal, range, scope) {
 
         const visible = visibleClientsWhere(principal);
-        const only = clientId === undefined ? { sql: '', bindings: [] } : { sql: ' and c.id = ?', bindings: [clientId] };
+        const only = internals.only(scope);
         const billed = internals.signed('E', billingTypes);
         const bought = internals.signed('R', purchaseTypes);
         // Both at once: the sums do not need the clients' rows.
