@@ -3,7 +3,7 @@ import { billingTypes } from '../../core/domain/monotributo.js';
 import type { CapLevel } from '../../core/domain/monotributo.js';
 import type { ClientStores } from '../../core/ports/unit-of-work.js';
 import { toNullableBoolean, toNumber } from './column-values.js';
-import { categoryTablesOf, signedAmount } from './repositories/answers.js';
+import { categoryTablesOf, categoryTablesVersion, invoicesForSums, signedAmount } from './repositories/answers.js';
 
 // Where a monotributista's billing stood against its caps (monotributo_cap_levels, migration
 // 021), in a client's unit of work: core works the level out and decides its event
@@ -11,17 +11,20 @@ import { categoryTablesOf, signedAmount } from './repositories/answers.js';
 // level.
 export const capLevelStore = (trx: Knex.Transaction, clientId: number): ClientStores['monotributo'] => ({
 
-    // One query: the client's classification, the level stored and the window's issued billing,
-    // signed as the answers sign it (summed only for a monotributista).
+    // One query: the client's classification, the level stored, the window's issued billing,
+    // signed and read as the answers sum it (only for a monotributista; the covering index, not
+    // a lookup of each invoice's row), and the category tables' fingerprint.
     async billing(range) {
 
         const signed = signedAmount('E', billingTypes);
-        const row = await trx('clients as c').leftJoin('monotributo_cap_levels as l', 'l.client_id', 'c.id').where('c.id', clientId).first(
+        const version = categoryTablesVersion();
+        const row = await trx('clients as c').leftJoin('monotributo_cap_levels as l', 'l.client_id', 'c.id').joinRaw(`cross join ${version.from}`).where('c.id', clientId).first(
             'c.monotributista',
             'c.categoria',
             'l.level',
+            ...version.columns,
             trx.raw(
-                `case when c.monotributista = 1 then (select coalesce(sum(${signed.sql}), 0) from invoices i where i.client_id = c.id and i.kind = 'E' and i.fecha between ? and ?) end as facturado`,
+                `case when c.monotributista = 1 then (select coalesce(sum(${signed.sql}), 0) from ${invoicesForSums(trx)} where i.client_id = c.id and i.kind = 'E' and i.fecha between ? and ?) end as facturado`,
                 [...signed.bindings, range.fromDate, range.toDate] as Knex.RawBinding[]
             )
         ) as Record<string, unknown> | undefined;
@@ -32,7 +35,8 @@ export const capLevelStore = (trx: Knex.Transaction, clientId: number): ClientSt
         return {
             categoria: row.categoria === null || row.categoria === undefined ? null : String(row.categoria),
             facturado: toNumber(row.facturado),
-            level: (row.level === null || row.level === undefined ? 0 : toNumber(row.level)) as CapLevel
+            level: (row.level === null || row.level === undefined ? 0 : toNumber(row.level)) as CapLevel,
+            tablesVersion: version.columns.map((column) => String(row[column])).join(':')
         };
     },
 

@@ -537,11 +537,12 @@ export interface AnswersRepository {
     saveCategoryTable(table: CategoryTable, at: Timestamp): Promise<'created' | 'replaced'>;
     // The monotributistas the principal manages (by the registry), by nombre then id, each with
     // its months between `desde` and `hasta` (YYYY-MM) that had invoices: billing and purchases
-    // in pesos, signed by billingTypes and purchaseTypes. With `clientId`, only that client.
+    // in pesos, signed by billingTypes and purchaseTypes. With `only`, that client, or those
+    // CUITs among them (a page of la cartera), still in one read.
     monotributoMonths(
         principal: Principal,
         range: { desde: string; hasta: string },
-        clientId?: number
+        only?: { clientId: number } | { cuits: readonly Cuit[] }
     ): Promise<{ client: AnswerClient; months: MonotributoMonth[] }[]>;
     // A client's vouchers between two months by month, kind and type: IVA in pesos and count.
     ivaTotals(clientId: number, range: { desde: string; hasta: string }): Promise<IvaTypeTotal[]>;

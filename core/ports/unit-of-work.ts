@@ -96,8 +96,10 @@ export interface ClientStores {
     monotributo: {
         // Its category as the registry gave it, its issued invoices' billing between the range's
         // days (signed as billingTypes sign it) and the level stored by the last check (0: none);
-        // null when the registry does not call it a monotributista.
-        billing(range: DateRange): Promise<{ categoria: string | null; facturado: number; level: CapLevel } | null>;
+        // null when the registry does not call it a monotributista. `tablesVersion`: the
+        // category tables' fingerprint as stored now, different whenever a table is loaded or
+        // replaced (by any process), so that the tables are read again only then.
+        billing(range: DateRange): Promise<{ categoria: string | null; facturado: number; level: CapLevel; tablesVersion: string } | null>;
         // Every category table staff loaded.
         tables(): Promise<CategoryTable[]>;
         // The level worked out now, the one it replaces kept beside it.

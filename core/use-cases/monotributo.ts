@@ -125,7 +125,7 @@ export const getMonotributoControl = async (
     const today = arcaDay(deps.clock.now().getTime());
     const [tables, rows, meter] = await Promise.all([
         deps.answers.categoryTables(),
-        deps.answers.monotributoMonths(principal, billingWindow(today), client.id),
+        deps.answers.monotributoMonths(principal, billingWindow(today), { clientId: client.id }),
         deps.answers.arcaMeter(client.id)
     ]);
     const control = monotributoControl({ today, categoria: client.categoria, tables, months: rows[0]?.months ?? [] });
@@ -159,12 +159,14 @@ export const listMonotributoPortfolio = async (
 };
 
 // The portfolio view's figures for some CUITs the principal manages (a page of the panel's
-// cartera): read for those CUITs only, so a page costs its rows, not the whole portfolio. A CUIT
-// that is not a monotributista per the registry has none. Kept as la cartera keeps its page
-// (portfolio.ts): under the account's data version and for at most 15 s, since an invoice sync
-// raises only its client's version; turning back to a page then costs nothing more.
+// cartera): read for those CUITs only and all at once (the tables and one aggregate of their
+// months), so a page costs one read, not one per row nor the whole portfolio. A CUIT that is
+// not a monotributista per the registry, or that the principal does not manage, has none. Kept
+// as la cartera keeps its page (portfolio.ts): under the account's data version and for at most
+// 15 s, since an invoice sync raises only its client's version; turning back to a page then
+// costs nothing more.
 export const monotributoSummariesOf = async (
-    deps: Pick<Ports, 'clients' | 'answers' | 'clock' | 'readCache'>,
+    deps: Pick<Ports, 'answers' | 'clock' | 'readCache'>,
     principal: Principal,
     cuits: readonly Cuit[]
 ): Promise<Map<string, MonotributoSummary>> => {
@@ -178,18 +180,10 @@ export const monotributoSummariesOf = async (
     const key = `monotributo-page:${principal.accountId}:${viewer}:${Math.floor(now / portfolioLimits.freshMs)}:${cuits.join(',')}`;
     const summaries = await cachedRead(deps.readCache, key, principal.dataVersion, async () => {
 
-        const day = monotributoDay(arcaDay(now), await deps.answers.categoryTables());
-        const read = await Promise.all(cuits.map(async (cuit) => {
-
-            const client = await findVisibleClient(deps, principal, cuit);
-            if (client.monotributista !== true) {
-                return null;
-            }
-
-            const [row] = await deps.answers.monotributoMonths(principal, day.ventana, client.id);
-            return internals.summary(internals.identity(client), controlOn(day, client.categoria, row?.months ?? []));
-        }));
-        return read.filter((summary) => summary !== null);
+        const today = arcaDay(now);
+        const [tables, rows] = await Promise.all([deps.answers.categoryTables(), deps.answers.monotributoMonths(principal, billingWindow(today), { cuits })]);
+        const day = monotributoDay(today, tables);
+        return rows.map(({ client, months }) => internals.summary(internals.identity(client), controlOn(day, client.categoria, months)));
     });
     return new Map(summaries.map((summary) => [summary.cuit, summary]));
 };

@@ -8,7 +8,8 @@ import { monotributoControl, monthlyTotals, nextRecategorization, notApplicable,
 import { publishedTables } from '../../core/domain/monotributo-tables.js';
 import { DomainError } from '../../core/domain/errors.js';
 import { argentineHolidays } from '../../adapters/holidays/argentina.js';
-import { listMonotributoPortfolio, loadCategoryTable } from '../../core/use-cases/monotributo.js';
+import type { Cuit } from '../../core/domain/cuit.js';
+import { listMonotributoPortfolio, loadCategoryTable, monotributoSummariesOf } from '../../core/use-cases/monotributo.js';
 import { memoryPorts, refusalOf } from '../support/memory-ports.js';
 
 // docs/answers.md: the monotributo control, the agenda and the IVA position as pure rules, each
@@ -320,5 +321,37 @@ describe('answers: use cases over the in-memory ports', () => {
         memory.clock.set('2026-08-10T15:00:00Z');
         const august = await listMonotributoPortfolio(memory.ports, owner, { query: {} });
         expect(august.tabla).to.include({ vigenciaDesde: '2026-08-01', desactualizada: false });
+    });
+
+    it('reads a page of la cartera\'s caps in one aggregate, whatever its number of CUITs', async () => {
+
+        const memory = memoryPorts({ now: '2026-03-10T15:00:00Z' });
+        const owner = memory.account();
+        const other = memory.account();
+        const add = (id: number, accountId: number, monotributista: boolean) => memory.world.clients.push({
+            id, publicId: `p${id}`, accountId, cuit: `2000000000${id}` as never, tipo: 'persona-fisica', nombre: 'N', apellido: `c${id}`,
+            razonSocial: null, representativeId: null, displayName: `c${id}`, sortName: `c${id}`, email: null, telefono: null,
+            monotributista, autonomo: !monotributista, categoria: (monotributista ? 'A' : null) as never, dataVersion: 1, sealedKey: null
+        });
+        add(1, owner.accountId, true);
+        add(2, owner.accountId, true);
+        add(3, owner.accountId, false);
+        add(4, other.accountId, true);
+        // 1: 9.000.000 of A's 10.277.988,13 (0,8757); 2 nothing.
+        memory.world.invoices.push({ clientId: 1, mes: '2025-12', kind: 'issued', tipo: '11', importe: 9_000_000, iva: 0 });
+        let reads = 0;
+        const { monotributoMonths } = memory.ports.answers;
+        memory.ports.answers.monotributoMonths = (...args) => {
+
+            reads++;
+            return monotributoMonths(...args);
+        };
+
+        const page = await monotributoSummariesOf(memory.ports, owner, ['20000000001', '20000000002', '20000000003', '20000000004'] as Cuit[]);
+        expect(reads).to.equal(1);
+        expect([...page.values()].map((row) => [row.cuit, row.usoTope, row.riesgos]), 'no cap for an autónomo nor another account\'s CUIT').to.deep.equal([
+            ['20000000001', 0.8757, ['tope_cerca']],
+            ['20000000002', 0, []]
+        ]);
     });
 });

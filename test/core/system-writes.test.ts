@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import type { CategoryTable } from '../../core/domain/monotributo.js';
 import { createClient } from '../../core/use-cases/create-client.js';
+import { loadCategoryTable } from '../../core/use-cases/monotributo.js';
 import { memoryPorts } from '../support/memory-ports.js';
 import type { MemoryPorts } from '../support/memory-ports.js';
 import { cuitSequence, personBody } from '../support/client-bodies.js';
@@ -116,6 +118,34 @@ describe('system writes: the events a sync decides (core, in memory)', () => {
                 .to.deep.equal(['tope_cerca', 'tope_superado']);
             expect(events('monotributo.tope')[1]!.data).to.deep.include({ categoria: 'A', facturado: 10_700_001, tope: 10_277_988.13, listado: `/v1/cuits/${memory.world.clients.at(-1)!.cuit}/monotributo` });
             expect(memory.world.capLevels.get(clientId)).to.deep.include({ level: 2, previousLevel: 0 });
+        });
+
+        it('the category tables are read once across saves, and again when a table is loaded or replaced', async () => {
+
+            Object.assign(memory.world.clients.at(-1)!, { monotributista: true, categoria: 'A' });
+            const known = { states: [], monotributista: true };
+            for (let save = 0; save < 5; save++) {
+                await memory.ports.invoices.saveKinds(clientId, [issued(1_000_000)], at, known);
+            }
+
+            expect(memory.world.categoryTableReads, 'five saves').to.equal(1);
+            expect(events('monotributo.tope'), '48,6 % of A').to.deep.equal([]);
+
+            // Staff load the next semester's table ahead of time (the caps of the one in force
+            // halved from March): the next save checks against it.
+            const halved = (table: CategoryTable) => Object.fromEntries(Object.entries(table.topes).map(([letter, cap]) => [letter, cap / 2]));
+            const inForce = memory.world.categoryTables.at(-1)!;
+            await loadCategoryTable(memory.ports, { vigenciaDesde: '2026-03-01', fuente: 'ARCA', topes: halved(inForce) });
+            await memory.ports.invoices.saveKinds(clientId, [issued(1)], at, known);
+            expect(memory.world.categoryTableReads, 'a table loaded').to.equal(2);
+            expect(events('monotributo.tope').map((event) => (event.data as { tope: number }).tope)).to.deep.equal([inForce.topes.A / 2]);
+
+            // A table replaced (its caps corrected) is read again too; saves after it are not.
+            await loadCategoryTable(memory.ports, { vigenciaDesde: '2026-03-01', fuente: 'ARCA', topes: { ...halved(inForce), A: 4_000_000 } });
+            await memory.ports.invoices.saveKinds(clientId, [issued(1)], at, known);
+            await memory.ports.invoices.saveKinds(clientId, [issued(1)], at, known);
+            expect(memory.world.categoryTableReads, 'a table replaced').to.equal(3);
+            expect(memory.world.capLevels.get(clientId)).to.deep.include({ tope: 4_000_000, level: 2 });
         });
 
         it('a client the sync knows is no monotributista has no cap checked; received invoices none either', async () => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Principal, Role, SubscriptionState } from '../../core/domain/access.js';
 import { keepsAnOwner } from '../../core/domain/access.js';
 import type { ClientRecord } from '../../core/domain/client.js';
+import type { Cuit } from '../../core/domain/cuit.js';
 import { keyIdentity } from '../../core/domain/key-identity.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { Notification } from '../../core/domain/notification.js';
@@ -58,8 +59,10 @@ interface MemoryWorld {
     jobs: MemoryJob[];
     // Requests counted per user and window start (Unix seconds).
     counts: Map<string, number>;
-    // The monotributo's category tables (the repository's four to begin with).
+    // The monotributo's category tables (the repository's four to begin with), and how many
+    // times a cap check read them through the unit of work.
     categoryTables: CategoryTable[];
+    categoryTableReads: number;
     // Invoices as the answers read them: month, kind, type, importe in pesos, IVA in pesos (a
     // save's also by their natural key, which a save again replaces).
     invoices: (InvoiceAmountRow & { clientId: number; iva: number; key?: string })[];
@@ -154,7 +157,7 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         counts: new Map(), listening: new Set(), events: [], changes: [], syncStates: [],
         capLevels: new Map(),
         notifications: new Map(),
-        categoryTables: publishedTables.map((table) => ({ ...table, topes: { ...table.topes } })), invoices: [], calendarFeeds: [],
+        categoryTables: publishedTables.map((table) => ({ ...table, topes: { ...table.topes } })), categoryTableReads: 0, invoices: [], calendarFeeds: [],
         passwords: new Map(), invitations: [], oauthRevoked: [], throttled: new Map()
     };
     const nextId = (rows: readonly { id: number }[]): number => rows.reduce((max, row) => Math.max(max, row.id), 0) + 1;
@@ -550,10 +553,11 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
             world.categoryTables = [...world.categoryTables.filter((row) => row.vigenciaDesde !== table.vigenciaDesde), table];
             return replaced ? 'replaced' : 'created';
         },
-        async monotributoMonths(principal, range, clientId) {
+        async monotributoMonths(principal, range, only) {
 
+            const chosen = (client: { id: number; cuit: string }) => !only || ('clientId' in only ? client.id === only.clientId : only.cuits.includes(client.cuit as Cuit));
             return world.clients
-                .filter((client) => visible(principal, client) && client.monotributista === true && (clientId === undefined || client.id === clientId))
+                .filter((client) => visible(principal, client) && client.monotributista === true && chosen(client))
                 .sort((a, b) => a.sortName.localeCompare(b.sortName) || a.id - b.id)
                 .map((client) => ({
                     client: {
@@ -631,9 +635,15 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
                         const facturado = world.invoices
                             .filter((row) => row.clientId === clientId && row.kind === 'issued' && row.mes >= from && row.mes <= to)
                             .reduce((sum, row) => sum + signOf(billingTypes, row.tipo) * row.importe, 0);
-                        return { categoria: client.categoria, facturado, level: world.capLevels.get(clientId)?.level ?? 0 };
+                        // The fingerprint: the tables' content, whichever way a test changed them.
+                        const tablesVersion = JSON.stringify([...world.categoryTables].sort((a, b) => a.vigenciaDesde.localeCompare(b.vigenciaDesde)));
+                        return { categoria: client.categoria, facturado, level: world.capLevels.get(clientId)?.level ?? 0, tablesVersion };
                     },
-                    tables: async () => [...world.categoryTables],
+                    async tables() {
+
+                        world.categoryTableReads++;
+                        return [...world.categoryTables];
+                    },
                     async saveLevel(standing, previousLevel) {
 
                         world.capLevels.set(clientId, { level: standing.level, previousLevel, facturado: standing.facturado, tope: standing.tope });

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startWebhookWorker } from '../../app/webhooks.js';
 import { arcaDay } from '../../core/domain/arca-day.js';
 import { invoice } from '../support/data.js';
@@ -102,6 +105,76 @@ for (const database of testDatabases()) {
                 await worker.stop();
                 await receiver.close();
             }
+        });
+    });
+
+    describe(`monotributo.tope against a table loaded while the service runs (${database.name})`, function () {
+
+        this.timeout(60_000);
+        let server: TestServer;
+        let dir: string;
+
+        before(async () => {
+
+            server = await startTestServer(database, { clock: internals.realClock(), env: { ARCASYNC_SECRET_KEY: internals.secretKey, ...internals.env } });
+            dir = await mkdtemp(join(tmpdir(), 'arcasync-tope-'));
+        });
+
+        after(async () => {
+
+            await server?.stop();
+            await rm(dir, { recursive: true, force: true });
+        });
+
+        // The service keeps the tables it read between saves: one loaded, then replaced, by
+        // another process (`arcasync monotributo cargar`) counts from the next save on.
+        it('checks the next save against a table `monotributo cargar` loaded or replaced meanwhile', async () => {
+
+            const { ports } = server.app;
+            const user = await seedAccount(ports);
+            const created = await runCli(server.app.config.databaseUrl, [
+                'webhook', 'create', '--account', String(user.accountId), '--url', 'http://127.0.0.1:9/tope', '--json', '--events', 'monotributo.tope'
+            ], { ARCASYNC_SECRET_KEY: internals.secretKey, ...internals.env });
+            expect(created.code, created.stderr).to.equal(0);
+            const client = await addClient(ports, user.accountId, { cuit: '20-12345678-6' });
+            await ports.registry.save(client.id, { monotributista: true, categoria: 'A', autonomo: false }, Date.now());
+            const fecha = arcaDay(Date.now() - 40 * 86_400_000);
+            let number = 0;
+            const save = async (importe: number) => {
+
+                number++;
+                const voucher = invoice({ fecha, tipo: '11', numeroDesde: String(number), numeroHasta: String(number), importeOriginal: importe, importe });
+                await ports.invoices.save(client.id, 'issued', [voucher], Date.now());
+            };
+            const topes = async () => (await databaseOf(server.app)('webhook_events').where({ client_id: client.id, type: 'monotributo.tope' }).orderBy('id'))
+                .map((row: { data: string }) => (JSON.parse(row.data) as { tope: number }).tope);
+            const load = async (name: string, a: number) => {
+
+                // In force from this month: A's cap `a`, the others as in the table before.
+                const table = {
+                    vigenciaDesde: `${arcaDay(Date.now()).slice(0, 7)}-01`,
+                    fuente: 'Prueba',
+                    topes: {
+                        A: a, B: 15058447.71, C: 21113696.52, D: 26212853.42, E: 30833964.37, F: 38642048.36,
+                        G: 46211109.37, H: 70113407.33, I: 78479211.62, J: 89872640.3, K: 108357084.05
+                    }
+                };
+                await writeFile(join(dir, name), JSON.stringify(table));
+                const loaded = await runCli(server.app.config.databaseUrl, ['monotributo', 'cargar', join(dir, name)], { ARCASYNC_SECRET_KEY: internals.secretKey });
+                expect(loaded.code, loaded.stderr).to.equal(0);
+            };
+
+            await save(5_000_000);
+            await save(1);
+            expect(await topes(), '48,6 % of 10.277.988,13').to.deep.equal([]);
+
+            await load('menor.json', 6_000_000);
+            await save(1);
+            expect(await topes(), '83,3 % of 6.000.000').to.deep.equal([6_000_000]);
+
+            await load('corregida.json', 4_000_000);
+            await save(1);
+            expect(await topes(), 'past 4.000.000').to.deep.equal([6_000_000, 4_000_000]);
         });
     });
 }

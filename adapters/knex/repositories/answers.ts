@@ -31,6 +31,17 @@ const internals = {
 
     capColumn: (letter: string): string => `tope_${letter.toLowerCase()}`,
 
+    // One client, or some CUITs (none: no row), or every one.
+    only(scope: { clientId: number } | { cuits: readonly Cuit[] } | undefined): { sql: string; bindings: Binding[] } {
+
+        if (!scope) {
+            return { sql: '', bindings: [] };
+        }
+
+        return 'clientId' in scope ? { sql: ' and c.id = ?', bindings: [scope.clientId] } :
+            scope.cuits.length ? { sql: ` and c.cuit in (${placeholders(scope.cuits.length)})`, bindings: [...scope.cuits] } : { sql: ' and 1 = 0', bindings: [] };
+    },
+
     // `+importe` for the rule's adding types, `-importe` for its subtracting ones, else 0.
     signed(kind: 'E' | 'R', rule: TypeRule): { sql: string; bindings: Binding[] } {
 
@@ -64,17 +75,29 @@ export const categoryTablesOf = async (knex: Knex): Promise<CategoryTable[]> => 
     }));
 };
 
+// The category tables' fingerprint, as a derived table of one row (`tables_version`): how many,
+// the last load and each category's caps summed, so that loading a table or replacing one's caps
+// changes it. Read with an invoice save's billing (its cap levels keep the tables read under it).
+export const categoryTablesVersion = (): { from: string; columns: string[] } => {
+
+    const columns = ['count(*)', 'max(loaded_at)', ...categories.map((letter) => `sum(${internals.capColumn(letter)})`)];
+    const names = columns.map((_, index) => `tables_${index}`);
+    return {
+        from: `(select ${columns.map((column, index) => `${column} as ${names[index]}`).join(', ')} from monotributo_tables) tables_version`,
+        columns: names
+    };
+};
+
 // `+i.importe` for the rule's adding types of a kind, `-i.importe` for its subtracting ones
 // (alias i: invoices), as the answers and an invoice save's cap levels sum them.
 export const signedAmount = (kind: 'E' | 'R', rule: TypeRule): { sql: string; bindings: Binding[] } => internals.signed(kind, rule);
 
 // Invoices are read through migration 019's covering index (invoices_answers), named in the
 // query so the plan does not depend on the optimizer's statistics (as list-queries.ts does).
-export const answersRepository = (knex: Knex, sql = statements(knex)): AnswersRepository => {
+// Also an invoice save's billing (cap-levels.ts): a year of a client's invoices summed.
+export const invoicesForSums = (knex: Knex): string => (dialectOf(knex) === 'mysql' ? 'invoices i force index (invoices_answers)' : 'invoices i indexed by invoices_answers');
 
-    const invoices = dialectOf(knex) === 'mysql' ? 'invoices i force index (invoices_answers)' : 'invoices i indexed by invoices_answers';
-    return answersQueries(knex, sql, invoices);
-};
+export const answersRepository = (knex: Knex, sql = statements(knex)): AnswersRepository => answersQueries(knex, sql, invoicesForSums(knex));
 
 const answersQueries = (knex: Knex, sql: Statements, invoicesFrom: string): AnswersRepository => ({
 
@@ -99,10 +122,10 @@ const answersQueries = (knex: Knex, sql: Statements, invoicesFrom: string): Answ
         });
     },
 
-    async monotributoMonths(principal, range, clientId) {
+    async monotributoMonths(principal, range, scope) {
 
         const visible = visibleClientsWhere(principal);
-        const only = clientId === undefined ? { sql: '', bindings: [] } : { sql: ' and c.id = ?', bindings: [clientId] };
+        const only = internals.only(scope);
         const billed = internals.signed('E', billingTypes);
         const bought = internals.signed('R', purchaseTypes);
         // Both at once: the sums do not need the clients' rows.

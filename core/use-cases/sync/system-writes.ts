@@ -7,6 +7,7 @@ import { syncSystems } from '../../domain/sync-system.js';
 import type { SyncSystem } from '../../domain/sync-system.js';
 import type { Timestamp } from '../../domain/time.js';
 import { billingWindow, capCrossing, capStanding } from '../../domain/monotributo.js';
+import type { CategoryTable } from '../../domain/monotributo.js';
 import { firstDayOf, lastDayOf } from '../../domain/months.js';
 import type {
     CcmaRepository,
@@ -75,12 +76,12 @@ const internals = {
     // when it rose, naming the highest threshold crossed (once per crossing: staying above
     // announces nothing, falling below and crossing again does). Nothing for a client the
     // registry does not call a monotributista, nor without tables.
-    async checkCap(work: ClientWork, at: Timestamp): Promise<void> {
+    async checkCap(work: ClientWork, at: Timestamp, tablesOf: TablesOf): Promise<void> {
 
         const today = arcaDay(at);
         const window = billingWindow(today);
         const billing = await work.monotributo.billing({ fromDate: firstDayOf(window.desde), toDate: lastDayOf(window.hasta) });
-        const tables = billing ? await work.monotributo.tables() : [];
+        const tables = billing ? await tablesOf(work, billing.tablesVersion) : [];
         if (!billing || !tables.length) {
             return;
         }
@@ -144,7 +145,30 @@ const internals = {
 
 type Stores = { unitOfWork: UnitOfWork; invoices: InvoiceStore; syncStates: Pick<SyncStateRepository, 'list'> };
 
+// The category tables of a check, by the fingerprint its billing read.
+type TablesOf = (work: ClientWork, version: string) => Promise<readonly CategoryTable[]>;
+
+// The category tables as last read, under their fingerprint: staff load one a semester (from
+// another process, `arcasync monotributo cargar`), and every save of issued invoices checks a
+// cap, so a check reads them again only when the fingerprint read with its billing differs.
+// Read after the fingerprint in the same transaction, tables are never older than the
+// fingerprint they are kept under: a table loaded in between only costs one more read.
+const tablesReadThrough = (): TablesOf => {
+
+    let held: { version: string; tables: readonly CategoryTable[] } | null = null;
+    return async (work, version) => {
+
+        if (held?.version !== version) {
+            held = { version, tables: await work.monotributo.tables() };
+        }
+
+        return held.tables;
+    };
+};
+
 const systemWrites = ({ unitOfWork, invoices, syncStates }: Stores): Writes => {
+
+    const tablesOf = tablesReadThrough();
 
     // Invoices on their store's fast path, with the recovery of each kind that was failing as
     // the sync found it (or as read now, without the sync's context); then, after issued
@@ -165,7 +189,7 @@ const systemWrites = ({ unitOfWork, invoices, syncStates }: Stores): Writes => {
         });
         await invoices.saveKinds(clientId, saves, syncedAt, recoveries);
         if (saves.some(({ kind }) => kind === 'issued') && (known?.monotributista ?? true)) {
-            await unitOfWork.transaction(clientId, (work) => internals.checkCap(work, syncedAt)).catch(() => undefined);
+            await unitOfWork.transaction(clientId, (work) => internals.checkCap(work, syncedAt, tablesOf)).catch(() => undefined);
         }
     };
 
@@ -196,7 +220,7 @@ const systemWrites = ({ unitOfWork, invoices, syncStates }: Stores): Writes => {
 
                 await internals.synced(work, 'registry', syncedAt);
                 if (changes && (changes.nuevos || changes.cambiados) && classification.monotributista === true) {
-                    await internals.checkCap(work, syncedAt);
+                    await internals.checkCap(work, syncedAt, tablesOf);
                 }
             })
         },
