@@ -94,7 +94,11 @@ export const messages = {
         // The sealed keys' encryption key, as the secret box finds it.
         secretKeyInvalid: (name: string): string => `${name} debe contener claves de 32 bytes codificadas en base64.`,
         secretKeyUnknown: (keyId: string): string => `No se encontró la clave de cifrado ${keyId}: agregala a ARCASYNC_SECRET_KEYS.`,
-        secretCorrupt: 'Una credencial guardada no se pudo descifrar: fue alterada o no corresponde a la clave.'
+        secretCorrupt: 'Una credencial guardada no se pudo descifrar: fue alterada o no corresponde a la clave.',
+        // The installation's key identity secret sealed under a key the process lacks: 503,
+        // and the operator's note for the log and for `serve` / the workers at start.
+        keyIdentityUnavailable: 'No se pueden guardar claves fiscales en este momento: el servicio no puede leer su clave de cifrado. Avisá a quien administra arcasync; no se guardó nada.',
+        keyIdentityUnreadable: (keyId: string): string => `El secreto que identifica las claves fiscales (arca-key-identity) está cifrado con la clave ${keyId} y no se puede descifrar con ARCASYNC_SECRET_KEY ni ARCASYNC_SECRET_KEYS: sin él no se puede guardar ni sincronizar ninguna clave fiscal. Volvé a agregar esa clave a ARCASYNC_SECRET_KEYS, reiniciá, ejecutá \`arcasync secret rotate\` y quitala cuando \`arcasync secret status\` no muestre nada cifrado con ella. No lo reemplaces: uno nuevo haría que cada clave guardada parezca distinta.`
     },
     // The authority's answers as the synchronization records them (AuthorityFailure kinds).
     authority: {

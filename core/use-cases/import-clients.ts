@@ -91,6 +91,8 @@ export const confirmClientImport = async (deps: Deps, principal: Principal, id: 
 
     assertSubscriptionActive(principal);
     const now = deps.clock.now().getTime();
+    // The keys' identities unavailable (503): the pending import stays for a later try.
+    await deps.keyIdentity.ready();
     const sealed = await deps.clientImports.take({ publicId: id, accountId: principal.accountId, userId: principal.userId, now });
     if (!sealed) {
         throw new DomainError('not_found', messages.clientImport.gone);

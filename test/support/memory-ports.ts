@@ -825,7 +825,7 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         clock,
         secretBox: internals.secretBox,
         // The real rule (core/domain/key-identity.ts) under a fixed secret.
-        keyIdentity: { of: async (loginCuit, plaintext) => keyIdentity(Buffer.alloc(32, 7), loginCuit, plaintext) }
+        keyIdentity: { ready: async () => undefined, of: async (loginCuit, plaintext) => keyIdentity(Buffer.alloc(32, 7), loginCuit, plaintext) }
     });
 
     const addUser = (accountId: number, role: Role): Principal => {
