@@ -162,7 +162,9 @@ export const messages = {
         // An unknown, used and expired link alike: nothing tells one from the others.
         invitationUnusable: 'El enlace no es válido: puede haber vencido (dura 7 días), ya haberse usado o estar incompleto. Pedile a un usuario owner de tu cuenta un enlace nuevo.',
         invitationThrottled: 'Hubo demasiados intentos con enlaces inválidos. Esperá unos minutos y volvé a intentar.',
-        notPending: 'El usuario ya definió su contraseña: no se le genera un enlace nuevo.'
+        notPending: 'El usuario ya definió su contraseña: no se le genera un enlace nuevo.',
+        // Told on the invitation's link, to whoever holds the address (they know their account).
+        emailInUse: 'Tu e-mail ya tiene un usuario en arcasync, en otro estudio, y cada e-mail ingresa a un solo estudio: no se puede aceptar esta invitación con él. Ingresá con tu contraseña de siempre, o pedile a quien te invitó que te invite con otra dirección de e-mail.'
     },
     // Signing in on the OAuth authorization page (the signIn use case).
     signInThrottled: 'Hubo demasiados intentos de ingreso fallidos. Esperá unos minutos y volvé a intentar.',

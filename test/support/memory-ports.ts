@@ -226,6 +226,10 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
 
             const id = nextId(world.users);
             world.users.push({ id, accountId: input.accountId, email: input.email, role: input.role, clients: new Set() });
+            if (input.passwordHash !== null) {
+                world.passwords.set(id, input.passwordHash);
+            }
+
             return id;
         },
         async findById(id) {
@@ -235,7 +239,7 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         },
         async findByEmail(email) {
 
-            const user = world.users.find((row) => row.email === email);
+            const user = world.users.find((row) => row.email === email && world.passwords.has(row.id));
             return user ? { id: user.id, accountId: user.accountId, email: user.email, role: user.role } : null;
         },
         async findPrincipal(id) {
