@@ -154,7 +154,7 @@ export const messages = {
         tooManyRows: (max: string): string => `El archivo tiene más de ${max} filas de clientes: dividilo en archivos más chicos.`,
         duplicate: (row: number): string => `El CUIT ya figura en la fila ${row} del archivo.`,
         representativeRefused: (row: number): string => `El representante es el de la fila ${row}, que tiene errores: corregí las dos filas y volvé a importarlas.`,
-        gone: 'La importación no existe, venció o ya se confirmó: subí el archivo de nuevo.'
+        gone: 'La importación no existe, venció, ya se confirmó o la reemplazó un archivo que subiste después: subí el archivo de nuevo.'
     },
     // The team (the panel's /panel/equipo and the CLI's `user` commands).
     team: {

@@ -233,7 +233,8 @@ export interface PendingImport {
 }
 
 export interface ClientImportRepository {
-    // Stores it, dropping every import expired by its createdAt.
+    // Stores it in place of its user's pending one (one per user), dropping every import
+    // expired by its createdAt.
     save(pending: PendingImport): Promise<void>;
     // Its sealed rows, deleting it; null when absent, another's, expired or already taken.
     take(lookup: { publicId: string; accountId: number; userId: number; now: Timestamp }): Promise<string | null>;

@@ -496,7 +496,8 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
     const clientImports = internals.partial<ClientImportRepository>('clientImports', {
         async save(pending) {
 
-            world.imports = world.imports.filter((row) => row.expiresAt > pending.createdAt);
+            const mine = (row: typeof pending) => row.accountId === pending.accountId && row.userId === pending.userId;
+            world.imports = world.imports.filter((row) => row.expiresAt > pending.createdAt && !mine(row));
             world.imports.push({ ...pending });
         },
         async take({ publicId, accountId, userId, now: at }) {
