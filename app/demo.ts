@@ -120,8 +120,9 @@ const seedDemo = async (ports: Ports): Promise<DemoSeed> => {
     const created = !user;
     if (!user) {
         const account = await createAccount(ports, { name: 'Estudio de demostración', writingEnabled: true });
-        await createUser(ports, { accountId: account.id, email: internals.email, role: 'owner' });
-        user = (await ports.users.findByEmail(internals.email))!;
+        // Found by id: findByEmail finds who signs in, and the password comes below.
+        const { id } = await createUser(ports, { accountId: account.id, email: internals.email, role: 'owner' });
+        user = (await ports.users.findById(id))!;
         const principal = (await principalOfUser(ports, user.id))!;
         for (const client of internals.clients) {
             await createClient(ports, principal, client);

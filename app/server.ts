@@ -9,6 +9,7 @@ import { startWebhookWorker } from './webhooks.js';
 import type { JobResult } from '../core/use-cases/sync/run-job.js';
 import { createHttpServer } from '../servers/http/server.js';
 import { checkServerSecrets } from '../servers/oauth/provider.js';
+import { checkKeyIdentity } from '../core/use-cases/key-identity.js';
 
 // A serving process: the REST API and /mcp, with a sync worker beside it when asked, and
 // Prometheus metrics on METRICS_PORT when set. stop() is the graceful order: no new jobs
@@ -54,7 +55,8 @@ export const startServing = async (app: App, options: ServeOptions = {}): Promis
 
     // The OAuth server's keys sealed under a key this process does not hold: refuse to start
     // rather than break every session and token (docs/operations.md, Key rotation).
-    await checkServerSecrets(app.ports).catch(async (err: unknown) => {
+    // The same for the keys' identity secret, named as such (docs/operations.md, Key rotation).
+    await checkKeyIdentity(app.ports).then(() => checkServerSecrets(app.ports)).catch(async (err: unknown) => {
 
         await app.close();
         throw err;

@@ -5,6 +5,7 @@ import type { JobResult } from '../core/use-cases/sync/run-job.js';
 import type { Worker, WorkerOptions, WorkerSummary } from '../core/use-cases/sync/run-worker.js';
 import { startWorker } from '../core/use-cases/sync/run-worker.js';
 import { checkAuthority } from '../core/use-cases/sync/check-authority.js';
+import { checkKeyIdentity } from '../core/use-cases/key-identity.js';
 
 // The synchronization as processes run it: a worker over the app's database and the
 // configured authority (`sync worker`, `serve --worker`, the demo), and a run to the end in
@@ -20,8 +21,14 @@ const workerDefaults = {
     scheduleEveryMs: 60_000
 };
 
-// Before anything contacts the authority: the demo's database never reaches the real one.
-export const checkAuthorityFor = (app: App): Promise<void> => checkAuthority(app.ports, app.config.authority);
+// Before anything contacts the authority: the demo's database never reaches the real one, and
+// the keys' identity secret opens (or the worker refuses to start, saying what to do, rather
+// than fail every login).
+export const checkAuthorityFor = async (app: App): Promise<void> => {
+
+    await checkAuthority(app.ports, app.config.authority);
+    await checkKeyIdentity(app.ports);
+};
 
 // A worker over the app's database and the configured authority.
 export const startSyncWorker = (app: App, options: SyncWorkerOptions = {}): Worker => {

@@ -565,12 +565,16 @@ export const schema = {
             email: { type: 'string', size: 254 },
             role: { type: 'string', size: 16 },
             password_hash: { type: 'string', size: 255, nullable: true },
-            created_at: { type: 'bigInteger' }
+            created_at: { type: 'bigInteger' },
+            // The e-mail of a user with a password (null while its invitation is pending):
+            // unique, where `email` alone is not (migration 027).
+            signin_email: { type: 'string', size: 254, nullable: true }
         },
         primary: ['id'],
         indexes: {
             users_account_id_index: { columns: ['account_id'] },
-            users_email_unique: { columns: ['email'], unique: true }
+            users_email_index: { columns: ['email'] },
+            users_signin_email_unique: { columns: ['signin_email'], unique: true }
         }
     },
     webhook_deliveries: {

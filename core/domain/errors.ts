@@ -10,7 +10,9 @@ export type DomainErrorKind =
     | 'not_found'
     | 'conflict'
     | 'rate_limited'
-    | 'unsupported_media_type';
+    | 'unsupported_media_type'
+    // The service cannot do this now for a reason only its operator can fix.
+    | 'unavailable';
 
 export interface RateLimitInfo {
     readonly limit: number;
@@ -25,6 +27,9 @@ export class DomainError extends Error {
     // An invalid input's messages by the field they concern (a form shows each beside its
     // field); the joined `message` says them all.
     readonly fields: Readonly<Record<string, string>>;
+    // An unavailable service's note for its operator (what to do), for the log: never shown
+    // to the user.
+    operatorNote: string | null = null;
 
     constructor(kind: DomainErrorKind, message: string, rateLimit?: RateLimitInfo, fields: Readonly<Record<string, string>> = {}) {
 
@@ -49,4 +54,10 @@ export const notFound = (): DomainError => new DomainError('not_found', messages
 export const unauthenticated = (): DomainError => new DomainError('unauthenticated', messages.unauthenticated);
 export const forbidden = (message: string): DomainError => new DomainError('forbidden', message);
 export const conflict = (message: string): DomainError => new DomainError('conflict', message);
+export const unavailable = (message: string, operatorNote: string): DomainError => {
+
+    const err = new DomainError('unavailable', message);
+    err.operatorNote = operatorNote;
+    return err;
+};
 export const rateLimited = (info: RateLimitInfo): DomainError => new DomainError('rate_limited', messages.rateLimited, info);

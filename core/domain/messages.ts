@@ -94,7 +94,11 @@ export const messages = {
         // The sealed keys' encryption key, as the secret box finds it.
         secretKeyInvalid: (name: string): string => `${name} debe contener claves de 32 bytes codificadas en base64.`,
         secretKeyUnknown: (keyId: string): string => `No se encontró la clave de cifrado ${keyId}: agregala a ARCASYNC_SECRET_KEYS.`,
-        secretCorrupt: 'Una credencial guardada no se pudo descifrar: fue alterada o no corresponde a la clave.'
+        secretCorrupt: 'Una credencial guardada no se pudo descifrar: fue alterada o no corresponde a la clave.',
+        // The installation's key identity secret sealed under a key the process lacks: 503,
+        // and the operator's note for the log and for `serve` / the workers at start.
+        keyIdentityUnavailable: 'No se pueden guardar claves fiscales en este momento: el servicio no puede leer su clave de cifrado. Avisá a quien administra arcasync; no se guardó nada.',
+        keyIdentityUnreadable: (keyId: string): string => `El secreto que identifica las claves fiscales (arca-key-identity) está cifrado con la clave ${keyId} y no se puede descifrar con ARCASYNC_SECRET_KEY ni ARCASYNC_SECRET_KEYS: sin él no se puede guardar ni sincronizar ninguna clave fiscal. Volvé a agregar esa clave a ARCASYNC_SECRET_KEYS, reiniciá, ejecutá \`arcasync secret rotate\` y quitala cuando \`arcasync secret status\` no muestre nada cifrado con ella. No lo reemplaces: uno nuevo haría que cada clave guardada parezca distinta.`
     },
     // The authority's answers as the synchronization records them (AuthorityFailure kinds).
     authority: {
@@ -150,7 +154,7 @@ export const messages = {
         tooManyRows: (max: string): string => `El archivo tiene más de ${max} filas de clientes: dividilo en archivos más chicos.`,
         duplicate: (row: number): string => `El CUIT ya figura en la fila ${row} del archivo.`,
         representativeRefused: (row: number): string => `El representante es el de la fila ${row}, que tiene errores: corregí las dos filas y volvé a importarlas.`,
-        gone: 'La importación no existe, venció o ya se confirmó: subí el archivo de nuevo.'
+        gone: 'La importación no existe, venció, ya se confirmó o la reemplazó un archivo que subiste después: subí el archivo de nuevo.'
     },
     // The team (the panel's /panel/equipo and the CLI's `user` commands).
     team: {
@@ -159,7 +163,9 @@ export const messages = {
         // An unknown, used and expired link alike: nothing tells one from the others.
         invitationUnusable: 'El enlace no es válido: puede haber vencido (dura 7 días), ya haberse usado o estar incompleto. Pedile a un usuario owner de tu cuenta un enlace nuevo.',
         invitationThrottled: 'Hubo demasiados intentos con enlaces inválidos. Esperá unos minutos y volvé a intentar.',
-        notPending: 'El usuario ya definió su contraseña: no se le genera un enlace nuevo.'
+        notPending: 'El usuario ya definió su contraseña: no se le genera un enlace nuevo.',
+        // Told on the invitation's link, to whoever holds the address (they know their account).
+        emailInUse: 'Tu e-mail ya tiene un usuario en arcasync, en otro estudio, y cada e-mail ingresa a un solo estudio: no se puede aceptar esta invitación con él. Ingresá con tu contraseña de siempre, o pedile a quien te invitó que te invite con otra dirección de e-mail.'
     },
     // Signing in on the OAuth authorization page (the signIn use case).
     signInThrottled: 'Hubo demasiados intentos de ingreso fallidos. Esperá unos minutos y volvé a intentar.',

@@ -49,6 +49,8 @@ export interface AccountRepository {
 export interface UserRepository {
     create(input: { accountId: number; email: string; role: Role; passwordHash: string | null; createdAt: Timestamp }): Promise<number>;
     findById(id: number): Promise<UserRecord | null>;
+    // The user who signs in with this address: one with a password. Users whose invitation is
+    // pending may share their address with it, each in its own account (migration 027).
     findByEmail(email: string): Promise<UserRecord | null>;
     listByAccount(accountId: number): Promise<UserRecord[]>;
     // Every user of every account, by id.
@@ -231,7 +233,8 @@ export interface PendingImport {
 }
 
 export interface ClientImportRepository {
-    // Stores it, dropping every import expired by its createdAt.
+    // Stores it in place of its user's pending one (one per user), dropping every import
+    // expired by its createdAt.
     save(pending: PendingImport): Promise<void>;
     // Its sealed rows, deleting it; null when absent, another's, expired or already taken.
     take(lookup: { publicId: string; accountId: number; userId: number; now: Timestamp }): Promise<string | null>;

@@ -1,4 +1,4 @@
-import { DomainError, invalid } from '../domain/errors.js';
+import { DomainError, conflict, invalid } from '../domain/errors.js';
 import { isInvitationTokenShape, isInvitationUsable } from '../domain/invitation.js';
 import { messages } from '../domain/messages.js';
 import { throttleRules } from '../domain/throttle.js';
@@ -26,6 +26,13 @@ const internals = {
         }
 
         await deps.throttles.giveBack(subject, window.start);
+        // Invited with an address that signs in to another account (the owner who invited could
+        // not be told): said here, to the address's owner, before any password is asked.
+        const holder = await deps.users.findByEmail(user.email);
+        if (holder && holder.id !== user.id) {
+            throw conflict(messages.team.emailInUse);
+        }
+
         return { ...found, email: user.email };
     }
 };

@@ -13,8 +13,11 @@ import { clientNames, newClientOf } from './new-client.js';
 
 // Importing clients from a file (docs/panel.md, Importar clientes), in two steps:
 // - preview: every row checked as POST /v1/cuits checks a body (import-rows.ts), nothing of it
-//   stored as a client; the rows, keys included, kept sealed with the secret box as a pending
-//   import of this user and account for importLimits.pendingMs;
+//   stored as a client; the rows, keys included, kept sealed with the secret box as the pending
+//   import of this user and account for importLimits.pendingMs. One per user: a new preview
+//   replaces the previous one, as an accountant who uploads a corrected file expects (the
+//   older preview, confirmed from a tab left open, would import the rows they just fixed);
+//   it also bounds what one user keeps to one file's rows;
 // - confirm: the pending import taken (once), its rows checked again against the account as it
 //   is now, and the accepted ones stored, people before the legal entities they represent, each
 //   with its first sync queued as createClient queues it (the queue's claim takes accounts in
@@ -91,6 +94,8 @@ export const confirmClientImport = async (deps: Deps, principal: Principal, id: 
 
     assertSubscriptionActive(principal);
     const now = deps.clock.now().getTime();
+    // The keys' identities unavailable (503): the pending import stays for a later try.
+    await deps.keyIdentity.ready();
     const sealed = await deps.clientImports.take({ publicId: id, accountId: principal.accountId, userId: principal.userId, now });
     if (!sealed) {
         throw new DomainError('not_found', messages.clientImport.gone);

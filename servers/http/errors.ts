@@ -19,8 +19,11 @@ const internals = {
         not_found: 404,
         conflict: 409,
         unsupported_media_type: 415,
-        rate_limited: 429
+        rate_limited: 429,
+        unavailable: 503
     } satisfies Record<DomainErrorKind, number>,
+
+    unavailableRetryAfter: 300,
 
     // hapi's own refusals (no route parses JSON through hapi: a 400 of hapi's is about the
     // request itself, such as its URL or cookies); any other 4xx is an invalid request.
@@ -90,8 +93,11 @@ export const registerErrorResponses = (server: Server, log: (event: Record<strin
             return h.continue;
         }
 
-        const status = response.output.statusCode;
-        const domain = response.data instanceof DomainError ? response.data : null;
+        // An unavailable service thrown as is by a handler that answers pages (the panel's,
+        // which rethrow what they do not show themselves) is still a 503, not an internal error.
+        const unavailable = response instanceof DomainError && response.kind === 'unavailable' ? response : null;
+        const status = unavailable ? internals.statusOf.unavailable : response.output.statusCode;
+        const domain = response.data instanceof DomainError ? response.data : unavailable;
         const failure = !domain && status >= 500 ? deps.database.failureOf(response) : null;
         if (failure) {
             log({
@@ -108,6 +114,9 @@ export const registerErrorResponses = (server: Server, log: (event: Record<strin
         let message: string;
         if (domain) {
             message = domain.message;
+            if (domain.operatorNote) {
+                log({ level: 'error', msg: 'servicio no disponible', requestId: request.info.id, method: request.method, path: request.path, note: domain.operatorNote });
+            }
         }
         else if (status >= 500) {
             log({
@@ -132,6 +141,11 @@ export const registerErrorResponses = (server: Server, log: (event: Record<strin
         const allow = response.output.headers.Allow;
         if (status === 405 && allow) {
             reply.header('Allow', String(allow));
+        }
+
+        // Only the operator can make it available again: a client comes back in a few minutes.
+        if (domain?.kind === 'unavailable') {
+            reply.header('Retry-After', String(internals.unavailableRetryAfter));
         }
 
         if (domain?.rateLimit) {

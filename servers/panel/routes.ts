@@ -1,5 +1,6 @@
 import type { ServerRoute } from '@hapi/hapi';
 import { isDomainError } from '../../core/domain/errors.js';
+import { messages } from '../../core/domain/messages.js';
 import { signIn } from '../../core/use-cases/sign-in.js';
 import { clientAddress } from '../http/client-address.js';
 import { accountRoutes } from './account-page.js';
@@ -130,8 +131,9 @@ export const errorPageText = (status: number, message: string): string => {
         return panelTexts.notFound;
     }
 
+    // The database away says the panel's own words; any other unavailability, its message.
     if (status === 503) {
-        return panelTexts.unavailable;
+        return message === messages.unavailable ? panelTexts.unavailable : message;
     }
 
     return message;

@@ -161,10 +161,12 @@ const internals = {
         }, null);
     },
 
+    // The address already signing in elsewhere (a 409) is told to the person who holds it.
     refusedLink(h: ResponseToolkit, context: PanelContext, request: Request, err: unknown): ResponseObject {
 
-        if (isDomainError(err) && (err.kind === 'not_found' || err.kind === 'rate_limited')) {
-            const page = renderPage(h, context, request, 'error', { title: internals.e.invitationUnusableTitle, message: err.message }, null);
+        if (isDomainError(err) && (err.kind === 'not_found' || err.kind === 'rate_limited' || err.kind === 'conflict')) {
+            const title = err.kind === 'conflict' ? internals.e.invitationEmailInUseTitle : internals.e.invitationUnusableTitle;
+            const page = renderPage(h, context, request, 'error', { title, message: err.message }, null);
             return page.code(internals.statusOf[err.kind]!);
         }
 

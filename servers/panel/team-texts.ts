@@ -57,5 +57,6 @@ export const teamTexts = {
     password: 'Contraseña',
     repeated: 'Repetí la contraseña',
     setPassword: 'Guardar contraseña e ingresar',
-    invitationUnusableTitle: 'Enlace no válido'
+    invitationUnusableTitle: 'Enlace no válido',
+    invitationEmailInUseTitle: 'Tu e-mail ya tiene un usuario'
 };

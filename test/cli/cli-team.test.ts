@@ -71,6 +71,27 @@ for (const database of testDatabases()) {
             internals.failure(await cli('user', 'invite', '--account', String(owner.accountId), '--email', 'CLI@example.com'), messages.admin.emailTaken('cli@example.com'));
         });
 
+        it('invites an address another account signs in with as any other; its owner is told on the link', async () => {
+
+            const ports = server.app.ports;
+            const owner = await seedAccount(ports);
+            const elsewhere = await seedAccount(ports);
+            await setPassword(ports, { userId: elsewhere.userId, password: 'una clave larga de otra cuenta' });
+            const taken = (await ports.users.findById(elsewhere.userId))!.email;
+            const answers = [];
+            for (const email of ['cli-nadie@example.com', taken]) {
+                const invited = internals.json(await cli('user', 'invite', '--account', String(owner.accountId), '--email', email, '--json'));
+                expect(invited).to.have.all.keys('id', 'link', 'expiresAt');
+                answers.push(invited);
+            }
+
+            const person = panelAgent(server);
+            const refused = await person.get(new URL(answers[1].link).pathname);
+            expect(refused.status).to.equal(409);
+            expect(refused.text).to.contain(messages.team.emailInUse);
+            expect((await ports.users.findByEmail(taken))!.id).to.equal(elsewhere.userId);
+        });
+
         it('changes roles and removes users, never the last owner', async () => {
 
             const owner = await seedAccount(server.app.ports);

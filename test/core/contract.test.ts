@@ -141,8 +141,11 @@ describe('the joi contract, as the API and the MCP tools publish it', () => {
                     const shown = Object.values(media.examples as Json).map((example) => example.value.error as string);
                     expect(shown, `${method} ${path} ${status}`).to.not.be.empty;
                     expect(shown.every((message) => message !== 'string' && /[a-záéíóúñ]{3} /.test(message)), `${method} ${path} ${status}`).to.equal(true);
+                    // Storing a clave fiscal is also unavailable while its identity secret cannot be read.
+                    const storesKey = status === '503' && path === '/v1/cuits' ? method === 'post' : status === '503' && method === 'patch';
                     if (fixed[status]) {
-                        expect(shown, `${method} ${path} ${status}`).to.deep.equal([fixed[status]]);
+                        const expected = storesKey ? [fixed[status], messages.clientWrite.keyIdentityUnavailable] : [fixed[status]];
+                        expect(shown, `${method} ${path} ${status}`).to.deep.equal(expected);
                     }
                 }
             }

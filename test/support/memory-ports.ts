@@ -229,6 +229,10 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
 
             const id = nextId(world.users);
             world.users.push({ id, accountId: input.accountId, email: input.email, role: input.role, clients: new Set() });
+            if (input.passwordHash !== null) {
+                world.passwords.set(id, input.passwordHash);
+            }
+
             return id;
         },
         async findById(id) {
@@ -238,7 +242,7 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         },
         async findByEmail(email) {
 
-            const user = world.users.find((row) => row.email === email);
+            const user = world.users.find((row) => row.email === email && world.passwords.has(row.id));
             return user ? { id: user.id, accountId: user.accountId, email: user.email, role: user.role } : null;
         },
         async findPrincipal(id) {
@@ -495,7 +499,8 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
     const clientImports = internals.partial<ClientImportRepository>('clientImports', {
         async save(pending) {
 
-            world.imports = world.imports.filter((row) => row.expiresAt > pending.createdAt);
+            const mine = (row: typeof pending) => row.accountId === pending.accountId && row.userId === pending.userId;
+            world.imports = world.imports.filter((row) => row.expiresAt > pending.createdAt && !mine(row));
             world.imports.push({ ...pending });
         },
         async take({ publicId, accountId, userId, now: at }) {
@@ -835,7 +840,7 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
         clock,
         secretBox: internals.secretBox,
         // The real rule (core/domain/key-identity.ts) under a fixed secret.
-        keyIdentity: { of: async (loginCuit, plaintext) => keyIdentity(Buffer.alloc(32, 7), loginCuit, plaintext) }
+        keyIdentity: { ready: async () => undefined, of: async (loginCuit, plaintext) => keyIdentity(Buffer.alloc(32, 7), loginCuit, plaintext) }
     });
 
     const addUser = (accountId: number, role: Role): Principal => {

@@ -29,6 +29,7 @@ import * as tokenLastUsed from './023_token_last_used.js';
 import * as arcaMeters from './024_arca_meters.js';
 import * as clientImports from './025_client_imports.js';
 import * as sqliteActiveKey from './026_sqlite_active_key.js';
+import * as userSigninEmail from './027_user_signin_email.js';
 
 // Migrations are listed here rather than found on disk, so the same list runs from the
 // TypeScript sources (tests) and from the compiled build.
@@ -59,7 +60,8 @@ const internals = {
         '023_token_last_used': tokenLastUsed,
         '024_arca_meters': arcaMeters,
         '025_client_imports': clientImports,
-        '026_sqlite_active_key': sqliteActiveKey
+        '026_sqlite_active_key': sqliteActiveKey,
+        '027_user_signin_email': userSigninEmail
     } as Record<string, Knex.Migration>,
     // How long a process waits for another one's migration (an upgrade started on every
     // worker at once), and how often it looks whether that one has ended.

@@ -1,22 +1,27 @@
 import type { Knex } from 'knex';
 import type { ClientImportRepository } from '../../../core/ports/index.js';
 
-// Pending imports (migration 025): stored sealed, taken once by deleting the row. Two
+// Pending imports (migration 025): stored sealed, one per user (a new one replaces it), taken
+// once by deleting the row; every save drops the expired ones. Two
 // confirmations of one import at once both read it, and only the one whose delete removed it
 // gets its rows.
 export const clientImportRepository = (knex: Knex): ClientImportRepository => ({
 
     async save(pending) {
 
-        await knex('client_imports').where('expires_at', '<=', pending.createdAt).del();
-        await knex('client_imports').insert({
-            public_id: pending.publicId,
-            account_id: pending.accountId,
-            user_id: pending.userId,
-            sealed_rows: pending.sealedRows,
-            row_count: pending.rowCount,
-            created_at: pending.createdAt,
-            expires_at: pending.expiresAt
+        await knex.transaction(async (trx) => {
+
+            await trx('client_imports').where('expires_at', '<=', pending.createdAt).del();
+            await trx('client_imports').where({ account_id: pending.accountId, user_id: pending.userId }).del();
+            await trx('client_imports').insert({
+                public_id: pending.publicId,
+                account_id: pending.accountId,
+                user_id: pending.userId,
+                sealed_rows: pending.sealedRows,
+                row_count: pending.rowCount,
+                created_at: pending.createdAt,
+                expires_at: pending.expiresAt
+            });
         });
     },
 

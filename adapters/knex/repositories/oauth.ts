@@ -151,6 +151,6 @@ export const userCredentialRepository = (knex: Knex): UserCredentialRepository =
 
     async setPasswordHash(userId, hash) {
 
-        return (await knex('users').where({ id: userId }).update({ password_hash: hash })) > 0;
+        return (await knex('users').where({ id: userId }).update({ password_hash: hash, signin_email: knex.ref('email') })) > 0;
     }
 });

@@ -84,6 +84,7 @@ export const userRepository = (knex: Knex, sql = statements(knex)): UserReposito
             email: input.email,
             role: input.role,
             password_hash: input.passwordHash,
+            signin_email: input.passwordHash === null ? null : input.email,
             created_at: input.createdAt
         });
         return Number(id);
@@ -97,7 +98,7 @@ export const userRepository = (knex: Knex, sql = statements(knex)): UserReposito
 
     async findByEmail(email) {
 
-        const row = await knex('users').select(internals.columns).where({ email }).first();
+        const row = await knex('users').select(internals.columns).where({ signin_email: email }).first();
         return row ? internals.toRecord(row) : null;
     },
 

@@ -8,7 +8,8 @@ import { invitationLines } from './link.js';
 export const addUserInvite = (user: Command, io: CliIo): void => {
 
     user.command('invite')
-        .description('agrega un usuario sin contraseña y muestra una sola vez el enlace para definirla (7 días, un solo uso); no se envía email')
+        .description('agrega un usuario sin contraseña y muestra una sola vez el enlace para definirla (7 días, un solo uso); no se envía email. ' +
+            'Un email de otra cuenta se invita como cualquier otro: el enlace lo rechaza a quien ya ingresa con él')
         .requiredOption('--account <id>', 'cuenta')
         .requiredOption('--email <email>', 'email')
         .option('--role <role>', 'owner | member', 'member')

@@ -30,7 +30,12 @@ export const createUser = async (deps: Pick<Ports, 'accounts' | 'users' | 'clock
 
     const role = parseRole(input.role ?? 'owner');
     await requireAccount(deps, input.accountId);
-    if (await deps.users.findByEmail(email)) {
+    // Only what the account already knows refuses an address: a user of this account, or (a
+    // password given) an address someone signs in with. A user of another account invited here
+    // is invited as anyone else, and refused on accepting (accept-invitation.ts), to the
+    // address's owner: an owner's invitation never tells what another account holds.
+    const inAccount = (await deps.users.listByAccount(input.accountId)).some((user) => user.email === email);
+    if (inAccount || (input.password !== undefined && await deps.users.findByEmail(email))) {
         throw conflict(messages.admin.emailTaken(email));
     }
 

@@ -1,4 +1,4 @@
-import { invalid } from '../../domain/errors.js';
+import { conflict, invalid } from '../../domain/errors.js';
 import { messages } from '../../domain/messages.js';
 import { hashPassword, minPasswordLength } from '../../domain/password.js';
 import type { Ports } from '../../ports/index.js';
@@ -21,6 +21,12 @@ export const setPassword = async (
 
     assertPasswordRules(input.password);
     const user = await requireUser(deps, input.userId);
+    // An invitee whose address someone else signs in with meanwhile: one address, one sign-in.
+    const holder = await deps.users.findByEmail(user.email);
+    if (holder && holder.id !== user.id) {
+        throw conflict(messages.team.emailInUse);
+    }
+
     await deps.userCredentials.setPasswordHash(user.id, await hashPassword(input.password));
     await deps.oauthStore.revokeAccount(String(user.id));
     return { id: user.id };

@@ -40,7 +40,10 @@ const examples = {
     subscription: {
         'suscripcion-pausada': messages.subscriptionPaused,
         'suscripcion-inactiva': messages.subscriptionInactive
-    }
+    },
+
+    // Storing a clave fiscal while the installation's secret behind its identity cannot be read.
+    keyStore: { 'clave-de-cifrado': messages.clientWrite.keyIdentityUnavailable }
 };
 
 const internals = {
@@ -110,7 +113,8 @@ const internals = {
             errorExamples: {
                 400: { 'campo-obligatorio': messages.clientWrite.required('clave_arca'), 'representante': messages.clientWrite.representativeNotFound },
                 403: { 'escritura-deshabilitada': messages.writingDisabled, ...examples.subscription },
-                409: { 'cuit-registrado': messages.cuitTaken }
+                409: { 'cuit-registrado': messages.cuitTaken },
+                503: examples.keyStore
             },
             tag: 'CUIT',
             success: { status: 201, body: 'cuit', description: 'CUIT creado.' },
@@ -134,7 +138,8 @@ const internals = {
                     'no-se-borra': messages.clientWrite.notNullable('nombre'),
                     'cuit-o-tipo': messages.clientWrite.immutable
                 },
-                403: { 'escritura-deshabilitada': messages.writingDisabled, ...examples.subscription }
+                403: { 'escritura-deshabilitada': messages.writingDisabled, ...examples.subscription },
+                503: examples.keyStore
             },
             tag: 'CUIT',
             success: { status: 200, body: 'cuit', description: 'CUIT actualizado.' },
@@ -369,11 +374,20 @@ const internals = {
             };
         }
 
-        // Every operation, the health check included, while the database cannot be reached.
+        // Every operation, the health check included, while the database cannot be reached;
+        // those that store a clave fiscal also while its identity secret cannot be read.
         const retryAfter = { 'Retry-After': { description: 'segundos a esperar antes de reintentar', schema: { type: 'integer' } } };
+        const keyStore = operation.errorExamples?.[503];
+        const examples503 = { 'sin-base-de-datos': messages.unavailable, ...keyStore };
         responses[503] = success.body === 'text'
             ? { description: `La base de datos no responde: "${messages.unavailable}"`, headers: retryAfter, content: { 'text/plain': { schema: { type: 'string' } } } }
-            : { description: `Servicio no disponible por ahora (la base de datos no responde): "${messages.unavailable}"`, headers: retryAfter, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, examples: { 'sin-base-de-datos': { value: { error: messages.unavailable } } } } } };
+            : {
+                description: keyStore
+                    ? `Servicio no disponible por ahora: la base de datos no responde ("${messages.unavailable}"), o no se puede leer el secreto de las claves fiscales ("${messages.clientWrite.keyIdentityUnavailable}", \`Retry-After\` de 300: lo resuelve quien administra el servicio; no se guardó nada).`
+                    : `Servicio no disponible por ahora (la base de datos no responde): "${messages.unavailable}"`,
+                headers: retryAfter,
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, examples: Object.fromEntries(Object.entries(examples503).map(([name, message]) => [name, { value: { error: message } }])) } }
+            };
         return responses;
     },
 

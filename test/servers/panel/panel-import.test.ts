@@ -256,6 +256,45 @@ for (const database of testDatabases()) {
             expect((await agent.post('/panel/clientes/importar/confirmar', { importacion: id })).text).to.contain(importTexts.imported(1));
         });
 
+        it('keeps one pending import per user: a new upload replaces the previous one, and expired ones are deleted', async () => {
+
+            const pendingOf = async (userId: number): Promise<number> => {
+
+                const knex = connect(server.app.config.databaseUrl);
+                try {
+                    return (await knex('client_imports').where({ user_id: userId }).select('id')).length;
+                }
+                finally {
+                    await knex.destroy();
+                }
+            };
+
+            const agent = await signedIn(ownerEmail);
+            const fileOf = (cuit: string) => Buffer.from(`${internals.header}\npersona-fisica;${cuit};A;B;;;k;;\n`);
+            const [first, corrected] = [internals.nextCuit(), internals.nextCuit()];
+            const older = internals.importId((await internals.upload(server, agent, fileOf(first))).text)!;
+            const newer = internals.importId((await internals.upload(server, agent, fileOf(corrected))).text)!;
+            expect(newer).to.not.equal(older);
+            expect(await pendingOf(owner.userId)).to.equal(1);
+
+            // The older preview, confirmed from a tab left open: gone; the newer one imports.
+            await agent.get('/panel/clientes/importar');
+            const stale = await agent.post('/panel/clientes/importar/confirmar', { importacion: older });
+            expect(stale.status).to.equal(404);
+            expect(stale.text).to.contain(messages.clientImport.gone);
+            expect((await agent.post('/panel/clientes/importar/confirmar', { importacion: newer })).text).to.contain(importTexts.imported(1));
+            expect(await listed()).to.include(corrected).and.not.include(first);
+
+            // A colleague's upload is its own; expired, it goes with the next upload, anyone's.
+            const colleague = await signedIn(memberEmail);
+            await internals.upload(server, colleague, fileOf(internals.nextCuit()));
+            expect(await pendingOf(member.userId)).to.equal(1);
+            server.clock.advance(importLimits.pendingMs);
+            const someoneElse = await signedIn(otherEmail);
+            expect((await internals.upload(server, someoneElse, fileOf(internals.nextCuit()))).status).to.equal(200);
+            expect([await pendingOf(member.userId), await pendingOf(other.userId)]).to.deep.equal([0, 1]);
+        });
+
         it('assigns a member\'s imported CUITs to it, and refuses a representative it does not manage', async () => {
 
             const agent = await signedIn(memberEmail);

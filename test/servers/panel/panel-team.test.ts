@@ -169,6 +169,58 @@ for (const database of testDatabases()) {
             expect((await owner.get('/panel/equipo')).text).to.not.match(/marta@example\.com<\/th>[\s\S]{0,200}Invitación pendiente/);
         });
 
+        it('invites an address of another account like any other; its owner is told on the link, and the account keeps its own 409', async () => {
+
+            const ports = server.app.ports;
+            const elsewhere = await seedAccount(ports);
+            await setPassword(ports, { userId: elsewhere.userId, password: internals.password });
+            const taken = (await ports.users.findById(elsewhere.userId))!.email;
+
+            // Two owners of new accounts alike, one inviting an address no one has, the other one
+            // that another account signs in with: the same status and page (but for the
+            // addresses, the link and the id).
+            const answers: { status: number; page: string }[] = [];
+            for (const email of ['nadie-aun@example.com', taken]) {
+                const seeded = await seedAccount(ports);
+                await setPassword(ports, { userId: seeded.userId, password: internals.password });
+                const seededEmail = (await ports.users.findById(seeded.userId))!.email;
+                const inviter = await signedIn(seededEmail);
+                await inviter.get('/panel/equipo');
+                const created = await inviter.post('/panel/equipo', { email, rol: 'member' });
+                const link = internals.linkOf(created, server);
+                answers.push({
+                    status: created.status,
+                    page: created.text.replaceAll(email, '<email>').replaceAll(seededEmail, '<owner>').replaceAll(link.split('/').at(-1)!, '<token>')
+                        .replace(/\/panel\/equipo\/\d+"/g, '/panel/equipo/<id>"').replace(/name="arcasync-crumb" value="[^"]*"/g, '')
+                });
+                if (email === taken) {
+                    // The address's owner, on the link: why, before any password is asked.
+                    const person = panelAgent(server);
+                    const shown = await person.get(link);
+                    await person.get('/panel/ingresar');
+                    for (const refused of [shown, await person.post(link, { password: 'una clave larga nueva', repetida: 'una clave larga nueva' })]) {
+                        expect(refused.status, refused.text.slice(0, 2000)).to.equal(409);
+                        expect(refused.text).to.contain(messages.team.emailInUse).and.not.contain('name="password"');
+                    }
+
+                    // Their own account and password are untouched.
+                    await signedIn(taken);
+                    expect((await ports.users.findByEmail(taken))!.accountId).to.equal(elsewhere.accountId);
+                }
+            }
+
+            expect(answers[1]!.status).to.equal(200);
+            expect(answers[1]!.page).to.equal(answers[0]!.page);
+
+            const owner = await signedIn(ownerEmail);
+            await owner.post('/panel/equipo', { email: 'nadie-aun@example.com', rol: 'member' });
+            // An address already in this account stays the 409 the form shows.
+            await owner.get('/panel/equipo');
+            const again = await owner.post('/panel/equipo', { email: 'nadie-aun@example.com', rol: 'member' });
+            expect(again.status).to.equal(409);
+            expect(again.text).to.contain(messages.admin.emailTaken('nadie-aun@example.com'));
+        });
+
         it('a link expires after 7 days, reads like an unknown one, and a new link replaces it', async () => {
 
             const owner = await signedIn(ownerEmail);

@@ -1,0 +1,42 @@
+import type { Knex } from 'knex';
+
+// An owner's invitation must not tell whether an address belongs to a user of another account
+// (core/use-cases/staff/create-user.ts): a pending invitee (no password yet) may share its
+// e-mail with users of other accounts. What stays unique is the address a user signs in with:
+// `signin_email`, the e-mail of a user with a password (null while pending), set with the
+// password. Accepting an invitation for an address that already signs in is refused there,
+// to the address's owner (core/use-cases/accept-invitation.ts).
+
+export const up = async (knex: Knex): Promise<void> => {
+
+    await knex.schema.alterTable('users', (table) => {
+
+        table.string('signin_email', 254).nullable();
+    });
+    // Compared byte-wise as `email` is (migration 010): `úsuario@x` is not `usuario@x`.
+    if (knex.client.config.client === 'mysql2') {
+        await knex.raw('alter table users modify signin_email varchar(254) character set utf8mb4 collate utf8mb4_bin null');
+    }
+
+    await knex('users').whereNotNull('password_hash').update({ signin_email: knex.ref('email') });
+    await knex.schema.alterTable('users', (table) => {
+
+        table.unique(['signin_email'], { indexName: 'users_signin_email_unique' });
+        table.index(['email'], 'users_email_index');
+        table.dropUnique(['email'], 'users_email_unique');
+    });
+};
+
+export const down = async (knex: Knex): Promise<void> => {
+
+    await knex.schema.alterTable('users', (table) => {
+
+        table.unique(['email'], { indexName: 'users_email_unique' });
+        table.dropIndex(['email'], 'users_email_index');
+        table.dropUnique(['signin_email'], 'users_signin_email_unique');
+    });
+    await knex.schema.alterTable('users', (table) => {
+
+        table.dropColumn('signin_email');
+    });
+};
