@@ -7,7 +7,8 @@ import type { OnConnection } from './connection.js';
 import { dialectOf, immediateTransaction } from './connection.js';
 import { toNullableNumber, toNumber } from './column-values.js';
 import { isLockConflict } from './errors.js';
-import { placeholders, sqlByShape, statements } from './fast/statements.js';
+import { keyDaysSql } from './fast/health-reads.js';
+import { statements } from './fast/statements.js';
 
 // The login ledger on sync_login_attempts, arca_keys and arca_login_cuits (migration 014). A
 // login is counted in one transaction that holds the login CUIT's row (MySQL: a locking read of
@@ -17,11 +18,6 @@ import { placeholders, sqlByShape, statements } from './fast/statements.js';
 
 const internals = {
     lockRetries: 5,
-
-    // keyDays() as fixed SQL (fast/statements.ts): every client's health reads it (a client's
-    // page, GET /v1/cuits/{cuit}/estado, la cartera's page).
-    keyDaysSql: sqlByShape((keys: number): string => 'select key_id, posted_at, started_at, outcome, ends_day from sync_login_attempts '
-        + `where day = ? and key_id in (${placeholders(keys)}) order by id`),
 
     fact: (row: Record<string, unknown>): LoginAttemptFact => ({
         keyId: String(row.key_id),
@@ -165,7 +161,8 @@ export const loginLedger = (knex: Knex): LoginLedger => ({
         const days = new Map<string, KeyDayEntry>();
         for (let i = 0; i < keyIds.length; i += 500) {
             const part = keyIds.slice(i, i + 500);
-            const rows = await statements(knex).all(internals.keyDaysSql(part.length), [day, ...part]);
+            // Fixed SQL: every client's health reads it (fast/health-reads.ts).
+            const rows = await statements(knex).all(keyDaysSql(part.length), [day, ...part]);
             for (const row of rows) {
                 const keyId = String(row.key_id);
                 const entry = days.get(keyId) ?? { keyId, passwordPosts: 0, loggedIn: false, ended: null };

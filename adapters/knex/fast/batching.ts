@@ -1,6 +1,9 @@
-// Fast path (MySQL): the lookups of one event-loop turn share a statement. Earns it: each round
-// trip cost ~100 µs of the API server's CPU in bench:api on MariaDB (218504e).
-// Measure: npm run bench:api -- --db mysql (against 218504e^).
+// Fast path (MySQL): the lookups of one event-loop turn share a statement. Earns it (2026-11-28,
+// d097129, npm run bench:api -- --db mysql --workload endpoints --read-cache-mb 0, 3 rounds with
+// and without, A B, machine loaded 10-14 on 2 cores): without, 3.5 -> 4.1 statements a
+// request, req/s 313 -> 225 (lists), 490 -> 310 (emitidos), 675 -> 492 (sct), CPU 1,151 ->
+// 1,549 / 866 -> 1,119 / 755 -> 745 µs a request (medians; the first two higher in 2 pairs of
+// 3). Earlier: ~100 µs of CPU per round trip (218504e).
 
 import DataLoader from 'dataloader';
 

@@ -1,7 +1,10 @@
-// Fast path: MySQL saves on multi-statement connections. Earns it: bench:sync, MariaDB, invoices/s
-// while storing 13,779 / 14,936 with one statement a query, 18,389 / 15,235 with two queries a
-// save (2c0b780), then 11,283-12,023 -> 15,245-17,226 with one (43f4b4f).
-// Measure: DATABASE_URL=mysql://root@127.0.0.1:3306/ npm run bench:sync (against 2c0b780^).
+// Fast path: MySQL saves on multi-statement connections. Earns it (2026-11-28, d097129,
+// BENCH_CUITS=4 BENCH_LATENCY_MS=50,150 DATABASE_URL=mysql://root@127.0.0.1:3306/ npm run
+// bench:sync, 3 rounds with and without (knex.transaction instead) A B, MariaDB shared with
+// another bench): saves one at a time, back to back, median 12.8 ms with, 17.6 without (faster
+// in 2 pairs of 3); the rates while storing (3,071 / 3,067 invoices/s) and of the write path
+// alone (14,807 / 15,047) within the noise. Earlier: 11,283-12,023 -> 15,245-17,226
+// invoices/s while storing (43f4b4f).
 
 import type { Knex } from 'knex';
 import mysql from 'mysql2';

@@ -1,4 +1,4 @@
-// Fast path (with sqlite-reader.ts, whose figure it shares): the reads' thread.
+// With sqlite-reader.ts, for the reason and figure given there: the reads' thread.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';

@@ -1,7 +1,11 @@
-// Fast path: SQLite's reads on a connection and thread of their own. Earns it: in the integrators'
-// pass the statements were half the API server's CPU, all on the event loop (9ed007d); a sync's
-// write transaction no longer holds every read (test/sqlite-reader.test.ts). Measure: npm run
-// bench:api -- --workload integrators, against 9ed007d^.
+// Kept for what it does, not for speed: SQLite's reads on a connection and thread of their own,
+// so a read never waits behind a sync's write transaction (test/sqlite-reader.test.ts). Its
+// speed no longer shows: 2026-11-28 on d097129, npm run bench:api -- --db sqlite --workload
+// endpoints --read-cache-mb 0, 3 rounds with and without A B (machine loaded 10-14 on 2 cores,
+// the ceiling swinging 1,200-7,500 req/s): req/s against the ceiling .09 / .12 / .18 with,
+// .10 / .13 / .27 without (lists, emitidos, sct); CPU 1,149 / 989 / 532 µs a request with,
+// 1,127 / 756 / 487 without (the rows cross threads). It earned its place in the integrators'
+// pass on a quieter machine (9ed007d: the statements were half the API server's CPU).
 
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';

@@ -2,6 +2,8 @@
 // MariaDB and 7x faster on SQLite than the builder's 400-row inserts (bbb30ab); the SQLite
 // rate-limit UPDATE of one turn took the authenticated hit from ~160 to ~105 µs of CPU (496f19d).
 // Measure: npm run bench:sync (DATABASE_URL=mysql://… for MariaDB); npm run bench:api (against bbb30ab^).
+// Not measured again as a whole (no cheap switch of every statement back to the builder); the
+// paths that use it for speed carry their own figures (session-user.ts, health-reads.ts).
 
 import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';

@@ -11,33 +11,14 @@ import { toNullableNumber, toNumber } from '../column-values.js';
 import { pageByState, portfolioRanking } from '../health-states.js';
 import { loginLedger } from '../login-ledger.js';
 import { syncStateOf } from '../sync-state-rows.js';
-import { placeholders, sqlByShape, statements } from '../fast/statements.js';
+import { healthClientsSql, healthFailuresSql, healthStatesSql } from '../fast/health-reads.js';
+import { statements } from '../fast/statements.js';
 
 // A key's logins of the day (login-ledger.ts) as its health reads them.
 const keyDayOf = (entry: KeyDayEntry): KeyDay => ({ passwordPosts: entry.passwordPosts, loggedIn: entry.loggedIn, ended: entry.ended });
 
 const internals = {
     chunk: 500,
-    columns: 'c.id, c.cuit, c.tipo, c.display_name, c.representative_id, c.key_digest, c.key_stored_at',
-
-    // rows() as fixed SQL (fast/statements.ts): a client's page and GET /v1/cuits/{cuit}/estado
-    // read one client's health on every request, la cartera a page's. First, in one statement,
-    // the clients asked for (`target` 1) and every client their keys reach (0): the
-    // representatives whose keys log in for legal entities, and the clients those login keys
-    // represent. Bindings: the account and the values asked for, three times.
-    clientsSql: sqlByShape((byCuit: number, values: number): string => {
-
-        const asked = (alias: string) => `${alias}.account_id = ? and ${alias}.${byCuit ? 'cuit' : 'id'} in (${placeholders(values)})`;
-        return `select 1 as target, ${internals.columns} from clients c where ${asked('c')} `
-            + `union all select 0 as target, ${internals.columns} from clients t inner join clients c on c.id = t.representative_id and c.account_id = t.account_id `
-            + `where ${asked('t')} and t.tipo <> 'persona-fisica' `
-            + `union all select 0 as target, ${internals.columns} from clients c where c.account_id = ? and c.representative_id in `
-            + `(select case when t.tipo = 'persona-fisica' then t.id else t.representative_id end from clients t where ${asked('t')})`;
-    }),
-    statesSql: sqlByShape((clients: number): string => 'select ss.client_id, ss.system, ss.synced_at, ss.last_attempt_at, ss.last_error, ss.last_state, '
-        + `ss.failing_since from sync_states ss where ss.client_id in (${placeholders(clients)})`),
-    failuresSql: sqlByShape((logins: number): string => 'select client_id, key_fingerprint, kind, failed_at from sync_key_failures '
-        + `where client_id in (${placeholders(logins)})`),
 
     // `values` in IN lists of `chunk` at most.
     async inChunks<T>(values: readonly T[], read: (part: T[]) => Promise<Record<string, unknown>[]>): Promise<Record<string, unknown>[]> {
@@ -83,10 +64,11 @@ export const healthRepository = (knex: Knex, sql = statements(knex)): HealthRepo
 
     async rows(accountId, wanted, day) {
 
+        // Fixed SQL (fast/health-reads.ts): a client's page and GET …/estado read it every time.
         const byCuit = !wanted.ids;
         const rows = await internals.inChunks<number | string>(
             wanted.ids ?? wanted.cuits ?? [],
-            (part) => sql.all(internals.clientsSql(byCuit ? 1 : 0, part.length), [accountId, ...part, accountId, ...part, accountId, accountId, ...part])
+            (part) => sql.all(healthClientsSql(byCuit ? 1 : 0, part.length), [accountId, ...part, accountId, ...part, accountId, accountId, ...part])
         );
         const targets = rows.filter((row) => Number(row.target) === 1);
         const logins = [...new Set(targets.map((row) => (row.tipo === 'persona-fisica' ? toNumber(row.id) : toNullableNumber(row.representative_id)))
@@ -98,8 +80,8 @@ export const healthRepository = (knex: Knex, sql = statements(knex)): HealthRepo
         // Read beside the systems' states and the refused keys, all three known from the clients.
         const keyIds = [...new Set(logins.map((id) => clients.get(id)?.key_digest).filter((digest): digest is string => typeof digest === 'string'))];
         const [states, failures, ledger] = await Promise.all([
-            internals.inChunks(ids, (part) => sql.all(internals.statesSql(part.length), part)),
-            internals.inChunks(logins, (part) => sql.all(internals.failuresSql(part.length), part)),
+            internals.inChunks(ids, (part) => sql.all(healthStatesSql(part.length), part)),
+            internals.inChunks(logins, (part) => sql.all(healthFailuresSql(part.length), part)),
             loginLedger(knex).keyDays(day, keyIds)
         ]);
 

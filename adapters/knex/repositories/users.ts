@@ -4,11 +4,12 @@ import { keepsAnOwner } from '../../../core/domain/access.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
 import { dialectOf } from '../connection.js';
 import { touchAccount } from '../data-versions.js';
-import { principalQuery, principalSelect, toPrincipal } from '../principal.js';
+import { principalQuery, toPrincipal } from '../principal.js';
 import type { UserRecord, UserRepository } from '../../../core/ports/index.js';
-import { assignedToMember, clientColumns, toClientRecord } from '../client-rows.js';
+import { toClientRecord } from '../client-rows.js';
 import { toNumber } from '../column-values.js';
-import { sqlByShape, statements } from '../fast/statements.js';
+import { sessionUserSql } from '../fast/session-user.js';
+import { statements } from '../fast/statements.js';
 
 const internals = {
     columns: ['id', 'account_id', 'email', 'role'],
@@ -64,15 +65,7 @@ const internals = {
             await write(trx);
             return done;
         });
-    },
-
-    // Bindings: the CUIT asked about (if any), then the user's id. Every panel page runs it,
-    // as every API request runs the token's (tokens.ts): fixed SQL, the named client beside
-    // the principal under the same rule (null columns when the user does not manage it).
-    sessionUserSql: sqlByShape((named: number): string => (!named
-        ? `${principalSelect(['u.email'])} where u.id = ?`
-        : `${principalSelect(['u.email', ...clientColumns('named_')])} left join clients c on c.account_id = u.account_id and c.cuit = ? ` +
-            `and (u.role = 'owner' or ${assignedToMember('u.id')}) where u.id = ?`))
+    }
 };
 
 export const userRepository = (knex: Knex, sql = statements(knex)): UserRepository => ({
@@ -122,7 +115,7 @@ export const userRepository = (knex: Knex, sql = statements(knex)): UserReposito
 
     async findSessionUser(id, cuit) {
 
-        const row = await sql.first(internals.sessionUserSql(cuit ? 1 : 0), cuit ? [cuit, id] : [id]);
+        const row = await sql.first(sessionUserSql(cuit ? 1 : 0), cuit ? [cuit, id] : [id]);
         if (!row) {
             return null;
         }
