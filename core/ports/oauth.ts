@@ -56,5 +56,7 @@ export interface OAuthStore {
 // The password people sign in with on the authorization page (never shown, only its hash).
 export interface UserCredentialRepository {
     passwordHash(userId: number): Promise<string | null>;
-    setPasswordHash(userId: number, hash: string): Promise<boolean>;
+    // 'address-taken': another user signs in with this user's address (two invitees of one
+    // address accepting at once; one address is one sign-in).
+    setPasswordHash(userId: number, hash: string): Promise<'set' | 'no-user' | 'address-taken'>;
 }

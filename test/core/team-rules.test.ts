@@ -135,6 +135,20 @@ describe('the team: owners, invitation links, removal (core, in memory)', () => 
             expect(memory.world.passwords.has(invited.id)).to.equal(false);
         });
 
+        it('two invitees of one address accepting at once: one signs in with it, the other is told (409), never a failure', async () => {
+
+            const other = memory.account();
+            const first = await inviteUser(memory.ports, { accountId: owner.accountId, email: 'compartida@example.com', role: 'member' });
+            const second = await inviteUser(memory.ports, { accountId: other.accountId, email: 'compartida@example.com', role: 'member' });
+            const outcomes = await Promise.allSettled([first, second].map((invited) => acceptInvitation(memory.ports, {
+                token: invited.token, password: internals.password, repeated: internals.password
+            })));
+            expect(outcomes.map((outcome) => outcome.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
+            const refused = outcomes.findIndex((outcome) => outcome.status === 'rejected');
+            expect((outcomes[refused] as PromiseRejectedResult).reason).to.include({ kind: 'conflict', message: messages.team.emailInUse });
+            expect([first, second].map((invited) => memory.world.passwords.has(invited.id))).to.deep.equal([refused === 1, refused === 0]);
+        });
+
         it('a refused password leaves the link usable', async () => {
 
             const invited = await inviteUser(memory.ports, { accountId: owner.accountId, email: 'corta@example.com', role: 'member' });

@@ -799,8 +799,18 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
             passwordHash: async (userId) => world.passwords.get(userId) ?? null,
             async setPasswordHash(userId, hash) {
 
+                const user = world.users.find((row) => row.id === userId);
+                if (!user) {
+                    return 'no-user';
+                }
+
+                // The database's unique sign-in address.
+                if (world.users.some((row) => row.id !== userId && row.email === user.email && world.passwords.has(row.id))) {
+                    return 'address-taken';
+                }
+
                 world.passwords.set(userId, hash);
-                return true;
+                return 'set';
             }
         },
         // Only what ends a user's sessions and grants: which users it was asked for.

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { OAuthEntry, OAuthStore, UserCredentialRepository } from '../../../core/ports/index.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
+import { isUniqueViolation } from '../errors.js';
 
 const internals = {
     toEntry: (row: Record<string, unknown> | undefined): OAuthEntry | null => (row ? {
@@ -150,6 +151,16 @@ export const userCredentialRepository = (knex: Knex): UserCredentialRepository =
 
     async setPasswordHash(userId, hash) {
 
-        return (await knex('users').where({ id: userId }).update({ password_hash: hash, signin_email: knex.ref('email') })) > 0;
+        try {
+            return (await knex('users').where({ id: userId }).update({ password_hash: hash, signin_email: knex.ref('email') })) > 0 ? 'set' : 'no-user';
+        }
+        catch (err) {
+            // The unique sign-in address decides between two invitees accepting at once.
+            if (isUniqueViolation(err)) {
+                return 'address-taken';
+            }
+
+            throw err;
+        }
     }
 });

@@ -27,7 +27,10 @@ export const setPassword = async (
         throw conflict(messages.team.emailInUse);
     }
 
-    await deps.userCredentials.setPasswordHash(user.id, await hashPassword(input.password));
+    if (await deps.userCredentials.setPasswordHash(user.id, await hashPassword(input.password)) === 'address-taken') {
+        throw conflict(messages.team.emailInUse);
+    }
+
     await deps.oauthStore.revokeAccount(String(user.id));
     return { id: user.id };
 };

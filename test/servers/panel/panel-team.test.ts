@@ -221,6 +221,29 @@ for (const database of testDatabases()) {
             expect(again.text).to.contain(messages.admin.emailTaken('nadie-aun@example.com'));
         });
 
+        it('two accounts invite one new address and both links are sent at once: one sets the password, the other is told (409)', async () => {
+
+            const ports = server.app.ports;
+            const links: string[] = [];
+            for (let i = 0; i < 2; i++) {
+                const seeded = await seedAccount(ports);
+                await setPassword(ports, { userId: seeded.userId, password: internals.password });
+                const inviter = await signedIn((await ports.users.findById(seeded.userId))!.email);
+                links.push((await invite(inviter, 'dos-estudios@example.com')).link);
+            }
+
+            const people = await Promise.all(links.map(async (link) => {
+
+                const person = panelAgent(server);
+                await person.get(link);
+                return person;
+            }));
+            const sent = await Promise.all(people.map((person, i) => person.post(links[i]!, { password: internals.password, repetida: internals.password })));
+            expect(sent.map((answer) => answer.status).sort()).to.deep.equal([303, 409]);
+            expect(sent.find((answer) => answer.status === 409)!.text).to.contain(messages.team.emailInUse);
+            await signedIn('dos-estudios@example.com');
+        });
+
         it('a link expires after 7 days, reads like an unknown one, and a new link replaces it', async () => {
 
             const owner = await signedIn(ownerEmail);
