@@ -574,6 +574,7 @@ export const schema = {
         indexes: {
             users_account_id_index: { columns: ['account_id'] },
             users_email_index: { columns: ['email'] },
+            users_account_email_unique: { columns: ['account_id', 'email'], unique: true },
             users_signin_email_unique: { columns: ['signin_email'], unique: true }
         }
     },

@@ -47,7 +47,8 @@ export interface AccountRepository {
 }
 
 export interface UserRepository {
-    create(input: { accountId: number; email: string; role: Role; passwordHash: string | null; createdAt: Timestamp }): Promise<number>;
+    // null: the address is taken meanwhile, in the account or (a password given) as a sign-in.
+    create(input: { accountId: number; email: string; role: Role; passwordHash: string | null; createdAt: Timestamp }): Promise<number | null>;
     findById(id: number): Promise<UserRecord | null>;
     // The user who signs in with this address: one with a password. Users whose invitation is
     // pending may share their address with it, each in its own account (migration 027).

@@ -149,6 +149,15 @@ describe('the team: owners, invitation links, removal (core, in memory)', () => 
             expect([first, second].map((invited) => memory.world.passwords.has(invited.id))).to.deep.equal([refused === 1, refused === 0]);
         });
 
+        it('one address invited twice into one account at once: one user, the other invitation refused (409)', async () => {
+
+            const outcomes = await Promise.allSettled([1, 2].map(() => inviteUser(memory.ports, { accountId: owner.accountId, email: 'doble@example.com', role: 'member' })));
+            expect(outcomes.map((outcome) => outcome.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
+            expect((outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult).reason)
+                .to.include({ kind: 'conflict', message: messages.admin.emailTaken('doble@example.com') });
+            expect(memory.world.users.filter((user) => user.email === 'doble@example.com')).to.have.length(1);
+        });
+
         it('a refused password leaves the link usable', async () => {
 
             const invited = await inviteUser(memory.ports, { accountId: owner.accountId, email: 'corta@example.com', role: 'member' });

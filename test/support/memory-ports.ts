@@ -227,6 +227,13 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
     const users = internals.partial<UserRepository>('users', {
         async create(input) {
 
+            // The database's unique addresses: one per account, one sign-in.
+            const taken = world.users.some((row) => row.email === input.email
+                && (row.accountId === input.accountId || (input.passwordHash !== null && world.passwords.has(row.id))));
+            if (taken) {
+                return null;
+            }
+
             const id = nextId(world.users);
             world.users.push({ id, accountId: input.accountId, email: input.email, role: input.role, clients: new Set() });
             if (input.passwordHash !== null) {

@@ -22,6 +22,9 @@ export const up = async (knex: Knex): Promise<void> => {
     await knex.schema.alterTable('users', (table) => {
 
         table.unique(['signin_email'], { indexName: 'users_signin_email_unique' });
+        // Within one account an address is still one user: two invitations sent at once
+        // cannot both add it.
+        table.unique(['account_id', 'email'], { indexName: 'users_account_email_unique' });
         table.index(['email'], 'users_email_index');
         table.dropUnique(['email'], 'users_email_unique');
     });
@@ -33,6 +36,7 @@ export const down = async (knex: Knex): Promise<void> => {
 
         table.unique(['email'], { indexName: 'users_email_unique' });
         table.dropIndex(['email'], 'users_email_index');
+        table.dropUnique(['account_id', 'email'], 'users_account_email_unique');
         table.dropUnique(['signin_email'], 'users_signin_email_unique');
     });
     await knex.schema.alterTable('users', (table) => {

@@ -4,6 +4,7 @@ import { keepsAnOwner } from '../../../core/domain/access.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
 import { dialectOf } from '../connection.js';
 import { touchAccount } from '../data-versions.js';
+import { isUniqueViolation } from '../errors.js';
 import { principalQuery, toPrincipal } from '../principal.js';
 import type { UserRecord, UserRepository } from '../../../core/ports/index.js';
 import { toClientRecord } from '../client-rows.js';
@@ -72,15 +73,24 @@ export const userRepository = (knex: Knex, sql = statements(knex)): UserReposito
 
     async create(input) {
 
-        const [id] = await knex('users').insert({
-            account_id: input.accountId,
-            email: input.email,
-            role: input.role,
-            password_hash: input.passwordHash,
-            signin_email: input.passwordHash === null ? null : input.email,
-            created_at: input.createdAt
-        });
-        return Number(id);
+        try {
+            const [id] = await knex('users').insert({
+                account_id: input.accountId,
+                email: input.email,
+                role: input.role,
+                password_hash: input.passwordHash,
+                signin_email: input.passwordHash === null ? null : input.email,
+                created_at: input.createdAt
+            });
+            return Number(id);
+        }
+        catch (err) {
+            if (isUniqueViolation(err)) {
+                return null;
+            }
+
+            throw err;
+        }
     },
 
     async findById(id) {

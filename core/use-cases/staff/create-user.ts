@@ -41,5 +41,9 @@ export const createUser = async (deps: Pick<Ports, 'accounts' | 'users' | 'clock
 
     const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
     const id = await deps.users.create({ accountId: input.accountId, email, role, passwordHash, createdAt: deps.clock.now().getTime() });
+    if (id === null) {
+        throw conflict(messages.admin.emailTaken(email));
+    }
+
     return { id };
 };

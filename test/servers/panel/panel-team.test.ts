@@ -5,6 +5,7 @@ import { createToken } from '../../../core/use-cases/staff/create-token.js';
 import { setPassword } from '../../../core/use-cases/staff/set-password.js';
 import { teamTexts } from '../../../servers/panel/team-texts.js';
 import { panelTexts } from '../../../servers/panel/texts.js';
+import { databaseOf } from '../../support/app.js';
 import { addClient, seedAccount, seedUser } from '../../support/fixtures.js';
 import { grant, mcpStatus, oauthTest, register, startOAuthTestServer } from '../../support/oauth.js';
 import type { PanelAgent } from '../../support/panel.js';
@@ -242,6 +243,16 @@ for (const database of testDatabases()) {
             expect(sent.map((answer) => answer.status).sort()).to.deep.equal([303, 409]);
             expect(sent.find((answer) => answer.status === 409)!.text).to.contain(messages.team.emailInUse);
             await signedIn('dos-estudios@example.com');
+        });
+
+        it('one address invited twice at once in one account: one invitation, the other form says the address is taken', async () => {
+
+            const owner = await signedIn(ownerEmail);
+            await owner.get('/panel/equipo');
+            const sent = await Promise.all([1, 2].map(() => owner.post('/panel/equipo', { email: 'a-la-vez@example.com', rol: 'member' })));
+            expect(sent.map((answer) => answer.status).sort()).to.deep.equal([200, 409]);
+            expect(sent.find((answer) => answer.status === 409)!.text).to.contain(messages.admin.emailTaken('a-la-vez@example.com'));
+            expect((await databaseOf(server.app)('users').where({ email: 'a-la-vez@example.com' })).length).to.equal(1);
         });
 
         it('a link expires after 7 days, reads like an unknown one, and a new link replaces it', async () => {
