@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2';
 import { listQueries, seekDay } from '../adapters/knex/fast/list-queries.js';
-import { tokenPrincipalsSql } from '../adapters/knex/repositories/tokens.js';
+import { tokenPrincipalsSql } from '../adapters/knex/fast/token-lookup.js';
 import { hashToken } from '../core/domain/token.js';
 import { gcMsSoFar } from './gc-time.js';
 import { statementsSent } from './statement-count.js';

@@ -3,7 +3,8 @@ import { billingTypes } from '../../core/domain/monotributo.js';
 import type { CapLevel } from '../../core/domain/monotributo.js';
 import type { ClientStores } from '../../core/ports/unit-of-work.js';
 import { toNullableBoolean, toNumber } from './column-values.js';
-import { categoryTablesOf, categoryTablesVersion, invoicesForSums, signedAmount } from './repositories/answers.js';
+import { invoicesForSums, signedAmount } from './fast/answer-sums.js';
+import { categoryTablesOf, categoryTablesVersion } from './repositories/answers.js';
 
 // Where a monotributista's billing stood against its caps (monotributo_cap_levels, migration
 // 021), in a client's unit of work: core works the level out and decides its event

@@ -2,45 +2,19 @@ import type { Knex } from 'knex';
 import type { RateLimitCounter, RateLimitOutcome, RateLimitUsage } from '../../core/ports/index.js';
 import { toNumber } from './column-values.js';
 import { dialectOf } from './connection.js';
-import type { Dialect } from './connection.js';
 import type { CounterRequest } from './fast/rate-limit-leases.js';
 import { leasedCounter } from './fast/rate-limit-leases.js';
+import { countsShift, rateLimitUpdateSql } from './fast/rate-limit-update.js';
 import { statements } from './fast/statements.js';
 
-// One row per user holds both windows. The happy path is a single conditional UPDATE that
-// adds a user's requests only while both counts stay within their limits, so concurrent
-// requests from any number of processes can never count past a limit; the same statement
-// hands back both counts, for the answers' headers, with no second round trip: SQLite by
-// RETURNING, MySQL (which has no UPDATE … RETURNING) through LAST_INSERT_ID(expr), whose value
-// the server sends back in the statement's OK packet as its insert id.
-//
-// The SET list assigns each count before its window start: MySQL evaluates assignments left
-// to right with updated values, SQLite with the old ones; in this order both see the old start.
-
-const internals = {
-    set: 'minute_count = CASE WHEN minute_start = ? THEN minute_count + ? ELSE ? END, minute_start = ?, ' +
-        'month_count = CASE WHEN month_start = ? THEN month_count + ? ELSE ? END, month_start = ?',
-    where: 'where user_id = ? and (not minute_start = ? or minute_count + ? <= ?) and (not month_start = ? or month_count + ? <= ?)',
-
-    // Both counts (32-bit columns) in one 64-bit id: the minute's above, the month's below. The
-    // last assignment runs after both counts took their new values, and adds 0 to month_start.
-    countsShift: 32n,
-    countsId: ' + 0 * LAST_INSERT_ID(minute_count * 4294967296 + month_count)',
-
-    increment(dialect: Dialect): string {
-
-        return dialect === 'sqlite'
-            ? `update rate_limits set ${internals.set} ${internals.where} returning minute_count, month_count`
-            : `update rate_limits set ${internals.set}${internals.countsId} ${internals.where}`;
-    }
-};
+// One row per user holds both windows, counted by one conditional UPDATE (fast/rate-limit-update.ts).
 
 export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
 
     // Fixed SQL on every request (see statements.ts).
     const sql = statements(knex);
     const dialect = dialectOf(knex);
-    const increment = internals.increment(dialect);
+    const increment = rateLimitUpdateSql(dialect);
 
     // Adds `count` requests at once (taking back `refund` unused ones from the month's count)
     // and answers both counts after them, or adds none of them (null) when that would pass a
@@ -64,7 +38,7 @@ export const rateLimitCounter = (knex: Knex): RateLimitCounter => {
         }
 
         const { changes, id } = await sql.write(increment, bindings);
-        return changes > 0 ? { minute: Number(id >> internals.countsShift), month: Number(id & ((1n << internals.countsShift) - 1n)) } : null;
+        return changes > 0 ? { minute: Number(id >> countsShift), month: Number(id & ((1n << countsShift) - 1n)) } : null;
     };
 
     const addOne = async (request: CounterRequest, refund: number): Promise<RateLimitOutcome> => {

@@ -6,14 +6,14 @@ import { categories } from '../../../core/domain/client.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
 import { formatCuit } from '../../../core/domain/cuit.js';
 import { addDays, firstDayOf, lastDayOf } from '../../../core/domain/months.js';
-import type { CategoryTable, TypeRule } from '../../../core/domain/monotributo.js';
+import type { CategoryTable } from '../../../core/domain/monotributo.js';
 import { billingTypes, purchaseTypes } from '../../../core/domain/monotributo.js';
 import type { AnswerClient, AnswersRepository, CalendarFeedRepository } from '../../../core/ports/index.js';
 import { toNullableBoolean, toNullableNumber, toNumber } from '../column-values.js';
 import type { Binding } from '../fast/statements.js';
 import type { Statements } from '../fast/statements.js';
 import { placeholders, statements } from '../fast/statements.js';
-import { dialectOf } from '../connection.js';
+import { agendaClientsSql, invoicesForSums, ivaTotalsSql, monotributistasSql, monotributoMonthsSql, sctAgendaSql, signedAmount } from '../fast/answer-sums.js';
 import { visibleClientsWhere } from './clients.js';
 
 // The answers' reads (docs/answers.md). The monotributo control of a whole portfolio is one
@@ -42,16 +42,6 @@ const internals = {
             scope.cuits.length ? { sql: ` and c.cuit in (${placeholders(scope.cuits.length)})`, bindings: [...scope.cuits] } : { sql: ' and 1 = 0', bindings: [] };
     },
 
-    // `+importe` for the rule's adding types, `-importe` for its subtracting ones, else 0.
-    signed(kind: 'E' | 'R', rule: TypeRule): { sql: string; bindings: Binding[] } {
-
-        return {
-            sql: `case when i.kind = '${kind}' and i.tipo in (${placeholders(rule.adds.length)}) then i.importe ` +
-                `when i.kind = '${kind}' and i.tipo in (${placeholders(rule.subtracts.length)}) then -i.importe else 0 end`,
-            bindings: [...rule.adds, ...rule.subtracts]
-        };
-    },
-
     client: (row: Record<string, unknown>): AnswerClient => ({
         id: toNumber(row.id),
         cuit: String(row.cuit) as Cuit,
@@ -59,9 +49,7 @@ const internals = {
         tipo: String(row.tipo) as ClientType,
         monotributista: toNullableBoolean(row.monotributista),
         categoria: row.categoria === null || row.categoria === undefined ? null : String(row.categoria)
-    }),
-
-    clientColumns: 'c.id, c.cuit, c.display_name, c.tipo, c.monotributista, c.categoria'
+    })
 };
 
 // Every category table loaded, by vigenciaDesde (also read by an invoice save: its cap levels).
@@ -87,15 +75,6 @@ export const categoryTablesVersion = (): { from: string; columns: string[] } => 
         columns: names
     };
 };
-
-// `+i.importe` for the rule's adding types of a kind, `-i.importe` for its subtracting ones
-// (alias i: invoices), as the answers and an invoice save's cap levels sum them.
-export const signedAmount = (kind: 'E' | 'R', rule: TypeRule): { sql: string; bindings: Binding[] } => internals.signed(kind, rule);
-
-// Invoices are read through migration 019's covering index (invoices_answers), named in the
-// query so the plan does not depend on the optimizer's statistics (as list-queries.ts does).
-// Also an invoice save's billing (cap-levels.ts): a year of a client's invoices summed.
-export const invoicesForSums = (knex: Knex): string => (dialectOf(knex) === 'mysql' ? 'invoices i force index (invoices_answers)' : 'invoices i indexed by invoices_answers');
 
 export const answersRepository = (knex: Knex, sql = statements(knex)): AnswersRepository => answersQueries(knex, sql, invoicesForSums(knex));
 
@@ -126,18 +105,13 @@ const answersQueries = (knex: Knex, sql: Statements, invoicesFrom: string): Answ
 
         const visible = visibleClientsWhere(principal);
         const only = internals.only(scope);
-        const billed = internals.signed('E', billingTypes);
-        const bought = internals.signed('R', purchaseTypes);
+        const billed = signedAmount('E', billingTypes);
+        const bought = signedAmount('R', purchaseTypes);
         // Both at once: the sums do not need the clients' rows.
         const [clients, sums] = await Promise.all([
+            sql.all(monotributistasSql(visible.where, only.sql), [...visible.bindings, ...only.bindings]),
             sql.all(
-                `select ${internals.clientColumns} from clients c where ${visible.where} and c.monotributista = 1${only.sql} order by c.sort_name asc, c.id asc`,
-                [...visible.bindings, ...only.bindings]
-            ),
-            sql.all(
-                `select i.client_id, substr(i.fecha, 1, 7) as mes, sum(${billed.sql}) as facturado, sum(${bought.sql}) as compras ` +
-                    `from clients c inner join ${invoicesFrom} on i.client_id = c.id and i.fecha between ? and ? and i.kind in ('E', 'R') ` +
-                    `where ${visible.where} and c.monotributista = 1${only.sql} group by i.client_id, substr(i.fecha, 1, 7)`,
+                monotributoMonthsSql(invoicesFrom, billed.sql, bought.sql, visible.where, only.sql),
                 [...billed.bindings, ...bought.bindings, firstDayOf(range.desde), lastDayOf(range.hasta), ...visible.bindings, ...only.bindings]
             )
         ]);
@@ -155,8 +129,7 @@ const answersQueries = (knex: Knex, sql: Statements, invoicesFrom: string): Answ
     async ivaTotals(clientId, range) {
 
         const rows = await sql.all(
-            'select substr(i.fecha, 1, 7) as mes, i.kind, i.tipo, sum(coalesce(i.iva, 0) * i.tipo_cambio) as iva, count(*) as cantidad ' +
-                `from ${invoicesFrom} where i.client_id = ? and i.fecha between ? and ? and i.kind in ('E', 'R') group by substr(i.fecha, 1, 7), i.kind, i.tipo`,
+            ivaTotalsSql(invoicesFrom),
             [clientId, firstDayOf(range.desde), lastDayOf(range.hasta)]
         );
         return rows.map((row) => ({
@@ -171,7 +144,7 @@ const answersQueries = (knex: Knex, sql: Statements, invoicesFrom: string): Answ
     async agendaClients(principal, clientId) {
 
         const visible = internals.visibleOrOne(principal, clientId);
-        const rows = await sql.all(`select c.id, c.cuit, c.display_name, c.monotributista from clients c where ${visible.where} order by c.cuit asc`, visible.bindings);
+        const rows = await sql.all(agendaClientsSql(visible.where), visible.bindings);
         return rows.map((row) => ({
             id: toNumber(row.id),
             cuit: String(row.cuit),
@@ -201,13 +174,7 @@ const answersQueries = (knex: Knex, sql: Statements, invoicesFrom: string): Answ
         const from = arcaDayStart(range.desde);
         const to = arcaDayStart(addDays(range.hasta, 1)) - 1;
         const rows = await sql.all(
-            'select d.client_id, \'vencimiento\' as kind, d.vencimiento, d.impuesto, d.concepto, d.periodo, d.detalle, null as importe ' +
-                `from sct_due_dates d inner join clients c on c.id = d.client_id where ${visible.where} and d.vencimiento between ? and ? ` +
-                'union all select r.client_id, \'ddjj\' as kind, r.vencimiento, r.impuesto, r.concepto, r.periodo, null as detalle, null as importe ' +
-                `from sct_returns r inner join clients c on c.id = r.client_id where ${visible.where} and r.vencimiento between ? and ? ` +
-                'union all select b.client_id, \'deuda\' as kind, b.vencimiento, b.impuesto, b.concepto, b.periodo, null as detalle, ' +
-                'b.saldo + b.int_resarcitorios + b.int_punitorios as importe ' +
-                `from sct_debts b inner join clients c on c.id = b.client_id where ${visible.where} and b.vencimiento between ? and ?`,
+            sctAgendaSql(visible.where),
             [...visible.bindings, from, to, ...visible.bindings, from, to, ...visible.bindings, from, to]
         );
         return rows.map((row) => ({

@@ -11,10 +11,11 @@ import { touchAccount, touchAccountOfClient } from '../data-versions.js';
 import { isForeignKeyViolation, isLockConflict, isUniqueViolation } from '../errors.js';
 import { retriedOnLockConflict } from '../lock-retries.js';
 import { assignedToMember, clientColumns, clientConditions, toClientRecord } from '../client-rows.js';
+import { clientTagsSql, clientsByCuitSql, visibleClientSql } from '../fast/client-reads.js';
 import { listQueries } from '../fast/list-queries.js';
 import { countOf, toNullableNumber, toNumber } from '../column-values.js';
 import type { Binding } from '../fast/statements.js';
-import { placeholders, statements } from '../fast/statements.js';
+import { statements } from '../fast/statements.js';
 import { pendingJobRow } from '../pending-job.js';
 
 const internals = {
@@ -128,7 +129,7 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
         const found = new Map<string, ClientRecord>();
         await Promise.all([...byAccount].map(async ([accountId, cuits]) => {
 
-            const rows = await sql.all(`select ${internals.columns.join(', ')} from clients c where c.account_id = ? and c.cuit in (${placeholders(cuits.size)})`, [accountId, ...cuits]);
+            const rows = await sql.all(clientsByCuitSql(cuits.size), [accountId, ...cuits]);
             for (const row of rows) {
                 found.set(`${accountId}:${String(row.cuit)}`, toClientRecord(row));
             }
@@ -315,7 +316,7 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
             }
 
             const visible = internals.visibleTo(principal);
-            const row = await sql.first(`select ${internals.columns.join(', ')} from clients c where ${visible.where} and c.cuit = ? limit 1`, [...visible.bindings, cuit]);
+            const row = await sql.first(visibleClientSql(visible.where), [...visible.bindings, cuit]);
             return row ? toClientRecord(row) : null;
         },
 
@@ -408,8 +409,7 @@ export const clientRepository = (knex: Knex, sql = statements(knex)): ClientRepo
             const ids = rows.map((row: Record<string, unknown>) => toNumber(row.id));
             const tags = new Map<number, string[]>();
             if (ids.length) {
-                const tagRows = await sql.all('select ct.client_id, t.name from client_tags ct inner join tags t on t.id = ct.tag_id ' +
-                    `where ct.client_id in (${placeholders(ids.length)}) order by t.sort_name asc, t.id asc`, ids);
+                const tagRows = await sql.all(clientTagsSql(ids.length), ids);
 
                 for (const row of tagRows) {
                     const list = tags.get(toNumber(row.client_id)) ?? [];

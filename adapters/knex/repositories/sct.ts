@@ -6,6 +6,7 @@ import type { ClientStores } from '../../../core/ports/unit-of-work.js';
 import { toIso } from '../../../core/domain/time.js';
 import { touchClient } from '../data-versions.js';
 import { storableRow, textSizes, toNullableNumber, toNumber } from '../column-values.js';
+import { sctBlockSql } from '../fast/cuit-reads.js';
 import { statements } from '../fast/statements.js';
 import { storedValue } from '../outbox.js';
 
@@ -45,7 +46,7 @@ export const sctRepository = (knex: Knex, sql = statements(knex)): Omit<SctRepos
 
     async get(clientId) {
 
-        const [debts, dueDates, returns] = await Promise.all(internals.tables.map((table) => sql.all(`select t.* from ${table} t where t.client_id = ? order by t.position asc`, [clientId])));
+        const [debts, dueDates, returns] = await Promise.all(internals.tables.map((table) => sql.all(sctBlockSql(table), [clientId])));
         return {
             deuda: internals.debts(debts!),
             vencimientos: dueDates!.map((row: Record<string, unknown>) => ({

@@ -8,6 +8,7 @@ import type { ClientStores } from '../../../core/ports/unit-of-work.js';
 import type { Step } from '../fast/statements.js';
 import { sqlByShape, statements } from '../fast/statements.js';
 import { upsertSql } from '../fast/upsert.js';
+import { syncedAtBySystemSql, syncedAtSql } from '../fast/cuit-reads.js';
 import { syncStateOf } from '../sync-state-rows.js';
 
 const internals = {
@@ -67,16 +68,16 @@ export const syncStateStore = (trx: Knex.Transaction, dialect: Dialect, clientId
 
 export const syncStateRepository = (knex: Knex, sql = statements(knex)): Omit<SyncStateRepository, 'recordFailure' | 'announceSyncCompleted'> => ({
 
-    // On every per-CUIT read: fixed SQL (see statements.ts).
+    // On every per-CUIT read: fixed SQL (fast/cuit-reads.ts).
     async syncedAt(clientId, system) {
 
-        const row = await sql.first('select s.synced_at from sync_states s where s.client_id = ? and s.system = ? limit 1', [clientId, system]);
+        const row = await sql.first(syncedAtSql, [clientId, system]);
         return row ? toNullableNumber(row.synced_at) : null;
     },
 
     async syncedAtBySystem(clientId) {
 
-        const rows = await sql.all('select s.system, s.synced_at from sync_states s where s.client_id = ? and s.synced_at is not null', [clientId]);
+        const rows = await sql.all(syncedAtBySystemSql, [clientId]);
         return Object.fromEntries(rows.map((row) => [row.system as SyncSystem, toNumber(row.synced_at)]));
     },
 

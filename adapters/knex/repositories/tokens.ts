@@ -5,10 +5,11 @@ import { dialectOf } from '../connection.js';
 import type { Principal } from '../../../core/domain/access.js';
 import type { ClientRecord } from '../../../core/domain/client.js';
 import type { Cuit } from '../../../core/domain/cuit.js';
-import { assignedToMember, clientColumns, toClientRecord } from '../client-rows.js';
-import { principalSelect, toPrincipal } from '../principal.js';
+import { toClientRecord } from '../client-rows.js';
+import { toPrincipal } from '../principal.js';
 import { toNullableNumber, toNumber } from '../column-values.js';
-import { placeholders, sqlByShape, statements } from '../fast/statements.js';
+import { statements } from '../fast/statements.js';
+import { tokenPrincipalsSql } from '../fast/token-lookup.js';
 
 const internals = {
     // Never token_hash: nothing that reads tokens back needs it.
@@ -30,19 +31,6 @@ const internals = {
         apiToken: { id: toNumber(row.token_id), lastUsedAt: toNullableNumber(row.token_last_used_at) }
     })
 };
-
-// Bindings: the CUITs asked about (if any), then the token digests. One row per token, or per
-// token and named client it sees (client columns prefixed `named_`, null when none). Every
-// request runs it.
-export const tokenPrincipalsSql = sqlByShape((hashes: number, cuits: number): string => {
-
-    const token = ['t.token_hash', 't.id as token_id', 't.last_used_at as token_last_used_at'];
-    const live = `where t.token_hash in (${placeholders(hashes)}) and t.revoked_at is null`;
-    return !cuits
-        ? `${principalSelect(token)} inner join tokens t on t.user_id = u.id ${live}`
-        : `${principalSelect([...token, ...clientColumns('named_')])} inner join tokens t on t.user_id = u.id ` +
-            `left join clients c on c.account_id = u.account_id and c.cuit in (${placeholders(cuits)}) and (u.role = 'owner' or ${assignedToMember('u.id')}) ${live}`;
-});
 
 export const tokenRepository = (knex: Knex, sql = statements(knex)): TokenRepository => {
 
