@@ -244,9 +244,11 @@ export interface ClientImportRepository {
 export interface TagRepository {
     // null when the account already has a tag with that name.
     create(input: { accountId: number; name: string; color: string }): Promise<number | null>;
-    assign(input: { accountId: number; clientId: number; name: string }): Promise<boolean>;
-    // false when the tag does not exist; assigned or not, the client ends without it.
-    unassign(input: { accountId: number; clientId: number; name: string }): Promise<boolean>;
+    // The clients (of the account) gain the tag, all in one transaction; false, with nothing
+    // changed, when the account has no such tag. A client deleted meanwhile is left out.
+    assign(input: { accountId: number; clientIds: readonly number[]; name: string }): Promise<boolean>;
+    // The same, taking it off; a client without it ends as it was.
+    unassign(input: { accountId: number; clientIds: readonly number[]; name: string }): Promise<boolean>;
     // Renames and recolours one; 'missing' without it, 'taken' when the new name is another's.
     update(input: { accountId: number; name: string; newName: string; color: string }): Promise<'updated' | 'missing' | 'taken'>;
     // Deletes it and its assignments; false when it did not exist.

@@ -8,6 +8,36 @@ import { listQueries } from '../fast/list-queries.js';
 import { countOf, toNumber } from '../column-values.js';
 import { statements } from '../fast/statements.js';
 
+const internals = {
+    // Rows per statement when a selection is large (bound parameters stay well under either
+    // database's limit).
+    chunk: 500,
+
+    // One tag's assignments changed for many clients in one transaction, with the account's data
+    // version (the API's lists show it at once): all of them or, without the tag, none.
+    changeTag(
+        knex: Knex,
+        input: { accountId: number; clientIds: readonly number[]; name: string },
+        change: (trx: Knex.Transaction, tagId: number, clientIds: readonly number[]) => Promise<unknown>
+    ): Promise<boolean> {
+
+        return knex.transaction(async (trx) => {
+
+            const tag = await trx('tags').select('id').where({ account_id: input.accountId, sort_name: sortKey(input.name) }).first();
+            if (!tag) {
+                return false;
+            }
+
+            await touchAccount(trx, input.accountId);
+            for (let at = 0; at < input.clientIds.length; at += internals.chunk) {
+                await change(trx, toNumber(tag.id), input.clientIds.slice(at, at + internals.chunk));
+            }
+
+            return true;
+        });
+    }
+};
+
 export const tagRepository = (knex: Knex, sql = statements(knex), queries = listQueries(dialectOf(knex)).tags): TagRepository => ({
 
     async create(input) {
@@ -29,34 +59,21 @@ export const tagRepository = (knex: Knex, sql = statements(knex), queries = list
         }
     },
 
-    async assign(input) {
+    assign(input) {
 
-        const tag = await knex('tags').select('id').where({ account_id: input.accountId, sort_name: sortKey(input.name) }).first();
-        if (!tag) {
-            return false;
-        }
+        return internals.changeTag(knex, input, async (trx, tagId, clientIds) => {
 
-        await knex.transaction(async (trx) => {
-
-            await touchAccount(trx, input.accountId);
-            await trx('client_tags').insert({ client_id: input.clientId, tag_id: toNumber(tag.id) }).onConflict(['client_id', 'tag_id']).ignore();
+            // Only clients still in the account: one deleted meanwhile is left out, not an error.
+            const present = (await trx('clients').pluck('id').whereIn('id', clientIds).where({ account_id: input.accountId })).map(toNumber);
+            if (present.length) {
+                await trx('client_tags').insert(present.map((clientId) => ({ client_id: clientId, tag_id: tagId }))).onConflict(['client_id', 'tag_id']).ignore();
+            }
         });
-        return true;
     },
 
-    async unassign(input) {
+    unassign(input) {
 
-        const tag = await knex('tags').select('id').where({ account_id: input.accountId, sort_name: sortKey(input.name) }).first();
-        if (!tag) {
-            return false;
-        }
-
-        await knex.transaction(async (trx) => {
-
-            await touchAccount(trx, input.accountId);
-            await trx('client_tags').where({ client_id: input.clientId, tag_id: toNumber(tag.id) }).delete();
-        });
-        return true;
+        return internals.changeTag(knex, input, (trx, tagId, clientIds) => trx('client_tags').where({ tag_id: tagId }).whereIn('client_id', clientIds).delete());
     },
 
     async update(input) {

@@ -10,8 +10,8 @@ type TagManyInput = Acting & { cuits: readonly string[]; name: string };
 
 const internals = {
     // CUITs of the account gain or lose a tag of the account; either missing is not found.
-    // Every CUIT is checked before any changes, and a missing tag refuses the first change, so
-    // a refusal leaves them all as they were.
+    // Every CUIT is checked first, and the change is one transaction: a refusal, or a failure
+    // halfway, leaves them all as they were.
     async change(deps: TagDeps, input: TagManyInput, action: 'assign' | 'unassign') {
 
         const accountId = actedOnAccount(input);
@@ -28,10 +28,8 @@ const internals = {
         }
 
         const name = input.name.trim();
-        for (const client of clients) {
-            if (!await deps.tags[action]({ accountId, clientId: client.id, name })) {
-                throw new DomainError('not_found', messages.admin.tagNotFound(name));
-            }
+        if (!await deps.tags[action]({ accountId, clientIds: clients.map((client) => client.id), name })) {
+            throw new DomainError('not_found', messages.admin.tagNotFound(name));
         }
 
         return { cuits, etiqueta: name };
