@@ -61,10 +61,11 @@ export interface UserRepository {
     // The same and the user's e-mail in one lookup (a panel session's user); with a CUIT, the
     // client it names if the user manages it, as TokenRepository.findPrincipal answers it.
     findSessionUser(id: number, cuit?: Cuit): Promise<{ principal: Principal; email: string } | null>;
-    // A member manages the clients assigned to it; assigning twice is harmless.
-    assignClient(userId: number, clientId: number): Promise<void>;
-    // Assigned or not, the member ends without it.
-    unassignClient(userId: number, clientId: number): Promise<void>;
+    // A member manages the clients assigned to it; assigning twice is harmless. All of them in
+    // one transaction, leaving out a client no longer in the user's account.
+    assignClients(userId: number, clientIds: readonly number[]): Promise<void>;
+    // Assigned or not, the member ends without them, in one transaction.
+    unassignClients(userId: number, clientIds: readonly number[]): Promise<void>;
     // The CUITs assigned to a user, in CUIT order.
     assignedCuits(userId: number): Promise<Cuit[]>;
     // The account's users by id, each with how many CUITs are assigned to it and whether it

@@ -256,13 +256,19 @@ export const memoryPorts = (options: { rateLimits?: RateLimits; now?: string } =
 
             return world.users.some((row) => row.id === id) ? principalOf(id) : null;
         },
-        async assignClient(userId, clientId) {
+        async assignClients(userId, clientIds) {
 
-            world.users.find((row) => row.id === userId)?.clients.add(clientId);
+            const user = world.users.find((row) => row.id === userId);
+            for (const clientId of clientIds) {
+                user?.clients.add(clientId);
+            }
         },
-        async unassignClient(userId, clientId) {
+        async unassignClients(userId, clientIds) {
 
-            world.users.find((row) => row.id === userId)?.clients.delete(clientId);
+            const user = world.users.find((row) => row.id === userId);
+            for (const clientId of clientIds) {
+                user?.clients.delete(clientId);
+            }
         },
         async listByAccount(accountId) {
 

@@ -14,6 +14,33 @@ import { statements } from '../fast/statements.js';
 
 const internals = {
     columns: ['id', 'account_id', 'email', 'role'],
+    // Rows per statement for a large selection (bound parameters well under either limit).
+    chunk: 500,
+
+    // A member's assignments changed for many clients in one transaction, with the account's
+    // data version; a user gone meanwhile changes nothing.
+    async changeAssignments(
+        knex: Knex,
+        userId: number,
+        clientIds: readonly number[],
+        change: (trx: Knex.Transaction, accountId: number, clientIds: readonly number[]) => Promise<unknown>
+    ): Promise<void> {
+
+        await knex.transaction(async (trx) => {
+
+            const user = await trx('users').select('account_id').where({ id: userId }).first();
+            if (!user) {
+                return;
+            }
+
+            const accountId = toNumber(user.account_id);
+            await touchAccount(trx, accountId);
+            for (let at = 0; at < clientIds.length; at += internals.chunk) {
+                await change(trx, accountId, clientIds.slice(at, at + internals.chunk));
+            }
+        });
+    },
+
     toRecord: (row: Record<string, unknown>): UserRecord => ({
         id: toNumber(row.id),
         accountId: toNumber(row.account_id),
@@ -136,30 +163,21 @@ export const userRepository = (knex: Knex, sql = statements(knex)): UserReposito
     },
 
     // What a member sees changes, so does the account's data version.
-    async assignClient(userId, clientId) {
+    assignClients(userId, clientIds) {
 
-        await knex.transaction(async (trx) => {
+        return internals.changeAssignments(knex, userId, clientIds, async (trx, accountId, part) => {
 
-            const user = await trx('users').select('account_id').where({ id: userId }).first();
-            if (user) {
-                await touchAccount(trx, toNumber(user.account_id));
+            // Only clients still in the user's account: one deleted meanwhile is left out.
+            const present = (await trx('clients').pluck('id').whereIn('id', part).where({ account_id: accountId })).map(toNumber);
+            if (present.length) {
+                await trx('user_clients').insert(present.map((clientId) => ({ user_id: userId, client_id: clientId }))).onConflict(['user_id', 'client_id']).ignore();
             }
-
-            await trx('user_clients').insert({ user_id: userId, client_id: clientId }).onConflict(['user_id', 'client_id']).ignore();
         });
     },
 
-    async unassignClient(userId, clientId) {
+    unassignClients(userId, clientIds) {
 
-        await knex.transaction(async (trx) => {
-
-            const user = await trx('users').select('account_id').where({ id: userId }).first();
-            if (user) {
-                await touchAccount(trx, toNumber(user.account_id));
-            }
-
-            await trx('user_clients').where({ user_id: userId, client_id: clientId }).delete();
-        });
+        return internals.changeAssignments(knex, userId, clientIds, (trx, _accountId, part) => trx('user_clients').where({ user_id: userId }).whereIn('client_id', part).delete());
     },
 
     async assignedCuits(userId) {

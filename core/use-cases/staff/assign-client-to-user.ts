@@ -35,14 +35,12 @@ const internals = {
 };
 
 // A member sees only the CUITs assigned to it; owners already see the whole account.
-// Several at once (the panel's checkboxes): a CUIT refused leaves every one unchanged.
+// Several at once (the panel's checkboxes): a CUIT refused leaves every one unchanged, and the
+// change is one transaction.
 export const assignClientsToUser = async (deps: Pick<Ports, 'users' | 'clients'>, input: AssignManyInput) => {
 
     const { user, clients, cuits } = await internals.targets(deps, input);
-    for (const client of clients) {
-        await deps.users.assignClient(user.id, client.id);
-    }
-
+    await deps.users.assignClients(user.id, clients.map((client) => client.id));
     return { userId: user.id, cuits };
 };
 
@@ -50,9 +48,7 @@ export const assignClientsToUser = async (deps: Pick<Ports, 'users' | 'clients'>
 export const unassignClientsFromUser = async (deps: Pick<Ports, 'users' | 'clients'>, input: AssignManyInput) => {
 
     const { user, clients, cuits } = await internals.targets(deps, input);
-    for (const client of clients) {
-        await deps.users.unassignClient(user.id, client.id);
-    }
+    await deps.users.unassignClients(user.id, clients.map((client) => client.id));
 
     return { userId: user.id, cuits, unassigned: true };
 };

@@ -51,7 +51,7 @@ for (const database of testDatabases()) {
             const maria = await addClient(ports, owner.accountId, { cuit: '20-12345678-6', nombre: 'María', apellido: 'González' });
             await addClient(ports, owner.accountId, { cuit: '27-23456789-1', nombre: 'Juan', apellido: 'Pérez' });
             await addClient(ports, stranger.accountId, { cuit: '30-71234567-1', tipo: 'persona-juridica', razonSocial: 'Ajena SA' });
-            await ports.users.assignClient(member.userId, maria.id);
+            await ports.users.assignClients(member.userId, [maria.id]);
             await tagClient(ports, owner.accountId, '20123456786', 'Mensuales');
 
             const syncedAt = Date.parse('2026-03-14T03:00:00Z');

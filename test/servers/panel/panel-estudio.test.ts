@@ -377,7 +377,7 @@ for (const database of testDatabases()) {
 
                 const cartera = await agent.get('/panel');
                 expect(cartera.text).to.not.contain('form="seleccion"');
-                await server.app.ports.users.assignClient(member.userId, (await server.app.ports.clients.findInAccount(member.accountId, '27000000408' as never))!.id);
+                await server.app.ports.users.assignClients(member.userId, [(await server.app.ports.clients.findInAccount(member.accountId, '27000000408' as never))!.id]);
                 const clientPage = await agent.get('/panel/clientes/27000000408');
                 expect(clientPage.status).to.equal(200);
                 expect(clientPage.text).to.not.contain('etiqueta-cliente');

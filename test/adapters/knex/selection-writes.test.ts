@@ -2,14 +2,16 @@ import { expect } from 'chai';
 import type { App } from '../../../app/compose.js';
 import type { Ports } from '../../../core/ports/index.js';
 import { assignTagToClients, unassignTagFromClients } from '../../../core/use-cases/staff/assign-tag.js';
+import { assignClientsToUser, unassignClientsFromUser } from '../../../core/use-cases/staff/assign-client-to-user.js';
 import { createTag } from '../../../core/use-cases/staff/create-tag.js';
 import { databaseOf, useApp } from '../../support/app.js';
 import { testDatabases } from '../../support/databases.js';
-import { addClient, seedAccount } from '../../support/fixtures.js';
+import { addClient, seedAccount, seedUser } from '../../support/fixtures.js';
 
-// La cartera's selection gains or loses a tag all at once (core/use-cases/staff/assign-tag.ts):
-// the CUITs are checked first, then one transaction writes. A client deleted between the check
-// and the write is left out; the rest still change, and nothing fails.
+// La cartera's selection gains or loses a tag, or is assigned to a member, all at once
+// (core/use-cases/staff/assign-tag.ts, assign-client-to-user.ts): the CUITs are checked first,
+// then one transaction writes. A client deleted between the check and the write is left out;
+// the rest still change, and nothing fails.
 
 const internals = {
     cuits: ['20123456786', '27234567891', '30712345674'],
@@ -36,7 +38,7 @@ const internals = {
 
 for (const database of testDatabases()) {
 
-    describe(`a tag for la cartera's selection (${database.name})`, () => {
+    describe(`la cartera's selection: a tag or a member for all of it (${database.name})`, () => {
 
         let app: App;
         useApp(database, (opened) => (app = opened));
@@ -61,6 +63,24 @@ for (const database of testDatabases()) {
             const left = internals.cuits.filter((_, index) => index !== 1);
             await unassignTagFromClients(app.ports, { accountId: owner.accountId, cuits: left, name: 'Mensuales' });
             expect(await tagged(clients)).to.equal(0);
+        });
+
+        it('assigns every CUIT still there to a member when one is deleted meanwhile, and unassigns them the same way', async () => {
+
+            const owner = await seedAccount(app.ports);
+            const member = await seedUser(app.ports, owner.accountId, 'member');
+            for (const cuit of internals.cuits) {
+                await addClient(app.ports, owner.accountId, { cuit });
+            }
+
+            const deleted: number[] = [];
+            await assignClientsToUser(internals.deletingSecond(app.ports, deleted), { userId: member.userId, cuits: internals.cuits });
+            expect(deleted).to.have.length(1);
+            const left = internals.cuits.filter((_, index) => index !== 1);
+            expect(await app.ports.users.assignedCuits(member.userId)).to.deep.equal(left);
+
+            await unassignClientsFromUser(app.ports, { userId: member.userId, cuits: left });
+            expect(await app.ports.users.assignedCuits(member.userId)).to.deep.equal([]);
         });
 
         it('changes none of them when the tag is not the account\'s', async () => {
