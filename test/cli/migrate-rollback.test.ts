@@ -178,6 +178,33 @@ for (const database of testDatabases()) {
             }
         });
 
+        it('refuses to undo 027 while an address is held by users of two accounts, changing nothing', async () => {
+
+            const db = await database.create();
+            try {
+                expect((await runCli(db.url, ['migrate'])).code).to.equal(0);
+                for (const name of ['Estudio Uno', 'Estudio Dos']) {
+                    const { id } = JSON.parse((await runCli(db.url, ['--json', 'account', 'create', '--name', name], { ARCASYNC_SECRET_KEY: internals.key })).stdout) as { id: number };
+                    const invited = await runCli(db.url, ['user', 'invite', '--account', String(id), '--email', 'compartida@example.com'], { ARCASYNC_SECRET_KEY: internals.key });
+                    expect(invited.code, invited.stderr).to.equal(0);
+                }
+
+                // Down to 027 first, when newer migrations come.
+                const upTo027 = names.slice(0, names.indexOf('027_user_signin_email') + 1);
+                while ((await internals.applied(db.url)).length > upTo027.length) {
+                    expect((await runCli(db.url, ['migrate', '--down', '--yes'])).code).to.equal(0);
+                }
+
+                const refused = await runCli(db.url, ['migrate', '--down', '--yes']);
+                expect(refused.code).to.equal(1);
+                expect(refused.stderr).to.include('No se puede deshacer 027_user_signin_email: 1 dirección está en más de un usuario');
+                expect(await internals.applied(db.url)).to.deep.equal(upTo027);
+            }
+            finally {
+                await db.release();
+            }
+        });
+
         it('the knex CLI refuses migrate:rollback and migrate:down, and its migrate:status names pending migrations', async () => {
 
             const db = await database.create();

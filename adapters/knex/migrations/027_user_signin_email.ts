@@ -32,6 +32,14 @@ export const up = async (knex: Knex): Promise<void> => {
 
 export const down = async (knex: Knex): Promise<void> => {
 
+    // Going back makes `email` unique again: with an address now held by users of two
+    // accounts that cannot hold, so nothing is changed and the operator is told how many.
+    const shared = (await knex('users').select('email').groupBy('email').havingRaw('count(*) > 1')).length;
+    if (shared) {
+        throw new Error(`No se puede deshacer 027_user_signin_email: ${shared} ${shared === 1 ? 'dirección está' : 'direcciones están'} en más de un usuario; `
+            + 'antes de volver atrás, dejá cada dirección en un solo usuario.');
+    }
+
     await knex.schema.alterTable('users', (table) => {
 
         table.unique(['email'], { indexName: 'users_email_unique' });
