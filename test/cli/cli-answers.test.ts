@@ -1,4 +1,4 @@
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -30,6 +30,9 @@ const internals = {
         topes: { A: 11e6, B: 16e6, C: 22e6, D: 28e6, E: 33e6, F: 41e6, G: 49e6, H: 75e6, I: 84e6, J: 96e6, K: 116e6 }
     }
 };
+
+// The tables written for the commands go with the run.
+after(() => rmSync(internals.dir, { recursive: true, force: true }));
 
 for (const database of testDatabases()) {
 

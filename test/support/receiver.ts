@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -65,9 +65,16 @@ export const readmeRecipe = async (): Promise<Verify> => {
     const code = /<!-- webhook-verify -->\s*```js\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(code, 'README: the verification recipe').to.be.a('string');
     expect(code!.trim().split('\n').length).to.be.at.most(12);
-    const file = join(mkdtempSync(join(tmpdir(), 'arcasync-recipe-')), 'verify.mjs');
+    const dir = mkdtempSync(join(tmpdir(), 'arcasync-recipe-'));
+    const file = join(dir, 'verify.mjs');
     writeFileSync(file, code!);
-    return (await import(pathToFileURL(file).href)).verify;
+    try {
+        return (await import(pathToFileURL(file).href)).verify;
+    }
+    finally {
+        // Loaded: the copy is not needed again.
+        rmSync(dir, { recursive: true, force: true });
+    }
 };
 
 export const waitUntil = async (check: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> => {
