@@ -15,7 +15,7 @@ import { capMeter } from './cap-meter.js';
 import { portfolioWriteLinks } from './client-forms.js';
 import { formatCount, formatDay } from './format.js';
 import type { PanelContext } from './respond.js';
-import { panelPaths, renderPage, withSession } from './respond.js';
+import { errorPage, panelPaths, renderPage, withSession } from './respond.js';
 import { panelTexts } from './texts.js';
 
 // La cartera (GET /panel): the portfolio's CUITs with their semáforo, searched and filtered
@@ -132,7 +132,7 @@ export const portfolioRoutes = (context: PanelContext): ServerRoute[] => [
         options: { auth: false },
         handler: withSession(context, async (request, h, session) => {
 
-            const error = (message: string) => renderPage(h, context, request, 'error', { title: internals.t.errorTitle, message }, session).code(400);
+            const error = (message: string) => errorPage(h, context, request, session, message, 400);
             const raw = request.query.pagina as unknown;
             if (raw !== undefined && (typeof raw !== 'string' || !/^[1-9]\d{0,5}$/.test(raw))) {
                 return error(internals.t.badPage);

@@ -1,5 +1,6 @@
 import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
-import { assertSubscriptionActive } from '../../core/domain/access.js';
+import { assertMayManageAccount, assertSubscriptionActive } from '../../core/domain/access.js';
+import { isDomainError } from '../../core/domain/errors.js';
 import type { Cuit } from '../../core/domain/cuit.js';
 import type { Ports } from '../../core/ports/index.js';
 import type { PageTemplate } from '../pages/engine.js';
@@ -116,3 +117,40 @@ export const withSession = (
     const required = await requireSession(context, request, h, typeof options === 'function' ? options(request) : options);
     return 'redirect' in required ? required.redirect : act(request, h, required.session);
 };
+
+// The error page, with the signed-in user's navigation when there is one.
+export const errorPage = (
+    h: ResponseToolkit, context: PanelContext, request: Request, session: PanelSession | null, message: string, code: number
+): ResponseObject => renderPage(h, context, request, 'error', { title: panelTexts.errorTitle, message }, session).code(code);
+
+// What an owner's form shows of the core's refusals; any other error is the server's to answer.
+const ownerRefusals: Record<string, number> = { forbidden: 403, invalid: 400, not_found: 404, conflict: 409, rate_limited: 429 };
+
+// The owners' pages (tags, the team): the core's rule (access.ts) asked first, before any
+// lookup, and again by each use case. A refusal is shown with its status: on the form's page
+// again when `again` draws it, else on the error page (a 404 as the one "not found" page);
+// a member's 403 is always the error page.
+export const withOwnerSession = (
+    context: PanelContext,
+    act: SessionAct,
+    again?: (request: Request, h: ResponseToolkit, session: PanelSession, error: string) => Promise<ResponseObject>
+) => withSession(context, async (request, h, session) => {
+
+    try {
+        assertMayManageAccount(session.principal);
+        return await act(request, h, session);
+    }
+    catch (err) {
+        const status = isDomainError(err) ? ownerRefusals[err.kind] : undefined;
+        if (status === undefined) {
+            throw err;
+        }
+
+        const message = (err as Error).message;
+        if (status === 403 || !again) {
+            return errorPage(h, context, request, session, status === 404 ? panelTexts.notFound : message, status);
+        }
+
+        return (await again(request, h, session, message)).code(status);
+    }
+});

@@ -1,14 +1,13 @@
 import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import { assertMayManageAccount, mayManageAccount } from '../../core/domain/access.js';
-import { isDomainError } from '../../core/domain/errors.js';
+import { mayManageAccount } from '../../core/domain/access.js';
 import { listTags } from '../../core/use-cases/list-tags.js';
 import { assignTagToClients, unassignTagFromClients } from '../../core/use-cases/staff/assign-tag.js';
 import { deleteTag, updateTag } from '../../core/use-cases/staff/change-tag.js';
 import { createTag } from '../../core/use-cases/staff/create-tag.js';
 import { estudioTexts } from './estudio-texts.js';
 import { estudioViews } from './estudio-views.js';
-import type { PanelContext } from './respond.js';
-import { formField, formPayload, redirectTo, renderPage, renderTemplate, withSession } from './respond.js';
+import type { PanelContext, SessionAct } from './respond.js';
+import { errorPage, formField, formPayload, redirectTo, renderTemplate, withOwnerSession } from './respond.js';
 import type { PanelSession } from './session.js';
 import { panelTexts } from './texts.js';
 
@@ -28,6 +27,12 @@ const internals = {
     // Where to go back to after tagging: a page of the panel, never another site.
     back: (value: string): string => (/^\/panel(?:[/?]|$)/.test(value) && !value.startsWith('//') ? value : '/panel'),
 
+    // Owners only (withOwnerSession); a refused form shows the tags page again, with the
+    // message and what was typed.
+    handle: (context: PanelContext, act: SessionAct) => withOwnerSession(context, act, (request, h, session, error) => internals.page(
+        h, context, request, session, { error, name: formField(request.payload, 'nombre'), color: formField(request.payload, 'color') }
+    )),
+
     async page(h: ResponseToolkit, context: PanelContext, request: Request, session: PanelSession, values: Record<string, unknown>): Promise<ResponseObject> {
 
         const tags = await listTags(context.deps, session.principal, { query: { limit: '100' } });
@@ -37,32 +42,6 @@ const internals = {
             tags: tags.data.map((tag) => ({ ...tag, remove: `${internals.path}/borrar?${new URLSearchParams({ etiqueta: tag.nombre }).toString()}` })),
             ...values
         }, session);
-    },
-
-    // Owners only (the core's rule, asked first on every page and again by each use case),
-    // with an active subscription (the API's rule for every read and write).
-    handle(context: PanelContext, act: (request: Request, h: ResponseToolkit, session: PanelSession) => Promise<ResponseObject>) {
-
-        return withSession(context, async (request, h, session) => {
-
-            try {
-                assertMayManageAccount(session.principal);
-                return await act(request, h, session);
-            }
-            catch (err) {
-                if (isDomainError(err) && err.kind === 'forbidden') {
-                    return renderPage(h, context, request, 'error', { title: panelTexts.errorTitle, message: err.message }, session).code(403);
-                }
-
-                const status = isDomainError(err) ? internals.statusOf[err.kind] : undefined;
-                if (status === undefined) {
-                    throw err;
-                }
-
-                const values = { error: (err as Error).message, name: formField(request.payload, 'nombre'), color: formField(request.payload, 'color') };
-                return (await internals.page(h, context, request, session, values)).code(status);
-            }
-        });
     }
 };
 
@@ -123,7 +102,7 @@ export const tagRoutes = (context: PanelContext): ServerRoute[] => [
             const name = typeof request.query.etiqueta === 'string' ? request.query.etiqueta : '';
             const tags = await listTags(context.deps, session.principal, { query: { limit: '100' } });
             if (!tags.data.some((tag) => tag.nombre === name)) {
-                return renderPage(h, context, request, 'error', { title: panelTexts.errorTitle, message: panelTexts.notFound }, session).code(404);
+                return errorPage(h, context, request, session, panelTexts.notFound, 404);
             }
 
             return renderTemplate(h, context, request, estudioViews.confirm, 'tags', {
@@ -158,7 +137,7 @@ export const tagRoutes = (context: PanelContext): ServerRoute[] => [
             const cuits = [payload?.cuit ?? []].flat().filter((cuit): cuit is string => typeof cuit === 'string').slice(0, internals.maxSelection);
             const name = formField(payload, 'etiqueta');
             if (!cuits.length || !name) {
-                return renderPage(h, context, request, 'error', { title: panelTexts.errorTitle, message: internals.e.noSelection }, session).code(400);
+                return errorPage(h, context, request, session, internals.e.noSelection, 400);
             }
 
             const change = formField(payload, 'accion') === 'quitar' ? unassignTagFromClients : assignTagToClients;

@@ -1,5 +1,4 @@
 import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import { assertMayManageAccount } from '../../core/domain/access.js';
 import { isDomainError } from '../../core/domain/errors.js';
 import { isInvitationTokenShape } from '../../core/domain/invitation.js';
 import { minPasswordLength } from '../../core/domain/password.js';
@@ -13,7 +12,7 @@ import { clientAddress } from '../http/client-address.js';
 import { formatMoment } from './client-format.js';
 import { estudioViews } from './estudio-views.js';
 import type { PanelContext } from './respond.js';
-import { formField, formPayload, panelPaths, redirectTo, renderPage, renderTemplate, withSession } from './respond.js';
+import { errorPage, formField, formPayload, panelPaths, redirectTo, renderPage, renderTemplate, withOwnerSession } from './respond.js';
 import type { PanelSession } from './session.js';
 import { teamTexts } from './team-texts.js';
 import { teamViews } from './team-views.js';
@@ -25,7 +24,6 @@ import { panelTexts } from './texts.js';
 // rule too, access.ts): a member gets the 403 page on every one of these pages and forms. Another account's user id is the
 // one 404 page. The link's own page (/panel/invitacion/{token}) needs no session.
 
-type Act = (request: Request, h: ResponseToolkit, session: PanelSession) => Promise<ResponseObject>;
 type UserAct = (request: Request, h: ResponseToolkit, session: PanelSession, userId: number) => Promise<ResponseObject>;
 
 const internals = {
@@ -34,13 +32,10 @@ const internals = {
     invitation: '/panel/invitacion',
     // How many CUITs one form may carry: the user's page lists up to 1000.
     maxSelection: 1000,
-    statusOf: { invalid: 400, conflict: 409, not_found: 404, rate_limited: 429 } as Record<string, number>,
+    // The link's refusals, told on its own page.
+    statusOf: { conflict: 409, not_found: 404, rate_limited: 429 } as Record<string, number>,
 
     userId: (value: unknown): number | null => (typeof value === 'string' && /^[1-9]\d{0,9}$/.test(value) ? Number(value) : null),
-
-    errorPage: (h: ResponseToolkit, context: PanelContext, request: Request, session: PanelSession | null, message: string, code: number): ResponseObject => (
-        renderPage(h, context, request, 'error', { title: panelTexts.errorTitle, message }, session).code(code)
-    ),
 
     // The link as the owner passes it on, shown once on the answer that made it.
     created: (context: PanelContext, request: Request, link: { token: string; expiresAt: number }, notice: string) => ({
@@ -80,37 +75,6 @@ const internals = {
         }, session);
     },
 
-    // Owners only (the core's rule, asked first on every page, before any user is looked up,
-    // and again by each use case), with an active subscription (as every panel page). Another
-    // refusal of the core shows again the page the form was on, with its message; an unknown
-    // or foreign user is 404.
-    handle(context: PanelContext, act: Act, again?: (request: Request, h: ResponseToolkit, session: PanelSession, error: string) => Promise<ResponseObject>) {
-
-        return withSession(context, async (request, h, session) => {
-
-            try {
-                assertMayManageAccount(session.principal);
-                return await act(request, h, session);
-            }
-            catch (err) {
-                if (isDomainError(err) && err.kind === 'forbidden') {
-                    return internals.errorPage(h, context, request, session, err.message, 403);
-                }
-
-                const status = isDomainError(err) ? internals.statusOf[err.kind] : undefined;
-                if (status === undefined) {
-                    throw err;
-                }
-
-                if (!again) {
-                    return internals.errorPage(h, context, request, session, status === 404 ? panelTexts.notFound : (err as Error).message, status);
-                }
-
-                return (await again(request, h, session, (err as Error).message)).code(status);
-            }
-        });
-    },
-
     // A route on one user of the account, `{id}` parsed (or the form's field `idOf` names): a
     // malformed id, a user gone and another account's get the one 404 page (the use cases answer
     // them alike; looked up first so that a refusal of the form itself, a CUIT not in the
@@ -118,12 +82,12 @@ const internals = {
     onUser(context: PanelContext, act: UserAct, withPage = true, idOf = (request: Request): unknown => request.params.id) {
 
         const id = (request: Request): number | null => internals.userId(idOf(request));
-        return internals.handle(context, async (request, h, session) => {
+        return withOwnerSession(context, async (request, h, session) => {
 
             const userId = id(request);
             const user = userId === null ? null : await context.deps.users.findById(userId);
             if (userId === null || user?.accountId !== session.principal.accountId) {
-                return internals.errorPage(h, context, request, session, panelTexts.notFound, 404);
+                return errorPage(h, context, request, session, panelTexts.notFound, 404);
             }
 
             return act(request, h, session, userId);
@@ -179,7 +143,7 @@ export const teamRoutes = (context: PanelContext): ServerRoute[] => [
         method: 'GET',
         path: internals.path,
         options: { auth: false },
-        handler: internals.handle(context, (request, h, session) => internals.teamPage(h, context, request, session, {
+        handler: withOwnerSession(context, (request, h, session) => internals.teamPage(h, context, request, session, {
             notice: request.query.hecho === 'eliminado' ? internals.e.removed : null
         }))
     },
@@ -187,7 +151,7 @@ export const teamRoutes = (context: PanelContext): ServerRoute[] => [
         method: 'POST',
         path: internals.path,
         options: { auth: false, payload: formPayload },
-        handler: internals.handle(context, async (request, h, session) => {
+        handler: withOwnerSession(context, async (request, h, session) => {
 
             const email = formField(request.payload, 'email');
             const invited = await inviteUser(context.deps, { by: session.principal, email, role: formField(request.payload, 'rol') });
@@ -258,7 +222,7 @@ export const teamRoutes = (context: PanelContext): ServerRoute[] => [
         handler: internals.onUser(context, async (request, h, session, userId) => {
 
             if (!await internals.assign(context, request, session, userId)) {
-                return internals.errorPage(h, context, request, session, internals.e.noSelection, 400);
+                return errorPage(h, context, request, session, internals.e.noSelection, 400);
             }
 
             return redirectTo(h, `${internals.path}/${userId}?hecho=asignaciones`);
