@@ -77,6 +77,13 @@ export const formField = (payload: unknown, name: string): string => {
     return typeof value === 'string' ? value : '';
 };
 
+// A field the form may send several times (checkboxes): its non-blank values, trimmed, at most `max`.
+export const formValues = (payload: unknown, name: string, max: number): string[] => {
+
+    const value = payload && typeof payload === 'object' ? (payload as Record<string, unknown>)[name] : undefined;
+    return [value ?? []].flat().filter((one): one is string => typeof one === 'string' && one.trim() !== '').slice(0, max).map((one) => one.trim());
+};
+
 export const formPayload = { parse: true, allow: 'application/x-www-form-urlencoded', maxBytes: 16 * 1024 } as const;
 
 export interface SessionOptions {

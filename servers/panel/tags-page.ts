@@ -7,7 +7,7 @@ import { createTag } from '../../core/use-cases/staff/create-tag.js';
 import { estudioTexts } from './estudio-texts.js';
 import { estudioViews } from './estudio-views.js';
 import type { PanelContext, SessionAct } from './respond.js';
-import { errorPage, formField, formPayload, redirectTo, renderTemplate, withOwnerSession } from './respond.js';
+import { errorPage, formField, formPayload, formValues, redirectTo, renderTemplate, withOwnerSession } from './respond.js';
 import type { PanelSession } from './session.js';
 import { panelTexts } from './texts.js';
 
@@ -134,7 +134,7 @@ export const tagRoutes = (context: PanelContext): ServerRoute[] => [
         handler: internals.handle(context, async (request, h, session) => {
 
             const payload = request.payload as Record<string, unknown> | null;
-            const cuits = [payload?.cuit ?? []].flat().filter((cuit): cuit is string => typeof cuit === 'string').slice(0, internals.maxSelection);
+            const cuits = formValues(payload, 'cuit', internals.maxSelection);
             const name = formField(payload, 'etiqueta');
             if (!cuits.length || !name) {
                 return errorPage(h, context, request, session, internals.e.noSelection, 400);

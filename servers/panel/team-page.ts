@@ -12,7 +12,7 @@ import { clientAddress } from '../http/client-address.js';
 import { formatMoment } from './client-format.js';
 import { estudioViews } from './estudio-views.js';
 import type { PanelContext } from './respond.js';
-import { errorPage, formField, formPayload, panelPaths, redirectTo, renderPage, renderTemplate, withOwnerSession } from './respond.js';
+import { errorPage, formField, formPayload, formValues, panelPaths, redirectTo, renderPage, renderTemplate, withOwnerSession } from './respond.js';
 import type { PanelSession } from './session.js';
 import { teamTexts } from './team-texts.js';
 import { teamViews } from './team-views.js';
@@ -99,13 +99,13 @@ const internals = {
     async assign(context: PanelContext, request: Request, session: PanelSession, userId: number): Promise<boolean> {
 
         const payload = request.payload as Record<string, unknown> | null;
-        const cuits = [payload?.cuit ?? []].flat().filter((cuit): cuit is string => typeof cuit === 'string' && cuit.trim() !== '').slice(0, internals.maxSelection);
+        const cuits = formValues(payload, 'cuit', internals.maxSelection);
         if (!cuits.length) {
             return false;
         }
 
         const change = formField(payload, 'accion') === 'quitar' ? unassignClientsFromUser : assignClientsToUser;
-        await change(context.deps, { userId, cuits: cuits.map((cuit) => cuit.trim()), by: session.principal });
+        await change(context.deps, { userId, cuits, by: session.principal });
         return true;
     },
 
